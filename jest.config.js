@@ -1,0 +1,11 @@
+// Tests are TypeScript compiled by swc (no type check here: `npm test` runs tsc first).
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  testTimeout: 30000,
+  // CI reads a plain "N passed, N failed" line; jest's own summary is not one of the formats it knows.
+  reporters: ['default', '<rootDir>/test/support/summary-line-reporter.js'],
+};
