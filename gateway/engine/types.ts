@@ -19,7 +19,8 @@ export interface Polygon {
 export type TravelMode = 'car' | 'truck' | 'foot' | 'bike';
 export type GeofenceType = 'circle' | 'polygon' | 'isochrone';
 
-export type DayKey = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+/** Radar writes days as three-letter keys ("Mon"), as in its SDK fixtures. */
+export type DayKey = 'Mon' | 'Tue' | 'Wed' | 'Thu' | 'Fri' | 'Sat' | 'Sun';
 /** Day of week → list of [open, close] pairs, normalised to "HH:mm" (24 h). close < open crosses midnight. */
 export type OperatingHours = Partial<Record<DayKey, Array<[string, string]>>>;
 
