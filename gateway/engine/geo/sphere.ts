@@ -2,8 +2,11 @@
 // about 0.5 %, which is far below GPS accuracy and matches what geofencing products report.
 import type { LngLat } from '../types';
 
-/** Mean earth radius (IUGG), metres. */
-export const EARTH_RADIUS_M = 6371008.8;
+/**
+ * Earth radius in metres. 6371000 rather than the IUGG mean (6371008.8) because Radar's own circle
+ * geometries are computed with it; using the same value reproduces them to the last digit.
+ */
+export const EARTH_RADIUS_M = 6371000;
 
 const RAD = Math.PI / 180;
 const DEG = 180 / Math.PI;
