@@ -1,0 +1,153 @@
+// In-memory spatial index of the geofences of ONE project and environment (DESIGN §3 step 4):
+// an rbush R-tree over each geofence's bounding box plus a map by _id. Derived shapes are computed
+// once in set()/load(), so queries and evaluation only do arithmetic.
+import RBush from 'rbush';
+import type { Geofence, LngLat } from '../types';
+import { METERS_PER_DEGREE } from '../geo/planar';
+import { haversineMeters } from '../geo/sphere';
+import { ringProximity } from '../geo/planar-ring';
+import { prepareGeofence, type PreparedGeofence } from './prepared-geofence';
+
+const RAD = Math.PI / 180;
+/** Beyond this, a polygon's local projection is no longer trusted for distances (see distanceTo). */
+const PLANAR_DISTANCE_LIMIT_M = 20000;
+/** First search radius of nearest() without a radius; widened fourfold until enough are found. */
+const FIRST_SEARCH_RADIUS_M = 1000;
+/** Half the earth's circumference: a search this wide already covers every geofence. */
+const WHOLE_EARTH_M = Math.PI * 6371000;
+
+export interface NearestOptions {
+  /** Only geofences within this many metres (distance to the shape, 0 inside). */
+  radiusM?: number;
+  limit: number;
+  filter?: (g: Geofence) => boolean;
+}
+
+export interface NearestGeofence {
+  geofence: Geofence;
+  /** Metres from the point to the geofence; 0 when the point is inside. */
+  distanceM: number;
+}
+
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+export class GeofenceIndex {
+  private readonly tree = new RBush<PreparedGeofence>();
+  private readonly byId = new Map<string, PreparedGeofence>();
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): Geofence | undefined {
+    return this.byId.get(id)?.geofence;
+  }
+
+  /** Inserts `g`, or replaces the geofence with the same _id. */
+  set(g: Geofence): void {
+    const old = this.byId.get(g._id);
+    if (old) this.tree.remove(old);
+    const fence = prepareGeofence(g, true);
+    this.byId.set(g._id, fence);
+    this.tree.insert(fence);
+  }
+
+  /** Removes the geofence with this _id; false when there was none. */
+  delete(id: string): boolean {
+    const old = this.byId.get(id);
+    if (!old) return false;
+    this.tree.remove(old);
+    this.byId.delete(id);
+    return true;
+  }
+
+  /** Replaces the whole content (R-tree bulk load, several times faster than inserting one by one). */
+  load(all: Geofence[]): void {
+    this.tree.clear();
+    this.byId.clear();
+    for (const g of all) this.byId.set(g._id, prepareGeofence(g, true)); // a repeated _id: last wins
+    this.tree.load([...this.byId.values()]);
+  }
+
+  /**
+   * Geofences whose bounding box comes within `radiusM` of `point`: every geofence whose shape may
+   * lie within that distance (a superset; evaluation does the exact test).
+   */
+  near(point: LngLat, radiusM: number): Geofence[] {
+    const out: Geofence[] = [];
+    for (const box of searchBoxes(point, radiusM)) {
+      for (const fence of this.tree.search(box)) out.push(fence.geofence);
+    }
+    return out;
+  }
+
+  /**
+   * Up to `limit` geofences by distance from `point` to their shape (0 inside), nearest first, ties
+   * by _id. Without `radiusM` the search widens until `limit` are found or the index is exhausted.
+   */
+  nearest(point: LngLat, opts: NearestOptions): NearestGeofence[] {
+    const { limit, filter } = opts;
+    if (limit <= 0 || this.byId.size === 0) return [];
+    let radius = opts.radiusM ?? FIRST_SEARCH_RADIUS_M;
+    for (;;) {
+      const found: NearestGeofence[] = [];
+      const whole = radius >= WHOLE_EARTH_M;
+      const fences = whole ? this.tree.all() : searchBoxes(point, radius).flatMap((box) => this.tree.search(box));
+      for (const fence of fences) {
+        if (filter && !filter(fence.geofence)) continue;
+        const distanceM = distanceTo(fence, point);
+        if (distanceM <= radius) found.push({ geofence: fence.geofence, distanceM });
+      }
+      if (opts.radiusM !== undefined || found.length >= limit || whole) {
+        found.sort((a, b) => a.distanceM - b.distanceM || (a.geofence._id < b.geofence._id ? -1 : a.geofence._id > b.geofence._id ? 1 : 0));
+        return found.slice(0, limit);
+      }
+      radius *= 4;
+    }
+  }
+}
+
+/**
+ * Query boxes (degrees) covering every point within `radiusM` of `point`. The longitude half-width is
+ * taken at the box's latitude nearest a pole, where a metre spans the most longitude, so the box
+ * stays a superset at high latitudes; it becomes the full range near a pole and splits in two at
+ * the antimeridian.
+ */
+function searchBoxes(point: LngLat, radiusM: number): Box[] {
+  const [lng, lat] = point;
+  const dLat = radiusM / METERS_PER_DEGREE;
+  const minY = Math.max(-90, lat - dLat);
+  const maxY = Math.min(90, lat + dLat);
+  const widestCos = Math.cos(Math.max(Math.abs(minY), Math.abs(maxY)) * RAD);
+  const dLng = widestCos > 1e-9 ? radiusM / (METERS_PER_DEGREE * widestCos) : 360;
+  if (dLng >= 180) return [{ minX: -180, minY, maxX: 180, maxY }];
+  const minX = lng - dLng;
+  const maxX = lng + dLng;
+  if (minX < -180) return [{ minX: minX + 360, minY, maxX: 180, maxY }, { minX: -180, minY, maxX, maxY }];
+  if (maxX > 180) return [{ minX, minY, maxX: 180, maxY }, { minX: -180, minY, maxX: maxX - 360, maxY }];
+  return [{ minX, minY, maxX, maxY }];
+}
+
+/**
+ * Metres from `point` to the geofence (0 inside). Circles on the sphere. Polygons in their local
+ * projection when the point is near; farther away the projection distorts, so the great-circle
+ * distance to the nearest vertex is used instead (off by at most half an edge, which is negligible
+ * at that range).
+ */
+export function distanceTo(fence: PreparedGeofence, point: LngLat): number {
+  if (fence.kind === 'circle') return Math.max(0, haversineMeters(point, fence.center) - fence.radiusM);
+  let dLng = point[0] - fence.lng0;
+  if (dLng > 180) dLng -= 360;
+  else if (dLng < -180) dLng += 360;
+  const { inside, distance } = ringProximity(fence.xy, dLng * fence.kx, (point[1] - fence.lat0) * fence.ky);
+  if (inside) return 0;
+  if (distance <= PLANAR_DISTANCE_LIMIT_M) return distance;
+  let best = Infinity;
+  for (const vertex of fence.ring) best = Math.min(best, haversineMeters(point, vertex));
+  return best;
+}
