@@ -1,0 +1,124 @@
+// The Store port. The gateway keeps its resources (users, geofences, beacons, events, trips, outbox rows…)
+// as JSON documents in named collections; each collection declares which fields are indexed so that
+// lookups, filters and cursors stay fast in every adapter. Adapters know nothing of the domain beyond
+// these declarations, which is why they never import the gateway.
+
+export type Scalar = string | number | boolean;
+
+/** A project's environment: every document belongs to exactly one. */
+export interface Scope {
+  projectId: string;
+  live: boolean;
+}
+
+export interface Doc {
+  _id: string;
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+export interface CollectionSpec {
+  /** Top-level string fields with their own index (equality lookups and filters). */
+  keys: readonly string[];
+  /** A field holding a GeoJSON Point (`coordinates: [lng, lat]`), indexed for bounding-box queries. */
+  point?: string;
+  /** A datetime field indexed across all scopes, for background jobs (expiry, delivery). */
+  due?: string;
+}
+
+export interface DateRange {
+  field: 'createdAt' | 'updatedAt';
+  /** Exclusive bounds, ISO strings. */
+  before?: string;
+  after?: string;
+}
+
+export interface ListQuery {
+  limit: number;
+  sortBy: 'createdAt' | 'updatedAt';
+  /** Newest first unless 'asc'. */
+  order?: 'asc' | 'desc';
+  ranges?: DateRange[];
+  /** Equality on top-level fields; an array means "any of". Indexed keys are fast, others are scanned. */
+  equals?: Record<string, Scalar | Scalar[]>;
+  /** Equality on `metadata.<key>`, type-aware (true ≠ "true"). */
+  metadata?: Record<string, Scalar>;
+}
+
+export interface ListResult {
+  docs: Doc[];
+  hasMore: boolean;
+}
+
+export interface BBox {
+  minLng: number;
+  minLat: number;
+  maxLng: number;
+  maxLat: number;
+}
+
+export type WriteOp =
+  | { op: 'put'; collection: string; scope: Scope; doc: Doc }
+  | { op: 'delete'; collection: string; scope: Scope; id: string };
+
+export interface DueDoc {
+  scope: Scope;
+  doc: Doc;
+}
+
+export type KeyKind = 'publishable' | 'secret';
+
+export interface ProjectRecord {
+  _id: string;
+  name: string;
+  createdAt: string;
+  /** Behaviour switches; the gateway owns their meaning and defaults. */
+  settings: Record<string, unknown>;
+}
+
+export interface ApiKeyRecord {
+  /** sha256 of the key, hex: the only form in which secret keys are kept. */
+  hash: string;
+  projectId: string;
+  live: boolean;
+  kind: KeyKind;
+  /** The whole key for publishable keys (they ship inside apps); a recognisable prefix for secret ones. */
+  display: string;
+  createdAt: string;
+}
+
+export interface ProjectRepository {
+  create(project: ProjectRecord, keys: ApiKeyRecord[]): Promise<void>;
+  list(): Promise<ProjectRecord[]>;
+  get(id: string): Promise<ProjectRecord | undefined>;
+  keys(projectId: string): Promise<ApiKeyRecord[]>;
+  keyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Atomically replaces all keys of a project. */
+  replaceKeys(projectId: string, keys: ApiKeyRecord[]): Promise<void>;
+  updateSettings(projectId: string, settings: Record<string, unknown>): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: string;
+  readonly projects: ProjectRepository;
+  /** Declares a collection; idempotent, called at start-up before use. */
+  define(collection: string, spec: CollectionSpec): Promise<void>;
+  get(collection: string, scope: Scope, id: string): Promise<Doc | undefined>;
+  /** The newest document whose indexed `key` equals `value` (and `also` fields, if given). */
+  findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined>;
+  list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult>;
+  /** Documents whose point lies in the box, at most `limit`. */
+  within(collection: string, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<Doc[]>;
+  /** Every document of a scope, in batches; for loading in-memory indexes. */
+  scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void>;
+  /** Documents, across all scopes, whose `due` field is at or before `at`, oldest first. */
+  due(collection: string, at: string, limit: number): Promise<DueDoc[]>;
+  /** Applies all operations atomically: all or nothing. */
+  write(ops: WriteOp[]): Promise<void>;
+  /** Runs `fn` while holding an exclusive lock on `key` (per-user serialisation of track updates). */
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** All scopes that have any document in the collection (for index warm-up). */
+  scopes(collection: string): Promise<Scope[]>;
+  close(): Promise<void>;
+}

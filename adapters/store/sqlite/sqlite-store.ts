@@ -1,0 +1,297 @@
+// Store adapter on one SQLite file (better-sqlite3, WAL). The embedded default: one process owns the
+// file, so per-key locks are in-process. better-sqlite3 is synchronous; the async port methods simply
+// resolve with its results, and write() runs one real transaction.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { KeyedMutex } from '../keyed-mutex';
+import type {
+  ApiKeyRecord, BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRecord,
+  ProjectRepository, Scalar, Scope, Store, WriteOp,
+} from '../port';
+import { MIGRATIONS } from './migrations';
+
+const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
+const SCAN_BATCH = 5000;
+
+interface DocRow {
+  doc: string;
+}
+
+export interface SqliteStoreOptions {
+  /** Path of the database file; ':memory:' for throwaway stores. */
+  file: string;
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
+  readonly projects: ProjectRepository;
+  private readonly db: Database.Database;
+  private readonly specs = new Map<string, CollectionSpec>();
+  private readonly locks = new KeyedMutex();
+  private readonly putStmt: Database.Statement;
+  private readonly deleteStmt: Database.Statement;
+  private readonly getStmt: Database.Statement;
+  private readonly writeMany: (ops: WriteOp[]) => void;
+
+  constructor(opts: SqliteStoreOptions) {
+    if (opts.file !== ':memory:') fs.mkdirSync(path.dirname(opts.file), { recursive: true });
+    this.db = new Database(opts.file);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL under WAL is durable across process crashes (the case we guarantee); only an OS crash or power
+    // loss can lose the last transactions. Operators who need more set WAYMARK_SQLITE_SYNC=FULL.
+    this.db.pragma(`synchronous = ${process.env.WAYMARK_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.migrate();
+    this.putStmt = this.db.prepare(
+      `INSERT INTO docs (collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (collection, project_id, live, id) DO UPDATE SET
+         created_at = excluded.created_at, updated_at = excluded.updated_at, k0 = excluded.k0, k1 = excluded.k1,
+         k2 = excluded.k2, k3 = excluded.k3, lng = excluded.lng, lat = excluded.lat, due_at = excluded.due_at,
+         doc = excluded.doc`,
+    );
+    this.deleteStmt = this.db.prepare('DELETE FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id = ?');
+    this.getStmt = this.db.prepare('SELECT doc FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id = ?');
+    this.writeMany = this.db.transaction((ops: WriteOp[]) => {
+      for (const op of ops) {
+        if (op.op === 'put') this.putNow(op.collection, op.scope, op.doc);
+        else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
+      }
+    });
+    this.projects = new SqliteProjects(this.db);
+  }
+
+  private migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const applied = new Set(
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version),
+    );
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      this.db.transaction(() => {
+        this.db.exec(m.sql);
+        this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+      })();
+    }
+  }
+
+  async define(collection: string, spec: CollectionSpec): Promise<void> {
+    if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
+    this.specs.set(collection, spec);
+  }
+
+  private spec(collection: string): CollectionSpec {
+    const spec = this.specs.get(collection);
+    if (!spec) throw new Error(`collection ${collection} is not defined`);
+    return spec;
+  }
+
+  private putNow(collection: string, scope: Scope, doc: Doc): void {
+    const spec = this.spec(collection);
+    const keys = KEY_COLUMNS.map((_, i) => {
+      const field = spec.keys[i];
+      const value = field === undefined ? undefined : doc[field];
+      return value === undefined || value === null ? null : String(value);
+    });
+    let lng: number | null = null;
+    let lat: number | null = null;
+    if (spec.point) {
+      const coords = (doc[spec.point] as { coordinates?: [number, number] } | undefined)?.coordinates;
+      if (coords) [lng, lat] = coords;
+    }
+    const due = spec.due ? doc[spec.due] : undefined;
+    this.putStmt.run(
+      collection, scope.projectId, scope.live ? 1 : 0, doc._id, doc.createdAt, doc.updatedAt,
+      keys[0], keys[1], keys[2], keys[3], lng, lat, typeof due === 'string' ? due : null, JSON.stringify(doc),
+    );
+  }
+
+  async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
+    const row = this.getStmt.get(collection, scope.projectId, scope.live ? 1 : 0, id) as DocRow | undefined;
+    return row ? (JSON.parse(row.doc) as Doc) : undefined;
+  }
+
+  async findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined> {
+    const { docs } = await this.list(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
+    return docs[0];
+  }
+
+  /** WHERE clauses for equality and metadata filters; indexed keys use their column. */
+  private filterSql(spec: CollectionSpec, query: Pick<ListQuery, 'equals' | 'metadata'>, where: string[], args: unknown[]): void {
+    for (const [field, value] of Object.entries(query.equals ?? {})) {
+      const index = spec.keys.indexOf(field);
+      const column = index >= 0 ? KEY_COLUMNS[index] : `json_extract(doc, ${sqlString(`$."${field}"`)})`;
+      const values = Array.isArray(value) ? value : [value];
+      if (values.length === 0) {
+        where.push('0');
+        continue;
+      }
+      where.push(`${column} IN (${values.map(() => '?').join(',')})`);
+      for (const v of values) args.push(index >= 0 ? String(v) : sqlValue(v));
+    }
+    for (const [key, value] of Object.entries(query.metadata ?? {})) {
+      const jsonPath = sqlString(`$.metadata."${key.replace(/"/g, '')}"`);
+      if (typeof value === 'boolean') {
+        where.push(`json_type(doc, ${jsonPath}) = ?`);
+        args.push(value ? 'true' : 'false');
+      } else {
+        where.push(`json_type(doc, ${jsonPath}) IN (${typeof value === 'number' ? "'integer','real'" : "'text'"}) AND json_extract(doc, ${jsonPath}) = ?`);
+        args.push(value);
+      }
+    }
+  }
+
+  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+    const spec = this.spec(collection);
+    const where = ['collection = ?', 'project_id = ?', 'live = ?'];
+    const args: unknown[] = [collection, scope.projectId, scope.live ? 1 : 0];
+    for (const range of query.ranges ?? []) {
+      const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
+      if (range.before !== undefined) {
+        where.push(`${column} < ?`);
+        args.push(range.before);
+      }
+      if (range.after !== undefined) {
+        where.push(`${column} > ?`);
+        args.push(range.after);
+      }
+    }
+    this.filterSql(spec, query, where, args);
+    const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
+    const order = query.order === 'asc' ? 'ASC' : 'DESC';
+    const rows = this.db
+      .prepare(`SELECT doc FROM docs WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ?`)
+      .all(...args, query.limit + 1) as DocRow[];
+    const hasMore = rows.length > query.limit;
+    return { docs: rows.slice(0, query.limit).map((r) => JSON.parse(r.doc) as Doc), hasMore };
+  }
+
+  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+    const spec = this.spec(collection);
+    const where = ['collection = ?', 'project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', 'lng BETWEEN ? AND ?'];
+    const args: unknown[] = [collection, scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng];
+    this.filterSql(spec, query, where, args);
+    const rows = this.db.prepare(`SELECT doc FROM docs WHERE ${where.join(' AND ')} LIMIT ?`).all(...args, limit) as DocRow[];
+    return rows.map((r) => JSON.parse(r.doc) as Doc);
+  }
+
+  async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
+    const stmt = this.db.prepare(
+      'SELECT id, doc FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ?',
+    );
+    let after = '';
+    for (;;) {
+      const rows = stmt.all(collection, scope.projectId, scope.live ? 1 : 0, after, SCAN_BATCH) as Array<{ id: string; doc: string }>;
+      if (rows.length === 0) return;
+      onBatch(rows.map((r) => JSON.parse(r.doc) as Doc));
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
+    const rows = this.db
+      .prepare('SELECT project_id, live, doc FROM docs WHERE collection = ? AND due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?')
+      .all(collection, at, limit) as Array<{ project_id: string; live: number; doc: string }>;
+    return rows.map((r) => ({ scope: { projectId: r.project_id, live: r.live === 1 }, doc: JSON.parse(r.doc) as Doc }));
+  }
+
+  async write(ops: WriteOp[]): Promise<void> {
+    if (ops.length > 0) this.writeMany(ops);
+  }
+
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(key, fn);
+  }
+
+  async scopes(collection: string): Promise<Scope[]> {
+    const rows = this.db.prepare('SELECT DISTINCT project_id, live FROM docs WHERE collection = ?').all(collection) as Array<{ project_id: string; live: number }>;
+    return rows.map((r) => ({ projectId: r.project_id, live: r.live === 1 }));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** json_extract yields 1/0 for JSON booleans. */
+function sqlValue(v: Scalar): string | number {
+  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+}
+
+class SqliteProjects implements ProjectRepository {
+  constructor(private readonly db: Database.Database) {}
+
+  async create(project: ProjectRecord, keys: ApiKeyRecord[]): Promise<void> {
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO projects (id, name, created_at, settings) VALUES (?, ?, ?, ?)')
+        .run(project._id, project.name, project.createdAt, JSON.stringify(project.settings));
+      this.insertKeys(keys);
+    })();
+  }
+
+  private insertKeys(keys: ApiKeyRecord[]): void {
+    const stmt = this.db.prepare('INSERT INTO api_keys (hash, project_id, live, kind, display, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const k of keys) stmt.run(k.hash, k.projectId, k.live ? 1 : 0, k.kind, k.display, k.createdAt);
+  }
+
+  async list(): Promise<ProjectRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM projects ORDER BY created_at, id').all() as ProjectRow[];
+    return rows.map(projectFromRow);
+  }
+
+  async get(id: string): Promise<ProjectRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined;
+    return row ? projectFromRow(row) : undefined;
+  }
+
+  async keys(projectId: string): Promise<ApiKeyRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM api_keys WHERE project_id = ? ORDER BY kind, live').all(projectId) as KeyRow[];
+    return rows.map(keyFromRow);
+  }
+
+  async keyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRow | undefined;
+    return row ? keyFromRow(row) : undefined;
+  }
+
+  async replaceKeys(projectId: string, keys: ApiKeyRecord[]): Promise<void> {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM api_keys WHERE project_id = ?').run(projectId);
+      this.insertKeys(keys);
+    })();
+  }
+
+  async updateSettings(projectId: string, settings: Record<string, unknown>): Promise<void> {
+    this.db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify(settings), projectId);
+  }
+}
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  created_at: string;
+  settings: string;
+}
+
+interface KeyRow {
+  hash: string;
+  project_id: string;
+  live: number;
+  kind: 'publishable' | 'secret';
+  display: string;
+  created_at: string;
+}
+
+function projectFromRow(r: ProjectRow): ProjectRecord {
+  return { _id: r.id, name: r.name, createdAt: r.created_at, settings: JSON.parse(r.settings) as Record<string, unknown> };
+}
+
+function keyFromRow(r: KeyRow): ApiKeyRecord {
+  return { hash: r.hash, projectId: r.project_id, live: r.live === 1, kind: r.kind, display: r.display, createdAt: r.created_at };
+}

@@ -1,0 +1,28 @@
+// The Store collections the gateway keeps, with their indexed fields. Declared once at start-up.
+import type { CollectionSpec, Store } from '../../adapters/store/port';
+
+export const COLLECTIONS = {
+  users: { keys: ['userId', 'deviceId'], point: 'location' },
+  geofences: { keys: ['tag', 'externalId'], due: 'expiresAt' },
+  beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
+  events: { keys: ['type', 'userRef'] },
+  trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt' },
+  settings: { keys: [] },
+  webhooks: { keys: [] },
+  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt' },
+} as const satisfies Record<string, CollectionSpec>;
+
+export type CollectionName = keyof typeof COLLECTIONS;
+
+export async function defineCollections(store: Store): Promise<void> {
+  for (const [name, spec] of Object.entries(COLLECTIONS)) await store.define(name, spec);
+}
+
+/** Fields whose name starts with "_" (other than _id) are internal state and never leave the server. */
+export function publicView<T extends Record<string, unknown>>(doc: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (key === '_id' || !key.startsWith('_')) out[key] = value;
+  }
+  return out as T;
+}

@@ -1,0 +1,65 @@
+// Projects and their keys: used by the CLI and by first start. Settings changes go through here too so
+// the auth cache can be told.
+import type { Store } from '../../../adapters/store/port';
+import { newObjectId } from '../../engine/object-id';
+import type { ProjectSettings } from '../../engine/types';
+import { issueProjectKeys, type IssuedKey } from './api-keys';
+import { projectSettings } from './project-settings';
+
+export interface CreatedProject {
+  id: string;
+  name: string;
+  keys: IssuedKey[];
+}
+
+export class ProjectService {
+  private readonly listeners: Array<(projectId: string) => void> = [];
+
+  constructor(private readonly store: Store) {}
+
+  /** Called whenever a project's keys or settings change (auth and settings caches listen). */
+  onChange(listener: (projectId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(projectId: string): void {
+    for (const l of this.listeners) l(projectId);
+  }
+
+  async create(name: string, now = new Date()): Promise<CreatedProject> {
+    const id = newObjectId(now);
+    const keys = issueProjectKeys(id, now);
+    await this.store.projects.create({ _id: id, name, createdAt: now.toISOString(), settings: {} }, keys.map((k) => k.record));
+    return { id, name, keys };
+  }
+
+  async rotateKeys(projectId: string, now = new Date()): Promise<IssuedKey[]> {
+    const project = await this.store.projects.get(projectId);
+    if (!project) throw new Error(`no project with id ${projectId}`);
+    const keys = issueProjectKeys(projectId, now);
+    await this.store.projects.replaceKeys(projectId, keys.map((k) => k.record));
+    this.changed(projectId);
+    return keys;
+  }
+
+  async settings(projectId: string): Promise<ProjectSettings> {
+    const project = await this.store.projects.get(projectId);
+    if (!project) throw new Error(`no project with id ${projectId}`);
+    return projectSettings(project.settings);
+  }
+
+  async updateSettings(projectId: string, patch: Partial<ProjectSettings>): Promise<ProjectSettings> {
+    const project = await this.store.projects.get(projectId);
+    if (!project) throw new Error(`no project with id ${projectId}`);
+    const next = { ...project.settings, ...patch };
+    await this.store.projects.updateSettings(projectId, next);
+    this.changed(projectId);
+    return projectSettings(next);
+  }
+
+  /** Finds a project by id or by exact name. */
+  async find(idOrName: string): Promise<{ _id: string; name: string } | undefined> {
+    const all = await this.store.projects.list();
+    return all.find((p) => p._id === idOrName) ?? all.find((p) => p.name === idOrName);
+  }
+}

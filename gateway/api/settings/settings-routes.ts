@@ -1,0 +1,46 @@
+// GET/PATCH /v1/settings: the Places settings object (chainMetadata, chainMappings, placeFilters), one
+// per project environment. Their inner fields are not specified, so any dictionary is kept as given.
+import type { Store } from '../../../adapters/store/port';
+import { BadRequest } from '../../http/errors';
+import { readDictionary } from '../../http/params';
+import type { Route } from '../../http/route';
+
+const FIELDS = ['chainMetadata', 'chainMappings', 'placeFilters'] as const;
+const DOC_ID = 'places-settings';
+const MAX_SETTINGS_BYTES = 256 * 1024;
+
+type PlacesSettings = Record<(typeof FIELDS)[number], Record<string, unknown>>;
+
+export function settingsRoutes(store: Store): Route[] {
+  const rate = { name: 'settings', perSecond: 10 };
+  const read = async (scope: { projectId: string; live: boolean }): Promise<PlacesSettings> => {
+    const doc = await store.get('settings', scope, DOC_ID);
+    const out = {} as PlacesSettings;
+    for (const f of FIELDS) out[f] = (doc?.[f] as Record<string, unknown> | undefined) ?? {};
+    return out;
+  };
+  return [
+    {
+      method: 'GET', path: '/v1/settings', auth: 'secret', rate,
+      handler: async ({ scope }) => ({ body: { settings: await read(scope) } }),
+    },
+    {
+      method: 'PATCH', path: '/v1/settings', auth: 'secret', rate,
+      handler: async ({ scope, body, now }) => {
+        for (const name of Object.keys(body)) {
+          if (!(FIELDS as readonly string[]).includes(name)) throw new BadRequest(name, `${name} is not a settings field; use ${FIELDS.join(', ')}`);
+        }
+        const next = await read(scope);
+        for (const f of FIELDS) {
+          const value = readDictionary(body[f], f);
+          if (value !== undefined) next[f] = value;
+        }
+        if (JSON.stringify(next).length > MAX_SETTINGS_BYTES) throw new BadRequest('body', `settings must be smaller than ${MAX_SETTINGS_BYTES / 1024} KiB`);
+        const at = now.toISOString();
+        const existing = await store.get('settings', scope, DOC_ID);
+        await store.write([{ op: 'put', collection: 'settings', scope, doc: { _id: DOC_ID, createdAt: existing?.createdAt ?? at, updatedAt: at, ...next } }]);
+        return { body: { settings: next } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,111 @@
+// The composition root: configuration → adapters → services → Express app. The only file that knows
+// which adapter implements which port.
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { MemoryRateLimiter } from '../adapters/rate-limiter/memory';
+import type { RateLimiter } from '../adapters/rate-limiter/port';
+import type { Store } from '../adapters/store/port';
+import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
+import { defineCollections } from './api/collections';
+import { ProjectService } from './api/projects/project-service';
+import { v1Routes } from './api/v1';
+import type { GatewayConfig } from './config';
+import { Authenticator } from './http/auth';
+import { errorHandler } from './http/envelope';
+import { NotFound } from './http/errors';
+import { consoleLogger, type Logger } from './http/logger';
+import { requestId } from './http/request-id';
+import { wireRoutes } from './http/wire';
+
+export interface Services {
+  config: GatewayConfig;
+  store: Store;
+  limiter: RateLimiter;
+  logger: Logger;
+  auth: Authenticator;
+  projects: ProjectService;
+}
+
+export async function createStore(config: GatewayConfig): Promise<Store> {
+  if (config.store === 'postgres') throw new Error('WAYMARK_STORE=postgres: the PostgreSQL adapter is not built yet; use sqlite');
+  const store = new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite') });
+  await defineCollections(store);
+  return store;
+}
+
+export async function createServices(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Services> {
+  const store = await createStore(config);
+  const limiter = new MemoryRateLimiter();
+  const auth = new Authenticator(store);
+  const projects = new ProjectService(store);
+  projects.onChange((id) => auth.forget(id));
+  return { config, store, limiter, logger, auth, projects };
+}
+
+export function createApp(services: Services): Express {
+  const { config, logger } = services;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(requestId());
+  app.use(helmet());
+  if (config.logRequests) {
+    app.use((req, res, next) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        logger.info('request', {
+          requestId: res.getHeader('x-request-id'), method: req.method, path: req.path, status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        });
+      });
+      next();
+    });
+  }
+  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(express.urlencoded({ limit: config.bodyLimit, extended: false }));
+  app.use(wireRoutes(v1Routes(services), { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
+  app.use((req) => {
+    throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
+  });
+  app.use(errorHandler(logger));
+  return app;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Starts the gateway; port 0 picks a free one (tests). */
+export async function startServer(config: GatewayConfig, logger?: Logger): Promise<RunningServer> {
+  const services = await createServices(config, logger);
+  const app = createApp(services);
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    services,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await services.limiter.close();
+      await services.store.close();
+    },
+  };
+}
+

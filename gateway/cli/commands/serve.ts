@@ -1,0 +1,27 @@
+// waymark serve: runs the gateway. On a fresh data directory it first creates a default project and
+// prints its keys, so `npm install && npm start` is all a newcomer needs.
+import { startServer } from '../../app';
+import type { GatewayConfig } from '../../config';
+import type { CliOutput } from '../output';
+import { printIssuedKeys } from './project';
+
+export async function serveCommand(config: GatewayConfig, out: CliOutput): Promise<number> {
+  const server = await startServer(config);
+  const { services } = server;
+  if ((await services.store.projects.list()).length === 0) {
+    const created = await services.projects.create('default');
+    out.print(`First start: created project "default" (${created.id}) with keys:`);
+    printIssuedKeys(out, created.keys);
+  }
+  const shown = config.host === '0.0.0.0' ? `http://localhost:${server.port}` : server.url;
+  out.print(`Waymark listening on ${shown} (data: ${config.dataDir}, store: ${services.store.kind})`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      out.print('Shutting down…');
+      server.close().then(resolve, resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}

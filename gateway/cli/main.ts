@@ -1,0 +1,50 @@
+// Entry point of `waymark` (and of `npm start`).
+import { createServices } from '../app';
+import { configFromEnv } from '../config';
+import { silentLogger } from '../http/logger';
+import { parseArgs, hasFlag, UsageError } from './args';
+import { projectCommand, PROJECT_USAGE } from './commands/project';
+import { serveCommand } from './commands/serve';
+import { cliOutput } from './output';
+
+const USAGE = `Usage:
+waymark serve
+${PROJECT_USAGE}
+
+Configuration comes from the environment (PORT, WAYMARK_DATA_DIR, WAYMARK_STORE, …): see docs/configuration.md.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const out = cliOutput(hasFlag(args, 'json'));
+  const config = configFromEnv();
+  const command = args.words[0];
+  if (command === 'serve') return serveCommand(config, out);
+  if (command === undefined || command === 'help' || hasFlag(args, 'help')) {
+    process.stdout.write(USAGE + '\n');
+    return command === undefined ? 2 : 0;
+  }
+  const services = await createServices(config, silentLogger());
+  try {
+    if (command === 'project') return await projectCommand(services, args, out);
+    throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
+  } finally {
+    await services.store.close();
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
+    },
+    (err: unknown) => {
+      if (err instanceof UsageError) {
+        process.stderr.write(`${err.message}\n`);
+        process.exitCode = 2;
+      } else {
+        process.stderr.write(`waymark: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exitCode = 1;
+      }
+    },
+  );
+}

@@ -1,0 +1,45 @@
+// What an endpoint is: method, path, auth level, rate rule and a handler over plain data. The route table
+// (api/v1.ts) lists them all; wire.ts turns them into Express routes.
+import type { Scope } from '../../adapters/store/port';
+import type { AuthContext, AuthLevel } from './auth';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RateRule {
+  /** Bucket name; routes sharing a name share a budget (e.g. both forms of "get geofence"). */
+  name: string;
+  perSecond: number;
+  /** What the budget is per: the API key (default) or the device sending the request. */
+  per?: 'key' | 'device';
+}
+
+export interface RequestContext {
+  auth: AuthContext;
+  scope: Scope;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  /** Client address (X-Forwarded-For only behind a configured trusted proxy). */
+  ip: string;
+  requestId: string;
+  /** Arrival time of the request: one clock reading per request. */
+  now: Date;
+}
+
+export interface Reply {
+  status?: number;
+  /** Extra meta fields (hasMore…); code is filled in. */
+  meta?: Record<string, unknown>;
+  body?: Record<string, unknown>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Reply>;
+
+export interface Route {
+  method: Method;
+  path: string;
+  auth: AuthLevel;
+  rate?: RateRule;
+  handler: Handler;
+}

@@ -1,0 +1,70 @@
+// Turns the route table into Express routes: authenticate → rate-limit → build the context → handler →
+// envelope. Paths that exist answer 405 to other methods; unknown paths fall through to the 404.
+import { Router, type Request, type Response } from 'express';
+import type { RateLimiter } from '../../adapters/rate-limiter/port';
+import type { Authenticator, AuthContext } from './auth';
+import { sendEnvelope } from './envelope';
+import { MethodNotAllowed, TooManyRequests } from './errors';
+import type { RateRule, RequestContext, Route } from './route';
+
+export interface WireOptions {
+  auth: Authenticator;
+  limiter: RateLimiter;
+  /** Multiplies every rule's rate; 0 disables limiting. */
+  rateLimitScale: number;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The device a request speaks for: the body's or query's deviceId, else the client address. */
+function deviceOf(req: Request): string {
+  const fromBody = asRecord(req.body).deviceId ?? asRecord(req.query).deviceId;
+  return typeof fromBody === 'string' && fromBody !== '' ? fromBody : `ip:${req.ip ?? ''}`;
+}
+
+async function enforceRate(rule: RateRule, auth: AuthContext, req: Request, opts: WireOptions): Promise<void> {
+  if (opts.rateLimitScale === 0) return;
+  const perSecond = rule.perSecond * opts.rateLimitScale;
+  const subject = rule.per === 'device' ? `${auth.projectId}:${auth.live ? 'l' : 't'}:${deviceOf(req)}` : auth.keyHash;
+  const decision = await opts.limiter.take(`${rule.name}:${subject}`, perSecond, Math.max(1, perSecond));
+  if (!decision.allowed) {
+    const per = rule.per === 'device' ? 'per device' : 'per API key';
+    throw new TooManyRequests(`Rate limit exceeded: ${rule.name} allows ${perSecond} request(s) per second ${per}`, decision.retryAfterSeconds);
+  }
+}
+
+export function wireRoutes(routes: Route[], opts: WireOptions): Router {
+  const router = Router();
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of routes) {
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](route.path, async (req: Request, res: Response) => {
+      const now = new Date();
+      const auth = await opts.auth.authenticate(req.headers.authorization, route.auth);
+      if (route.rate) await enforceRate(route.rate, auth, req, opts);
+      const ctx: RequestContext = {
+        auth,
+        scope: { projectId: auth.projectId, live: auth.live },
+        params: req.params as Record<string, string>,
+        query: asRecord(req.query),
+        body: asRecord(req.body),
+        headers: req.headers,
+        ip: req.ip ?? '',
+        requestId: String(res.getHeader('x-request-id') ?? ''),
+        now,
+      };
+      const reply = await route.handler(ctx);
+      sendEnvelope(res, reply.status ?? 200, reply.meta, reply.body);
+    });
+  }
+  for (const [path, methods] of methodsByPath) {
+    router.all(path, (req: Request) => {
+      if (req.method === 'OPTIONS' || (req.method === 'HEAD' && methods.includes('GET'))) return;
+      throw new MethodNotAllowed(req.method, req.path);
+    });
+  }
+  return router;
+}
