@@ -1,0 +1,124 @@
+// Starts the real gateway on an ephemeral port over a fresh temporary data directory, creates a project,
+// and speaks HTTP to it. Tests use only what a client could: URLs, keys, JSON and form bodies.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, type RunningServer } from '../../gateway/app';
+import { configFromEnv, type GatewayConfig } from '../../gateway/config';
+import { silentLogger } from '../../gateway/http/logger';
+
+export interface ProjectKeys {
+  id: string;
+  testPk: string;
+  livePk: string;
+  testSk: string;
+  liveSk: string;
+}
+
+export interface Reply {
+  status: number;
+  // Responses are JSON documents whose shape each test asserts.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  key?: string;
+  /** Sent as JSON (default) or, with form: true, as application/x-www-form-urlencoded. */
+  body?: unknown;
+  form?: boolean;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  /** Raw body text with its content type, for malformed-input tests. */
+  raw?: { contentType: string; text: string };
+}
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  keys: ProjectKeys;
+  running: RunningServer;
+  request(method: string, urlPath: string, opts?: RequestOptions): Promise<Reply>;
+  newProject(name: string): Promise<ProjectKeys>;
+  close(): Promise<void>;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-test-'));
+}
+
+function formEncode(body: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    params.append(k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  }
+  return params.toString();
+}
+
+export async function startTestServer(overrides: Partial<GatewayConfig> & { dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = overrides.dataDir ?? tempDataDir();
+  const config: GatewayConfig = {
+    ...configFromEnv({}),
+    port: 0,
+    host: '127.0.0.1',
+    rateLimitScale: 0,
+    logRequests: false,
+    jobIntervalMs: 0,
+    ...overrides,
+    dataDir,
+  };
+  const running = await startServer(config, silentLogger());
+  const newProject = async (name: string): Promise<ProjectKeys> => {
+    const created = await running.services.projects.create(name);
+    const [testPk, livePk, testSk, liveSk] = created.keys.map((k) => k.key);
+    return { id: created.id, testPk, livePk, testSk, liveSk };
+  };
+  const existing = await running.services.store.projects.list();
+  // Reusing a data directory (restart tests) keeps its project; keys are then re-issued for the test.
+  const keys = existing.length
+    ? await (async () => {
+        const issued = await running.services.projects.rotateKeys(existing[0]._id);
+        const [testPk, livePk, testSk, liveSk] = issued.map((k) => k.key);
+        return { id: existing[0]._id, testPk, livePk, testSk, liveSk };
+      })()
+    : await newProject('test');
+  const request = async (method: string, urlPath: string, opts: RequestOptions = {}): Promise<Reply> => {
+    const url = new URL(running.url + urlPath);
+    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key !== undefined) headers.authorization = opts.key;
+    let payload: string | undefined;
+    if (opts.raw) {
+      headers['content-type'] = opts.raw.contentType;
+      payload = opts.raw.text;
+    } else if (opts.body !== undefined) {
+      if (opts.form) {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        payload = formEncode(opts.body as Record<string, unknown>);
+      } else {
+        headers['content-type'] = 'application/json';
+        payload = JSON.stringify(opts.body);
+      }
+    }
+    const res = await fetch(url, { method, headers, body: payload });
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${urlPath} answered ${res.status} with a non-JSON body: ${text.slice(0, 200)}`);
+    }
+    return { status: res.status, body, headers: res.headers };
+  };
+  return {
+    url: running.url,
+    dataDir,
+    keys,
+    running,
+    request,
+    newProject,
+    close: () => running.close(),
+  };
+}
