@@ -18,7 +18,6 @@ export interface ProjectKeys {
 export interface Reply {
   status: number;
   // Responses are JSON documents whose shape each test asserts.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers;
 }
