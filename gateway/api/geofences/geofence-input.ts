@@ -1,0 +1,329 @@
+// Input rules of a geofence write, shared by the HTTP upsert (spec: Geofences endpoints) and the CSV
+// import (spec: Geofence bulk import file). One step per field, in the order callers fix them; each
+// step reads its raw value with the shared param readers and may fail with a BadRequest. The API
+// answers the first failure; the importer reports every failure of a row, so steps never stop the
+// walk, and a step whose inputs failed earlier stays quiet rather than repeating the same problem.
+import { BadRequest } from '../../http/errors';
+import {
+  isAbsent,
+  readBoolean,
+  readDatetime,
+  readEnum,
+  readJson,
+  readList,
+  readLngLatArray,
+  readMetadata,
+  readNumber,
+  readString,
+  required,
+} from '../../http/params';
+import {
+  circleGeometry,
+  MAX_RING_COORDINATES,
+  MIN_RING_COORDINATES,
+  polygonApproxRadius,
+  polygonCentroid,
+  validateRing,
+} from '../../engine/geofence-shape';
+import { parseIpRanges } from '../../engine/ip-ranges';
+import { parseOperatingHours } from '../../engine/operating-hours';
+import type { GeofenceType, LngLat, Metadata, OperatingHours, Point, Polygon, TravelMode } from '../../engine/types';
+
+/** Everything a caller supplies for a geofence; the store adds ids, project, live and timestamps. */
+export interface GeofenceInput {
+  description: string;
+  type: GeofenceType;
+  /** Required in CSV rows; for the API the path may carry it instead. */
+  tag?: string;
+  externalId?: string;
+  /** Given ring for polygons; the 32-segment approximation for circles. */
+  geometry: Polygon;
+  /** Circle centre or polygon centroid. */
+  geometryCenter: Point;
+  /** Metres: the circle's radius, or the polygon's approximate radius. */
+  geometryRadius: number;
+  mode?: TravelMode;
+  metadata?: Metadata;
+  /** Deprecated single-user restriction. */
+  userId?: string;
+  userIds?: string[];
+  /** Normalised IP ranges (see engine/ip-ranges.ts); absent means no restriction. */
+  ip?: string[];
+  tripApproachingThreshold?: number;
+  dwellThreshold?: number;
+  stopDetection?: boolean;
+  enabled: boolean;
+  operatingHours?: OperatingHours;
+  /** ISO 8601 UTC with milliseconds. */
+  disableAfter?: string;
+  deleteAfter?: string;
+  placeId?: string;
+  /** Kept as given; with coordinates present it is not geocoded (coordinates win). */
+  address?: string;
+}
+
+export interface GeofenceInputOptions {
+  /** 'csv' rows must carry tag and externalId; the API takes them from the path or body. */
+  mode: 'api' | 'csv';
+}
+
+export interface GeofenceInputError {
+  param: string;
+  message: string;
+}
+
+export const GEOFENCE_TYPES: readonly GeofenceType[] = ['circle', 'polygon', 'isochrone'];
+export const TRAVEL_MODES: readonly TravelMode[] = ['car', 'truck', 'foot', 'bike'];
+export const MIN_CIRCLE_RADIUS_M = 10;
+export const MAX_CIRCLE_RADIUS_M = 10000;
+export const MAX_GEOFENCE_METADATA_KEYS = 16;
+
+/** What is known while the steps run; every field is set only when its step succeeded. */
+interface Draft {
+  description?: string;
+  type?: GeofenceType;
+  tag?: string;
+  externalId?: string;
+  /** Circle centre or isochrone destination. */
+  point?: LngLat;
+  ring?: LngLat[];
+  /** Set when the `coordinates` step failed, so later steps do not also say it is missing. */
+  coordinatesInvalid?: boolean;
+  address?: string;
+  placeId?: string;
+  radius?: number;
+  mode?: TravelMode;
+  metadata?: Metadata;
+  userId?: string;
+  userIds?: string[];
+  ip?: string[];
+  tripApproachingThreshold?: number;
+  dwellThreshold?: number;
+  stopDetection?: boolean;
+  enabled?: boolean;
+  operatingHours?: OperatingHours;
+  disableAfter?: string;
+  deleteAfter?: string;
+}
+
+type Raw = Record<string, unknown>;
+type Step = (raw: Raw, draft: Draft, opts: GeofenceInputOptions) => void;
+
+function readType(raw: unknown): GeofenceType | undefined {
+  // Spreadsheets capitalise freely ("Circle"); the stored value is the lower-case name.
+  const value = typeof raw === 'string' ? raw.trim().toLowerCase() : raw;
+  return readEnum(value, 'type', GEOFENCE_TYPES);
+}
+
+/**
+ * A polygon's outer ring: a list of [lng, lat] (or its JSON string). A GeoJSON-style list holding
+ * one ring ([[[lng, lat], ...]]) is unwrapped, since callers often paste a geometry's coordinates.
+ */
+function readRing(raw: unknown, param: string): LngLat[] | undefined {
+  let value = readJson(raw, param);
+  if (value === undefined) return undefined;
+  if (Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) && Array.isArray(value[0][0])) {
+    value = value[0];
+  }
+  const problem = validateRing(value);
+  if (problem) throw new BadRequest(param, `${param} ${problem}`);
+  // validateRing checked every element is [number, number, ...]; drop any altitude.
+  return (value as number[][]).map((c): LngLat => [c[0], c[1]]);
+}
+
+const STEPS: readonly Step[] = [
+  (raw, d) => {
+    d.description = required(readString(raw.description, 'description'), 'description');
+  },
+  (raw, d) => {
+    d.type = required(readType(raw.type), 'type');
+  },
+  (_raw, d) => {
+    // Said up front so a caller does not fix mode and radius only to learn this.
+    if (d.type === 'isochrone') {
+      throw new BadRequest('type', 'isochrone geofences need a road-network router; none is configured');
+    }
+  },
+  (raw, d, opts) => {
+    const tag = readString(raw.tag, 'tag');
+    d.tag = opts.mode === 'csv' ? required(tag, 'tag') : tag;
+  },
+  (raw, d, opts) => {
+    const externalId = readString(raw.externalId, 'externalId');
+    d.externalId = opts.mode === 'csv' ? required(externalId, 'externalId') : externalId;
+  },
+  (raw, d) => {
+    if (isAbsent(raw.coordinates) || d.type === undefined) return;
+    d.coordinatesInvalid = true;
+    if (d.type === 'polygon') d.ring = readRing(raw.coordinates, 'coordinates');
+    else d.point = readLngLatArray(raw.coordinates, 'coordinates');
+    d.coordinatesInvalid = false;
+  },
+  (raw, d) => {
+    d.address = readString(raw.address, 'address');
+  },
+  (raw, d) => {
+    d.placeId = readString(raw.placeId, 'placeId');
+  },
+  (_raw, d) => {
+    // Where the geometry comes from: coordinates when given (they win over address and placeId);
+    // otherwise an engine that does not exist yet.
+    if (d.type === undefined || d.coordinatesInvalid || d.point || d.ring) return;
+    if (d.type === 'polygon') {
+      throw new BadRequest(
+        'coordinates',
+        `coordinates is required for polygon geofences (a closed ring of ${MIN_RING_COORDINATES} to ${MAX_RING_COORDINATES} [longitude,latitude] pairs)`,
+      );
+    }
+    if (d.placeId !== undefined) {
+      throw new BadRequest('placeId', 'placeId needs place data to find the geometry; none is loaded, so give coordinates as well');
+    }
+    if (d.address !== undefined) {
+      throw new BadRequest('address', 'address needs a geocoder to find the centre; none is configured, so give coordinates as well');
+    }
+    throw new BadRequest('coordinates', 'coordinates is required ([longitude,latitude] of the centre)');
+  },
+  (raw, d) => {
+    if (d.type === 'circle') {
+      const radius = readNumber(raw.radius, 'radius', { min: MIN_CIRCLE_RADIUS_M, max: MAX_CIRCLE_RADIUS_M });
+      if (radius === undefined) {
+        throw new BadRequest('radius', `radius is required for circle geofences (meters, ${MIN_CIRCLE_RADIUS_M} to ${MAX_CIRCLE_RADIUS_M})`);
+      }
+      d.radius = radius;
+    } else if (d.type === 'isochrone') {
+      const minutes = readNumber(raw.radius, 'radius', { greaterThan: 0 });
+      if (minutes === undefined) throw new BadRequest('radius', 'radius is required for isochrone geofences (minutes)');
+      d.radius = minutes;
+    }
+    // Polygons ignore radius (spec), so a stray value in a mixed CSV is not an error.
+  },
+  (raw, d) => {
+    const mode = readEnum(typeof raw.mode === 'string' ? raw.mode.trim().toLowerCase() : raw.mode, 'mode', TRAVEL_MODES);
+    if (d.type === 'isochrone') d.mode = required(mode, 'mode');
+    // Only isochrones have a travel mode; for other types the value is checked but not kept.
+  },
+  (raw, d) => {
+    d.metadata = readMetadata(raw.metadata, 'metadata', MAX_GEOFENCE_METADATA_KEYS);
+  },
+  (raw, d) => {
+    d.userId = readString(raw.userId, 'userId');
+  },
+  (raw, d) => {
+    d.userIds = readList(raw.userIds, 'userIds');
+  },
+  (raw, d) => {
+    if (isAbsent(raw.ip)) return;
+    const parsed = parseIpRanges(raw.ip);
+    if (!parsed.ok) throw new BadRequest('ip', parsed.message);
+    // An empty list would read as "no address allowed"; the spec means "unset = no restriction".
+    d.ip = parsed.value.length > 0 ? parsed.value : undefined;
+  },
+  (raw, d) => {
+    d.tripApproachingThreshold = readNumber(raw.tripApproachingThreshold, 'tripApproachingThreshold', { greaterThan: 0 });
+  },
+  (raw, d) => {
+    d.dwellThreshold = readNumber(raw.dwellThreshold, 'dwellThreshold', { greaterThan: 0 });
+  },
+  (raw, d) => {
+    d.stopDetection = readBoolean(raw.stopDetection, 'stopDetection');
+  },
+  (raw, d) => {
+    d.enabled = readBoolean(raw.enabled, 'enabled');
+  },
+  (raw, d) => {
+    if (isAbsent(raw.operatingHours)) return;
+    const parsed = parseOperatingHours(raw.operatingHours);
+    if (!parsed.ok) throw new BadRequest('operatingHours', parsed.message);
+    // {} would make events carry currentlyOperating for a geofence that is always open.
+    d.operatingHours = Object.keys(parsed.value).length > 0 ? parsed.value : undefined;
+  },
+  (raw, d) => {
+    d.disableAfter = readDatetime(raw.disableAfter, 'disableAfter')?.toISOString();
+  },
+  (raw, d) => {
+    d.deleteAfter = readDatetime(raw.deleteAfter, 'deleteAfter')?.toISOString();
+  },
+];
+
+function geometryOf(d: Draft): Pick<GeofenceInput, 'geometry' | 'geometryCenter' | 'geometryRadius'> | undefined {
+  if (d.type === 'polygon' && d.ring) {
+    const center = polygonCentroid(d.ring);
+    return {
+      geometry: { type: 'Polygon', coordinates: [d.ring] },
+      geometryCenter: { type: 'Point', coordinates: center },
+      geometryRadius: polygonApproxRadius(d.ring, center),
+    };
+  }
+  if (d.type === 'circle' && d.point && d.radius !== undefined) {
+    return {
+      geometry: circleGeometry(d.point, d.radius),
+      geometryCenter: { type: 'Point', coordinates: d.point },
+      geometryRadius: d.radius,
+    };
+  }
+  return undefined;
+}
+
+/** Drops keys whose value is undefined, so stored documents and responses carry no empty fields. */
+function withoutUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as Array<keyof T>) {
+    if (value[key] === undefined) delete value[key];
+  }
+  return value;
+}
+
+/**
+ * Runs every field rule and returns all problems of `raw` (one per field at most), or the parsed
+ * input when there are none. Non-BadRequest exceptions are bugs and propagate.
+ */
+export function collectGeofenceInputErrors(
+  raw: Record<string, unknown>,
+  opts: GeofenceInputOptions,
+): { value?: GeofenceInput; errors: GeofenceInputError[] } {
+  const draft: Draft = {};
+  const errors: GeofenceInputError[] = [];
+  for (const step of STEPS) {
+    try {
+      step(raw, draft, opts);
+    } catch (err) {
+      if (!(err instanceof BadRequest)) throw err;
+      errors.push({ param: err.param, message: err.message });
+    }
+  }
+  if (errors.length > 0) return { errors };
+  const geometry = geometryOf(draft);
+  // Every path that leaves the geometry unknown has thrown above; reaching here without one is a bug.
+  if (!geometry || draft.description === undefined || draft.type === undefined) {
+    throw new Error('geofence-input: steps passed but the geometry is incomplete');
+  }
+  const value: GeofenceInput = withoutUndefined({
+    description: draft.description,
+    type: draft.type,
+    tag: draft.tag,
+    externalId: draft.externalId,
+    ...geometry,
+    mode: draft.mode,
+    metadata: draft.metadata,
+    userId: draft.userId,
+    userIds: draft.userIds,
+    ip: draft.ip,
+    tripApproachingThreshold: draft.tripApproachingThreshold,
+    dwellThreshold: draft.dwellThreshold,
+    stopDetection: draft.stopDetection,
+    enabled: draft.enabled ?? true,
+    operatingHours: draft.operatingHours,
+    disableAfter: draft.disableAfter,
+    deleteAfter: draft.deleteAfter,
+    placeId: draft.placeId,
+    address: draft.address,
+  });
+  return { value, errors };
+}
+
+/** The upsert body rules: the parsed input, or a BadRequest for the first problem found. */
+export function parseGeofenceInput(raw: Record<string, unknown>, opts: GeofenceInputOptions): GeofenceInput {
+  const { value, errors } = collectGeofenceInputErrors(raw, opts);
+  if (errors.length > 0) throw new BadRequest(errors[0].param, errors[0].message);
+  if (!value) throw new Error('geofence-input: no errors and no value');
+  return value;
+}
