@@ -4,7 +4,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
+  // rbush and quickselect ship ES modules only; jest's CommonJS runtime needs them compiled.
+  transformIgnorePatterns: ['/node_modules/(?!(rbush|quickselect)/)'],
   testTimeout: 30000,
   // CI reads a plain "N passed, N failed" line; jest's own summary is not one of the formats it knows.
   reporters: ['default', '<rootDir>/test/support/summary-line-reporter.js'],

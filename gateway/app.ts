@@ -9,7 +9,12 @@ import { MemoryRateLimiter } from '../adapters/rate-limiter/memory';
 import type { RateLimiter } from '../adapters/rate-limiter/port';
 import type { Store } from '../adapters/store/port';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
+import { GeodesicRouter } from '../adapters/router/geodesic';
+import type { Router } from '../adapters/router/port';
 import { defineCollections } from './api/collections';
+import { GeofenceService } from './api/geofences/geofence-service';
+import { TrackService } from './api/track/track-service';
+import { Scheduler } from './jobs/scheduler';
 import { ProjectService } from './api/projects/project-service';
 import { v1Routes } from './api/v1';
 import type { GatewayConfig } from './config';
@@ -27,6 +32,10 @@ export interface Services {
   logger: Logger;
   auth: Authenticator;
   projects: ProjectService;
+  geofences: GeofenceService;
+  track: TrackService;
+  router: Router;
+  scheduler: Scheduler;
 }
 
 export async function createStore(config: GatewayConfig): Promise<Store> {
@@ -42,7 +51,16 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const auth = new Authenticator(store);
   const projects = new ProjectService(store);
   projects.onChange((id) => auth.forget(id));
-  return { config, store, limiter, logger, auth, projects };
+  const geofences = new GeofenceService(store);
+  const track = new TrackService(store, geofences);
+  const router = new GeodesicRouter();
+  const scheduler = new Scheduler(logger);
+  return { config, store, limiter, logger, auth, projects, geofences, track, router, scheduler };
+}
+
+/** Background work of a serving gateway: expiry of geofences past deleteAfter. */
+function scheduleJobs(s: Services): void {
+  s.scheduler.every(s.config.jobIntervalMs, { name: 'geofence-expiry', run: (now) => s.geofences.deleteExpired(now) });
 }
 
 export function createApp(services: Services): Express {
@@ -92,6 +110,7 @@ export async function startServer(config: GatewayConfig, logger?: Logger): Promi
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
+  scheduleJobs(services);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {
@@ -103,6 +122,7 @@ export async function startServer(config: GatewayConfig, logger?: Logger): Promi
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await services.scheduler.stop();
       await services.limiter.close();
       await services.store.close();
     },

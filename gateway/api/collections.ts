@@ -7,6 +7,8 @@ export const COLLECTIONS = {
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
   events: { keys: ['type', 'userRef'] },
   trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt' },
+  /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
+  presence: { keys: ['geofenceId', 'userRef'] },
   settings: { keys: [] },
   webhooks: { keys: [] },
   outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt' },

@@ -2,13 +2,21 @@
 import type { Services } from '../app';
 import type { Route } from '../http/route';
 import { beaconRoutes } from './beacons/beacons-routes';
+import { eventRoutes } from './events/events-routes';
+import { geofenceRoutes } from './geofences/geofences-routes';
 import { projectRoutes } from './projects/project-routes';
+import { searchUsersRoutes } from './search/search-users-routes';
 import { settingsRoutes } from './settings/settings-routes';
+import { trackRoutes } from './track/track-routes';
 import { userRoutes } from './users/users-routes';
 
 export function v1Routes(s: Services): Route[] {
   return [
+    ...trackRoutes(s.track),
+    ...eventRoutes(s.store),
     ...userRoutes(s.store),
+    ...geofenceRoutes(s.store, s.geofences),
+    ...searchUsersRoutes(s.store, s.router),
     ...beaconRoutes(s.store),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),

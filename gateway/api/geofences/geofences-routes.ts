@@ -1,0 +1,123 @@
+// Geofences: list, get, create, upsert, delete (by _id or tag/externalId), the users inside one, and
+// search by distance.
+import type { Store } from '../../../adapters/store/port';
+import { BadRequest } from '../../http/errors';
+import { readBoolean, readBracketFilters, readLatLng, readList, readNumber, readString, required } from '../../http/params';
+import type { RequestContext, Route } from '../../http/route';
+import type { Geofence } from '../../engine/types';
+import { publicView } from '../collections';
+import { ranges, readDateRange, readLimit } from '../list-query';
+import { findTagged, requireTagged, type TaggedAddress } from '../tagged-lookup';
+import { parseGeofenceInput } from './geofence-input';
+import { publicGeofence, type GeofenceService } from './geofence-service';
+
+const KEY_TEXT = { maxLength: 256 };
+
+function address(ctx: RequestContext): TaggedAddress {
+  const { id, tag, externalId } = ctx.params;
+  return id !== undefined ? { id } : { tag, externalId };
+}
+
+export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[] {
+  const rate = { name: 'geofences', perSecond: 10 };
+
+  // PUT by tag/externalId creates or updates; PUT by _id only updates (the _id is ours to assign).
+  const upsert = async (ctx: RequestContext) => {
+    const at = address(ctx);
+    const input = parseGeofenceInput(ctx.body, { mode: 'api' });
+    const existing = (at.id !== undefined
+      ? await requireTagged(store, 'geofences', ctx.scope, at, 'geofence')
+      : await findTagged(store, 'geofences', ctx.scope, at)) as unknown as Geofence | undefined;
+    const tag = at.tag ?? existing?.tag ?? '';
+    const externalId = at.externalId ?? existing?.externalId ?? '';
+    const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);
+    await geofences.save(ctx.scope, [g]);
+    return { body: { geofence: publicGeofence(g) } };
+  };
+
+  return [
+    {
+      method: 'GET', path: '/v1/geofences', auth: 'secret',
+      handler: async ({ scope, query }) => {
+        const limit = readLimit(query, 1000, 100);
+        const equals: Record<string, string> = {};
+        const tag = readString(query.tag, 'tag', KEY_TEXT);
+        const externalId = readString(query.externalId, 'externalId', KEY_TEXT);
+        if (tag !== undefined) equals.tag = tag;
+        if (externalId !== undefined) equals.externalId = externalId;
+        const { docs, hasMore } = await store.list('geofences', scope, {
+          limit,
+          sortBy: 'updatedAt',
+          ranges: ranges(readDateRange(query, 'createdAt'), readDateRange(query, 'updatedAt')),
+          equals,
+          metadata: readBracketFilters(query, 'metadata'),
+        });
+        return { meta: { hasMore }, body: { geofences: docs.map(publicGeofence) } };
+      },
+    },
+    {
+      method: 'POST', path: '/v1/geofences', auth: 'secret',
+      handler: async (ctx) => {
+        const tag = required(readString(ctx.body.tag, 'tag', KEY_TEXT), 'tag');
+        const externalId = required(readString(ctx.body.externalId, 'externalId', KEY_TEXT), 'externalId');
+        const input = parseGeofenceInput(ctx.body, { mode: 'api' });
+        const existing = await geofences.findByKey(ctx.scope, tag, externalId);
+        const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);
+        await geofences.save(ctx.scope, [g]);
+        return { body: { geofence: publicGeofence(g) } };
+      },
+    },
+    { method: 'PUT', path: '/v1/geofences/:tag/:externalId', auth: 'secret', handler: upsert },
+    { method: 'PUT', path: '/v1/geofences/:id', auth: 'secret', handler: upsert },
+    ...(['/v1/geofences/:id', '/v1/geofences/:tag/:externalId'] as const).flatMap((path): Route[] => [
+      {
+        method: 'GET', path, auth: 'secret', rate,
+        handler: async (ctx) => ({ body: { geofence: publicGeofence(await requireTagged(store, 'geofences', ctx.scope, address(ctx), 'geofence')) } }),
+      },
+      {
+        method: 'DELETE', path, auth: 'secret', rate,
+        handler: async (ctx) => {
+          const doc = await requireTagged(store, 'geofences', ctx.scope, address(ctx), 'geofence');
+          await geofences.remove(ctx.scope, [doc._id]);
+          return {};
+        },
+      },
+    ]),
+    {
+      method: 'GET', path: '/v1/geofences/:tag/:externalId/users', auth: 'secret', rate,
+      handler: async (ctx) => {
+        const g = await requireTagged(store, 'geofences', ctx.scope, address(ctx), 'geofence');
+        const limit = readLimit(ctx.query, 1000, 100);
+        const { docs, hasMore } = await store.list('presence', ctx.scope, { limit, sortBy: 'createdAt', equals: { geofenceId: g._id } });
+        const users = await Promise.all(docs.map((p) => store.get('users', ctx.scope, String(p.userRef))));
+        return { meta: { hasMore }, body: { users: users.filter((u) => u !== undefined).map((u) => publicView(u)) } };
+      },
+    },
+    {
+      method: 'GET', path: '/v1/search/geofences', auth: 'publishable', rate: { name: 'search-geofences', perSecond: 100 },
+      handler: async ({ scope, query }) => {
+        const near = required(readLatLng(query.near, 'near'), 'near');
+        const limit = readLimit(query, 1000, 100);
+        const includeGeometry = readBoolean(query.includeGeometry, 'includeGeometry') ?? true;
+        if (limit > 100 && includeGeometry) {
+          throw new BadRequest('limit', 'limit above 100 needs includeGeometry=false');
+        }
+        const radiusM = readNumber(query.radius, 'radius', { greaterThan: 0, max: 100_000_000 });
+        const tags = readList(query.tags, 'tags');
+        const metadata = readBracketFilters(query, 'metadata');
+        const index = await geofences.index(scope);
+        const found = index.nearest(near, {
+          radiusM,
+          limit,
+          filter: (g) => (!tags || tags.includes(g.tag)) && (!metadata || Object.entries(metadata).every(([k, v]) => g.metadata?.[k] === v)),
+        });
+        const out = found.map(({ geofence }) => {
+          const view = publicGeofence(geofence);
+          if (!includeGeometry) delete view.geometry;
+          return view;
+        });
+        return { body: { geofences: out } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,50 @@
+// POST /v1/track, POST /v1/track/replay and GET /v1/config: the calls Radar's SDKs make while tracking.
+import { BadRequest, ApiError } from '../../http/errors';
+import type { RequestContext, Route } from '../../http/route';
+import { publicView } from '../collections';
+import { parseTrackInput } from './track-input';
+import { publicEvent, type TrackService } from './track-service';
+
+const MAX_REPLAYS = 500;
+
+export function trackRoutes(track: TrackService): Route[] {
+  const run = (ctx: RequestContext, body: Record<string, unknown>) =>
+    track.track({ scope: ctx.scope, settings: ctx.auth.settings, ip: ctx.ip, now: ctx.now }, parseTrackInput(body));
+  return [
+    {
+      method: 'POST', path: '/v1/track', auth: 'publishable', rate: { name: 'track', perSecond: 1, per: 'device' },
+      handler: async (ctx) => {
+        const { user, events } = await run(ctx, ctx.body);
+        return { body: { events: events.map(publicEvent), user: publicView(user) } };
+      },
+    },
+    {
+      // Offline updates the SDK kept; processed in order, each answered on its own.
+      method: 'POST', path: '/v1/track/replay', auth: 'publishable', rate: { name: 'track-replay', perSecond: 1, per: 'device' },
+      handler: async (ctx) => {
+        const replays = ctx.body.replays;
+        if (!Array.isArray(replays)) throw new BadRequest('replays', 'replays must be an array of track bodies');
+        if (replays.length > MAX_REPLAYS) throw new BadRequest('replays', `replays can hold at most ${MAX_REPLAYS} updates`);
+        const results: Array<Record<string, unknown>> = [];
+        for (const [i, item] of replays.entries()) {
+          if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+            results.push({ meta: { code: 400, param: `replays[${i}]`, message: `replays[${i}] must be a track body` } });
+            continue;
+          }
+          try {
+            const { user, events } = await run(ctx, { replayed: true, ...(item as Record<string, unknown>) });
+            results.push({ meta: { code: 200 }, events: events.map(publicEvent), user: publicView(user) });
+          } catch (err) {
+            if (!(err instanceof ApiError)) throw err;
+            results.push({ meta: { code: err.status, param: err.param, message: err.message } });
+          }
+        }
+        return { body: { results } };
+      },
+    },
+    {
+      method: 'GET', path: '/v1/config', auth: 'publishable',
+      handler: async () => ({}),
+    },
+  ];
+}

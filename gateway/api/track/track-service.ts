@@ -1,0 +1,218 @@
+// One POST /v1/track as one atomic step per user (DESIGN §3): find or create the user, settle the
+// update's time, evaluate geofences, then persist user, events and presence in one Store write.
+// Updates of one user are serialised by the Store's lock, in one process or (with PostgreSQL) many.
+import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
+import { evaluateGeofences, type GeofenceEventDraft, type VisitState } from '../../engine/geofencing';
+import { newObjectId } from '../../engine/object-id';
+import type { Geofence, Metadata, ProjectSettings } from '../../engine/types';
+import type { GeofenceService } from '../geofences/geofence-service';
+import type { TrackInput } from './track-input';
+
+/** A stored user: the API's user object plus `_visits`, the engine's state (never sent out). */
+export interface UserDoc extends Doc {
+  live: boolean;
+  userId?: string;
+  deviceId: string;
+  metadata?: Metadata;
+  location: { type: 'Point'; coordinates: [number, number] };
+  locationAccuracy: number;
+  geofences: Array<Record<string, unknown>>;
+  actualUpdatedAt: string;
+  _visits: VisitState[];
+}
+
+export interface EventDoc extends Doc {
+  type: string;
+  live: boolean;
+  actualCreatedAt: string;
+  userRef?: string;
+}
+
+export interface TrackContext {
+  scope: Scope;
+  settings: ProjectSettings;
+  ip: string;
+  now: Date;
+}
+
+export interface TrackResult {
+  user: UserDoc;
+  events: EventDoc[];
+}
+
+/**
+ * Later steps of the pipeline (trips, regions, places, webhooks) plug in here: each sees the update
+ * after geofencing and may add events and Store writes to the same atomic write.
+ */
+export interface TrackStep {
+  run(update: TrackUpdate): Promise<void>;
+}
+
+export interface TrackUpdate {
+  ctx: TrackContext;
+  input: TrackInput;
+  /** The update's time: events' createdAt and the user's updatedAt. */
+  at: Date;
+  previous: UserDoc | undefined;
+  user: UserDoc;
+  events: EventDoc[];
+  ops: WriteOp[];
+  newEvent(type: string, fields: Record<string, unknown>): EventDoc;
+}
+
+/** Clients' clocks drift; a timestamp this far in the future is treated as bad and replaced. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+export function eventUser(user: UserDoc): Record<string, unknown> {
+  const out: Record<string, unknown> = { _id: user._id, deviceId: user.deviceId };
+  if (user.userId !== undefined) out.userId = user.userId;
+  if (user.metadata !== undefined) out.metadata = user.metadata;
+  return out;
+}
+
+function eventGeofence(g: Geofence): Record<string, unknown> {
+  const out: Record<string, unknown> = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
+  if (g.metadata !== undefined) out.metadata = g.metadata;
+  return out;
+}
+
+function userGeofence(g: Geofence): Record<string, unknown> {
+  return { ...eventGeofence(g), geometryCenter: g.geometryCenter, geometryRadius: g.geometryRadius };
+}
+
+export function publicEvent(e: Doc): Record<string, unknown> {
+  const { userRef: _userRef, updatedAt: _updatedAt, ...rest } = e;
+  return rest;
+}
+
+export class TrackService {
+  private readonly steps: TrackStep[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly geofences: GeofenceService,
+  ) {}
+
+  use(step: TrackStep): void {
+    this.steps.push(step);
+  }
+
+  private async findUser(scope: Scope, input: TrackInput): Promise<UserDoc | undefined> {
+    if (input.userId !== undefined) {
+      const byUserId = await this.store.findOne('users', scope, { userId: input.userId });
+      if (byUserId) return byUserId as UserDoc;
+    }
+    const byDevice = (await this.store.findOne('users', scope, { deviceId: input.deviceId })) as UserDoc | undefined;
+    // A logged-out user becomes the logged-in one; another user's device is not taken over.
+    if (byDevice && (input.userId === undefined || byDevice.userId === undefined || byDevice.userId === input.userId)) return byDevice;
+    return undefined;
+  }
+
+  /** The spec's time rule: the client's updatedAt when given and in order, else server time. */
+  private updateTime(input: TrackInput, previous: UserDoc | undefined, now: Date): Date {
+    const given = input.updatedAt;
+    if (!given || given.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS) return now;
+    if (previous && given.getTime() < Date.parse(previous.updatedAt)) return now;
+    return given;
+  }
+
+  async track(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
+    const lockKey = `user:${ctx.scope.projectId}:${ctx.scope.live ? 1 : 0}:${input.userId ?? `device:${input.deviceId}`}`;
+    return this.store.withLock(lockKey, () => this.trackLocked(ctx, input));
+  }
+
+  private async trackLocked(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
+    const { scope, now } = ctx;
+    const previous = await this.findUser(scope, input);
+    const at = this.updateTime(input, previous, now);
+    // Replayed updates were recorded offline: their events keep the time the device recorded.
+    const eventTime = (input.replayed && input.updatedAt && input.updatedAt.getTime() <= now.getTime() + MAX_CLOCK_SKEW_MS ? input.updatedAt : at).toISOString();
+    const index = await this.geofences.index(scope);
+    const evaluation = evaluateGeofences({
+      location: input.location,
+      accuracy: input.accuracy,
+      stopped: input.stopped ?? false,
+      foreground: input.foreground ?? false,
+      at,
+      userId: input.userId ?? previous?.userId,
+      ip: ctx.ip,
+      settings: ctx.settings,
+      candidates: index.near(input.location, input.accuracy),
+      visits: previous?._visits ?? [],
+      lookup: (id) => index.get(id),
+    });
+
+    const nowIso = now.toISOString();
+    const user: UserDoc = {
+      ...(previous ?? {}),
+      _id: previous?._id ?? newObjectId(now),
+      live: scope.live,
+      createdAt: previous?.createdAt ?? nowIso,
+      updatedAt: at.toISOString(),
+      actualUpdatedAt: nowIso,
+      deviceId: input.deviceId,
+      location: { type: 'Point', coordinates: input.location },
+      locationAccuracy: input.accuracy,
+      geofences: evaluation.inside.map(userGeofence),
+      ip: ctx.ip,
+      segments: (previous?.segments as unknown[] | undefined) ?? [],
+      topChains: (previous?.topChains as unknown[] | undefined) ?? [],
+      _visits: evaluation.visits,
+    };
+    const optional: Array<[keyof TrackInput, unknown]> = [
+      ['userId', input.userId], ['foreground', input.foreground], ['stopped', input.stopped], ['description', input.description],
+      ['metadata', input.metadata], ['deviceType', input.deviceType], ['deviceOS', input.deviceOS], ['deviceMake', input.deviceMake],
+      ['deviceModel', input.deviceModel],
+    ];
+    for (const [field, value] of optional) if (value !== undefined) (user as Record<string, unknown>)[field] = value;
+
+    const events: EventDoc[] = [];
+    const newEvent = (type: string, fields: Record<string, unknown>): EventDoc => {
+      const e: EventDoc = {
+        _id: newObjectId(now),
+        type,
+        createdAt: eventTime,
+        actualCreatedAt: nowIso,
+        updatedAt: nowIso,
+        live: scope.live,
+        user: eventUser(user),
+        location: user.location,
+        locationAccuracy: input.accuracy,
+        ...fields,
+        userRef: user._id,
+      };
+      events.push(e);
+      return e;
+    };
+    for (const draft of evaluation.events) newEvent(draft.type, geofenceEventFields(draft));
+
+    const ops: WriteOp[] = [];
+    const update: TrackUpdate = { ctx, input, at, previous, user, events, ops, newEvent };
+    for (const step of this.steps) await step.run(update);
+
+    ops.unshift({ op: 'put', collection: 'users', scope, doc: user });
+    for (const e of events) ops.push({ op: 'put', collection: 'events', scope, doc: e });
+    ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], evaluation.visits, nowIso));
+    await this.store.write(ops);
+    return { user, events };
+  }
+}
+
+function geofenceEventFields(d: GeofenceEventDraft): Record<string, unknown> {
+  const fields: Record<string, unknown> = { geofence: eventGeofence(d.geofence), confidence: d.confidence };
+  if (d.duration !== undefined) fields.duration = d.duration;
+  if (d.currentlyOperating !== undefined) fields.currentlyOperating = d.currentlyOperating;
+  return fields;
+}
+
+/** Presence rows mirror visits, so "users in a geofence" needs no scan of all users. */
+function presenceOps(scope: Scope, userRef: string, before: VisitState[], after: VisitState[], at: string): WriteOp[] {
+  const ops: WriteOp[] = [];
+  const was = new Set(before.map((v) => v.geofenceId));
+  const is = new Set(after.map((v) => v.geofenceId));
+  for (const id of is) {
+    if (!was.has(id)) ops.push({ op: 'put', collection: 'presence', scope, doc: { _id: `${userRef}:${id}`, createdAt: at, updatedAt: at, geofenceId: id, userRef } });
+  }
+  for (const id of was) if (!is.has(id)) ops.push({ op: 'delete', collection: 'presence', scope, id: `${userRef}:${id}` });
+  return ops;
+}
