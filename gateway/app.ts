@@ -14,6 +14,8 @@ import type { Router } from '../adapters/router/port';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
 import { TrackService } from './api/track/track-service';
+import type { FeatureInstance } from './feature';
+import { FEATURES } from './features';
 import { Scheduler } from './jobs/scheduler';
 import { ProjectService } from './api/projects/project-service';
 import { v1Routes } from './api/v1';
@@ -36,6 +38,8 @@ export interface Services {
   track: TrackService;
   router: Router;
   scheduler: Scheduler;
+  /** Installed features, by name. */
+  features: Map<string, FeatureInstance>;
 }
 
 export async function createStore(config: GatewayConfig): Promise<Store> {
@@ -47,6 +51,7 @@ export async function createStore(config: GatewayConfig): Promise<Store> {
 
 export async function createServices(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Services> {
   const store = await createStore(config);
+  for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
   const limiter = new MemoryRateLimiter();
   const auth = new Authenticator(store);
   const projects = new ProjectService(store);
@@ -55,12 +60,21 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const track = new TrackService(store, geofences);
   const router = new GeodesicRouter();
   const scheduler = new Scheduler(logger);
-  return { config, store, limiter, logger, auth, projects, geofences, track, router, scheduler };
+  const services: Services = { config, store, limiter, logger, auth, projects, geofences, track, router, scheduler, features: new Map() };
+  for (const f of FEATURES) {
+    const instance = await f.setup(services);
+    services.features.set(f.name, instance);
+    for (const step of instance.trackSteps ?? []) track.use(step);
+  }
+  return services;
 }
 
 /** Background work of a serving gateway: expiry of geofences past deleteAfter. */
 function scheduleJobs(s: Services): void {
   s.scheduler.every(s.config.jobIntervalMs, { name: 'geofence-expiry', run: (now) => s.geofences.deleteExpired(now) });
+  for (const instance of s.features.values()) {
+    for (const { periodMs, job } of instance.jobs ?? []) s.scheduler.every(periodMs, job);
+  }
 }
 
 export function createApp(services: Services): Express {
@@ -123,6 +137,7 @@ export async function startServer(config: GatewayConfig, logger?: Logger): Promi
         server.closeAllConnections();
       });
       await services.scheduler.stop();
+      for (const instance of services.features.values()) await instance.stop?.();
       await services.limiter.close();
       await services.store.close();
     },

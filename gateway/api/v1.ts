@@ -20,5 +20,6 @@ export function v1Routes(s: Services): Route[] {
     ...beaconRoutes(s.store),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),
+    ...[...s.features.values()].flatMap((f) => f.routes ?? []),
   ];
 }

@@ -1,0 +1,5 @@
+// The installed features, in track-pipeline order (a feature's track steps see the events of those
+// before it: webhooks must come last so they deliver every event of the update).
+import type { Feature } from './feature';
+
+export const FEATURES: Feature[] = [];
