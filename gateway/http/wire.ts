@@ -61,8 +61,15 @@ export function wireRoutes(routes: Route[], opts: WireOptions): Router {
     });
   }
   for (const [path, methods] of methodsByPath) {
-    router.all(path, (req: Request) => {
-      if (req.method === 'OPTIONS' || (req.method === 'HEAD' && methods.includes('GET'))) return;
+    // GET routes answer HEAD themselves, so only other methods get here. OPTIONS is answered (with Allow)
+    // rather than left to Express, whose reply is a text body; RFC 9110 asks 405 replies to carry Allow too.
+    const allow = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
+    router.all(path, (req: Request, res: Response) => {
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') {
+        sendEnvelope(res, 200);
+        return;
+      }
       throw new MethodNotAllowed(req.method, req.path);
     });
   }
