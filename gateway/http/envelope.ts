@@ -14,6 +14,10 @@ interface BodyParserError {
   limit?: number;
 }
 
+function isClientStatus(status: unknown): status is number {
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
 /** body-parser signals its failures with a `type`; translate them into our typed errors. */
 function fromBodyParser(err: BodyParserError): ApiError | undefined {
   switch (err.type) {
@@ -26,14 +30,28 @@ function fromBodyParser(err: BodyParserError): ApiError | undefined {
       return new ApiError(415, 'Unsupported body encoding or charset', 'body', 'ERROR_UNSUPPORTED_MEDIA_TYPE');
     case 'request.aborted':
       return new BadRequest('body', 'Request body was aborted');
+    case 'parameters.too.many':
+      return new ApiError(413, 'Request body has too many parameters', 'body', 'ERROR_PAYLOAD_TOO_LARGE');
     default:
       return undefined;
   }
 }
 
+/**
+ * Other failures Express and its parsers raise before a handler runs carry a 4xx status: a path segment
+ * that is not valid percent-encoding (the router's URIError), a body that does not decompress. They are
+ * the client's mistake, so they answer 4xx rather than 500.
+ */
+function fromExpress(err: unknown): ApiError | undefined {
+  const status = (err as BodyParserError | null)?.status;
+  if (!isClientStatus(status)) return undefined;
+  if (err instanceof URIError) return new BadRequest('path', 'Request path is not valid percent-encoding');
+  return new ApiError(status, 'Request body could not be read (check Content-Type and Content-Encoding)', 'body');
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const known = err instanceof ApiError ? err : fromBodyParser(err as BodyParserError);
+    const known = err instanceof ApiError ? err : (fromBodyParser(err as BodyParserError) ?? fromExpress(err));
     if (!known) {
       logger.error('unhandled error', { requestId: res.getHeader('x-request-id'), path: req.path, error: err instanceof Error ? err.stack : String(err) });
       sendEnvelope(res, 500, { message: 'Internal server error', type: 'ERROR_SERVER' });
