@@ -35,7 +35,8 @@ export function projectSettings(stored: Record<string, unknown>): ProjectSetting
 export function readSettingsPatch(body: Record<string, unknown>): Partial<ProjectSettings> {
   const patch: Record<string, boolean | number> = {};
   for (const [name, raw] of Object.entries(body)) {
-    const reader = READERS[name as keyof ProjectSettings];
+    // Own keys only: names like "constructor" or "__proto__" would otherwise find Object.prototype members.
+    const reader = Object.hasOwn(READERS, name) ? READERS[name as keyof ProjectSettings] : undefined;
     if (!reader) throw new BadRequest(name, `${name} is not a project setting; known settings: ${PROJECT_SETTING_NAMES.join(', ')}`);
     const value = reader(raw, name);
     if (value !== undefined) patch[name] = value;
