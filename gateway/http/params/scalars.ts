@@ -82,13 +82,24 @@ export function readEnum<T extends string>(raw: unknown, param: string, values: 
   throw new BadRequest(param, `${param} must be one of ${values.join(', ')}`);
 }
 
-/** A date ("2026-01-02") or any ISO 8601 datetime; epoch milliseconds are accepted from JSON bodies. */
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([\d:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * A date ("2026-01-02") or any ISO 8601 datetime; epoch milliseconds are accepted from JSON bodies.
+ * A datetime without an offset is UTC: JavaScript would read it in the server's own zone. Impossible days
+ * ("2026-02-30") are refused rather than rolled over into the next month.
+ */
 export function readDatetime(raw: unknown, param: string): Date | undefined {
   if (isAbsent(raw)) return undefined;
   let date: Date | undefined;
   if (typeof raw === 'number' && Number.isFinite(raw)) date = new Date(raw);
-  else if (typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw.trim())) {
-    date = new Date(raw.trim());
+  else if (typeof raw === 'string') {
+    const m = ISO_DATETIME.exec(raw.trim());
+    const [year, month, day] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+    const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    if (m && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth) {
+      date = new Date(m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}` : `${m[1]}-${m[2]}-${m[3]}T${m[4]}${m[5] ?? 'Z'}`);
+    }
   }
   if (!date || Number.isNaN(date.getTime())) {
     throw new BadRequest(param, `${param} must be a date or an ISO 8601 datetime`);
