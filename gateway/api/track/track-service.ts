@@ -63,6 +63,14 @@ export interface TrackUpdate {
 /** Clients' clocks drift; a timestamp this far in the future is treated as bad and replaced. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
+/**
+ * The lock serialising a user's track updates. Exported so that writes to a user's state made outside
+ * track (trip status changes, expiry) take the same lock and never interleave with an update.
+ */
+export function userLockKey(scope: Scope, userId: string | undefined, deviceId: string): string {
+  return `user:${scope.projectId}:${scope.live ? 1 : 0}:${userId ?? `device:${deviceId}`}`;
+}
+
 export function eventUser(user: UserDoc): Record<string, unknown> {
   const out: Record<string, unknown> = { _id: user._id, deviceId: user.deviceId };
   if (user.userId !== undefined) out.userId = user.userId;
@@ -117,8 +125,7 @@ export class TrackService {
   }
 
   async track(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
-    const lockKey = `user:${ctx.scope.projectId}:${ctx.scope.live ? 1 : 0}:${input.userId ?? `device:${input.deviceId}`}`;
-    return this.store.withLock(lockKey, () => this.trackLocked(ctx, input));
+    return this.store.withLock(userLockKey(ctx.scope, input.userId, input.deviceId), () => this.trackLocked(ctx, input));
   }
 
   private async trackLocked(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
