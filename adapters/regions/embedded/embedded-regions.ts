@@ -24,6 +24,7 @@ export interface EmbeddedRegionsOptions {
 }
 
 export interface EmbeddedRegionsStats {
+  /** Time this instance spent loading; the bundled data is shared, so a second instance mostly reads imports. */
   loadMs: number;
   countries: number;
   usStates: number;
@@ -166,9 +167,7 @@ export class EmbeddedRegions implements RegionLookup {
   private data(): Loaded {
     if (this.loaded !== undefined) return this.loaded;
     const started = performance.now();
-    const countries = loadCountryLayer();
-    const usStates = loadUsStateLayer();
-    const postal = new PostalCentroids(loadBundledPostalPoints((lng, lat) => usStates.containing(lng, lat)?.code));
+    const { countries, usStates, postal } = bundledData();
     const { layers, skippedFiles } = loadImportedLayers(this.options.dataDir);
     this.loaded = {
       countries,
@@ -188,6 +187,25 @@ export class EmbeddedRegions implements RegionLookup {
     };
     return this.loaded;
   }
+}
+
+interface BundledData {
+  countries: PolygonLayer<Region>;
+  usStates: PolygonLayer<Region>;
+  postal: PostalCentroids;
+}
+
+let bundled: BundledData | undefined;
+
+/** Package data never changes while the process runs: every instance shares one copy. */
+function bundledData(): BundledData {
+  if (bundled === undefined) {
+    const countries = loadCountryLayer();
+    const usStates = loadUsStateLayer();
+    const postal = new PostalCentroids(loadBundledPostalPoints((lng, lat) => usStates.containing(lng, lat)?.code));
+    bundled = { countries, usStates, postal };
+  }
+  return bundled;
 }
 
 function withinMeters(p: { lng: number; lat: number }, lng: number, lat: number, meters: number): boolean {
