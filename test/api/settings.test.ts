@@ -1,0 +1,97 @@
+// Places settings (spec "Places settings"): GET/PATCH /v1/settings, one object per project environment,
+// three dictionaries whose inner fields are kept as given.
+import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
+import { call, expectCase, type Want } from './foundation-expect';
+
+let s: TestServer;
+
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const EMPTY = { chainMetadata: {}, chainMappings: {}, placeFilters: {} };
+
+async function settingsOf(key: string): Promise<Record<string, unknown>> {
+  const reply = await call(s, 'GET', '/v1/settings', { key });
+  expect(reply.status).toBe(200);
+  expect(Object.keys(reply.body)).toEqual(['meta', 'settings']);
+  return reply.body.settings;
+}
+
+test('a new project has the three dictionaries, empty', async () => {
+  const k = await s.newProject('settings-new');
+  const reply = await call(s, 'GET', '/v1/settings', { key: k.testSk });
+  expect(reply.body).toEqual({ meta: { code: 200 }, settings: EMPTY });
+});
+
+describe('PATCH', () => {
+  const encodings = [{ encoding: 'JSON', form: false }, { encoding: 'form', form: true }];
+
+  test.each(encodings)('$encoding body: a PATCH sets the fields it names and keeps the others', async ({ form }) => {
+    const k = await s.newProject(`settings-patch-${form}`);
+    const chainMetadata = { starbucks: { loyalty: true, tier: 2 } };
+    const placeFilters = { categories: ['coffee-shop'], chains: { include: ['starbucks'] } };
+    const first = await call(s, 'PATCH', '/v1/settings', { key: k.testSk, form, body: { chainMetadata } });
+    expect(first.body).toEqual({ meta: { code: 200 }, settings: { ...EMPTY, chainMetadata } });
+    const second = await call(s, 'PATCH', '/v1/settings', { key: k.testSk, form, body: { placeFilters } });
+    expect(second.body.settings).toEqual({ ...EMPTY, chainMetadata, placeFilters });
+    expect(await settingsOf(k.testSk)).toEqual({ ...EMPTY, chainMetadata, placeFilters });
+  });
+
+  test('a field is replaced whole, not merged', async () => {
+    const k = await s.newProject('settings-replace');
+    await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { a: 'x', b: 'y' } } });
+    await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { c: 'z' } } });
+    expect((await settingsOf(k.testSk)).chainMappings).toEqual({ c: 'z' });
+  });
+
+  test('an empty dictionary clears a field; an empty PATCH changes nothing', async () => {
+    const k = await s.newProject('settings-clear');
+    await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { a: 'x' }, chainMetadata: { m: 1 } } });
+    await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: {} } });
+    const empty = await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: {} });
+    expect(empty.body.settings).toEqual({ ...EMPTY, chainMetadata: { m: 1 } });
+    expect(await settingsOf(k.testSk)).toEqual({ ...EMPTY, chainMetadata: { m: 1 } });
+  });
+
+  test('test and live settings are separate', async () => {
+    const k = await s.newProject('settings-env');
+    await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMetadata: { env: 'test' } } });
+    await call(s, 'PATCH', '/v1/settings', { key: k.liveSk, body: { chainMappings: { env: 'live' } } });
+    expect(await settingsOf(k.testSk)).toEqual({ ...EMPTY, chainMetadata: { env: 'test' } });
+    expect(await settingsOf(k.liveSk)).toEqual({ ...EMPTY, chainMappings: { env: 'live' } });
+  });
+
+  test('projects are separate', async () => {
+    const a = await s.newProject('settings-a');
+    const b = await s.newProject('settings-b');
+    await call(s, 'PATCH', '/v1/settings', { key: a.testSk, body: { placeFilters: { mine: true } } });
+    expect(await settingsOf(b.testSk)).toEqual(EMPTY);
+  });
+});
+
+describe('PATCH: refused bodies change nothing', () => {
+  let k: ProjectKeys;
+  const kept = { chainMetadata: { kept: true } };
+  beforeAll(async () => {
+    k = await s.newProject('settings-refused');
+    await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: kept });
+  });
+  const cases: Array<{ name: string; body: unknown; form?: boolean; want: Want }> = [
+    { name: 'unknown field', body: { chainMetadata: { a: 1 }, colour: 'red' }, want: { status: 400, param: 'colour', message: 'colour is not a settings field; use chainMetadata, chainMappings, placeFilters' } },
+    { name: 'a list instead of a dictionary', body: { chainMetadata: [1, 2] }, want: { status: 400, param: 'chainMetadata', message: 'chainMetadata must be a dictionary (a JSON object)' } },
+    { name: 'a number instead of a dictionary', body: { placeFilters: 5 }, want: { status: 400, param: 'placeFilters', message: 'placeFilters must be a dictionary (a JSON object)' } },
+    { name: 'form: text that is not JSON', body: { chainMappings: 'a=b' }, form: true, want: { status: 400, param: 'chainMappings', message: 'chainMappings must be valid JSON' } },
+    { name: 'form: a JSON list', body: { chainMappings: '[1]' }, form: true, want: { status: 400, param: 'chainMappings', message: 'chainMappings must be a dictionary (a JSON object)' } },
+    { name: 'valid field beside a bad one', body: { chainMappings: { fine: 1 }, placeFilters: 'nope' }, want: { status: 400, param: 'placeFilters' } },
+    { name: 'over 256 KiB in all', body: { chainMetadata: { big: 'x'.repeat(300 * 1024) } }, want: { status: 400, param: 'body', message: 'settings must be smaller than 256 KiB' } },
+    { name: 'a prototype-looking name', body: JSON.parse('{"__proto__": {"chainMetadata": {}}}'), want: { status: 400, param: '__proto__' } },
+  ];
+  test.each(cases)('$name → $want.status $want.param', async ({ body, form, want }) => {
+    await expectCase(s, { method: 'PATCH', path: '/v1/settings', opts: { key: k.testSk, body, form }, want });
+    expect(await settingsOf(k.testSk)).toEqual({ ...EMPTY, ...kept });
+  });
+});
