@@ -1,0 +1,314 @@
+// Store adapter on PostgreSQL, for many gateway nodes sharing one database. Same tables, orderings and
+// filter semantics as the SQLite store; documents are jsonb. within() uses a PostGIS GiST index when the
+// extension is available and a lat/lng btree otherwise (`spatial` says which). withLock() serialises across
+// processes with a session advisory lock held on a connection from a separate pool, so that sections
+// waiting for or holding locks can never starve the queries they run of connections.
+import pg from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { KeyedMutex } from '../keyed-mutex';
+import type {
+  BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, Scalar, Scope, Store, WriteOp,
+} from '../port';
+import { advisoryKey } from './advisory-key';
+import { describeDatabaseUrl, errorText } from './connection';
+import { filterSql, KEY_COLUMNS, keyColumnValues, SqlParams } from './doc-filters';
+import { checkSchemaName, quoteIdent } from './identifiers';
+import { migrate, type MigrationOutcome, type SpatialMode } from './migrate';
+import { PostgresProjects } from './postgres-projects';
+import { inTransaction } from './transaction';
+
+const SCAN_BATCH = 5000;
+
+export interface PostgresStoreOptions {
+  /** postgres://user:password@host:port/database */
+  connectionString: string;
+  /** Schema holding Waymark's tables, created if missing. Default "waymark". */
+  schema?: string;
+  /** 'auto' (default) uses PostGIS when available; 'btree' forces the lat/lng index. */
+  spatial?: 'auto' | 'btree';
+  /** Connections for queries and writes. Default 10. */
+  poolSize?: number;
+  /** Connections that hold advisory locks for withLock(); bounds concurrent locked sections. Default 10. */
+  lockPoolSize?: number;
+  /** How long withLock() waits for a lock held elsewhere before failing. Default 30 s. */
+  lockTimeoutMs?: number;
+  /** Errors of idle pooled connections (server restart, network); the pool replaces them. */
+  onError?: (err: Error) => void;
+}
+
+interface DocRow {
+  doc: Doc;
+}
+
+/** One row of the docs table, in column order. */
+type DocColumns = [string, string, boolean, string, string, string, ...Array<string | null>, number | null, number | null, string | null, string];
+
+const DOC_COLUMNS = 'collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
+const DOC_COLUMN_TYPES = ['text', 'text', 'boolean', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'text', 'jsonb'];
+const ON_CONFLICT = `ON CONFLICT (collection, project_id, live, id) DO UPDATE SET
+  created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, k0 = EXCLUDED.k0, k1 = EXCLUDED.k1,
+  k2 = EXCLUDED.k2, k3 = EXCLUDED.k3, lng = EXCLUDED.lng, lat = EXCLUDED.lat, due_at = EXCLUDED.due_at, doc = EXCLUDED.doc`;
+
+export class PostgresStore implements Store {
+  readonly kind = 'postgres';
+  readonly projects: ProjectRepository;
+  /** Which index answers within(). */
+  readonly spatial: SpatialMode;
+  /** Why PostGIS is not in use, when it is not. */
+  readonly spatialReason?: string;
+  readonly schema: string;
+  private readonly specs = new Map<string, CollectionSpec>();
+  private readonly locks = new KeyedMutex();
+  private readonly docs: string;
+  private readonly postgis?: string;
+  private readonly sql: { get: string; put: string; putMany: string; delete: string };
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly lockPool: Pool,
+    schema: string,
+    migration: MigrationOutcome,
+  ) {
+    this.schema = schema;
+    const s = quoteIdent(schema);
+    this.docs = `${s}.docs`;
+    this.spatial = migration.spatial;
+    this.spatialReason = migration.spatialReason;
+    this.postgis = migration.postgisSchema === undefined ? undefined : quoteIdent(migration.postgisSchema);
+    const placeholders = DOC_COLUMN_TYPES.map((_, i) => `$${i + 1}`).join(', ');
+    const arrays = DOC_COLUMN_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ');
+    this.sql = {
+      get: `SELECT doc FROM ${this.docs} WHERE collection = $1 AND project_id = $2 AND live = $3 AND id = $4`,
+      put: `INSERT INTO ${this.docs} (${DOC_COLUMNS}) VALUES (${placeholders}) ${ON_CONFLICT}`,
+      putMany: `INSERT INTO ${this.docs} (${DOC_COLUMNS}) SELECT * FROM unnest(${arrays}) ${ON_CONFLICT}`,
+      delete: `DELETE FROM ${this.docs} WHERE collection = $1 AND project_id = $2 AND live = $3 AND id = $4`,
+    };
+    this.projects = new PostgresProjects(pool, s);
+  }
+
+  /** Connects, migrates the schema and returns a ready store; fails with a clear message when it cannot. */
+  static async open(opts: PostgresStoreOptions): Promise<PostgresStore> {
+    const schema = checkSchemaName(opts.schema ?? 'waymark');
+    const where = describeDatabaseUrl(opts.connectionString);
+    const onError = opts.onError ?? (() => undefined);
+    const pool = new pg.Pool({
+      connectionString: opts.connectionString, max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000,
+      application_name: 'waymark',
+    });
+    const lockPool = new pg.Pool({
+      connectionString: opts.connectionString, max: opts.lockPoolSize ?? 10, connectionTimeoutMillis: 10_000,
+      application_name: 'waymark-locks', lock_timeout: opts.lockTimeoutMs ?? 30_000,
+    });
+    pool.on('error', onError);
+    lockPool.on('error', onError);
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      await Promise.all([pool.end(), lockPool.end()]);
+      throw new Error(`PostgreSQL at ${where} is unreachable: ${errorText(err)}`);
+    }
+    try {
+      const migration = await migrate(client, { schema, spatial: opts.spatial ?? 'auto' });
+      client.release();
+      return new PostgresStore(pool, lockPool, schema, migration);
+    } catch (err) {
+      client.release(err as Error);
+      await Promise.all([pool.end(), lockPool.end()]);
+      throw new Error(`PostgreSQL at ${where}: cannot prepare schema ${schema}: ${errorText(err)}`);
+    }
+  }
+
+  async define(collection: string, spec: CollectionSpec): Promise<void> {
+    if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
+    this.specs.set(collection, spec);
+  }
+
+  private spec(collection: string): CollectionSpec {
+    const spec = this.specs.get(collection);
+    if (!spec) throw new Error(`collection ${collection} is not defined`);
+    return spec;
+  }
+
+  private columns(collection: string, scope: Scope, doc: Doc): DocColumns {
+    const spec = this.spec(collection);
+    let lng: number | null = null;
+    let lat: number | null = null;
+    if (spec.point) {
+      const coords = (doc[spec.point] as { coordinates?: [number, number] } | undefined)?.coordinates;
+      if (coords) [lng, lat] = coords;
+    }
+    const due = spec.due ? doc[spec.due] : undefined;
+    return [
+      collection, scope.projectId, scope.live, doc._id, doc.createdAt, doc.updatedAt, ...keyColumnValues(spec, doc),
+      lng, lat, typeof due === 'string' ? due : null, JSON.stringify(doc),
+    ];
+  }
+
+  async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
+    const r = await this.pool.query<DocRow>({ name: `${this.schema}:get`, text: this.sql.get, values: [collection, scope.projectId, scope.live, id] });
+    return r.rows[0]?.doc;
+  }
+
+  async findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined> {
+    const { docs } = await this.list(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
+    return docs[0];
+  }
+
+  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+    const spec = this.spec(collection);
+    const p = new SqlParams();
+    const where = [`collection = ${p.add(collection)}`, `project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
+    for (const range of query.ranges ?? []) {
+      const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
+      if (range.before !== undefined) where.push(`${column} < ${p.add(range.before)}`);
+      if (range.after !== undefined) where.push(`${column} > ${p.add(range.after)}`);
+    }
+    filterSql(spec, query, where, p);
+    const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
+    const order = query.order === 'asc' ? 'ASC' : 'DESC';
+    const limit = p.add(query.limit + 1);
+    const r = await this.pool.query<DocRow>(
+      `SELECT doc FROM ${this.docs} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`,
+      p.values,
+    );
+    const hasMore = r.rows.length > query.limit;
+    return { docs: r.rows.slice(0, query.limit).map((row) => row.doc), hasMore };
+  }
+
+  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+    const spec = this.spec(collection);
+    const p = new SqlParams();
+    const where = [`collection = ${p.add(collection)}`, `project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
+    const [minLng, minLat, maxLng, maxLat] = [p.add(box.minLng), p.add(box.minLat), p.add(box.maxLng), p.add(box.maxLat)];
+    if (this.spatial === 'postgis' && this.postgis) {
+      const g = this.postgis;
+      // The index compares single-precision boxes rounded outwards; the exact lat/lng test below keeps
+      // the answer identical to the btree's (and SQLite's), boundaries included.
+      where.push(`geom OPERATOR(${g}.&&) ${g}.ST_MakeEnvelope(${minLng}::float8, ${minLat}::float8, ${maxLng}::float8, ${maxLat}::float8, 4326)`);
+    }
+    where.push(`lat BETWEEN ${minLat}::float8 AND ${maxLat}::float8`, `lng BETWEEN ${minLng}::float8 AND ${maxLng}::float8`);
+    filterSql(spec, query, where, p);
+    const r = await this.pool.query<DocRow>(`SELECT doc FROM ${this.docs} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, p.values);
+    return r.rows.map((row) => row.doc);
+  }
+
+  async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
+    const text = `SELECT id, doc FROM ${this.docs} WHERE collection = $1 AND project_id = $2 AND live = $3 AND id > $4 ORDER BY id LIMIT $5`;
+    let after = '';
+    for (;;) {
+      const r = await this.pool.query<{ id: string; doc: Doc }>({
+        name: `${this.schema}:scan`, text, values: [collection, scope.projectId, scope.live, after, SCAN_BATCH],
+      });
+      if (r.rows.length === 0) return;
+      onBatch(r.rows.map((row) => row.doc));
+      after = r.rows[r.rows.length - 1].id;
+    }
+  }
+
+  async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
+    const r = await this.pool.query<{ project_id: string; live: boolean; doc: Doc }>(
+      `SELECT project_id, live, doc FROM ${this.docs}
+       WHERE collection = $1 AND due_at IS NOT NULL AND due_at <= $2 ORDER BY due_at, project_id, live, id LIMIT $3`,
+      [collection, at, limit],
+    );
+    return r.rows.map((row) => ({ scope: { projectId: row.project_id, live: row.live }, doc: row.doc }));
+  }
+
+  async write(ops: WriteOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    // Rows are computed first so that an undefined collection fails before any connection is taken.
+    const steps = planWrite(ops, (op) => this.columns(op.collection, op.scope, op.doc));
+    // A single statement is atomic on its own; BEGIN/COMMIT would only add two round trips.
+    if (steps.length === 1) {
+      await this.runStep(this.pool, steps[0]);
+      return;
+    }
+    await inTransaction(this.pool, async (client) => {
+      for (const step of steps) await this.runStep(client, step);
+    });
+  }
+
+  private async runStep(db: Pool | PoolClient, step: WriteStep): Promise<void> {
+    if (step.kind === 'delete') {
+      await db.query({ name: `${this.schema}:delete`, text: this.sql.delete, values: step.key });
+    } else if (step.rows.length === 1) {
+      await db.query({ name: `${this.schema}:put`, text: this.sql.put, values: step.rows[0] });
+    } else {
+      // One statement for the run: column arrays unnested into rows.
+      const columns = DOC_COLUMN_TYPES.map((_, i) => step.rows.map((row) => row[i]));
+      await db.query({ name: `${this.schema}:putMany`, text: this.sql.putMany, values: columns });
+    }
+  }
+
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    // The in-process mutex first: waiters of this process queue in memory instead of each pinning a
+    // connection to wait on the same advisory lock.
+    return this.locks.run(key, async () => {
+      const lockId = advisoryKey(`waymark:lock:${this.schema}\u0000${key}`);
+      const client = await this.lockPool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [lockId]);
+      } catch (err) {
+        client.release(err as Error);
+        throw new Error(`withLock(${JSON.stringify(key)}): could not take the advisory lock: ${errorText(err)}`);
+      }
+      try {
+        return await fn();
+      } finally {
+        try {
+          await client.query('SELECT pg_advisory_unlock($1)', [lockId]);
+          client.release();
+        } catch (unlockErr) {
+          // Ending the session is what frees a session lock we could not release by hand.
+          client.release(unlockErr as Error);
+        }
+      }
+    });
+  }
+
+  async scopes(collection: string): Promise<Scope[]> {
+    const r = await this.pool.query<{ project_id: string; live: boolean }>(
+      `SELECT DISTINCT project_id, live FROM ${this.docs} WHERE collection = $1 ORDER BY project_id, live`,
+      [collection],
+    );
+    return r.rows.map((row) => ({ projectId: row.project_id, live: row.live }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.lockPool.end()]);
+  }
+}
+
+type WriteStep =
+  | { kind: 'delete'; key: [string, string, boolean, string] }
+  | { kind: 'put'; rows: DocColumns[] };
+
+/**
+ * Ops in order, with consecutive puts merged into one multi-row upsert. A run is cut where a row repeats
+ * an earlier one's primary key, since one INSERT … ON CONFLICT may not touch the same row twice.
+ */
+function planWrite(ops: WriteOp[], columnsOf: (op: Extract<WriteOp, { op: 'put' }>) => DocColumns): WriteStep[] {
+  const steps: WriteStep[] = [];
+  let run: DocColumns[] = [];
+  let seen = new Set<string>();
+  const flush = (): void => {
+    if (run.length > 0) steps.push({ kind: 'put', rows: run });
+    run = [];
+    seen = new Set();
+  };
+  for (const op of ops) {
+    if (op.op === 'delete') {
+      flush();
+      steps.push({ kind: 'delete', key: [op.collection, op.scope.projectId, op.scope.live, op.id] });
+      continue;
+    }
+    const row = columnsOf(op);
+    const pk = JSON.stringify([op.collection, op.scope.projectId, op.scope.live, op.doc._id]);
+    if (seen.has(pk)) flush();
+    seen.add(pk);
+    run.push(row);
+  }
+  flush();
+  return steps;
+}
