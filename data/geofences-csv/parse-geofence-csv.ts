@@ -41,6 +41,12 @@ export interface GeofenceCsvOptions {
   onProgress?: (done: number, total: number) => void;
   /** Errors kept in the report (default 1000); the rest are only counted. */
   maxErrors?: number;
+  /**
+   * Receives each valid row as it is validated, in file order, instead of `rows` collecting them
+   * (then `rows` is empty). For files too large to hold every geofence in memory: the caller writes
+   * into a transaction and rolls it back when the result has errors, since a later row may still fail.
+   */
+  onRow?: (row: GeofenceCsvRow) => void;
 }
 
 export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
@@ -88,35 +94,57 @@ interface RecordsRead {
   syntaxError?: GeofenceCsvError;
 }
 
+function csvOptions(text: string) {
+  return {
+    delimiter: detectDelimiter(text),
+    bom: true,
+    // Short rows are read as if the missing cells were empty; long rows are reported per row.
+    relax_column_count: true,
+    // A quote inside an unquoted value ({"a":1} typed by hand) is kept as text, and so is text
+    // after a closing quote ("Store"s); only a quote that never closes stops the read.
+    relax_quotes: true,
+    // Blank rows must still count for row numbers.
+    skip_empty_lines: false,
+  };
+}
+
+function startLines(records: readonly string[][]): number[] {
+  const lines: number[] = new Array<number>(records.length);
+  let next = 1;
+  for (let k = 0; k < records.length; k++) {
+    lines[k] = next;
+    next += 1 + extraLines(records[k]);
+  }
+  return lines;
+}
+
 function readRecords(text: string): RecordsRead {
+  const options = csvOptions(text);
+  try {
+    const records = parseCsvSync(text, options);
+    return { records, lines: startLines(records) };
+  } catch (err) {
+    if (!isCsvError(err)) throw err;
+  }
+  // The file is broken somewhere. Read it again keeping each record as it comes, so the rows before
+  // the break are still checked; on_record costs about twice the plain parse, hence only here.
   const records: string[][] = [];
-  const lines: number[] = [];
-  let nextLine = 1;
   try {
     parseCsvSync(text, {
-      delimiter: detectDelimiter(text),
-      bom: true,
-      // Short rows are read as if the missing cells were empty; long rows are reported per row.
-      relax_column_count: true,
-      // A quote inside an unquoted value ({"a":1} typed by hand) is kept as text, and so is text
-      // after a closing quote ("Store"s); only a quote that never closes stops the read.
-      relax_quotes: true,
-      // Blank rows must still count for row numbers.
-      skip_empty_lines: false,
+      ...options,
       on_record: (record: string[]) => {
         records.push(record);
-        lines.push(nextLine);
-        nextLine += 1 + extraLines(record);
-        // Nothing to return: the records are kept here, not in the parser's own array.
         return null;
       },
     });
   } catch (err) {
     if (!isCsvError(err)) throw err;
+    const lines = startLines(records);
     const row = records.length + 1;
-    return { records, lines, syntaxError: { row, column: '', message: csvErrorMessage(err, row, nextLine) } };
+    const line = records.length === 0 ? 1 : lines[records.length - 1] + 1 + extraLines(records[records.length - 1]);
+    return { records, lines, syntaxError: { row, column: '', message: csvErrorMessage(err, row, line) } };
   }
-  return { records, lines };
+  throw new Error('geofences-csv: the second read of a broken file succeeded');
 }
 
 function isBlank(cells: readonly string[]): boolean {
@@ -156,6 +184,7 @@ class CsvImport {
     private readonly lines: number[],
     private readonly layout: CsvLayout | undefined,
     private readonly maxErrors: number,
+    private readonly onRow?: (row: GeofenceCsvRow) => void,
   ) {}
 
   get total(): number {
@@ -198,7 +227,11 @@ class CsvImport {
       if (!suppressed(e.param, layout)) this.addError({ row, column: columnFor(e.param, layout), message: e.message });
     }
     this.checkDuplicate(raw, row, layout);
-    if (value && this.errorCount === before) this.rows.push({ row, line: this.lines[k], input: value });
+    if (value && this.errorCount === before) {
+      const valid = { row, line: this.lines[k], input: value };
+      if (this.onRow) this.onRow(valid);
+      else this.rows.push(valid);
+    }
   }
 
   private checkDuplicate(raw: Record<string, unknown>, row: number, layout: CsvLayout): void {
@@ -231,10 +264,11 @@ function lastNonEmpty(cells: readonly string[]): number {
 }
 
 /** Decoding, record reading and the header: everything before the rows. */
-function prepare(input: string | Buffer, maxErrors: number): CsvImport {
+function prepare(input: string | Buffer, opts: GeofenceCsvOptions): CsvImport {
+  const maxErrors = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
   const decoded = decodeCsvInput(input);
   if (!decoded.ok) {
-    const run = new CsvImport([], [], undefined, maxErrors);
+    const run = new CsvImport([], [], undefined, maxErrors, opts.onRow);
     run.addError({ row: 1, column: '', message: `${decoded.message} (first bad byte on line ${decoded.line})` });
     return run;
   }
@@ -252,7 +286,7 @@ function prepare(input: string | Buffer, maxErrors: number): CsvImport {
     layout = readHeader(header);
     for (const e of layout.errors) headerErrors.push({ row: 1, column: e.column, message: e.message });
   }
-  const run = new CsvImport(records, lines, layout, maxErrors);
+  const run = new CsvImport(records, lines, layout, maxErrors, opts.onRow);
   for (const e of headerErrors) run.addError(e);
   if (syntaxError) run.addError(syntaxError);
   return run;
@@ -269,7 +303,7 @@ function prepare(input: string | Buffer, maxErrors: number): CsvImport {
  * // rows[0].input.geometryRadius === 100, errors is []
  */
 export function parseGeofenceCsv(input: string | Buffer, opts: GeofenceCsvOptions = {}): GeofenceCsvResult {
-  const run = prepare(input, opts.maxErrors ?? DEFAULT_MAX_ERRORS);
+  const run = prepare(input, opts);
   const total = run.total;
   for (let done = 0; done < total; ) {
     const next = Math.min(total, done + SYNC_PROGRESS_EVERY);
@@ -303,7 +337,7 @@ export async function parseGeofenceCsvAsync(
 ): Promise<GeofenceCsvResult> {
   const text = typeof input === 'string' || Buffer.isBuffer(input) ? input : await collectBytes(input);
   opts.signal?.throwIfAborted();
-  const run = prepare(text, opts.maxErrors ?? DEFAULT_MAX_ERRORS);
+  const run = prepare(text, opts);
   const total = run.total;
   const batch = Math.max(1, opts.batchSize ?? DEFAULT_BATCH_SIZE);
   for (let done = 0; done < total; ) {

@@ -264,6 +264,19 @@ describe('geofence CSV: duplicates, syntax errors, limits', () => {
     expect(result.errors).toHaveLength(1);
   });
 
+  it('onRow receives the valid rows in order instead of rows', () => {
+    const seen: Array<[number, string | undefined]> = [];
+    const result = parseGeofenceCsv(file(HEADER, GOOD, 'B,circle,store,2,"[1,2]",5', 'C,circle,store,3,"[1,2]",50'), {
+      onRow: (r) => seen.push([r.row, r.input.externalId]),
+    });
+    expect(seen).toEqual([
+      [2, '1'],
+      [4, '3'],
+    ]);
+    expect(result.rows).toEqual([]);
+    expect(result.errors.map((e) => e.row)).toEqual([3]);
+  });
+
   it('keeps at most maxErrors errors and counts the rest', () => {
     const bad = Array.from({ length: 5 }, (_, i) => `B,circle,store,${i},"[1,2]",5`);
     const result = parseGeofenceCsv(file(HEADER, ...bad), { maxErrors: 2 });
