@@ -1,0 +1,69 @@
+// Runs the compiled gateway as a child process for HTTP benchmarks, so the load generator and the
+// server don't share one event loop. Used by every bench/*.ts that speaks HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface GatewayProcess {
+  url: string;
+  pid: number;
+  /** Keys printed on first start, by label ("test publishable", …). */
+  keys: Record<string, string>;
+  /** Peak resident set size so far, MiB (VmHWM). */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The compiled CLI next to this file: bench files are compiled together with the gateway. */
+function cliEntry(): string {
+  return path.resolve(__dirname, '..', '..', 'gateway', 'cli', 'main.js');
+}
+
+export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [cliEntry(), 'serve'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WAYMARK_DATA_DIR: dataDir, WAYMARK_RATE_LIMIT_SCALE: '0', WAYMARK_LOG_REQUESTS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const keys: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      for (const m of out.matchAll(/^\s+(test|live) (publishable|secret)\s+(prj_\S+)/gm)) keys[`${m[1]} ${m[2]}`] = m[3];
+      if (out.includes('Waymark listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    keys,
+    peakRssMiB: () => {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return kb / 1024;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
