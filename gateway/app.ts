@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { MemoryRateLimiter } from '../adapters/rate-limiter/memory';
 import type { RateLimiter } from '../adapters/rate-limiter/port';
+import { RedisRateLimiter } from '../adapters/rate-limiter/redis';
+import { PostgresStore } from '../adapters/store/postgres/postgres-store';
 import type { Store } from '../adapters/store/port';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
 import { GeodesicRouter } from '../adapters/router/geodesic';
@@ -42,17 +44,36 @@ export interface Services {
   features: Map<string, FeatureInstance>;
 }
 
-export async function createStore(config: GatewayConfig): Promise<Store> {
-  if (config.store === 'postgres') throw new Error('WAYMARK_STORE=postgres: the PostgreSQL adapter is not built yet; use sqlite');
-  const store = new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite') });
+export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
+  const store = config.store === 'postgres' ? await openPostgres(config, logger) : new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite') });
   await defineCollections(store);
   return store;
 }
 
+async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Store> {
+  if (!config.databaseUrl) throw new Error('WAYMARK_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)');
+  const store = await PostgresStore.open({
+    connectionString: config.databaseUrl,
+    schema: config.databaseSchema,
+    onError: (err) => logger.warn('postgres connection error', { error: err.message }),
+  });
+  logger.info('postgres store ready', { schema: store.schema, spatialIndex: store.spatial, why: store.spatialReason });
+  return store;
+}
+
+async function createLimiter(config: GatewayConfig, logger: Logger): Promise<RateLimiter> {
+  if (config.rateLimiter !== 'redis') return new MemoryRateLimiter();
+  if (!config.redisUrl) throw new Error('WAYMARK_RATE_LIMITER=redis needs REDIS_URL (redis://host:6379)');
+  return RedisRateLimiter.connect({ url: config.redisUrl, onError: (err) => logger.warn('redis rate limiter error', { error: err.message }) });
+}
+
 export async function createServices(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Services> {
-  const store = await createStore(config);
+  const store = await createStore(config, logger);
   for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
-  const limiter = new MemoryRateLimiter();
+  const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const auth = new Authenticator(store);
   const projects = new ProjectService(store);
   projects.onChange((id) => auth.forget(id));

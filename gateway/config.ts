@@ -7,6 +7,8 @@ export interface GatewayConfig {
   dataDir: string;
   store: 'sqlite' | 'postgres';
   databaseUrl?: string;
+  /** PostgreSQL schema holding Waymark's tables (WAYMARK_DATABASE_SCHEMA); the adapter's default when unset. */
+  databaseSchema?: string;
   rateLimiter: 'memory' | 'redis';
   redisUrl?: string;
   /** Multiplies every rate limit; 0 turns limits off (benchmarks). */
@@ -40,6 +42,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     dataDir: path.resolve(env.WAYMARK_DATA_DIR ?? './.waymark'),
     store,
     databaseUrl: env.DATABASE_URL,
+    databaseSchema: env.WAYMARK_DATABASE_SCHEMA || undefined,
     rateLimiter,
     redisUrl: env.REDIS_URL,
     rateLimitScale: intFrom('WAYMARK_RATE_LIMIT_SCALE', 1, env),
