@@ -183,6 +183,43 @@ describe('localClock', () => {
   });
 });
 
+describe('localClock agrees with Intl at every instant', () => {
+  // The quarter-hour offset cache must give exactly what formatting each instant would give,
+  // including half- and quarter-hour zones and their DST changes (Lord Howe shifts by 30 minutes).
+  const zones = ['UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham', 'America/St_Johns', 'Africa/Casablanca'];
+  const weekdays = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+  function viaIntl(at: Date, zone: string): { weekday: number; minutes: number } {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+    const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
+    return { weekday: weekdays.indexOf(get('weekday')), minutes: Number(get('hour')) * 60 + Number(get('minute')) };
+  }
+  // Seeded instants across 2020–2030, plus minutes around every offset change in that span.
+  let seed = 12345;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const start = Date.UTC(2020, 0, 1);
+  const span = Date.UTC(2030, 0, 1) - start;
+  it.each(zones)('%s', (zone) => {
+    const instants: number[] = [];
+    for (let i = 0; i < 400; i++) instants.push(start + Math.floor(random() * span));
+    // Walk hour by hour through 2024 and add the minutes around each change of offset.
+    let previous: number | undefined;
+    for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2025, 0, 1); t += 3600_000) {
+      const c = viaIntl(new Date(t), zone).minutes;
+      const expectedNoChange = previous === undefined ? c : (previous + 60) % 1440;
+      if (c !== expectedNoChange) for (let m = -90; m <= 90; m += 1) instants.push(t + m * 60_000);
+      previous = c;
+    }
+    const mismatches = instants
+      .map((t) => new Date(t))
+      .filter((at) => JSON.stringify(localClock(at, zone)) !== JSON.stringify(viaIntl(at, zone)))
+      .map((at) => at.toISOString());
+    expect(mismatches).toEqual([]);
+  });
+});
+
 const fixture = path.resolve(__dirname, '../../../shared/fixtures/radar/android/search_geofences.json');
 const withFixture = fs.existsSync(fixture) ? describe : describe.skip;
 withFixture('Radar fixture operatingHours', () => {
