@@ -1,5 +1,8 @@
 // The installed features, in track-pipeline order (a feature's track steps see the events of those
 // before it: webhooks must come last so they deliver every event of the update).
 import type { Feature } from './feature';
+import { tripsFeature } from './api/trips/trips-feature';
 
-export const FEATURES: Feature[] = [];
+export const FEATURES: Feature[] = [
+  tripsFeature,
+];

@@ -1,0 +1,18 @@
+// Trips as a gateway feature: endpoints, the track step and the expiry job (its period follows
+// WAYMARK_JOB_INTERVAL_MS; 0 turns it off, and tests then run it through the instance's jobs).
+import type { Feature } from '../../feature';
+import { TripService } from './trip-service';
+import { TripTrackStep } from './trip-track-step';
+import { tripRoutes } from './trips-routes';
+
+export const tripsFeature: Feature = {
+  name: 'trips',
+  setup(services) {
+    const trips = new TripService(services.store, services.geofences, services.router, services.projects, services.logger);
+    return {
+      routes: tripRoutes(trips),
+      trackSteps: [new TripTrackStep(trips)],
+      jobs: [{ periodMs: services.config.jobIntervalMs, job: { name: 'trip-expiry', run: (now) => trips.expireDue(now) } }],
+    };
+  },
+};
