@@ -207,17 +207,14 @@ class CsvImport {
     const cells = this.records[k];
     const row = k + 1;
     if (isBlank(cells)) return;
-    for (let i = layout.width; i < cells.length; i++) {
-      if (cells[i].trim() !== '') {
-        const count = lastNonEmpty(cells) + 1;
-        this.addError({
-          row,
-          column: `column ${i + 1}`,
-          message: `row has ${count} values but the header names ${layout.width} columns; a value that contains commas (coordinates, JSON) must be in double quotes`,
-        });
-        // Values are shifted against the header, so checking them would only add noise.
-        return;
-      }
+    if (cells.length > layout.width && looksShifted(cells, layout.width)) {
+      this.addError({
+        row,
+        column: `column ${layout.width + 1}`,
+        message: `row has ${cells.length} values but the header names ${layout.width} columns; a value that contains commas (coordinates, JSON) must be in double quotes`,
+      });
+      // Values are shifted against the header, so checking them would only add noise.
+      return;
     }
     const before = this.errorCount;
     const { raw, errors: cellErrors } = rowToRaw(cells, layout);
@@ -258,9 +255,26 @@ class CsvImport {
   }
 }
 
-function lastNonEmpty(cells: readonly string[]): number {
-  for (let i = cells.length - 1; i >= 0; i--) if (cells[i].trim() !== '') return i;
-  return -1;
+/**
+ * A row with more cells than named columns whose extra cells hold values, or whose bracketed
+ * values were cut apart: an unquoted [lng,lat] or JSON value split at its commas. Extra empty
+ * cells alone are only trailing commas.
+ */
+function looksShifted(cells: readonly string[], width: number): boolean {
+  for (let i = width; i < cells.length; i++) if (cells[i].trim() !== '') return true;
+  for (let i = 0; i < width; i++) {
+    const c = cells[i];
+    if (c.includes('[') || c.includes('{') || c.includes(']') || c.includes('}')) {
+      if (count(c, '[') !== count(c, ']') || count(c, '{') !== count(c, '}')) return true;
+    }
+  }
+  return false;
+}
+
+function count(text: string, ch: string): number {
+  let n = 0;
+  for (let i = text.indexOf(ch); i >= 0; i = text.indexOf(ch, i + 1)) n++;
+  return n;
 }
 
 /** Decoding, record reading and the header: everything before the rows. */

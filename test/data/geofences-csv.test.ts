@@ -181,6 +181,12 @@ describe('geofence CSV: row problems', () => {
     { name: 'polygon ring too short', row: 'A,polygon,store,1,"[[0,0],[1,0],[0,0]]",', errors: [{ column: 'coordinates', message: /at least 4 coordinates, got 3/ }] },
     { name: 'polygon self-intersecting', row: 'A,polygon,store,1,"[[0,0],[1,1],[1,0],[0,1],[0,0]]",', errors: [{ column: 'coordinates', message: /must not intersect itself/ }] },
     { name: 'unquoted coordinates shift the row', row: 'A,circle,store,1,[1,2],100', errors: [{ column: 'column 7', message: /^row has 7 values but the header names 6 columns; a value that contains commas .* must be in double quotes$/ }] },
+    {
+      name: 'unquoted coordinates with trailing empty cells',
+      header: `${HEADER},metadata.brand`,
+      row: 'A,circle,store,1,[1,2],100,,',
+      errors: [{ column: 'column 8', message: /^row has 9 values but the header names 7 columns/ }],
+    },
     { name: 'address only (no geocoder)', header: `${HEADER},address`, row: 'A,circle,store,1,,100,20 Jay St', errors: [{ column: 'address', message: /^address needs a geocoder/ }] },
     { name: 'placeId only (no places)', header: `${HEADER},placeId`, row: 'A,circle,store,1,,100,pl1', errors: [{ column: 'placeId', message: /^placeId needs place data/ }] },
     { name: 'mode unknown', header: `${HEADER},mode`, row: `${GOOD},plane`, errors: [{ column: 'mode', message: /^mode must be one of car, truck, foot, bike$/ }] },
