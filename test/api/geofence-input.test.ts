@@ -59,6 +59,8 @@ describe('parseGeofenceInput: accepted bodies', () => {
     { name: 'polygon ring wrapped as GeoJSON coordinates', body: { ...polygonBody, coordinates: [square] }, expected: { geometry: { type: 'Polygon', coordinates: [square] } } },
     { name: 'polygon ignores radius, even unreadable', body: { ...polygonBody, radius: 'n/a' }, expected: { type: 'polygon' } },
     { name: 'polygon altitude dropped', body: { ...polygonBody, coordinates: square.map(([x, y]) => [x, y, 12]) }, expected: { geometry: { type: 'Polygon', coordinates: [square] } } },
+    { name: 'circle coordinates as numeric strings', body: { ...circleBody, coordinates: ['-73.98706', '40.7041029'] }, expected: { geometryCenter: { type: 'Point', coordinates: [-73.98706, 40.7041029] } } },
+    { name: 'polygon coordinates as numeric strings', body: { ...polygonBody, coordinates: square.map(([x, y]) => [String(x), String(y)]) }, expected: { geometry: { type: 'Polygon', coordinates: [square] } } },
     { name: 'type in any case', body: { ...circleBody, type: ' Circle ' }, expected: { type: 'circle' } },
     { name: 'enabled false as a string', body: { ...circleBody, enabled: 'false' }, expected: { enabled: false } },
     { name: 'enabled true as a boolean', body: { ...circleBody, enabled: true }, expected: { enabled: true } },

@@ -131,6 +131,15 @@ function readRing(raw: unknown, param: string): LngLat[] | undefined {
   return (value as number[][]).map((c): LngLat => [c[0], c[1]]);
 }
 
+const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/** ["-73.9", "40.7"] → [-73.9, 40.7], nested: some clients send coordinate numbers as strings. */
+function numbersFromNumericStrings(value: unknown): unknown {
+  if (typeof value === 'string' && NUMERIC.test(value)) return Number(value);
+  if (Array.isArray(value)) return value.map(numbersFromNumericStrings);
+  return value;
+}
+
 const STEPS: readonly Step[] = [
   (raw, d) => {
     d.description = required(readString(raw.description, 'description'), 'description');
@@ -155,8 +164,9 @@ const STEPS: readonly Step[] = [
   (raw, d) => {
     if (isAbsent(raw.coordinates) || d.type === undefined) return;
     d.coordinatesInvalid = true;
-    if (d.type === 'polygon') d.ring = readRing(raw.coordinates, 'coordinates');
-    else d.point = readLngLatArray(raw.coordinates, 'coordinates');
+    const coordinates = numbersFromNumericStrings(readJson(raw.coordinates, 'coordinates'));
+    if (d.type === 'polygon') d.ring = readRing(coordinates, 'coordinates');
+    else d.point = readLngLatArray(coordinates, 'coordinates');
     d.coordinatesInvalid = false;
   },
   (raw, d) => {
