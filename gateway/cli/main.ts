@@ -23,10 +23,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return command === undefined ? 2 : 0;
   }
+  // Checked before opening the store: a mistyped command must not create a data directory.
+  if (command !== 'project') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
   const services = await createServices(config, silentLogger());
   try {
-    if (command === 'project') return await projectCommand(services, args, out);
-    throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
+    return await projectCommand(services, args, out);
   } finally {
     await services.store.close();
   }
