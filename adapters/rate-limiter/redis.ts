@@ -74,6 +74,8 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** Connects, and fails with a clear message when Redis cannot be reached. */
   static async connect(opts: RedisRateLimiterOptions): Promise<RedisRateLimiter> {
+    // No retries until the first connection succeeds: start-up should fail fast and leave no timers behind.
+    let started = false;
     const redis = new Redis(opts.url, {
       lazyConnect: true,
       // Requests must not queue behind a dead connection: a command fails at once and take() decides.
@@ -81,7 +83,7 @@ export class RedisRateLimiter implements RateLimiter {
       maxRetriesPerRequest: 1,
       commandTimeout: opts.commandTimeoutMs ?? 1000,
       connectTimeout: 5000,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+      retryStrategy: (attempt) => (started ? Math.min(attempt * 200, 2000) : null),
     });
     // connect() itself only says "Connection is closed"; the socket's error event says why.
     let cause: unknown;
@@ -92,9 +94,11 @@ export class RedisRateLimiter implements RateLimiter {
     try {
       await redis.connect();
     } catch (err) {
-      redis.disconnect();
+      // Once 'end', the socket is gone; disconnect() would only arm a 2 s timer waiting for it to close.
+      if (redis.status !== 'end') redis.disconnect();
       throw new Error(`Redis at ${describeRedisUrl(opts.url)} is unreachable: ${errorText(cause ?? err)}`);
     }
+    started = true;
     // After start-up, ioredis reconnects by itself; errors are reported, not thrown at the process.
     redis.off('error', remember);
     redis.on('error', opts.onError ?? (() => undefined));
