@@ -216,7 +216,7 @@ function compile(hours: OperatingHours): CompiledHours {
   return { empty, days };
 }
 
-interface LocalClock {
+export interface LocalClock {
   /** 0 = Monday .. 6 = Sunday. */
   weekday: number;
   /** Minutes after local midnight. */
