@@ -17,8 +17,9 @@ export interface GeoTzTimeZonesOptions {
  * Time zones from geo-tz (timezone-boundary-builder polygons), its "all" dataset so
  * that each place gets its own zone id: Oslo is Europe/Oslo and Reykjavik
  * Atlantic/Reykjavik, where geo-tz's default ("since 1970") dataset merges them into
- * Europe/Berlin and Africa/Abidjan because their clocks agree since 1970. Lookups take 2–5 µs once the tile is cached, so there is no
- * result cache of our own: a coarse grid would answer wrongly near zone borders.
+ * Europe/Berlin and Africa/Abidjan because their clocks agree since 1970.
+ * Lookups take 2–5 µs once the tile is cached, so there is no result cache of our
+ * own: a coarse grid would answer wrongly near zone borders.
  */
 export class GeoTzTimeZones implements TimeZoneLookup {
   readonly tileCache: LeastRecentlyUsed<string, unknown>;
