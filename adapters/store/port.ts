@@ -51,6 +51,10 @@ export interface ListResult {
   hasMore: boolean;
 }
 
+/**
+ * A box in degrees, edges included. Longitudes past ±180 wrap, and minLng > maxLng means the box crosses
+ * the antimeridian (from minLng east to maxLng).
+ */
 export interface BBox {
   minLng: number;
   minLat: number;

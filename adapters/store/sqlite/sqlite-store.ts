@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { KeyedMutex } from '../keyed-mutex';
+import { lngIntervals } from '../lng-intervals';
 import type {
   ApiKeyRecord, BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRecord,
   ProjectRepository, Scalar, Scope, Store, WriteOp,
@@ -193,8 +194,9 @@ export class SqliteStore implements Store {
 
   async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
     const spec = this.spec(collection);
-    const where = ['collection = ?', 'project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', 'lng BETWEEN ? AND ?'];
-    const args: unknown[] = [collection, scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng];
+    const lngs = lngIntervals(box);
+    const where = ['collection = ?', 'project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})`];
+    const args: unknown[] = [collection, scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, ...lngs.flat()];
     this.filterSql(spec, query, where, args);
     const rows = this.statement(`SELECT doc FROM docs WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`).all(...args) as DocRow[];
     return rows.map((r) => JSON.parse(r.doc) as Doc);
