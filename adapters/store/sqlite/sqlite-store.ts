@@ -152,14 +152,16 @@ export class SqliteStore implements Store {
       where.push(`${column} IN (${values.map(() => '?').join(',')})`);
       for (const v of values) args.push(index >= 0 ? String(v) : sqlValue(v));
     }
+    // Metadata keys come from clients (metadata[key]=value) and may hold any character, so they travel as
+    // parameters matched against json_each's keys rather than spliced into a JSON path.
     for (const [key, value] of Object.entries(query.metadata ?? {})) {
-      const jsonPath = sqlString(`$.metadata."${key.replace(/"/g, '')}"`);
+      const entry = "EXISTS (SELECT 1 FROM json_each(doc, '$.metadata') AS m WHERE m.key = ? AND";
       if (typeof value === 'boolean') {
-        where.push(`json_type(doc, ${jsonPath}) = ?`);
-        args.push(value ? 'true' : 'false');
+        where.push(`${entry} m.type = ?)`);
+        args.push(key, value ? 'true' : 'false');
       } else {
-        where.push(`json_type(doc, ${jsonPath}) IN (${typeof value === 'number' ? "'integer','real'" : "'text'"}) AND json_extract(doc, ${jsonPath}) = ?`);
-        args.push(value);
+        where.push(`${entry} m.type IN (${typeof value === 'number' ? "'integer','real'" : "'text'"}) AND m.value = ?)`);
+        args.push(key, value);
       }
     }
   }
