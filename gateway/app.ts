@@ -15,6 +15,7 @@ import { GeodesicRouter } from '../adapters/router/geodesic';
 import type { Router } from '../adapters/router/port';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
+import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
 import { TrackService } from './api/track/track-service';
 import type { FeatureInstance } from './feature';
 import { FEATURES } from './features';
@@ -120,6 +121,8 @@ export function createApp(services: Services): Express {
   }
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: config.bodyLimit, extended: false }));
+  // Operators' endpoint, outside /v1: plain text, its own guard (operator token or loopback), no project key.
+  app.get('/metrics', metricsEndpoint(services));
   app.use(wireRoutes(v1Routes(services), { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');

@@ -1,5 +1,6 @@
 // Configuration from the environment, read once at start-up. docs/configuration.md lists every variable.
 import path from 'node:path';
+import { parseIpRanges } from './engine/ip-ranges';
 
 export interface GatewayConfig {
   port: number;
@@ -20,6 +21,35 @@ export interface GatewayConfig {
   /** Period of the background jobs (geofence expiry, trip expiry), ms. */
   jobIntervalMs: number;
   logRequests: boolean;
+  webhooks: WebhookConfig;
+  /** Bearer token for GET /metrics; unset: /metrics answers loopback clients only. */
+  metricsToken?: string;
+}
+
+/** Event delivery (docs/webhooks.md). Durations in ms. */
+export interface WebhookConfig {
+  /** Allow webhook URLs on loopback, private, shared (CGNAT) and link-local addresses. */
+  allowPrivate: boolean;
+  /** Networks (CIDR or single addresses) allowed whatever their class. */
+  allowedNetworks: string[];
+  /** How often the delivery worker looks for due rows; 0 turns delivery off on this node. */
+  pollMs: number;
+  /** Whole-request deadline of one delivery attempt (DNS, connect, response). */
+  timeoutMs: number;
+  maxAttempts: number;
+  maxAgeMs: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** Endpoints delivered to in parallel by one node. */
+  concurrency: number;
+  /** How long a node trusts its cached list of webhooks (edits made on other nodes show up after this). */
+  cacheMs: number;
+  /** Delivery-log entries are kept this long. */
+  logRetentionMs: number;
+  /** Dead letters are kept this long unless redelivered. */
+  deadRetentionMs: number;
+  /** After a token rotation the previous token also signs X-Waymark-Signature for this long. */
+  tokenGraceMs: number;
 }
 
 function intFrom(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -28,6 +58,35 @@ function intFrom(name: string, fallback: number, env: NodeJS.ProcessEnv): number
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
   return value;
+}
+
+function listFrom(name: string, env: NodeJS.ProcessEnv): string[] {
+  return (env[name] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function webhookConfigFromEnv(env: NodeJS.ProcessEnv): WebhookConfig {
+  const hour = 3_600_000;
+  const config: WebhookConfig = {
+    allowPrivate: env.WAYMARK_WEBHOOK_ALLOW_PRIVATE === 'true' || env.WAYMARK_WEBHOOK_ALLOW_PRIVATE === '1',
+    allowedNetworks: listFrom('WAYMARK_WEBHOOK_ALLOWED_NETWORKS', env),
+    pollMs: intFrom('WAYMARK_WEBHOOK_POLL_MS', 1000, env),
+    timeoutMs: intFrom('WAYMARK_WEBHOOK_TIMEOUT_MS', 10_000, env),
+    maxAttempts: intFrom('WAYMARK_WEBHOOK_MAX_ATTEMPTS', 12, env),
+    maxAgeMs: intFrom('WAYMARK_WEBHOOK_MAX_AGE_MS', 24 * hour, env),
+    backoffBaseMs: intFrom('WAYMARK_WEBHOOK_BACKOFF_BASE_MS', 10_000, env),
+    backoffMaxMs: intFrom('WAYMARK_WEBHOOK_BACKOFF_MAX_MS', hour, env),
+    concurrency: intFrom('WAYMARK_WEBHOOK_CONCURRENCY', 16, env),
+    cacheMs: intFrom('WAYMARK_WEBHOOK_CACHE_MS', 5000, env),
+    logRetentionMs: intFrom('WAYMARK_WEBHOOK_LOG_RETENTION_MS', 7 * 24 * hour, env),
+    deadRetentionMs: intFrom('WAYMARK_WEBHOOK_DEAD_RETENTION_MS', 30 * 24 * hour, env),
+    tokenGraceMs: intFrom('WAYMARK_WEBHOOK_TOKEN_GRACE_MS', 24 * hour, env),
+  };
+  const networks = parseIpRanges(config.allowedNetworks);
+  if (!networks.ok) throw new Error(`WAYMARK_WEBHOOK_ALLOWED_NETWORKS: ${networks.message}`);
+  if (config.maxAttempts < 1) throw new Error('WAYMARK_WEBHOOK_MAX_ATTEMPTS must be at least 1');
+  if (config.timeoutMs < 1) throw new Error('WAYMARK_WEBHOOK_TIMEOUT_MS must be at least 1');
+  if (config.concurrency < 1) throw new Error('WAYMARK_WEBHOOK_CONCURRENCY must be at least 1');
+  return config;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -50,5 +109,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust,
     jobIntervalMs: intFrom('WAYMARK_JOB_INTERVAL_MS', 30_000, env),
     logRequests: env.WAYMARK_LOG_REQUESTS !== 'false',
+    webhooks: webhookConfigFromEnv(env),
+    metricsToken: env.WAYMARK_METRICS_TOKEN || undefined,
   };
 }

@@ -2,7 +2,10 @@
 // before it: webhooks must come last so they deliver every event of the update).
 import type { Feature } from './feature';
 import { tripsFeature } from './api/trips/trips-feature';
+import { webhooksFeature } from './api/webhooks/webhooks-feature';
 
 export const FEATURES: Feature[] = [
   tripsFeature,
+  // Last: its track step turns every event of the update into outbox rows.
+  webhooksFeature,
 ];

@@ -5,11 +5,13 @@ import { silentLogger } from '../http/logger';
 import { parseArgs, hasFlag, UsageError } from './args';
 import { projectCommand, PROJECT_USAGE } from './commands/project';
 import { serveCommand } from './commands/serve';
+import { webhooksCommand, WEBHOOKS_USAGE } from './commands/webhooks';
 import { cliOutput } from './output';
 
 const USAGE = `Usage:
 waymark serve
 ${PROJECT_USAGE}
+${WEBHOOKS_USAGE}
 
 Configuration comes from the environment (PORT, WAYMARK_DATA_DIR, WAYMARK_STORE, …): see docs/configuration.md.`;
 
@@ -24,9 +26,10 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   // Checked before opening the store: a mistyped command must not create a data directory.
-  if (command !== 'project') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
+  if (command !== 'project' && command !== 'webhooks') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
   const services = await createServices(config, silentLogger());
   try {
+    if (command === 'webhooks') return await webhooksCommand(services, args, out);
     return await projectCommand(services, args, out);
   } finally {
     await services.store.close();

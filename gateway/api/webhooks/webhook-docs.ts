@@ -1,0 +1,119 @@
+// The documents event delivery keeps in the Store: webhooks, outbox rows, delivery-log entries and
+// endpoint leases, with the small builders every writer shares.
+import type { Doc } from '../../../adapters/store/port';
+import type { DeliveryMode, PlannedDelivery, WebhookPayload } from '../../engine/webhooks/delivery-plan';
+import type { DeadReason } from '../../engine/webhooks/retry-policy';
+import { newObjectId } from '../../engine/object-id';
+
+export interface WebhookDoc extends Doc {
+  live: boolean;
+  url: string;
+  /** Event types sent; null: all. */
+  types: string[] | null;
+  mode: DeliveryMode;
+  enabled: boolean;
+  description?: string;
+  /** Security token: keys both signatures. Shown to secret-key holders, like Radar's dashboard does. */
+  token: string;
+  /** The token before the last rotation, and until when it still signs X-Waymark-Signature. */
+  _previousToken?: string;
+  _previousTokenUntil?: string;
+}
+
+export type OutboxState = 'pending' | 'dead';
+
+/**
+ * One request to one webhook, written in the same transaction as the events it carries. Delivered
+ * rows are deleted (the delivery log keeps the record); dead letters stay, state 'dead', until
+ * redelivered or past their retention.
+ */
+export interface OutboxRow extends Doc {
+  webhookId: string;
+  state: OutboxState;
+  /** Set while pending: when the row may next be attempted. */
+  nextAttemptAt?: string;
+  /** Start of the row's maximum age; a redelivery resets it. */
+  enqueuedAt: string;
+  eventIds: string[];
+  eventTypes: string[];
+  payload: WebhookPayload;
+  attempts: number;
+  lastAttemptAt?: string;
+  lastStatus?: number | null;
+  lastError?: string;
+  deadAt?: string;
+  deadReason?: DeadReason;
+  /** 'event' when written with its events, 'redelivery' when asked for again. */
+  origin: 'event' | 'redelivery';
+}
+
+export type DeliveryOutcome = 'delivered' | 'retry' | 'dead' | 'expired';
+
+/** One attempt (or one expiry) in a webhook's delivery log. */
+export interface DeliveryLogEntry extends Doc {
+  webhookId: string;
+  outboxId: string;
+  outcome: DeliveryOutcome;
+  eventIds: string[];
+  attempt: number;
+  /** HTTP status of the final response; null when none came (timeout, refused address, connection error). */
+  status: number | null;
+  latencyMs: number;
+  error?: string;
+  url: string;
+  nextAttemptAt?: string;
+  expiresAt: string;
+}
+
+/** Who is delivering to an endpoint right now, so that two workers never send its rows at once. */
+export interface EndpointLease extends Doc {
+  owner: string;
+  until: string;
+}
+
+export const WEBHOOK_COLLECTIONS = {
+  webhook_deliveries: { keys: ['webhookId', 'outboxId', 'outcome'], due: 'expiresAt' },
+  webhook_leases: { keys: [] },
+} as const;
+
+export function newOutboxRow(planned: PlannedDelivery, at: Date, origin: OutboxRow['origin']): OutboxRow {
+  const iso = at.toISOString();
+  return {
+    _id: newObjectId(at),
+    createdAt: iso,
+    updatedAt: iso,
+    webhookId: planned.webhookId,
+    state: 'pending',
+    nextAttemptAt: iso,
+    enqueuedAt: iso,
+    eventIds: planned.eventIds,
+    eventTypes: planned.eventTypes,
+    payload: planned.payload,
+    attempts: 0,
+    origin,
+  };
+}
+
+export function publicWebhook(w: WebhookDoc): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    _id: w._id, createdAt: w.createdAt, updatedAt: w.updatedAt, live: w.live, url: w.url, types: w.types,
+    mode: w.mode, enabled: w.enabled, token: w.token,
+  };
+  if (w.description !== undefined) out.description = w.description;
+  return out;
+}
+
+export function publicDeadLetter(row: OutboxRow): Record<string, unknown> {
+  return {
+    _id: row._id, createdAt: row.createdAt, webhookId: row.webhookId, eventIds: row.eventIds, eventTypes: row.eventTypes,
+    attempts: row.attempts, lastAttemptAt: row.lastAttemptAt, lastStatus: row.lastStatus ?? null, lastError: row.lastError,
+    deadAt: row.deadAt, deadReason: row.deadReason, payload: row.payload,
+  };
+}
+
+export function publicDelivery(e: DeliveryLogEntry): Record<string, unknown> {
+  return {
+    _id: e._id, createdAt: e.createdAt, webhookId: e.webhookId, outboxId: e.outboxId, outcome: e.outcome, eventIds: e.eventIds,
+    attempt: e.attempt, status: e.status, latencyMs: e.latencyMs, error: e.error, url: e.url, nextAttemptAt: e.nextAttemptAt,
+  };
+}

@@ -1,0 +1,96 @@
+// Event delivery as a gateway feature: its collections, endpoints, the track step that writes outbox
+// rows in the update's own transaction, and the delivery and clean-up jobs. It must be the last
+// feature of the pipeline so that it sees every event the update produced.
+//
+// Events written outside POST /v1/track (trip changes and expiry, conversions…) reach webhooks when
+// their writer adds `await outboxOpsFor(services, scope, events, user)` to the same Store write.
+import type { Doc, Scope, WriteOp } from '../../../adapters/store/port';
+import type { Services } from '../../app';
+import type { Feature } from '../../feature';
+import { DeliveryWorker } from '../../jobs/delivery-worker';
+import { publicView } from '../collections';
+import { WebhookDirectory } from './webhook-directory';
+import { WEBHOOK_COLLECTIONS } from './webhook-docs';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookService, type OutboxAddition } from './webhook-service';
+import { webhookRoutes } from './webhooks-routes';
+
+/** How often delivery-log entries and old dead letters are cleaned up. */
+const PURGE_PERIOD_MS = 60_000;
+
+export interface WebhooksRuntime {
+  service: WebhookService;
+  worker: DeliveryWorker;
+  metrics: WebhookMetrics;
+  directory: WebhookDirectory;
+}
+
+const runtimes = new WeakMap<Services, WebhooksRuntime>();
+
+/** The webhooks feature of a gateway, when installed. */
+export function webhooksOf(services: Services): WebhooksRuntime | undefined {
+  return runtimes.get(services);
+}
+
+/** Wakes the worker once the write that carries `addition` has committed (after this turn of the event loop). */
+function wakeAfterCommit(runtime: WebhooksRuntime, scope: Scope, addition: OutboxAddition): void {
+  if (addition.webhookIds.length > 0) setImmediate(() => runtime.worker.wake(scope, addition.webhookIds));
+}
+
+/**
+ * Outbox rows for `events` (stored event documents of one user, in order) to put in the same
+ * Store.write as the events themselves. `user` is the user as the payload should show it (the stored
+ * user document; internal `_` fields are dropped), or null when the events have none. Returns [] when
+ * the webhooks feature is not installed or no webhook wants these events.
+ */
+export async function outboxOpsFor(services: Services, scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date = new Date()): Promise<WriteOp[]> {
+  const runtime = webhooksOf(services);
+  if (!runtime) return [];
+  const addition = await runtime.service.outboxFor(scope, events, user === null ? null : publicView(user), at);
+  wakeAfterCommit(runtime, scope, addition);
+  return addition.ops;
+}
+
+export const webhooksFeature: Feature = {
+  name: 'webhooks',
+  collections: WEBHOOK_COLLECTIONS,
+  setup(services) {
+    const { store, config, logger } = services;
+    const c = config.webhooks;
+    const directory = new WebhookDirectory(store, c.cacheMs);
+    const metrics = new WebhookMetrics(store);
+    const worker = new DeliveryWorker({
+      store, directory, metrics, logger,
+      settings: {
+        timeoutMs: c.timeoutMs,
+        concurrency: c.concurrency,
+        retry: { baseMs: c.backoffBaseMs, maxMs: c.backoffMaxMs, maxAttempts: c.maxAttempts, maxAgeMs: c.maxAgeMs },
+        policy: { allowPrivate: c.allowPrivate, allowedNetworks: c.allowedNetworks },
+        logRetentionMs: c.logRetentionMs,
+        deadRetentionMs: c.deadRetentionMs,
+      },
+    });
+    const service = new WebhookService(store, directory, c, metrics, worker);
+    const runtime: WebhooksRuntime = { service, worker, metrics, directory };
+    runtimes.set(services, runtime);
+    return {
+      routes: webhookRoutes(service),
+      trackSteps: [
+        {
+          run: async (update) => {
+            if (update.events.length === 0) return;
+            // Stamped now, not at the request's arrival: rows of one user then sort in commit order.
+            const addition = await service.outboxFor(update.ctx.scope, update.events, publicView(update.user), new Date());
+            update.ops.push(...addition.ops);
+            wakeAfterCommit(runtime, update.ctx.scope, addition);
+          },
+        },
+      ],
+      jobs: [
+        { periodMs: c.pollMs, job: { name: 'webhook-delivery', run: (now) => worker.sweep(now) } },
+        { periodMs: c.pollMs > 0 ? PURGE_PERIOD_MS : 0, job: { name: 'webhook-cleanup', run: (now) => worker.purge(now) } },
+      ],
+      stop: () => worker.stop(),
+    };
+  },
+};

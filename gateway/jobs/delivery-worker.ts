@@ -1,0 +1,357 @@
+// The delivery worker: drains each webhook's outbox rows in order, one request in flight per endpoint,
+// endpoints in parallel. A row is deleted once a receiver acknowledged it (2xx) and only then, so a
+// crash at any point leaves it pending and it is sent again: delivery is at least once, and receivers
+// deduplicate on the event `_id`.
+//
+// Per-endpoint order is strict: a row is not sent before every older row of its endpoint was
+// delivered or became a dead letter. A failing head row therefore holds its endpoint's queue until it
+// succeeds, dies (maximum attempts) or expires (maximum age).
+//
+// Many nodes: before draining an endpoint a worker takes its lease (a Store document written under
+// the Store's lock), renews it with every outcome it writes, and gives it back when done. A node that
+// dies mid-drain holds the endpoint until the lease runs out (timeout + LEASE_MARGIN_MS); then any
+// node takes over and resends the row that was in flight.
+import { randomBytes } from 'node:crypto';
+import type { Doc, Scope, Store, WriteOp } from '../../adapters/store/port';
+import type { WebhookDirectory } from '../api/webhooks/webhook-directory';
+import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, WebhookDoc } from '../api/webhooks/webhook-docs';
+import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
+import type { Logger } from '../http/logger';
+import { newObjectId } from '../engine/object-id';
+import type { AddressPolicy } from '../engine/webhooks/address-safety';
+import { decideAfterAttempt, isExpired, type Decision, type RetryPolicy } from '../engine/webhooks/retry-policy';
+import { radarSignature, waymarkSignatureHeader } from '../engine/webhooks/signature';
+import { deliveryAgents, sendDelivery, type DeliveryAttempt } from './delivery-http';
+
+export interface DeliverySettings {
+  timeoutMs: number;
+  retry: RetryPolicy;
+  concurrency: number;
+  policy: AddressPolicy;
+  logRetentionMs: number;
+  deadRetentionMs: number;
+}
+
+export interface DeliveryWorkerDeps {
+  store: Store;
+  directory: WebhookDirectory;
+  metrics: WebhookMetrics;
+  logger: Logger;
+  settings: DeliverySettings;
+  clock?: () => Date;
+  random?: () => number;
+}
+
+/** Rows read per page of an endpoint's queue. */
+const PAGE = 50;
+/** Room beyond the request deadline for the writes around it before a lease is considered abandoned. */
+const LEASE_MARGIN_MS = 5000;
+/** How long a node trusts its memory that an endpoint's head row is not due (another node may redeliver). */
+const BLOCK_RECHECK_MS = 30_000;
+const PURGE_BATCH = 1000;
+const USER_AGENT = 'Waymark-Webhooks/1';
+
+function scopeKey(scope: Scope, webhookId: string): string {
+  return `${scope.projectId}:${scope.live ? 1 : 0}:${webhookId}`;
+}
+
+interface Drain {
+  /** Rows were written for the endpoint while it was draining: look again before stopping. */
+  again: boolean;
+  done: Promise<void>;
+}
+
+export class DeliveryWorker {
+  /** This process's identity in leases; a restarted process is a new owner. */
+  readonly owner = `node-${randomBytes(6).toString('hex')}`;
+  private active = false;
+  private stopping = false;
+  private readonly drains = new Map<string, Drain>();
+  private readonly blockedUntil = new Map<string, number>();
+  private readonly controller = new AbortController();
+  private readonly agents = deliveryAgents();
+  private readonly clock: () => Date;
+  private readonly random: () => number;
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+    this.random = deps.random ?? Math.random;
+  }
+
+  private get leaseMs(): number {
+    return this.deps.settings.timeoutMs + LEASE_MARGIN_MS;
+  }
+
+  /**
+   * New rows were committed for these webhooks: deliver now rather than at the next poll. Only a
+   * serving process delivers; the worker turns active on its first scheduled sweep, so CLI commands
+   * (which share the feature setup but schedule no jobs) never send anything.
+   */
+  wake(scope: Scope, webhookIds: Iterable<string>): void {
+    if (!this.active || this.stopping) return;
+    const now = this.clock().getTime();
+    for (const id of webhookIds) {
+      if ((this.blockedUntil.get(scopeKey(scope, id)) ?? 0) > now) continue;
+      this.start(scope, id);
+    }
+  }
+
+  /** Forget that an endpoint is waiting (its webhook was edited, rows were redelivered) and look now. */
+  unblock(scope: Scope, webhookId: string): void {
+    this.blockedUntil.delete(scopeKey(scope, webhookId));
+    this.wake(scope, [webhookId]);
+  }
+
+  /** The periodic job: start draining every endpoint that has due rows and is not being drained. */
+  async sweep(now: Date): Promise<number> {
+    if (this.stopping) return 0;
+    this.active = true;
+    for (const { scope, webhook } of await this.deps.directory.all(now.getTime())) {
+      if (!webhook.enabled || this.drains.has(scopeKey(scope, webhook._id))) continue;
+      if ((this.blockedUntil.get(scopeKey(scope, webhook._id)) ?? 0) > now.getTime()) continue;
+      if (this.drains.size >= this.deps.settings.concurrency) break;
+      // A read first: idle endpoints must not cost a lease write every poll.
+      const head = await this.deps.store.list('outbox', scope, { equals: { webhookId: webhook._id, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1 });
+      if (head.docs.length > 0) this.start(scope, webhook._id);
+    }
+    // Deliveries are counted by the metrics; a count here would log a line every poll.
+    return 0;
+  }
+
+  /** Resolves once no endpoint is being drained (benchmarks, tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.drains.size > 0) await Promise.all([...this.drains.values()].map((d) => d.done));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.controller.abort(new Error('shutdown'));
+    await this.idle();
+    this.agents.destroy();
+  }
+
+  private start(scope: Scope, webhookId: string): void {
+    const key = scopeKey(scope, webhookId);
+    const running = this.drains.get(key);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    // At the limit the next sweep picks the endpoint up.
+    if (this.drains.size >= this.deps.settings.concurrency) return;
+    const drain: Drain = { again: false, done: Promise.resolve() };
+    drain.done = this.drain(scope, webhookId, drain)
+      .catch((err: unknown) => {
+        this.deps.logger.error('webhook drain failed', { webhookId, error: err instanceof Error ? err.message : String(err) });
+      })
+      .finally(() => {
+        this.drains.delete(key);
+        if (drain.again && !this.stopping) this.start(scope, webhookId);
+      });
+    this.drains.set(key, drain);
+  }
+
+  private leaseOp(scope: Scope, webhookId: string, now: Date): WriteOp {
+    const iso = now.toISOString();
+    const lease: EndpointLease = { _id: webhookId, createdAt: iso, updatedAt: iso, owner: this.owner, until: new Date(now.getTime() + this.leaseMs).toISOString() };
+    return { op: 'put', collection: 'webhook_leases', scope, doc: lease };
+  }
+
+  private heldByOther(lease: Doc | undefined, now: Date): boolean {
+    const l = lease as EndpointLease | undefined;
+    return l !== undefined && l.owner !== this.owner && Date.parse(l.until) > now.getTime();
+  }
+
+  private lockKey(scope: Scope, webhookId: string): string {
+    return `webhook-lease:${scopeKey(scope, webhookId)}`;
+  }
+
+  private claim(scope: Scope, webhookId: string): Promise<boolean> {
+    return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
+      const now = this.clock();
+      if (this.heldByOther(await this.deps.store.get('webhook_leases', scope, webhookId), now)) return false;
+      await this.deps.store.write([this.leaseOp(scope, webhookId, now)]);
+      return true;
+    });
+  }
+
+  private release(scope: Scope, webhookId: string): Promise<void> {
+    return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
+      const lease = (await this.deps.store.get('webhook_leases', scope, webhookId)) as EndpointLease | undefined;
+      if (lease?.owner === this.owner) await this.deps.store.write([{ op: 'delete', collection: 'webhook_leases', scope, id: webhookId }]);
+    });
+  }
+
+  /**
+   * Writes an outcome with a renewed lease. When another owner holds the endpoint now (this node
+   * stalled past its lease, or the webhook was deleted) nothing is written and the drain stops: the
+   * new owner sends the row again, which at-least-once delivery allows.
+   */
+  private commit(scope: Scope, webhookId: string, ops: WriteOp[]): Promise<boolean> {
+    return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
+      const now = this.clock();
+      if (this.heldByOther(await this.deps.store.get('webhook_leases', scope, webhookId), now)) return false;
+      await this.deps.store.write([...ops, this.leaseOp(scope, webhookId, now)]);
+      return true;
+    });
+  }
+
+  /**
+   * A webhook is being deleted: park its lease with an owner no worker has, so no drain claims it or
+   * writes an outcome (which could bring a deleted row back) while its rows are removed.
+   */
+  retire(scope: Scope, webhookId: string): Promise<void> {
+    return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
+      const now = this.clock();
+      const iso = now.toISOString();
+      const lease: EndpointLease = { _id: webhookId, createdAt: iso, updatedAt: iso, owner: 'deleted', until: new Date(now.getTime() + 7 * 24 * 3_600_000).toISOString() };
+      await this.deps.store.write([{ op: 'put', collection: 'webhook_leases', scope, doc: lease }]);
+    });
+  }
+
+  private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
+    if (!(await this.claim(scope, webhookId))) return;
+    const key = scopeKey(scope, webhookId);
+    try {
+      for (;;) {
+        if (this.stopping) return;
+        const webhook = (await this.deps.store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
+        if (!webhook || !webhook.enabled) return;
+        drain.again = false;
+        const { docs } = await this.deps.store.list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: PAGE });
+        if (docs.length === 0) {
+          if (drain.again) continue;
+          return;
+        }
+        for (const row of docs as OutboxRow[]) {
+          if (this.stopping) return;
+          const now = this.clock();
+          const dueMs = Date.parse(row.nextAttemptAt ?? row.createdAt);
+          if (dueMs > now.getTime()) {
+            this.blockedUntil.set(key, Math.min(dueMs, now.getTime() + BLOCK_RECHECK_MS));
+            return;
+          }
+          const next = await this.deliverRow(scope, webhook, row, now);
+          if (next === 'stop') return;
+        }
+      }
+    } finally {
+      await this.release(scope, webhookId);
+    }
+  }
+
+  private requestHeaders(webhook: WebhookDoc, row: OutboxRow, body: string, now: Date): Record<string, string> {
+    const signingId = randomBytes(12).toString('hex');
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const tokens = [webhook.token];
+    if (webhook._previousToken && webhook._previousTokenUntil && Date.parse(webhook._previousTokenUntil) > now.getTime()) tokens.push(webhook._previousToken);
+    return {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-radar-signing-id': signingId,
+      'x-radar-signature': radarSignature(webhook.token, signingId),
+      'x-waymark-timestamp': String(timestamp),
+      'x-waymark-signature': waymarkSignatureHeader(tokens, timestamp, body),
+      'x-waymark-delivery-id': row._id,
+      'x-waymark-attempt': String(row.attempts + 1),
+      'x-waymark-event-ids': row.eventIds.join(','),
+    };
+  }
+
+  private logEntry(webhook: WebhookDoc, row: OutboxRow, outcome: DeliveryOutcome, attempt: DeliveryAttempt | undefined, decision: Decision | undefined, now: Date): DeliveryLogEntry {
+    const iso = now.toISOString();
+    const entry: DeliveryLogEntry = {
+      _id: newObjectId(now), createdAt: iso, updatedAt: iso, webhookId: webhook._id, outboxId: row._id, outcome,
+      eventIds: row.eventIds, attempt: attempt ? row.attempts + 1 : row.attempts, status: attempt?.status ?? null,
+      latencyMs: attempt?.latencyMs ?? 0, url: webhook.url,
+      expiresAt: new Date(now.getTime() + this.deps.settings.logRetentionMs).toISOString(),
+    };
+    const error = attempt ? attempt.error : 'expired: older than the maximum age before it could be sent';
+    if (error !== undefined) entry.error = error;
+    if (decision?.kind === 'retry') entry.nextAttemptAt = decision.at.toISOString();
+    return entry;
+  }
+
+  private deadRow(row: OutboxRow, now: Date, reason: OutboxRow['deadReason'], extra: Partial<OutboxRow>): OutboxRow {
+    const { nextAttemptAt: _next, ...rest } = row;
+    return { ...rest, ...extra, state: 'dead', updatedAt: now.toISOString(), deadAt: now.toISOString(), deadReason: reason };
+  }
+
+  /** One row's turn. 'next': the endpoint may go on with its next row; 'stop': it waits. */
+  private async deliverRow(scope: Scope, webhook: WebhookDoc, row: OutboxRow, now: Date): Promise<'next' | 'stop'> {
+    const { store, metrics, settings } = this.deps;
+    const log = (entry: DeliveryLogEntry): WriteOp => ({ op: 'put', collection: 'webhook_deliveries', scope, doc: entry });
+
+    if (isExpired(new Date(row.enqueuedAt), now, settings.retry)) {
+      const dead = this.deadRow(row, now, 'max-age', {});
+      const kept = await this.commit(scope, webhook._id, [{ op: 'put', collection: 'outbox', scope, doc: dead }, log(this.logEntry(webhook, row, 'expired', undefined, undefined, now))]);
+      metrics.dead.inc({ reason: 'max-age' });
+      return kept ? 'next' : 'stop';
+    }
+
+    const body = JSON.stringify(row.payload);
+    const attempt = await sendDelivery(
+      { url: webhook.url, body, headers: this.requestHeaders(webhook, row, body, now) },
+      { timeoutMs: settings.timeoutMs, policy: settings.policy, agents: this.agents, signal: this.controller.signal },
+    );
+    // Cut short by shutdown: nothing is known about the receiver, so nothing is recorded; the row is
+    // sent again by whoever drains the endpoint next.
+    if (attempt.aborted) return 'stop';
+
+    const after = this.clock();
+    const attempts = row.attempts + 1;
+    const decision = decideAfterAttempt({
+      attempts, enqueuedAt: new Date(row.enqueuedAt), now: after, policy: settings.retry, random: this.random(),
+      outcome: attempt.ok ? { ok: true } : { ok: false, retryAfterMs: attempt.retryAfterMs },
+    });
+    metrics.requests.inc({ result: attempt.ok ? 'delivered' : 'failed' });
+    metrics.latency.observe(attempt.latencyMs / 1000);
+
+    const ops: WriteOp[] = [];
+    const seen: Partial<OutboxRow> = { attempts, lastAttemptAt: now.toISOString(), lastStatus: attempt.status ?? null, lastError: attempt.error };
+    if (decision.kind === 'delivered') {
+      ops.push({ op: 'delete', collection: 'outbox', scope, id: row._id }, log(this.logEntry(webhook, row, 'delivered', attempt, decision, after)));
+    } else if (decision.kind === 'retry') {
+      const retry: OutboxRow = { ...row, ...seen, updatedAt: after.toISOString(), nextAttemptAt: decision.at.toISOString() };
+      ops.push({ op: 'put', collection: 'outbox', scope, doc: retry }, log(this.logEntry(webhook, row, 'retry', attempt, decision, after)));
+    } else {
+      ops.push({ op: 'put', collection: 'outbox', scope, doc: this.deadRow(row, after, decision.reason, seen) }, log(this.logEntry(webhook, row, 'dead', attempt, decision, after)));
+    }
+    const kept = await this.commit(scope, webhook._id, ops);
+
+    if (decision.kind === 'delivered') {
+      metrics.eventsDelivered.inc({}, row.eventIds.length);
+      metrics.lag.observe((after.getTime() - Date.parse(row.enqueuedAt)) / 1000);
+      return kept ? 'next' : 'stop';
+    }
+    if (decision.kind === 'retry') {
+      metrics.retries.inc();
+      this.blockedUntil.set(scopeKey(scope, webhook._id), Math.min(decision.at.getTime(), after.getTime() + BLOCK_RECHECK_MS));
+      return 'stop';
+    }
+    metrics.dead.inc({ reason: decision.reason });
+    this.deps.logger.warn('webhook dead letter', { webhookId: webhook._id, outboxId: row._id, reason: decision.reason, error: attempt.error });
+    return kept ? 'next' : 'stop';
+  }
+
+  /** Periodic clean-up: delivery-log entries past retention and dead letters past theirs. */
+  async purge(now: Date): Promise<number> {
+    const { store, settings } = this.deps;
+    let removed = 0;
+    const expired = await store.due('webhook_deliveries', now.toISOString(), PURGE_BATCH);
+    if (expired.length > 0) {
+      await store.write(expired.map(({ scope, doc }) => ({ op: 'delete' as const, collection: 'webhook_deliveries', scope, id: doc._id })));
+      removed += expired.length;
+    }
+    const cutoff = new Date(now.getTime() - settings.deadRetentionMs).toISOString();
+    for (const scope of await store.scopes('outbox')) {
+      const { docs } = await store.list('outbox', scope, {
+        limit: PURGE_BATCH, sortBy: 'updatedAt', order: 'asc', equals: { state: 'dead' }, ranges: [{ field: 'updatedAt', before: cutoff }],
+      });
+      if (docs.length === 0) continue;
+      await store.write(docs.map((d) => ({ op: 'delete' as const, collection: 'outbox', scope, id: d._id })));
+      removed += docs.length;
+    }
+    return removed;
+  }
+}

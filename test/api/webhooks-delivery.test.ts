@@ -1,0 +1,349 @@
+// Webhook delivery end to end: a real gateway, real track updates, a real receiver on 127.0.0.1
+// (allowed by configuration). Signatures, payload shapes, batching, retries after 500s and timeouts,
+// dead letters, redelivery, ordering and metrics.
+import { createHmac } from 'node:crypto';
+import { configFromEnv, type WebhookConfig } from '../../gateway/config';
+import { verifyRadarSignature, verifyWaymarkSignature } from '../../gateway/engine/webhooks/signature';
+import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
+import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';
+
+const CAFE = { lat: 40.7831, lng: -73.9712 };
+const AWAY = { lat: 40.77, lng: -73.98 };
+
+export function fastWebhooks(overrides: Partial<WebhookConfig> = {}): WebhookConfig {
+  return {
+    ...configFromEnv({}).webhooks,
+    allowPrivate: true, pollMs: 20, timeoutMs: 400, backoffBaseMs: 30, backoffMaxMs: 120, maxAttempts: 4, ...overrides,
+  };
+}
+
+let server: TestServer;
+let receiver: TestReceiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  server = await startTestServer({ webhooks: fastWebhooks() });
+});
+afterAll(async () => {
+  await server.close();
+  await receiver.close();
+});
+beforeEach(() => {
+  receiver.script = [];
+  receiver.fallback = { status: 200 };
+});
+
+interface Hook {
+  _id: string;
+  token: string;
+}
+
+/** A fresh project with `fences` circles around the café (all entered at once) and one webhook. */
+async function setup(webhook: Record<string, unknown>, fences = 1): Promise<{ keys: ProjectKeys; hook: Hook; path: string }> {
+  const keys = await server.newProject(`p-${Math.random().toString(36).slice(2)}`);
+  for (let i = 0; i < fences; i++) {
+    const r = await server.request('PUT', `/v1/geofences/venue/cafe-${i}`, {
+      key: keys.testSk, body: { description: `Café ${i}`, type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100 + i },
+    });
+    expect(r.status).toBe(200);
+  }
+  const path = `/hook-${keys.id}`;
+  const created = await server.request('POST', '/v1/webhooks', { key: keys.testSk, body: { url: receiver.url + path, ...webhook } });
+  expect(created.status).toBe(200);
+  return { keys, hook: created.body.webhook, path };
+}
+
+async function track(key: string, deviceId: string, at: { lat: number; lng: number }): Promise<Array<{ _id: string; type: string }>> {
+  const r = await server.request('POST', '/v1/track', { key, body: { deviceId, userId: `u-${deviceId}`, latitude: at.lat, longitude: at.lng, accuracy: 5, foreground: true } });
+  expect(r.status).toBe(200);
+  return r.body.events;
+}
+
+function at(path: string): (rs: Received[]) => Received[] {
+  return (rs) => rs.filter((r) => r.path === path);
+}
+
+function eventIdsOf(r: Received): string[] {
+  return r.json.events ? r.json.events.map((e: { _id: string }) => e._id) : [r.json.event._id];
+}
+
+test('a track event arrives as Radar sends it, and both signatures verify with the token', async () => {
+  const { keys, hook, path } = await setup({});
+  await track(keys.testPk, 'd1', AWAY);
+  const events = await track(keys.testPk, 'd1', CAFE);
+  expect(events.map((e) => e.type)).toEqual(['user.entered_geofence']);
+  await receiver.waitFor((rs) => at(path)(rs).length === 1, undefined, 'one delivery');
+  const [req] = at(path)(receiver.received);
+
+  expect(req.method).toBe('POST');
+  expect(req.headers['content-type']).toBe('application/json');
+  expect(Object.keys(req.json).sort()).toEqual(['event', 'user']);
+  expect(req.json.event).toMatchObject({ _id: events[0]._id, type: 'user.entered_geofence', live: false, geofence: { tag: 'venue', externalId: 'cafe-0' } });
+  expect(req.json.event.userRef).toBeUndefined();
+  expect(req.json.user).toMatchObject({ userId: 'u-d1', deviceId: 'd1' });
+  expect(req.json.user._visits).toBeUndefined();
+
+  const signingId = String(req.headers['x-radar-signing-id']);
+  expect(signingId).toMatch(/^[0-9a-f]{24}$/);
+  expect(req.headers['x-radar-signature']).toBe(createHmac('sha1', hook.token).update(signingId).digest('hex'));
+  expect(verifyRadarSignature(hook.token, signingId, String(req.headers['x-radar-signature']))).toBe(true);
+  expect(verifyRadarSignature('another-token', signingId, String(req.headers['x-radar-signature']))).toBe(false);
+
+  const check = { header: String(req.headers['x-waymark-signature']), timestamp: String(req.headers['x-waymark-timestamp']), token: hook.token, now: new Date() };
+  expect(verifyWaymarkSignature({ ...check, body: req.body })).toBe(true);
+  expect(verifyWaymarkSignature({ ...check, body: req.body.replace('entered', 'exited') })).toBe(false);
+  expect(req.headers['x-waymark-event-ids']).toBe(events[0]._id);
+  expect(req.headers['x-waymark-attempt']).toBe('1');
+
+  const log = await server.request('GET', `/v1/webhooks/${hook._id}/deliveries`, { key: keys.testSk });
+  expect(log.body.deliveries).toHaveLength(1);
+  expect(log.body.deliveries[0]).toMatchObject({ outcome: 'delivered', status: 200, attempt: 1, eventIds: [events[0]._id] });
+  expect(typeof log.body.deliveries[0].latencyMs).toBe('number');
+});
+
+test.each([
+  ['single', 1, [1, 1, 1, 1, 1, 1, 1]],
+  ['batch', 5, [5, 2]],
+])('%s mode: seven events of one update arrive in order, %i per request', async (mode, _size, shape) => {
+  const { keys, path } = await setup({ mode }, 7);
+  await track(keys.testPk, 'd1', AWAY);
+  const events = await track(keys.testPk, 'd1', CAFE);
+  expect(events).toHaveLength(7);
+  await receiver.waitFor((rs) => at(path)(rs).length === shape.length, undefined, `${shape.length} requests`);
+  const requests = at(path)(receiver.received);
+  expect(requests.map((r) => eventIdsOf(r).length)).toEqual(shape);
+  expect(requests.flatMap(eventIdsOf)).toEqual(events.map((e) => e._id));
+  for (const r of requests) {
+    expect(r.json.user).toMatchObject({ deviceId: 'd1' });
+    if (mode === 'batch') expect(r.json.event).toBeUndefined();
+  }
+});
+
+test('the type filter sends only the chosen event types; a trailing * matches a prefix', async () => {
+  const { keys, path } = await setup({ types: ['user.exited_*'] });
+  await track(keys.testPk, 'd1', AWAY);
+  const entered = await track(keys.testPk, 'd1', CAFE);
+  const exited = await track(keys.testPk, 'd1', AWAY);
+  expect(exited.map((e) => e.type)).toEqual(['user.exited_geofence']);
+  await receiver.waitFor((rs) => at(path)(rs).length >= 1, undefined, 'the exit');
+  const ids = at(path)(receiver.received).flatMap(eventIdsOf);
+  expect(ids).toEqual([exited[0]._id]);
+  expect(ids).not.toContain(entered[0]._id);
+});
+
+test('500s are retried with a new signing id each time until the receiver accepts; the log shows each attempt', async () => {
+  const { keys, hook, path } = await setup({});
+  receiver.script = [{ status: 500 }, { status: 503, headers: { 'retry-after': '0' } }];
+  await track(keys.testPk, 'd1', AWAY);
+  const [event] = await track(keys.testPk, 'd1', CAFE);
+  await receiver.waitFor((rs) => at(path)(rs).length === 3, undefined, 'three attempts');
+  const attempts = at(path)(receiver.received);
+  expect(attempts.map((r) => r.json.event._id)).toEqual([event._id, event._id, event._id]);
+  expect(attempts.map((r) => r.headers['x-waymark-attempt'])).toEqual(['1', '2', '3']);
+  expect(new Set(attempts.map((r) => r.headers['x-radar-signing-id'])).size).toBe(3);
+  expect(new Set(attempts.map((r) => r.headers['x-waymark-delivery-id'])).size).toBe(1);
+
+  const log = await waitForLog(keys.testSk, hook._id, 3);
+  expect(log.map((e) => [e.attempt, e.outcome, e.status])).toEqual([[3, 'delivered', 200], [2, 'retry', 503], [1, 'retry', 500]]);
+  expect(log[1].error).toBe('receiver answered 503');
+  expect(typeof log[1].nextAttemptAt).toBe('string');
+});
+
+test('a receiver slower than the timeout is retried, then delivered', async () => {
+  const { keys, hook, path } = await setup({});
+  receiver.script = [{ status: 200, delayMs: 2000 }];
+  await track(keys.testPk, 'd1', AWAY);
+  await track(keys.testPk, 'd1', CAFE);
+  await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'two attempts');
+  const log = await waitForLog(keys.testSk, hook._id, 2);
+  expect(log.map((e) => [e.attempt, e.outcome, e.status])).toEqual([[2, 'delivered', 200], [1, 'retry', null]]);
+  expect(log[1].error).toBe('timeout after 400 ms');
+});
+
+type LogEntry = { attempt: number; outcome: string; status: number | null; error?: string; nextAttemptAt?: string; eventIds: string[] };
+
+async function waitForLog(key: string, hookId: string, count: number): Promise<LogEntry[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const r = await server.request('GET', `/v1/webhooks/${hookId}/deliveries`, { key });
+    if (r.body.deliveries.length >= count) return r.body.deliveries;
+    if (Date.now() > deadline) throw new Error(`delivery log has ${r.body.deliveries.length} entries, wanted ${count}`);
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}
+
+test('after the maximum attempts a row is a dead letter; redelivering it delivers it', async () => {
+  const { keys, hook, path } = await setup({});
+  receiver.fallback = { status: 500 };
+  await track(keys.testPk, 'd1', AWAY);
+  const [event] = await track(keys.testPk, 'd1', CAFE);
+  const log = await waitForLog(keys.testSk, hook._id, 4);
+  expect(log.map((e) => e.outcome)).toEqual(['dead', 'retry', 'retry', 'retry']);
+  expect(at(path)(receiver.received)).toHaveLength(4);
+
+  const dead = await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk });
+  expect(dead.body.deadLetters).toHaveLength(1);
+  expect(dead.body.deadLetters[0]).toMatchObject({ eventIds: [event._id], attempts: 4, deadReason: 'max-attempts', lastStatus: 500 });
+
+  receiver.fallback = { status: 200 };
+  const again = await server.request('POST', `/v1/webhooks/${hook._id}/dead-letters/redeliver`, { key: keys.testSk, body: {} });
+  expect(again.body).toMatchObject({ queued: 1, missing: [] });
+  await receiver.waitFor((rs) => at(path)(rs).length === 5, undefined, 'the redelivery');
+  const last = at(path)(receiver.received)[4];
+  expect(last.json.event._id).toBe(event._id);
+  expect(last.headers['x-waymark-attempt']).toBe('1');
+  await waitForLog(keys.testSk, hook._id, 5);
+  const after = await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk });
+  expect(after.body.deadLetters).toEqual([]);
+});
+
+test('a failed row whose next try would fall after the maximum age becomes a dead letter at once', async () => {
+  const expiring = await startTestServer({ webhooks: fastWebhooks({ maxAgeMs: 150, backoffBaseMs: 400, backoffMaxMs: 400, maxAttempts: 100 }) });
+  try {
+    const keys = expiring.keys;
+    await expiring.request('PUT', '/v1/geofences/venue/cafe', { key: keys.testSk, body: { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' } });
+    const path = '/expiring';
+    const hook = (await expiring.request('POST', '/v1/webhooks', { key: keys.testSk, body: { url: receiver.url + path } })).body.webhook;
+    receiver.fallback = { status: 500 };
+    const r = await expiring.request('POST', '/v1/track', { key: keys.testPk, body: { deviceId: 'x', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true } });
+    expect(r.body.events).toHaveLength(1);
+    const deadline = Date.now() + 15_000;
+    let dead: Array<{ deadReason: string }> = [];
+    while (dead.length === 0 && Date.now() < deadline) {
+      dead = (await expiring.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    expect(dead).toHaveLength(1);
+    expect(dead[0].deadReason).toBe('max-age');
+    // The first attempt failed and the next (400 ms later) would be past the 150 ms maximum age.
+    expect(at(path)(receiver.received)).toHaveLength(1);
+  } finally {
+    await expiring.close();
+  }
+});
+
+test('a row already past the maximum age when its turn comes is dead-lettered without being sent', async () => {
+  const expiring = await startTestServer({ webhooks: fastWebhooks({ maxAgeMs: 150 }) });
+  try {
+    const keys = expiring.keys;
+    await expiring.request('PUT', '/v1/geofences/venue/cafe', { key: keys.testSk, body: { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' } });
+    const path = '/stale';
+    const hook = (await expiring.request('POST', '/v1/webhooks', { key: keys.testSk, body: { url: receiver.url + path } })).body.webhook;
+    const [event] = (await expiring.request('POST', '/v1/track', { key: keys.testPk, body: { deviceId: 'x', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true } })).body.events;
+    await receiver.waitFor((rs) => at(path)(rs).length === 1, undefined, 'the delivery');
+    // Queued while the webhook is paused, then left to age past the maximum before it is resumed.
+    await expiring.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: false } });
+    const queued = await expiring.request('POST', `/v1/webhooks/${hook._id}/redeliver`, { key: keys.testSk, body: { eventIds: event._id } });
+    expect(queued.body.queued).toBe(1);
+    await new Promise((res) => setTimeout(res, 250));
+    await expiring.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: true } });
+    const deadline = Date.now() + 15_000;
+    let log: LogEntry[] = [];
+    while (log.length < 2 && Date.now() < deadline) {
+      log = (await expiring.request('GET', `/v1/webhooks/${hook._id}/deliveries`, { key: keys.testSk })).body.deliveries;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    expect(log.map((e) => [e.outcome, e.status, e.attempt])).toEqual([['expired', null, 0], ['delivered', 200, 1]]);
+    const dead = (await expiring.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
+    expect(dead.map((d: { deadReason: string; attempts: number }) => [d.deadReason, d.attempts])).toEqual([['max-age', 0]]);
+    expect(at(path)(receiver.received)).toHaveLength(1);
+  } finally {
+    await expiring.close();
+  }
+});
+
+test('past events are redelivered on request, by id and by time range', async () => {
+  const { keys, hook, path } = await setup({});
+  await track(keys.testPk, 'd1', AWAY);
+  const [entry] = await track(keys.testPk, 'd1', CAFE);
+  const [exit] = await track(keys.testPk, 'd1', AWAY);
+  await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'the first two deliveries');
+
+  const byId = await server.request('POST', `/v1/webhooks/${hook._id}/redeliver`, { key: keys.testSk, body: { eventIds: [entry._id, 'ffffffffffffffffffffffff'] } });
+  expect(byId.body).toMatchObject({ queued: 1, eventIds: [entry._id], missing: ['ffffffffffffffffffffffff'] });
+  await receiver.waitFor((rs) => at(path)(rs).length === 3, undefined, 'the redelivery by id');
+  expect(at(path)(receiver.received)[2].json.event._id).toBe(entry._id);
+
+  const byRange = await server.request('POST', `/v1/webhooks/${hook._id}/redeliver`, { key: keys.testSk, body: { createdAfter: '2000-01-01T00:00:00Z' } });
+  expect(byRange.body).toMatchObject({ queued: 2, eventIds: [entry._id, exit._id] });
+  await receiver.waitFor((rs) => at(path)(rs).length === 5, undefined, 'the redelivery by range');
+  expect(at(path)(receiver.received).slice(3).map((r) => r.json.event._id)).toEqual([entry._id, exit._id]);
+
+  const bad = await server.request('POST', `/v1/webhooks/${hook._id}/redeliver`, { key: keys.testSk, body: {} });
+  expect(bad.status).toBe(400);
+  expect(bad.body.meta.param).toBe('eventIds');
+});
+
+test('rows of an endpoint are delivered in order: later rows wait behind a failing one', async () => {
+  const { keys, path } = await setup({});
+  receiver.script = [{ status: 500 }, { status: 500 }];
+  const ids: string[] = [];
+  await track(keys.testPk, 'd1', AWAY);
+  for (let i = 0; i < 3; i++) {
+    ids.push(...(await track(keys.testPk, 'd1', CAFE)).map((e) => e._id));
+    ids.push(...(await track(keys.testPk, 'd1', AWAY)).map((e) => e._id));
+  }
+  expect(ids).toHaveLength(6);
+  await receiver.waitFor((rs) => new Set(at(path)(rs).map((r) => r.json.event._id)).size === 6, undefined, 'six events');
+  const seen = at(path)(receiver.received).map((r) => r.json.event._id);
+  // Retries repeat the head; nothing behind it is sent before it is delivered.
+  const firstSeen = ids.map((id) => seen.indexOf(id));
+  expect([...firstSeen].sort((a, b) => a - b)).toEqual(firstSeen);
+  expect(seen.slice(0, 3)).toEqual([ids[0], ids[0], ids[0]]);
+});
+
+test('a disabled webhook queues nothing; once enabled it gets new events', async () => {
+  const { keys, hook, path } = await setup({ enabled: false });
+  expect(hook).toMatchObject({ enabled: false });
+  await track(keys.testPk, 'd1', AWAY);
+  const [skipped] = await track(keys.testPk, 'd1', CAFE);
+  const enabled = await server.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: true } });
+  expect(enabled.body.webhook.enabled).toBe(true);
+  const [sent] = await track(keys.testPk, 'd1', AWAY);
+  await receiver.waitFor((rs) => at(path)(rs).length >= 1, undefined, 'the exit');
+  const ids = at(path)(receiver.received).map((r) => r.json.event._id);
+  expect(ids).toEqual([sent._id]);
+  expect(ids).not.toContain(skipped._id);
+});
+
+test('test and live environments have their own webhooks and events', async () => {
+  const { keys, path } = await setup({});
+  await server.request('PUT', '/v1/geofences/venue/live-cafe', { key: keys.liveSk, body: { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Live café' } });
+  const livePath = `${path}-live`;
+  const live = await server.request('POST', '/v1/webhooks', { key: keys.liveSk, body: { url: receiver.url + livePath } });
+  expect(live.body.webhook.live).toBe(true);
+  const testHooks = await server.request('GET', '/v1/webhooks', { key: keys.testSk });
+  expect(testHooks.body.webhooks.map((w: { live: boolean }) => w.live)).toEqual([false]);
+
+  await track(keys.livePk, 'd1', AWAY);
+  const [liveEvent] = await track(keys.livePk, 'd1', CAFE);
+  await track(keys.testPk, 'd1', AWAY);
+  const [testEvent] = await track(keys.testPk, 'd1', CAFE);
+  await receiver.waitFor((rs) => at(path)(rs).length === 1 && at(livePath)(rs).length === 1, undefined, 'one per environment');
+  expect(at(livePath)(receiver.received)[0].json.event).toMatchObject({ _id: liveEvent._id, live: true });
+  expect(at(path)(receiver.received)[0].json.event).toMatchObject({ _id: testEvent._id, live: false });
+});
+
+test('metrics count deliveries, retries and dead letters in Prometheus text', async () => {
+  const { keys, path } = await setup({});
+  receiver.script = [{ status: 500 }];
+  await track(keys.testPk, 'd1', AWAY);
+  await track(keys.testPk, 'd1', CAFE);
+  await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'retry and success');
+  const res = await fetch(`${server.url}/metrics`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  const text = await res.text();
+  const value = (line: string): number => {
+    const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+    if (!found) throw new Error(`no ${line} in\n${text}`);
+    return Number(found.slice(line.length + 1));
+  };
+  expect(value('waymark_webhook_requests_total{result="delivered"}')).toBeGreaterThanOrEqual(1);
+  expect(value('waymark_webhook_requests_total{result="failed"}')).toBeGreaterThanOrEqual(1);
+  expect(value('waymark_webhook_retries_total')).toBeGreaterThanOrEqual(1);
+  expect(value('waymark_webhook_events_delivered_total')).toBeGreaterThanOrEqual(1);
+  expect(value('waymark_webhook_delivery_duration_seconds_count')).toBeGreaterThanOrEqual(2);
+  expect(text).toMatch(/^waymark_webhook_pending \d+$/m);
+  expect(text).toMatch(/^# TYPE waymark_webhook_delivery_duration_seconds histogram$/m);
+});
