@@ -81,6 +81,8 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+  // An HTTP date names its weekday and month; Date.parse alone would read "-5" as a year.
+  if (!/[a-z]{3}/i.test(text)) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now.getTime());
