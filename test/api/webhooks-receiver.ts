@@ -11,6 +11,8 @@ export interface Received {
   body: string;
   // Payloads are JSON documents whose shape each test asserts.
   json: any;
+  /** The answer given (set when the request arrives; a delayed answer may come after the sender gave up). */
+  answer: Answer;
 }
 
 export interface Answer {
@@ -67,8 +69,8 @@ export async function startReceiver(host = '127.0.0.1'): Promise<TestReceiver> {
       } catch {
         json = undefined;
       }
-      receiver.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json });
       const answer = receiver.script.shift() ?? receiver.fallback;
+      receiver.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json, answer });
       const reply = (): void => {
         if (res.destroyed) return;
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...(answer.headers ?? {}) });
