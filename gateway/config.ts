@@ -1,5 +1,6 @@
 // Configuration from the environment, read once at start-up. docs/configuration.md lists every variable.
 import path from 'node:path';
+import { parseDailyTime, type DailyTime } from './engine/geofence-sync/schedule';
 import { parseIpRanges } from './engine/ip-ranges';
 
 export interface GatewayConfig {
@@ -24,6 +25,43 @@ export interface GatewayConfig {
   webhooks: WebhookConfig;
   /** Bearer token for GET /metrics; unset: /metrics answers loopback clients only. */
   metricsToken?: string;
+  geofenceImport: GeofenceImportConfig;
+}
+
+/** CSV geofence import and nightly sync (docs/geofence-import.md). Sizes in bytes, durations in ms. */
+export interface GeofenceImportConfig {
+  /** Largest CSV accepted by POST /v1/geofences/import (the global bodyLimit stays small). */
+  uploadMaxBytes: number;
+  sync: {
+    /** Time of day (UTC) of the nightly run. */
+    at: DailyTime;
+    /** How often this node looks for due syncs; 0: this node runs no nightly sync. */
+    checkMs: number;
+    /** Allow sync URLs on loopback, private, shared (CGNAT) and link-local addresses. */
+    allowPrivate: boolean;
+    /** Networks (CIDR or single addresses) allowed whatever their class. */
+    allowedNetworks: string[];
+    /** Deadline of one download. */
+    timeoutMs: number;
+    /** Largest CSV a sync downloads. */
+    maxBytes: number;
+    /** S3-compatible server's base URL; unset: AWS. */
+    s3Endpoint?: string;
+    s3ForcePathStyle: boolean;
+    /** Seals stored secret access keys (32 bytes, hex or base64); unset: a key file in the data directory. */
+    secretKey?: string;
+  };
+  /** Notification mails; no host: mails are not sent and each run records why. */
+  smtp: {
+    host?: string;
+    port: number;
+    secure: boolean;
+    requireTls: boolean;
+    user?: string;
+    pass?: string;
+    from: string;
+    timeoutMs: number;
+  };
 }
 
 /** Event delivery (docs/webhooks.md). Durations in ms. */
@@ -62,6 +100,52 @@ function intFrom(name: string, fallback: number, env: NodeJS.ProcessEnv): number
 
 function listFrom(name: string, env: NodeJS.ProcessEnv): string[] {
   return (env[name] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** A size such as 1048576, 512kb, 50mb or 1gb. */
+function bytesFrom(name: string, fallback: string, env: NodeJS.ProcessEnv): number {
+  const raw = env[name] === undefined || env[name] === '' ? fallback : (env[name] as string);
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+  if (!m) throw new Error(`${name} must be a size such as 50mb, got "${raw}"`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b' | 'kb' | 'mb' | 'gb'];
+  return Math.floor(Number(m[1]) * unit);
+}
+
+function geofenceImportConfigFromEnv(env: NodeJS.ProcessEnv): GeofenceImportConfig {
+  const at = parseDailyTime(env.WAYMARK_SYNC_TIME || '03:00');
+  if (!at) throw new Error(`WAYMARK_SYNC_TIME must be a UTC time of day such as 03:00, got "${env.WAYMARK_SYNC_TIME}"`);
+  const allowedNetworks = listFrom('WAYMARK_SYNC_ALLOWED_NETWORKS', env);
+  const networks = parseIpRanges(allowedNetworks);
+  if (!networks.ok) throw new Error(`WAYMARK_SYNC_ALLOWED_NETWORKS: ${networks.message}`);
+  const s3Endpoint = env.WAYMARK_SYNC_S3_ENDPOINT || undefined;
+  const pathStyle = env.WAYMARK_SYNC_S3_FORCE_PATH_STYLE;
+  const smtpPort = intFrom('WAYMARK_SMTP_PORT', 587, env);
+  const secure = env.WAYMARK_SMTP_SECURE;
+  return {
+    uploadMaxBytes: bytesFrom('WAYMARK_IMPORT_MAX_SIZE', '50mb', env),
+    sync: {
+      at,
+      checkMs: intFrom('WAYMARK_SYNC_CHECK_MS', 60_000, env),
+      allowPrivate: env.WAYMARK_SYNC_ALLOW_PRIVATE === 'true' || env.WAYMARK_SYNC_ALLOW_PRIVATE === '1',
+      allowedNetworks,
+      timeoutMs: Math.max(1, intFrom('WAYMARK_SYNC_TIMEOUT_MS', 120_000, env)),
+      maxBytes: bytesFrom('WAYMARK_SYNC_MAX_SIZE', '50mb', env),
+      s3Endpoint,
+      // S3-compatible servers mostly want the bucket in the path; AWS wants it in the host name.
+      s3ForcePathStyle: pathStyle === undefined || pathStyle === '' ? s3Endpoint !== undefined : pathStyle === 'true' || pathStyle === '1',
+      secretKey: env.WAYMARK_SYNC_SECRET_KEY || undefined,
+    },
+    smtp: {
+      host: env.WAYMARK_SMTP_HOST || undefined,
+      port: smtpPort,
+      secure: secure === undefined || secure === '' ? smtpPort === 465 : secure === 'true' || secure === '1',
+      requireTls: env.WAYMARK_SMTP_REQUIRE_TLS === 'true' || env.WAYMARK_SMTP_REQUIRE_TLS === '1',
+      user: env.WAYMARK_SMTP_USER || undefined,
+      pass: env.WAYMARK_SMTP_PASS || undefined,
+      from: env.WAYMARK_SMTP_FROM || 'Waymark <waymark@localhost>',
+      timeoutMs: Math.max(1, intFrom('WAYMARK_SMTP_TIMEOUT_MS', 15_000, env)),
+    },
+  };
 }
 
 function webhookConfigFromEnv(env: NodeJS.ProcessEnv): WebhookConfig {
@@ -111,5 +195,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     logRequests: env.WAYMARK_LOG_REQUESTS !== 'false',
     webhooks: webhookConfigFromEnv(env),
     metricsToken: env.WAYMARK_METRICS_TOKEN || undefined,
+    geofenceImport: geofenceImportConfigFromEnv(env),
   };
 }

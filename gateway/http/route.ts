@@ -1,5 +1,6 @@
 // What an endpoint is: method, path, auth level, rate rule and a handler over plain data. The route table
 // (api/v1.ts) lists them all; wire.ts turns them into Express routes.
+import type { Readable } from 'node:stream';
 import type { Scope } from '../../adapters/store/port';
 import type { AuthContext, AuthLevel } from './auth';
 
@@ -25,6 +26,11 @@ export interface RequestContext {
   requestId: string;
   /** Arrival time of the request: one clock reading per request. */
   now: Date;
+  /**
+   * The request body as it arrives, for routes that take uploads (CSV import): still unread unless the
+   * body was JSON or form-encoded, which the global parsers consume.
+   */
+  stream?: Readable;
 }
 
 export interface Reply {

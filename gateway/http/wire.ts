@@ -55,6 +55,7 @@ export function wireRoutes(routes: Route[], opts: WireOptions): Router {
         ip: req.ip ?? '',
         requestId: String(res.getHeader('x-request-id') ?? ''),
         now,
+        stream: req,
       };
       const reply = await route.handler(ctx);
       sendEnvelope(res, reply.status ?? 200, reply.meta, reply.body);

@@ -1,0 +1,115 @@
+// Downloads a CSV object from S3 or an S3-compatible server (MinIO, s3rver, …) for the geofence sync,
+// with the read-only credentials a project stored. The endpoint is the operator's choice (AWS by
+// default, or WAYMARK_SYNC_S3_ENDPOINT), never the project's: bucket and region are checked to be
+// plain names, so a project cannot point the client at another host.
+import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { readLimited, SourceError, type FetchLimits } from './port';
+
+export interface S3ObjectLocation {
+  region: string;
+  bucket: string;
+  key: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+export interface S3SourceOptions extends FetchLimits {
+  /** An S3-compatible server's base URL; undefined for AWS. */
+  endpoint?: string;
+  /** Bucket in the path (`host/bucket/key`) rather than in the host name; most S3-compatible servers need it. */
+  forcePathStyle: boolean;
+}
+
+/** S3's own bucket name rules (3–63 lowercase letters, digits, dots, hyphens; not an IP address). */
+export function bucketNameProblem(name: string): string | undefined {
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name)) return 'must be 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit';
+  if (name.includes('..')) return 'must not contain two dots in a row';
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return 'must not look like an IP address';
+  return undefined;
+}
+
+/** Region names as AWS and S3-compatible servers spell them (us-east-1, eu-central-2, auto). */
+export function regionProblem(region: string): string | undefined {
+  return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(region) && region.length <= 32 ? undefined : 'must be a region name such as us-east-1';
+}
+
+export function s3Url(bucket: string, key: string): string {
+  return `s3://${bucket}/${key}`;
+}
+
+function describe(err: unknown, loc: S3ObjectLocation): string {
+  const where = s3Url(loc.bucket, loc.key);
+  if (err instanceof S3ServiceException) {
+    switch (err.name) {
+      case 'NoSuchKey':
+      case 'NotFound':
+        return `${where} does not exist`;
+      case 'NoSuchBucket':
+        return `bucket ${loc.bucket} does not exist`;
+      case 'AccessDenied':
+      case 'Forbidden':
+        return `access to ${where} was denied: the access key needs read permission (s3:GetObject) on it`;
+      case 'InvalidAccessKeyId':
+        return 'the access key id is not known to the storage service';
+      case 'SignatureDoesNotMatch':
+        return 'the secret access key does not match the access key id';
+      case 'PermanentRedirect':
+      case 'AuthorizationHeaderMalformed':
+        return `bucket ${loc.bucket} is not in region ${loc.region}`;
+      default:
+        return `${where}: ${err.name}${err.message && err.message !== err.name ? `: ${err.message}` : ''} (HTTP ${err.$metadata.httpStatusCode ?? '?'})`;
+    }
+  }
+  const e = err as NodeJS.ErrnoException;
+  if (e instanceof Error) return `${where}: ${e.code && !e.message.includes(e.code) ? `${e.code}: ` : ''}${e.message}`;
+  return `${where}: ${String(err)}`;
+}
+
+/** Reads one object within the limits; rejects with a SourceError saying why not. */
+export async function fetchS3Csv(loc: S3ObjectLocation, opts: S3SourceOptions): Promise<Buffer> {
+  const regionIssue = regionProblem(loc.region);
+  if (regionIssue) throw new SourceError(`bucket region "${loc.region}" ${regionIssue}`);
+  const bucketIssue = bucketNameProblem(loc.bucket);
+  if (bucketIssue) throw new SourceError(`bucket name "${loc.bucket}" ${bucketIssue}`);
+  const client = new S3Client({
+    region: loc.region,
+    endpoint: opts.endpoint,
+    forcePathStyle: opts.forcePathStyle,
+    credentials: { accessKeyId: loc.accessKeyId, secretAccessKey: loc.secretAccessKey },
+    // A nightly job: one retry for a passing fault, then the run reports the failure.
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: Math.min(opts.timeoutMs, 10_000), requestTimeout: opts.timeoutMs },
+  });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new SourceError(`the download did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+  const onOuterAbort = (): void => controller.abort(new SourceError('the download was stopped (gateway shutting down)'));
+  opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    const out = await client.send(new GetObjectCommand({ Bucket: loc.bucket, Key: loc.key }), { abortSignal: controller.signal });
+    if (out.ContentLength !== undefined && out.ContentLength > opts.maxBytes) {
+      throw new SourceError(`${s3Url(loc.bucket, loc.key)} is ${out.ContentLength} bytes, larger than the limit of ${opts.maxBytes} bytes`);
+    }
+    const body = out.Body as unknown;
+    if (body === undefined || body === null || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') {
+      throw new SourceError(`${s3Url(loc.bucket, loc.key)}: the storage service sent no body`);
+    }
+    const stream = body as AsyncIterable<Uint8Array> & { destroy?: () => void };
+    try {
+      return await Promise.race([readLimited(stream, opts.maxBytes, s3Url(loc.bucket, loc.key)), aborted]);
+    } finally {
+      stream.destroy?.();
+    }
+  } catch (err) {
+    const cause = controller.signal.aborted ? controller.signal.reason : err;
+    if (cause instanceof SourceError) throw cause;
+    throw new SourceError(describe(cause, loc));
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+    client.destroy();
+  }
+}

@@ -1,0 +1,108 @@
+// A geofence CSV import: validate the whole file, then write it in one Store write, or write nothing.
+// Rows are upserted by (tag, externalId): an existing geofence keeps its _id and createdAt, so its
+// events, presence rows and trips stay attached. Used by the HTTP upload, the CLI and the nightly
+// sync alike. Geofences missing from the file are left as they are (an import never deletes).
+import type { Scope, Store } from '../../../adapters/store/port';
+import { parseGeofenceCsvAsync, type GeofenceCsvError, type GeofenceCsvRow } from '../../../data/geofences-csv';
+import type { Geofence } from '../../engine/types';
+import type { GeofenceService } from '../geofences/geofence-service';
+
+export interface ImportOptions {
+  /** Data rows validated so far, and the total; then the write, as ('write', 0, n) and ('write', n, n). */
+  onProgress?: (phase: 'validate' | 'write', done: number, total: number) => void;
+  /** Problems kept in the report (errorCount counts them all). Default: every one. */
+  maxErrors?: number;
+  signal?: AbortSignal;
+  /** The import's time: createdAt of new geofences, updatedAt of all. */
+  now?: Date;
+}
+
+export interface ImportReport {
+  /** True when the file was valid and written. */
+  ok: boolean;
+  /** Data rows in the file, blank ones included. */
+  dataRows: number;
+  /** Geofences written: created + updated. */
+  imported: number;
+  created: number;
+  updated: number;
+  /** Every problem (up to maxErrors), ordered by row. Empty when ok. */
+  errors: GeofenceCsvError[];
+  errorCount: number;
+}
+
+/** Up to this many rows, existing geofences are looked up one by one; past it, the scope is scanned once. */
+const LOOKUP_ONE_BY_ONE_MAX = 256;
+
+type Existing = Pick<Geofence, '_id' | 'createdAt' | 'updatedAt'>;
+
+function pairKey(tag: string, externalId: string): string {
+  return JSON.stringify([tag, externalId]);
+}
+
+export class GeofenceImporter {
+  constructor(
+    private readonly store: Store,
+    private readonly geofences: GeofenceService,
+  ) {}
+
+  /**
+   * Imports a geofence CSV into one project environment. Imports of the same environment run one at a
+   * time (two at once could both create the same new (tag, externalId)).
+   */
+  async importCsv(scope: Scope, input: string | Buffer | AsyncIterable<string | Buffer | Uint8Array>, opts: ImportOptions = {}): Promise<ImportReport> {
+    const parsed = await parseGeofenceCsvAsync(input, {
+      maxErrors: opts.maxErrors ?? Number.MAX_SAFE_INTEGER,
+      signal: opts.signal,
+      onProgress: opts.onProgress ? (done, total) => opts.onProgress?.('validate', done, total) : undefined,
+      batchSize: 2000,
+    });
+    const base = { dataRows: parsed.dataRows, errors: parsed.errors, errorCount: parsed.errorCount };
+    if (parsed.errorCount > 0) return { ok: false, imported: 0, created: 0, updated: 0, ...base };
+    opts.signal?.throwIfAborted();
+    const now = opts.now ?? new Date();
+    return this.store.withLock(`geofence-import:${scope.projectId}:${scope.live ? 'live' : 'test'}`, async () => {
+      const existing = await this.existing(scope, parsed.rows);
+      const built: Geofence[] = new Array<Geofence>(parsed.rows.length);
+      let updated = 0;
+      for (let i = 0; i < parsed.rows.length; i++) {
+        const { input: row } = parsed.rows[i];
+        // The parser requires both in CSV mode; a row without them never reaches here.
+        const tag = row.tag as string;
+        const externalId = row.externalId as string;
+        const found = existing.get(pairKey(tag, externalId));
+        if (found) updated++;
+        built[i] = this.geofences.build(scope, row, tag, externalId, found as Geofence | undefined, now);
+      }
+      opts.onProgress?.('write', 0, built.length);
+      // GeofenceService.save is one atomic Store write, then the in-memory index: track sees the new
+      // geofences as soon as this returns.
+      if (built.length > 0) await this.geofences.save(scope, built);
+      opts.onProgress?.('write', built.length, built.length);
+      return { ok: true, imported: built.length, created: built.length - updated, updated, ...base };
+    });
+  }
+
+  private async existing(scope: Scope, rows: readonly GeofenceCsvRow[]): Promise<Map<string, Existing>> {
+    const found = new Map<string, Existing>();
+    if (rows.length <= LOOKUP_ONE_BY_ONE_MAX) {
+      for (const { input } of rows) {
+        const g = await this.geofences.findByKey(scope, input.tag as string, input.externalId as string);
+        if (g) found.set(pairKey(g.tag, g.externalId), { _id: g._id, createdAt: g.createdAt, updatedAt: g.updatedAt });
+      }
+      return found;
+    }
+    const wanted = new Set(rows.map(({ input }) => pairKey(input.tag as string, input.externalId as string)));
+    await this.store.scan('geofences', scope, (docs) => {
+      for (const d of docs) {
+        const key = pairKey(String(d.tag), String(d.externalId));
+        // findByKey answers the newest of duplicates; keep the same one here.
+        const seen = found.get(key);
+        if (wanted.has(key) && (!seen || d.updatedAt > seen.updatedAt)) {
+          found.set(key, { _id: d._id, createdAt: d.createdAt, updatedAt: d.updatedAt });
+        }
+      }
+    });
+    return found;
+  }
+}
