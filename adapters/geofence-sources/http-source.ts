@@ -129,6 +129,8 @@ function oneHop(url: URL, addresses: CheckedAddress[], opts: HttpSourceOptions, 
 }
 
 function describe(err: unknown): string {
+  // Node tries each resolved address in turn and reports all failures together.
+  if (err instanceof AggregateError && err.errors.length > 0) return describe(err.errors[0]);
   const e = err as NodeJS.ErrnoException;
   if (e instanceof Error && e.code && !e.message.includes(e.code)) return `${e.code}: ${e.message}`;
   return err instanceof Error ? err.message : String(err);
