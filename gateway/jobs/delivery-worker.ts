@@ -110,9 +110,7 @@ export class DeliveryWorker {
       if (!webhook.enabled || this.drains.has(scopeKey(scope, webhook._id))) continue;
       if ((this.blockedUntil.get(scopeKey(scope, webhook._id)) ?? 0) > now.getTime()) continue;
       if (this.drains.size >= this.deps.settings.concurrency) break;
-      // A read first: idle endpoints must not cost a lease write every poll.
-      const head = await this.deps.store.list('outbox', scope, { equals: { webhookId: webhook._id, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1 });
-      if (head.docs.length > 0) this.start(scope, webhook._id);
+      this.start(scope, webhook._id);
     }
     // Deliveries are counted by the metrics; a count here would log a line every poll.
     return 0;
@@ -209,7 +207,15 @@ export class DeliveryWorker {
     });
   }
 
+  private pendingPage(scope: Scope, webhookId: string, limit: number): Promise<OutboxRow[]> {
+    return this.deps.store
+      .list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })
+      .then((r) => r.docs as OutboxRow[]);
+  }
+
   private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
+    // A read before the lease: waking an endpoint with nothing due must not cost two writes.
+    if (this.stopping || (await this.pendingPage(scope, webhookId, 1)).length === 0) return;
     if (!(await this.claim(scope, webhookId))) return;
     const key = scopeKey(scope, webhookId);
     try {
@@ -218,12 +224,12 @@ export class DeliveryWorker {
         const webhook = (await this.deps.store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
         if (!webhook || !webhook.enabled) return;
         drain.again = false;
-        const { docs } = await this.deps.store.list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: PAGE });
+        const docs = await this.pendingPage(scope, webhookId, PAGE);
         if (docs.length === 0) {
           if (drain.again) continue;
           return;
         }
-        for (const row of docs as OutboxRow[]) {
+        for (const row of docs) {
           if (this.stopping) return;
           const now = this.clock();
           const dueMs = Date.parse(row.nextAttemptAt ?? row.createdAt);

@@ -32,9 +32,15 @@ export function webhooksOf(services: Services): WebhooksRuntime | undefined {
   return runtimes.get(services);
 }
 
-/** Wakes the worker once the write that carries `addition` has committed (after this turn of the event loop). */
+/**
+ * Wakes the worker once the write that carries `addition` has committed, so new rows go out at once
+ * rather than at the next poll. The embedded store commits in a setImmediate queued when the caller
+ * calls write(), right after this function returns; an immediate queued from inside our own
+ * immediate runs after that one. A store that commits later (over a network) may be missed: the
+ * poll then finds the rows.
+ */
 function wakeAfterCommit(runtime: WebhooksRuntime, scope: Scope, addition: OutboxAddition): void {
-  if (addition.webhookIds.length > 0) setImmediate(() => runtime.worker.wake(scope, addition.webhookIds));
+  if (addition.webhookIds.length > 0) setImmediate(() => setImmediate(() => runtime.worker.wake(scope, addition.webhookIds)));
 }
 
 /**

@@ -1,0 +1,269 @@
+// Webhook delivery benchmark.
+//   A. Delivery throughput: N outbox rows (real event + user payloads, ~1.5 KiB) drained by the
+//      delivery worker to a local receiver in its own process; single mode, batched mode, and four
+//      endpoints in parallel. Prints events/s and requests/s.
+//   B. Added latency on POST /v1/track: the gateway in a child process, every update producing one
+//      geofence event, with 0, 1 and 4 webhooks delivering live to the receiver. Sequential round trips
+//      (min/median/mean/p99) and a concurrent autocannon run; then the delivery lag (event's server
+//      time → arrival at the receiver).
+// Seeded data, warm-up, several runs; the receiver only counts (it is not what is measured).
+//
+// Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/webhooks.js
+// (NODE_PATH because the compiled files live outside the repo and still need express and better-sqlite3.)
+// Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16)
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServices } from '../gateway/app';
+import { publicView } from '../gateway/api/collections';
+import { webhooksOf } from '../gateway/api/webhooks/webhooks-feature';
+import { configFromEnv } from '../gateway/config';
+import { newObjectId } from '../gateway/engine/object-id';
+import { silentLogger } from '../gateway/http/logger';
+import type { Doc } from '../adapters/store/port';
+import { startGatewayProcess } from './http/gateway-process';
+import { runLoad } from './http/load';
+import { prng } from './support/metro';
+
+const EVENTS = Number(process.env.EVENTS ?? 5000);
+const RUNS = Number(process.env.RUNS ?? 5);
+const TRACKS = Number(process.env.TRACKS ?? 1000);
+const SECONDS = Number(process.env.SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
+const CAFE = { lat: 40.7831, lng: -73.9712 };
+const AWAY = { lat: 40.77, lng: -73.98 };
+
+// ------------------------------------------------------------------------------------------------
+// The receiver: a separate process so its work does not share the measured event loop.
+
+const RECEIVER_SCRIPT = `
+const http = require('node:http');
+let events = 0, requests = 0, lags = [];
+http.createServer((req, res) => {
+  if (req.method === 'GET') {
+    const body = JSON.stringify({ events, requests, lags });
+    if (req.url === '/reset') { events = 0; requests = 0; lags = []; }
+    res.end(body);
+    return;
+  }
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const now = Date.now();
+    const p = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const list = p.events || [p.event];
+    requests++;
+    events += list.length;
+    for (const e of list) if (e.actualCreatedAt) lags.push(now - Date.parse(e.actualCreatedAt));
+    res.end('ok');
+  });
+}).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });
+`;
+
+interface Receiver {
+  url: string;
+  child: ChildProcess;
+  stats(reset?: boolean): Promise<{ events: number; requests: number; lags: number[] }>;
+}
+
+async function startReceiverProcess(): Promise<Receiver> {
+  const child = spawn(process.execPath, ['-e', RECEIVER_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))));
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    child,
+    stats: async (reset = false) => (await (await fetch(`${url}/${reset ? 'reset' : 'stats'}`)).json()) as { events: number; requests: number; lags: number[] },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Figures
+
+interface Summary {
+  min: number;
+  median: number;
+  mean: number;
+  p99: number;
+}
+
+function summarize(values: number[]): Summary {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { min: s[0], median: at(0.5), mean: s.reduce((a, b) => a + b, 0) / s.length, p99: at(0.99) };
+}
+
+const f1 = (n: number): string => n.toFixed(1);
+const f0 = (n: number): string => n.toFixed(0);
+
+// ------------------------------------------------------------------------------------------------
+// A. Throughput of the delivery worker
+
+function syntheticEvent(i: number, rnd: () => number, user: Record<string, unknown>, at: Date): Doc {
+  const iso = at.toISOString();
+  return {
+    _id: newObjectId(at), type: rnd() < 0.5 ? 'user.entered_geofence' : 'user.exited_geofence', createdAt: iso, actualCreatedAt: iso, updatedAt: iso,
+    live: false, user: { _id: user._id, userId: user.userId, deviceId: user.deviceId, metadata: user.metadata },
+    geofence: { _id: newObjectId(at), tag: 'store', externalId: `s${i % 500}`, description: `Store ${i % 500}`, type: 'circle', metadata: { region: 'east', n: i % 500 } },
+    location: { type: 'Point', coordinates: [-73.98 + rnd() * 0.1, 40.75 + rnd() * 0.1] }, locationAccuracy: 5 + rnd() * 20, confidence: 3,
+    userRef: user._id,
+  };
+}
+
+function syntheticUser(d: number, at: Date): Record<string, unknown> {
+  const iso = at.toISOString();
+  return {
+    _id: newObjectId(at), createdAt: iso, updatedAt: iso, actualUpdatedAt: iso, live: false, userId: `user-${d}`, deviceId: `device-${d}`,
+    metadata: { plan: 'pro', cohort: d % 7 }, location: { type: 'Point', coordinates: [-73.98, 40.75] }, locationAccuracy: 10,
+    geofences: [{ _id: 'g', tag: 'store', externalId: 's1', description: 'Store 1', geometryCenter: { type: 'Point', coordinates: [-73.98, 40.75] }, geometryRadius: 100 }],
+    ip: '203.0.113.7', foreground: true, stopped: false, deviceType: 'iOS', deviceMake: 'Apple', deviceModel: 'iPhone15,2', deviceOS: '17.4', segments: [], topChains: [],
+  };
+}
+
+async function throughput(receiver: Receiver, mode: 'single' | 'batch', endpoints: number): Promise<{ eventsPerSecond: number[]; requestsPerSecond: number[] }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-webhooks-'));
+  const base = configFromEnv({});
+  // No poll job: the benchmark starts the worker itself, so the clock starts with the drain.
+  const services = await createServices({ ...base, dataDir, logRequests: false, webhooks: { ...base.webhooks, allowPrivate: true, pollMs: 0, concurrency: 16 } }, silentLogger());
+  const runtime = webhooksOf(services)!;
+  const project = await services.projects.create('bench');
+  const scope = { projectId: project.id, live: false };
+  for (let w = 0; w < endpoints; w++) await runtime.service.create(scope, { url: `${receiver.url}/w${w}`, mode }, new Date());
+  const rnd = prng(11);
+  const eventsPerSecond: number[] = [];
+  const requestsPerSecond: number[] = [];
+  for (let run = 0; run <= RUNS; run++) {
+    // Events of one user come in groups of 1–3, as track updates produce them.
+    const now = new Date();
+    for (let i = 0; i < EVENTS; ) {
+      const user = syntheticUser(i % 200, now);
+      const group = Math.min(EVENTS - i, 1 + Math.floor(rnd() * 3));
+      const events = Array.from({ length: group }, (_, k) => syntheticEvent(i + k, rnd, user, now));
+      // The service's own method, not outboxOpsFor: that one also wakes the worker, which would start
+      // delivering before the clock starts.
+      await services.store.write((await runtime.service.outboxFor(scope, events, publicView(user), now)).ops);
+      i += group;
+    }
+    await receiver.stats(true);
+    const t0 = process.hrtime.bigint();
+    await runtime.worker.sweep(new Date());
+    await runtime.worker.idle();
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const got = await receiver.stats();
+    if (got.events !== EVENTS * endpoints) {
+      const log = await services.store.list('webhook_deliveries', scope, { limit: 5, sortBy: 'createdAt', equals: { outcome: 'retry' } });
+      throw new Error(`receiver got ${got.events} events, expected ${EVENTS * endpoints}; retries: ${JSON.stringify(log.docs.map((d) => d.error))}`);
+    }
+    // Run 0 is the warm-up (JIT, connection pool, SQLite cache).
+    if (run > 0) {
+      eventsPerSecond.push(got.events / seconds);
+      requestsPerSecond.push(got.requests / seconds);
+    }
+  }
+  await runtime.worker.stop();
+  await services.store.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return { eventsPerSecond, requestsPerSecond };
+}
+
+// ------------------------------------------------------------------------------------------------
+// B. Added latency on track
+
+async function trackLatency(receiver: Receiver, webhooks: number): Promise<{ perRun: Summary[]; all: Summary; loadRps: number; loadP50: number; loadP99: number; lag: Summary | undefined }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-webhooks-track-'));
+  const gw = await startGatewayProcess(dataDir, { WAYMARK_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  const pk = gw.keys['test publishable'];
+  const sk = gw.keys['test secret'];
+  const secret = { authorization: sk, 'content-type': 'application/json' };
+  await fetch(`${gw.url}/v1/geofences/venue/cafe`, { method: 'PUT', headers: secret, body: JSON.stringify({ type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' }) });
+  for (let w = 0; w < webhooks; w++) {
+    const r = await fetch(`${gw.url}/v1/webhooks`, { method: 'POST', headers: secret, body: JSON.stringify({ url: `${receiver.url}/t${w}` }) });
+    if (r.status !== 200) throw new Error(`webhook create: ${r.status} ${await r.text()}`);
+  }
+  const headers = { authorization: pk, 'content-type': 'application/json' };
+  // Each device alternates between the café and away: every update after its first yields one event.
+  const inside = new Map<number, boolean>();
+  const body = (d: number): string => {
+    const now = !(inside.get(d) ?? false);
+    inside.set(d, now);
+    const at = now ? CAFE : AWAY;
+    return JSON.stringify({ deviceId: `device-${d}`, userId: `user-${d}`, latitude: at.lat, longitude: at.lng, accuracy: 5, foreground: true });
+  };
+  const one = async (d: number): Promise<number> => {
+    const payload = body(d);
+    const t0 = process.hrtime.bigint();
+    const r = await fetch(`${gw.url}/v1/track`, { method: 'POST', headers, body: payload });
+    await r.arrayBuffer();
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  for (let i = 0; i < 300; i++) await one(i % 10);
+  const perRun: Summary[] = [];
+  const all: number[] = [];
+  await receiver.stats(true);
+  for (let run = 0; run < RUNS; run++) {
+    const times: number[] = [];
+    for (let i = 0; i < TRACKS; i++) times.push(await one(i % 10));
+    perRun.push(summarize(times));
+    all.push(...times);
+  }
+  let lag: Summary | undefined;
+  if (webhooks > 0) {
+    const expected = RUNS * TRACKS * webhooks;
+    const deadline = Date.now() + 60_000;
+    let got = await receiver.stats();
+    while (got.events < expected && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      got = await receiver.stats();
+    }
+    lag = summarize(got.lags);
+  }
+  let next = 0;
+  const load = await runLoad({
+    title: `POST /v1/track, ${webhooks} webhook(s)`, url: `${gw.url}/v1/track`, method: 'POST', headers,
+    setupRequest: (req) => ({ ...req, body: body(100 + (next++ % 2000)) }), durationSeconds: SECONDS, connections: CONNECTIONS,
+  });
+  await gw.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return { perRun, all: summarize(all), loadRps: load.requestsPerSecond, loadP50: load.p50Ms, loadP99: load.p99Ms, lag };
+}
+
+// ------------------------------------------------------------------------------------------------
+
+let sink = 0;
+
+async function main(): Promise<void> {
+  const receiver = await startReceiverProcess();
+  try {
+    console.log(`A. delivery throughput: ${EVENTS} events per run, ${RUNS} runs after a warm-up, receiver in its own process`);
+    for (const [mode, endpoints] of [['single', 1], ['batch', 1], ['single', 4]] as const) {
+      const r = await throughput(receiver, mode, endpoints);
+      const e = summarize(r.eventsPerSecond);
+      const q = summarize(r.requestsPerSecond);
+      sink += e.mean;
+      console.log(`  ${mode.padEnd(6)} × ${endpoints} endpoint(s): events/s min ${f0(e.min)} median ${f0(e.median)} mean ${f0(e.mean)}; requests/s median ${f0(q.median)}`);
+    }
+    console.log(`B. POST /v1/track latency (ms), gateway in a child process, one geofence event per update, ${RUNS} × ${TRACKS} sequential updates`);
+    const baseline = await trackLatency(receiver, 0);
+    for (const webhooks of [0, 1, 4]) {
+      const r = webhooks === 0 ? baseline : await trackLatency(receiver, webhooks);
+      sink += r.all.mean;
+      const medians = r.perRun.map((s) => s.median);
+      console.log(
+        `  ${webhooks} webhook(s): min ${r.all.min.toFixed(3)} median ${r.all.median.toFixed(3)} mean ${r.all.mean.toFixed(3)} p99 ${r.all.p99.toFixed(3)}` +
+        ` (run medians ${medians.map((m) => m.toFixed(3)).join(' ')})` +
+        (webhooks > 0 ? `; added median ${(r.all.median - baseline.all.median).toFixed(3)} ms, mean ${(r.all.mean - baseline.all.mean).toFixed(3)} ms` : ''),
+      );
+      console.log(`      concurrent (${CONNECTIONS} connections, ${SECONDS} s): ${f0(r.loadRps)} updates/s, p50 ${r.loadP50} ms, p99 ${r.loadP99} ms`);
+      if (r.lag) console.log(`      delivery lag (event's server time → receiver): median ${f1(r.lag.median)} ms, p99 ${f1(r.lag.p99)} ms, max ${f1(Math.max(...[r.lag.p99, r.lag.median]))} ms`);
+    }
+  } finally {
+    receiver.child.kill();
+  }
+  if (sink === -1) console.log('');
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
