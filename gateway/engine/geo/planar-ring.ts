@@ -11,8 +11,14 @@ export interface RingProximity {
 /**
  * Even-odd point-in-ring and the distance to the nearest edge, in one pass over the edges.
  * A point on an edge (distance 0) counts as inside, so the boundary belongs to the geofence.
+ * Writes into `out` when given, so hot loops need not allocate.
  */
-export function ringProximity(xy: Float64Array, px: number, py: number): RingProximity {
+export function ringProximity(
+  xy: Float64Array,
+  px: number,
+  py: number,
+  out: RingProximity = { inside: false, distance: 0 },
+): RingProximity {
   let inside = false;
   let best = Infinity;
   const n = xy.length - 2;
@@ -27,7 +33,9 @@ export function ringProximity(xy: Float64Array, px: number, py: number): RingPro
     if (d2 < best) best = d2;
   }
   const distance = Math.sqrt(best);
-  return { inside: inside || distance === 0, distance };
+  out.inside = inside || distance === 0;
+  out.distance = distance;
+  return out;
 }
 
 /** Squared distance from (px, py) to the segment a–b. */

@@ -23,14 +23,13 @@ export interface UpdateContext {
 
 /** Why `fence` does not take part in this update, or undefined when it does. */
 export function ineligibility(fence: PreparedGeofence, ctx: UpdateContext): Ineligibility | undefined {
-  const g = fence.geofence;
-  if (!g.enabled) return 'disabled';
+  if (!fence.enabled) return 'disabled';
   // "Time reaches disableAfter": the instant itself already counts as past.
   if (ctx.atMs >= fence.disableAtMs) return 'disabled-after';
   // Past deleteAfter the geofence is gone even if the expiry job has not removed it yet.
   if (ctx.atMs >= fence.deleteAtMs) return 'deleted-after';
   if (fence.allowedUserIds && (ctx.userId === undefined || !fence.allowedUserIds.has(ctx.userId))) return 'user';
-  if (g.ip && g.ip.length > 0 && (ctx.ip === undefined || !ipMatchesAny(ctx.ip, g.ip))) return 'ip';
+  if (fence.ipRanges && (ctx.ip === undefined || !ipMatchesAny(ctx.ip, fence.ipRanges))) return 'ip';
   if (ctx.settings.operatingHoursSuppression && fence.hasOperatingHours && !currentlyOperating(fence, ctx.at)) {
     return 'closed';
   }

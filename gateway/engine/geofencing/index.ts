@@ -7,7 +7,7 @@ export {
   type GeofenceEventDraft,
   type GeofenceEventType,
 } from './evaluate';
-export { fenceTransition, type FenceTransition, type TransitionInput, type VisitState } from './transition';
+export { fenceTransition, type FenceRules, type FenceTransition, type TransitionInput, type VisitState } from './transition';
 export {
   fencePosition,
   entryConfidence,
@@ -18,4 +18,4 @@ export {
   type FencePosition,
 } from './position';
 export { ineligibility, currentlyOperating, type Ineligibility, type UpdateContext } from './eligibility';
-export { prepareGeofence, type PreparedGeofence, type PreparedCircle, type PreparedPolygon } from './prepared-geofence';
+export { prepareGeofence, PreparedGeofence, type FenceKind } from './prepared-geofence';

@@ -4,11 +4,13 @@
 //   exit confidence the same with "outside" (1 - f) in place of "inside".
 //   inside for entry: location inside the boundary, or with buffer entries within r of it;
 //   outside for exit: location outside the boundary, with buffer exits more than r outside it.
+// f is exact (lens area for circles, polygon ∩ disk area for rings), computed only when the
+// boundary passes through the disk; otherwise the disk is wholly on one side.
 import type { LngLat } from '../types';
 import { EARTH_RADIUS_M } from '../geo/sphere';
-import { ringProximity } from '../geo/planar-ring';
+import { ringProximity, type RingProximity } from '../geo/planar-ring';
 import { diskDiskOverlapArea, ringDiskOverlapArea } from '../geo/disk-overlap';
-import type { PreparedCircle, PreparedGeofence, PreparedPolygon } from './prepared-geofence';
+import type { PreparedGeofence } from './prepared-geofence';
 
 const RAD = Math.PI / 180;
 
@@ -25,39 +27,44 @@ export interface FencePosition {
   insideShare: number;
 }
 
-/** Position of `location` (with accuracy radius `accuracyM`) against a prepared geofence. */
-export function fencePosition(fence: PreparedGeofence, location: LngLat, accuracyM: number): FencePosition {
-  return fence.kind === 'circle'
-    ? circlePosition(fence, location, accuracyM)
-    : polygonPosition(fence, location, accuracyM);
-}
+const proximity: RingProximity = { inside: false, distance: 0 };
 
-function circlePosition(c: PreparedCircle, location: LngLat, r: number): FencePosition {
-  const d = greatCircleMeters(location, c.center, c.cosCenterLat);
-  const R = c.radiusM;
-  const inside = d <= R;
-  const boundaryDistanceM = Math.abs(d - R);
-  let insideShare: number;
-  if (r <= 0) insideShare = inside ? 1 : 0;
-  else if (d + r <= R) insideShare = 1;
-  else if (d >= R + r) insideShare = 0;
-  else insideShare = Math.min(1, diskDiskOverlapArea(d, r, R) / (Math.PI * r * r));
-  return { inside, boundaryDistanceM, accuracyM: r, insideShare };
-}
-
-function polygonPosition(p: PreparedPolygon, location: LngLat, r: number): FencePosition {
-  let dLng = location[0] - p.lng0;
+/**
+ * Position of `location` (with accuracy radius `accuracyM`) against a prepared geofence. Writes
+ * into `out` when given (evaluation reuses one object per update).
+ */
+export function fencePosition(
+  fence: PreparedGeofence,
+  location: LngLat,
+  accuracyM: number,
+  out: FencePosition = { inside: false, boundaryDistanceM: 0, accuracyM: 0, insideShare: 0 },
+): FencePosition {
+  const r = accuracyM;
+  out.accuracyM = r;
+  if (fence.kind === 'circle') {
+    const d = greatCircleMeters(location, fence);
+    const R = fence.radiusM;
+    out.inside = d <= R;
+    out.boundaryDistanceM = Math.abs(d - R);
+    if (r <= 0) out.insideShare = out.inside ? 1 : 0;
+    else if (d + r <= R) out.insideShare = 1;
+    else if (d >= R + r) out.insideShare = 0;
+    else out.insideShare = Math.min(1, diskDiskOverlapArea(d, r, R) / (Math.PI * r * r));
+    return out;
+  }
+  let dLng = location[0] - fence.lng0;
   // Rings never cross the antimeridian, but the user may stand on its other side.
   if (dLng > 180) dLng -= 360;
   else if (dLng < -180) dLng += 360;
-  const x = dLng * p.kx;
-  const y = (location[1] - p.lat0) * p.ky;
-  const { inside, distance } = ringProximity(p.xy, x, y);
-  let insideShare: number;
+  const x = dLng * fence.kx;
+  const y = (location[1] - fence.lat0) * fence.ky;
+  const { inside, distance } = ringProximity(fence.xy, x, y, proximity);
+  out.inside = inside;
+  out.boundaryDistanceM = distance;
   // Fast path: the boundary does not reach into the disk, so the disk is wholly on one side.
-  if (r <= 0 || distance >= r) insideShare = inside ? 1 : 0;
-  else insideShare = Math.min(1, ringDiskOverlapArea(p.xy, x, y, r) / (Math.PI * r * r));
-  return { inside, boundaryDistanceM: distance, accuracyM: r, insideShare };
+  if (r <= 0 || distance >= r) out.insideShare = inside ? 1 : 0;
+  else out.insideShare = Math.min(1, ringDiskOverlapArea(fence.xy, x, y, r) / (Math.PI * r * r));
+  return out;
 }
 
 /** Whole accuracy disk inside (the boundary does not cut it). */
@@ -95,12 +102,12 @@ export function outsideForExit(pos: FencePosition, bufferExits: boolean): boolea
 }
 
 /**
- * Haversine distance with the centre's cos(latitude) precomputed. Same formula as
- * geo/sphere haversineMeters; duplicated here because it runs for every candidate circle.
+ * Haversine distance to a circle's centre with its cos(latitude) precomputed. Same formula as
+ * geo/sphere haversineMeters; inlined here because it runs for every candidate circle.
  */
-function greatCircleMeters(p: LngLat, center: LngLat, cosCenterLat: number): number {
-  const sinDLat = Math.sin((center[1] - p[1]) * RAD * 0.5);
-  const sinDLng = Math.sin((center[0] - p[0]) * RAD * 0.5);
-  const h = sinDLat * sinDLat + Math.cos(p[1] * RAD) * cosCenterLat * sinDLng * sinDLng;
+function greatCircleMeters(p: LngLat, c: PreparedGeofence): number {
+  const sinDLat = Math.sin((c.centerLat - p[1]) * RAD * 0.5);
+  const sinDLng = Math.sin((c.centerLng - p[0]) * RAD * 0.5);
+  const h = sinDLat * sinDLat + Math.cos(p[1] * RAD) * c.cosCenterLat * sinDLng * sinDLng;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }

@@ -1,49 +1,80 @@
 // Per-geofence data derived once, when the geofence enters the index, so that evaluating a location
 // update is arithmetic only: no GeoJSON walking, no date parsing, no projection of rings.
+//
+// One class with the same fields for circles and polygons, on purpose: these objects are also the
+// R-tree's items, and rbush's hot loops (intersects, the bulk-load sorts) slow down several-fold
+// when the items they touch come in many shapes (V8 megamorphic property access).
 import type { Geofence, LngLat } from '../types';
 import { METERS_PER_DEGREE, localProjection, projectRing } from '../geo/planar';
 
 const RAD = Math.PI / 180;
+const NO_RING = new Float64Array(0);
 
-interface PreparedBase {
-  readonly geofence: Geofence;
-  /** Bounding box in degrees; also the rbush item's box. */
-  readonly minX: number;
-  readonly minY: number;
-  readonly maxX: number;
-  readonly maxY: number;
+export type FenceKind = 'circle' | 'polygon';
+
+export class PreparedGeofence {
+  /** Bounding box in degrees, read by rbush. */
+  minX = 0;
+  minY = 0;
+  maxX = 0;
+  maxY = 0;
+  /** Circles are tested as true circles on the sphere; polygons (and isochrones) as a planar ring. */
+  kind: FenceKind = 'circle';
+  /** Circle centre (degrees), radius (metres), cos(centre latitude). */
+  centerLng = 0;
+  centerLat = 0;
+  radiusM = 0;
+  cosCenterLat = 1;
+  /** Polygon projection reference (the ring's bounding-box centre) and metres per degree there. */
+  lng0 = 0;
+  lat0 = 0;
+  kx = 0;
+  ky = 0;
+  /** Polygon ring, closed, [x0, y0, x1, y1, ...] in metres east / north of (lng0, lat0). */
+  xy: Float64Array = NO_RING;
+  /** Polygon ring in degrees, for great-circle distances to far-away points. */
+  ring: LngLat[] = [];
   /** Epoch ms of disableAfter / deleteAfter; Infinity when unset or unreadable. */
-  readonly disableAtMs: number;
-  readonly deleteAtMs: number;
+  disableAtMs = Infinity;
+  deleteAtMs = Infinity;
   /** The geofence has operating hours (at least one day given), so events carry currentlyOperating. */
-  readonly hasOperatingHours: boolean;
+  hasOperatingHours = false;
   /** userIds plus the deprecated userId; undefined when unrestricted. */
-  readonly allowedUserIds: ReadonlySet<string> | undefined;
+  allowedUserIds: ReadonlySet<string> | undefined = undefined;
+  // Copies of the geofence fields every candidate needs, so evaluation touches this object only and
+  // not the Geofence (a cache miss per candidate, measured as the largest single cost of an update).
+  readonly _id: string;
+  readonly enabled: boolean;
+  readonly stopDetection: boolean | undefined;
+  readonly dwellThreshold: number | undefined;
+  /** IP ranges; undefined when unrestricted. */
+  readonly ipRanges: string[] | undefined;
+
+  /** idHash(_id): lets evaluation match visits to candidates without touching the id strings. */
+  readonly idHash: number;
+
+  /** Scratch field of evaluateGeofences (single-threaded, never re-entered): the update that last saw it. */
+  seenStamp = 0;
+
+  constructor(readonly geofence: Geofence) {
+    this._id = geofence._id;
+    this.idHash = idHash(geofence._id);
+    this.enabled = geofence.enabled;
+    this.stopDetection = geofence.stopDetection;
+    this.dwellThreshold = geofence.dwellThreshold;
+    this.ipRanges = geofence.ip && geofence.ip.length > 0 ? geofence.ip : undefined;
+  }
 }
 
-/** Circles are evaluated as true circles on the sphere, never as their stored ring. */
-export interface PreparedCircle extends PreparedBase {
-  readonly kind: 'circle';
-  readonly center: LngLat;
-  readonly radiusM: number;
-  readonly cosCenterLat: number;
+/** 32-bit FNV-1a over the UTF-16 code units of an id. */
+export function idHash(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
 }
-
-/** Polygons (and isochrones) as a ring projected to metres around the ring's bounding-box centre. */
-export interface PreparedPolygon extends PreparedBase {
-  readonly kind: 'polygon';
-  readonly lng0: number;
-  readonly lat0: number;
-  /** Metres per degree of longitude at lat0, and of latitude. */
-  readonly kx: number;
-  readonly ky: number;
-  /** Closed ring [x0, y0, x1, y1, ...] in metres east / north of (lng0, lat0). */
-  readonly xy: Float64Array;
-  /** The ring in degrees, for great-circle distances to far-away points. */
-  readonly ring: LngLat[];
-}
-
-export type PreparedGeofence = PreparedCircle | PreparedPolygon;
 
 // Geofences are immutable values: a write replaces the object. Keying derived data by object
 // identity lets evaluateGeofences() take plain Geofence arrays yet find the precomputed shapes.
@@ -58,53 +89,43 @@ export function prepareGeofence(g: Geofence, refresh = false): PreparedGeofence 
     const hit = cache.get(g);
     if (hit) return hit;
   }
-  const prepared = g.type === 'circle' ? prepareCircle(g) : preparePolygon(g);
-  cache.set(g, prepared);
-  return prepared;
-}
-
-function base(g: Geofence): Omit<PreparedBase, 'minX' | 'minY' | 'maxX' | 'maxY'> {
+  const p = new PreparedGeofence(g);
+  p.disableAtMs = parseTime(g.disableAfter);
+  p.deleteAtMs = parseTime(g.deleteAfter);
+  p.hasOperatingHours = g.operatingHours !== undefined && Object.keys(g.operatingHours).length > 0;
   const users = [...(g.userIds ?? []), ...(g.userId ? [g.userId] : [])];
-  return {
-    geofence: g,
-    disableAtMs: parseTime(g.disableAfter),
-    deleteAtMs: parseTime(g.deleteAfter),
-    hasOperatingHours: g.operatingHours !== undefined && Object.keys(g.operatingHours).length > 0,
-    allowedUserIds: users.length > 0 ? new Set(users) : undefined,
-  };
+  p.allowedUserIds = users.length > 0 ? new Set(users) : undefined;
+  if (g.type === 'circle') prepareCircle(p, g);
+  else preparePolygon(p, g);
+  cache.set(g, p);
+  return p;
 }
 
-function prepareCircle(g: Geofence): PreparedCircle {
-  const center = g.geometryCenter.coordinates;
+function prepareCircle(p: PreparedGeofence, g: Geofence): void {
+  const [lng, lat] = g.geometryCenter.coordinates;
   const radiusM = g.geometryRadius;
+  p.kind = 'circle';
+  p.centerLng = lng;
+  p.centerLat = lat;
+  p.radiusM = radiusM;
+  p.cosCenterLat = Math.cos(lat * RAD);
   const dLat = radiusM / METERS_PER_DEGREE;
-  const minY = Math.max(-90, center[1] - dLat);
-  const maxY = Math.min(90, center[1] + dLat);
+  p.minY = Math.max(-90, lat - dLat);
+  p.maxY = Math.min(90, lat + dLat);
   // The box must hold the circle's widest point, which lies at the latitude nearest a pole.
-  const widestCos = Math.cos(Math.max(Math.abs(minY), Math.abs(maxY)) * RAD);
+  const widestCos = Math.cos(Math.max(Math.abs(p.minY), Math.abs(p.maxY)) * RAD);
   const dLng = widestCos > 1e-9 ? radiusM / (METERS_PER_DEGREE * widestCos) : 360;
-  let minX = center[0] - dLng;
-  let maxX = center[0] + dLng;
+  p.minX = lng - dLng;
+  p.maxX = lng + dLng;
   // A circle over the antimeridian or a pole gets the whole longitude range: rare, and still
   // correct because the exact test follows.
-  if (minX < -180 || maxX > 180) {
-    minX = -180;
-    maxX = 180;
+  if (p.minX < -180 || p.maxX > 180) {
+    p.minX = -180;
+    p.maxX = 180;
   }
-  return {
-    ...base(g),
-    kind: 'circle',
-    minX,
-    minY,
-    maxX,
-    maxY,
-    center,
-    radiusM,
-    cosCenterLat: Math.cos(center[1] * RAD),
-  };
 }
 
-function preparePolygon(g: Geofence): PreparedPolygon {
+function preparePolygon(p: PreparedGeofence, g: Geofence): void {
   const given = g.geometry.coordinates[0];
   const first = given[0];
   const last = given[given.length - 1];
@@ -122,20 +143,17 @@ function preparePolygon(g: Geofence): PreparedPolygon {
     if (lat > maxY) maxY = lat;
   }
   const projection = localProjection([(minX + maxX) / 2, (minY + maxY) / 2]);
-  return {
-    ...base(g),
-    kind: 'polygon',
-    minX,
-    minY,
-    maxX,
-    maxY,
-    lng0: projection.lng0,
-    lat0: projection.lat0,
-    kx: projection.kx,
-    ky: projection.ky,
-    xy: projectRing(projection, ring),
-    ring,
-  };
+  p.kind = 'polygon';
+  p.minX = minX;
+  p.minY = minY;
+  p.maxX = maxX;
+  p.maxY = maxY;
+  p.lng0 = projection.lng0;
+  p.lat0 = projection.lat0;
+  p.kx = projection.kx;
+  p.ky = projection.ky;
+  p.xy = projectRing(projection, ring);
+  p.ring = ring;
 }
 
 function parseTime(iso: string | undefined): number {

@@ -30,12 +30,15 @@ export interface VisitState {
   dwelled?: boolean;
 }
 
+/** The geofence fields the transition rules read (a Geofence, or its prepared form). */
+export type FenceRules = Pick<Geofence, '_id' | 'stopDetection' | 'dwellThreshold'>;
+
 export interface TransitionInput {
   /** The user's visit before this update; undefined = outside. */
   visit: VisitState | undefined;
   position: FencePosition;
   settings: ProjectSettings;
-  geofence: Geofence;
+  geofence: FenceRules;
   stopped: boolean;
   foreground: boolean;
   at: Date;
@@ -48,25 +51,28 @@ export type FenceTransition =
   | { type: 'none'; visit: VisitState | undefined };
 
 const MS_PER_MINUTE = 60000;
+// Most candidates of an update are fences the user is not in and does not enter.
+const STAYS_OUTSIDE: FenceTransition = Object.freeze({ type: 'none', visit: undefined });
 
 export function fenceTransition(input: TransitionInput): FenceTransition {
   const { visit, position, settings, geofence, at } = input;
   if (!visit) {
-    if (!insideForEntry(position, settings.bufferEntries)) return { type: 'none', visit: undefined };
+    if (!insideForEntry(position, settings.bufferEntries)) return STAYS_OUTSIDE;
     const stopDetection = geofence.stopDetection ?? settings.stopDetection;
-    if (stopDetection && !input.stopped && !input.foreground) return { type: 'none', visit: undefined };
+    if (stopDetection && !input.stopped && !input.foreground) return STAYS_OUTSIDE;
     return {
       type: 'enter',
       confidence: entryConfidence(position),
       visit: { geofenceId: geofence._id, enteredAt: at.toISOString() },
     };
   }
-  const minutesInside = minutesSince(visit.enteredAt, at);
   if (outsideForExit(position, settings.bufferExits)) {
-    return { type: 'exit', confidence: exitConfidence(position), duration: roundMinutes(minutesInside), visit: undefined };
+    const duration = roundMinutes(minutesSince(visit.enteredAt, at));
+    return { type: 'exit', confidence: exitConfidence(position), duration, visit: undefined };
   }
   const threshold = geofence.dwellThreshold;
-  if (settings.dwellEvents && threshold !== undefined && !visit.dwelled && minutesInside >= threshold) {
+  // The entry time is parsed only when a dwell is possible: it is the costliest step here.
+  if (settings.dwellEvents && threshold !== undefined && !visit.dwelled && minutesSince(visit.enteredAt, at) >= threshold) {
     return { type: 'dwell', confidence: entryConfidence(position), visit: { ...visit, dwelled: true } };
   }
   return { type: 'none', visit };

@@ -1,0 +1,235 @@
+// Geofence engine benchmark: 100,000 geofences over a ~50 × 50 km metro area around New York
+// (70 % circles of 50–500 m, 30 % star-shaped polygons of 5–40 vertices), 10,000 devices on random
+// walks. Measures index bulk load, single set()/delete(), the per-update cost of
+// near() + evaluateGeofences(), and peak RSS. Seeded, with warm-up and a result sink.
+//
+// Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && node /tmp/wm-bench/bench/engine-geofencing.js
+//
+// Last results (Node 20.20, this dev container), see the report at the end of the run for the
+// figures of your machine.
+import { GeofenceIndex, evaluateGeofences, type VisitState } from '../gateway/engine/geofencing';
+import { circleGeometry, polygonApproxRadius, polygonCentroid } from '../gateway/engine/geofence-shape';
+import { destinationPoint } from '../gateway/engine/geo/sphere';
+import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../gateway/engine/types';
+
+const GEOFENCES = 100_000;
+const DEVICES = 10_000;
+const CENTER: LngLat = [-73.98, 40.75];
+const HALF_SIDE_M = 25_000;
+const RUNS = 5;
+const UPDATES_PER_DEVICE_PER_RUN = 5;
+const LOAD_RUNS = 5;
+const SINGLE_OPS = 10_000;
+
+/** mulberry32: small, fast, good enough for test data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomPointInArea(rnd: () => number): LngLat {
+  const east = (rnd() * 2 - 1) * HALF_SIDE_M;
+  const north = (rnd() * 2 - 1) * HALF_SIDE_M;
+  return destinationPoint(destinationPoint(CENTER, north, 0), east, 90);
+}
+
+const CREATED = '2024-01-01T00:00:00.000Z';
+
+function makeGeofences(count: number, rnd: () => number, idPrefix = 'g'): Geofence[] {
+  const out: Geofence[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `${idPrefix}${i.toString(36).padStart(6, '0')}`;
+    const at = randomPointInArea(rnd);
+    const common = {
+      _id: id,
+      projectId: 'bench',
+      live: true,
+      tag: rnd() < 0.5 ? 'store' : 'venue',
+      externalId: id,
+      description: id,
+      enabled: rnd() > 0.02,
+      createdAt: CREATED,
+      updatedAt: CREATED,
+      ...(rnd() < 0.1 ? { dwellThreshold: 5 + Math.floor(rnd() * 30) } : {}),
+      ...(rnd() < 0.05 ? { operatingHours: { Mon: [['08:00', '20:00']], Fri: [['22:00', '02:00']] } as Geofence['operatingHours'], timeZone: 'America/New_York' } : {}),
+      ...(rnd() < 0.02 ? { userIds: ['device-1', 'device-2'] } : {}),
+    };
+    if (rnd() < 0.7) {
+      const radius = 50 + rnd() * 450;
+      out.push({
+        ...common,
+        type: 'circle',
+        geometry: circleGeometry(at, radius),
+        geometryCenter: { type: 'Point', coordinates: at },
+        geometryRadius: radius,
+      });
+    } else {
+      // Star-shaped around `at` (sorted angles, positive radii): always a simple ring.
+      const n = 5 + Math.floor(rnd() * 36);
+      const size = 50 + rnd() * 350;
+      const angles = Array.from({ length: n }, () => rnd() * 360).sort((a, b) => a - b);
+      const ring = angles.map((bearing) => destinationPoint(at, size * (0.4 + 0.6 * rnd()), bearing));
+      ring.push(ring[0]);
+      const center = polygonCentroid(ring);
+      out.push({
+        ...common,
+        type: 'polygon',
+        geometry: { type: 'Polygon', coordinates: [ring] },
+        geometryCenter: { type: 'Point', coordinates: center },
+        geometryRadius: polygonApproxRadius(ring, center),
+      });
+    }
+  }
+  return out;
+}
+
+interface Device {
+  id: string;
+  location: LngLat;
+  heading: number;
+  visits: VisitState[];
+}
+
+function stats(values: number[]): { min: number; median: number; mean: number; p99: number; max: number } {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { min: s[0], median: at(0.5), mean: s.reduce((a, b) => a + b, 0) / s.length, p99: at(0.99), max: s[s.length - 1] };
+}
+
+const fmt = (x: number, digits = 2) => x.toFixed(digits);
+let sink = 0;
+
+function main(): void {
+  const rnd = prng(42);
+  const t0 = performance.now();
+  const geofences = makeGeofences(GEOFENCES, rnd);
+  console.log(`generated ${GEOFENCES} geofences in ${fmt(performance.now() - t0, 0)} ms (${geofences.filter((g) => g.type === 'circle').length} circles)`);
+
+  // Bulk load: a fresh index each run (derived shapes are recomputed: load() refreshes them).
+  const loadMs: number[] = [];
+  let index = new GeofenceIndex();
+  for (let r = 0; r < LOAD_RUNS; r++) {
+    index = new GeofenceIndex();
+    const t = performance.now();
+    index.load(geofences);
+    loadMs.push(performance.now() - t);
+    sink += index.size;
+  }
+  const load = stats(loadMs);
+  console.log(`index.load(100k): min ${fmt(load.min, 1)} ms, median ${fmt(load.median, 1)} ms, mean ${fmt(load.mean, 1)} ms (${LOAD_RUNS} runs)`);
+
+  // Single writes on the loaded index: insert new geofences, replace them, delete them.
+  const extra = makeGeofences(SINGLE_OPS, prng(7), 'x');
+  const replaced = extra.map((g) => ({ ...g, geometryRadius: g.geometryRadius + 1 }));
+  let t = performance.now();
+  for (const g of extra) index.set(g);
+  const insertUs = ((performance.now() - t) * 1000) / SINGLE_OPS;
+  t = performance.now();
+  for (const g of replaced) index.set(g);
+  const replaceUs = ((performance.now() - t) * 1000) / SINGLE_OPS;
+  t = performance.now();
+  for (const g of extra) index.delete(g._id);
+  const deleteUs = ((performance.now() - t) * 1000) / SINGLE_OPS;
+  console.log(`set() insert ${fmt(insertUs)} µs, set() replace ${fmt(replaceUs)} µs, delete() ${fmt(deleteUs)} µs (mean of ${SINGLE_OPS})`);
+
+  // Devices: random walks of 5–60 m per update, accuracy 5–65 m, mostly moving.
+  const walk = prng(99);
+  const devices: Device[] = Array.from({ length: DEVICES }, (_, i) => ({
+    id: `device-${i}`,
+    location: randomPointInArea(walk),
+    heading: walk() * 360,
+    visits: [],
+  }));
+  const settings: ProjectSettings = { ...DEFAULT_PROJECT_SETTINGS, dwellEvents: true, bufferEntries: true, bufferExits: true };
+  let clock = Date.parse('2024-05-06T12:00:00.000Z');
+
+  /**
+   * Walks every device RUNS × UPDATES_PER_DEVICE_PER_RUN times and times near() + evaluate per
+   * update. `prepared` uses nearPrepared()/getPrepared(); otherwise the plain near()/get() path.
+   */
+  const measure = (label: string, prepared: boolean): void => {
+    const lookup = prepared ? (id: string) => index.getPrepared(id) : (id: string) => index.get(id);
+    let candidates = 0;
+    let events = 0;
+    const step = (d: Device, timings: number[] | undefined, nearTimings: number[] | undefined): void => {
+      d.heading += (walk() - 0.5) * 60;
+      d.location = destinationPoint(d.location, 5 + walk() * 55, d.heading);
+      const accuracy = 5 + walk() * 60;
+      const stopped = walk() < 0.2;
+      const at = new Date(clock);
+      const start = process.hrtime.bigint();
+      const near = prepared ? index.nearPrepared(d.location, accuracy) : index.near(d.location, accuracy);
+      const mid = process.hrtime.bigint();
+      const result = evaluateGeofences({
+        location: d.location,
+        accuracy,
+        stopped,
+        foreground: false,
+        at,
+        userId: d.id,
+        settings,
+        candidates: near,
+        visits: d.visits,
+        lookup,
+      });
+      const end = process.hrtime.bigint();
+      timings?.push(Number(end - start) / 1000);
+      nearTimings?.push(Number(mid - start) / 1000);
+      d.visits = result.visits;
+      candidates += near.length;
+      events += result.events.length;
+    };
+
+    // Warm-up: JIT, and visits in a steady state.
+    for (let i = 0; i < 3; i++) {
+      for (const d of devices) step(d, undefined, undefined);
+      clock += 60_000;
+    }
+    candidates = 0;
+    events = 0;
+    const all: number[] = [];
+    const nearAll: number[] = [];
+    const runMedians: number[] = [];
+    const runP99s: number[] = [];
+    const cpuBefore = process.cpuUsage();
+    for (let r = 0; r < RUNS; r++) {
+      const timings: number[] = [];
+      for (let u = 0; u < UPDATES_PER_DEVICE_PER_RUN; u++) {
+        for (const d of devices) step(d, timings, nearAll);
+        clock += 60_000;
+      }
+      const s = stats(timings);
+      runMedians.push(s.median);
+      runP99s.push(s.p99);
+      for (const x of timings) all.push(x);
+    }
+    const cpu = process.cpuUsage(cpuBefore);
+    const overall = stats(all);
+    const med = stats(runMedians);
+    const p99 = stats(runP99s);
+    const nearOnly = stats(nearAll);
+    const visits = devices.reduce((n, d) => n + d.visits.length, 0) / devices.length;
+    console.log(`${label}: ${all.length} updates in ${RUNS} runs`);
+    console.log(`  median ${fmt(overall.median)} µs, p99 ${fmt(overall.p99)} µs, mean ${fmt(overall.mean)} µs, max ${fmt(overall.max, 0)} µs`);
+    console.log(`  run medians min ${fmt(med.min)} / median ${fmt(med.median)} / mean ${fmt(med.mean)} µs; run p99s min ${fmt(p99.min)} / median ${fmt(p99.median)} / mean ${fmt(p99.mean)} µs`);
+    // Process CPU time is immune to other processes taking the core (wall-clock figures are not),
+    // but includes the walk itself, the timers and GC threads.
+    console.log(`  process CPU per update (incl. walk + timers + GC): ${fmt((cpu.user + cpu.system) / all.length)} µs`);
+    console.log(`  near() alone: median ${fmt(nearOnly.median)} µs, mean ${fmt(nearOnly.mean)} µs`);
+    console.log(`  ${fmt(candidates / all.length, 1)} candidates, ${fmt(events / all.length, 3)} events per update; ${fmt(visits, 1)} open visits per device`);
+    sink += candidates + events;
+  };
+
+  measure('update = nearPrepared() + evaluateGeofences()', true);
+  measure('update = near() + evaluateGeofences() (plain Geofence path)', false);
+  console.log(`peak RSS ${fmt(process.resourceUsage().maxRSS / 1024, 0)} MB`);
+  console.log(`(sink ${sink})`);
+}
+
+main();
