@@ -3,6 +3,7 @@ import { createServices } from '../app';
 import { configFromEnv } from '../config';
 import { silentLogger } from '../http/logger';
 import { parseArgs, hasFlag, UsageError } from './args';
+import { geofencesCommand, GEOFENCES_USAGE } from './commands/geofences';
 import { projectCommand, PROJECT_USAGE } from './commands/project';
 import { serveCommand } from './commands/serve';
 import { webhooksCommand, WEBHOOKS_USAGE } from './commands/webhooks';
@@ -12,6 +13,7 @@ const USAGE = `Usage:
 waymark serve
 ${PROJECT_USAGE}
 ${WEBHOOKS_USAGE}
+${GEOFENCES_USAGE}
 
 Configuration comes from the environment (PORT, WAYMARK_DATA_DIR, WAYMARK_STORE, …): see docs/configuration.md.`;
 
@@ -26,10 +28,11 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   // Checked before opening the store: a mistyped command must not create a data directory.
-  if (command !== 'project' && command !== 'webhooks') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
+  if (command !== 'project' && command !== 'webhooks' && command !== 'geofences') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
   const services = await createServices(config, silentLogger());
   try {
     if (command === 'webhooks') return await webhooksCommand(services, args, out);
+    if (command === 'geofences') return await geofencesCommand(services, args, out);
     return await projectCommand(services, args, out);
   } finally {
     await services.store.close();

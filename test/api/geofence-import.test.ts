@@ -28,6 +28,11 @@ afterAll(async () => {
   await server.close();
 });
 
+// Responses are JSON documents whose shape each test asserts, as in the server harness.
+async function json(res: Response): Promise<any> {
+  return res.json();
+}
+
 function upload(key: string, text: string, contentType = 'text/csv') {
   return server.request('POST', '/v1/geofences/import', { key, raw: { contentType, text } });
 }
@@ -90,7 +95,7 @@ describe('a valid file', () => {
     form.append('note', 'ignored');
     form.append('file', new Blob([csv('Form,circle,form,f1,"[2,2]",30,')], { type: 'text/csv' }), 'geofences.csv');
     const res = await fetch(`${server.url}/v1/geofences/import`, { method: 'POST', headers: { authorization: server.keys.testSk }, body: form });
-    const body = await res.json();
+    const body = await json(res);
     expect({ status: res.status, import: body.import }).toMatchObject({ status: 200, import: { ok: true, created: 1 } });
     expect((await listAll(server.keys.testSk, 'form')).map((g) => g.externalId)).toEqual(['f1']);
   });
@@ -169,7 +174,7 @@ describe('request rules', () => {
       headers: { ...(key() ? { authorization: key() } : {}), ...(contentType ? { 'content-type': contentType } : {}) },
       body: contentType === 'application/json' ? JSON.stringify({ csv: GOOD }) : GOOD,
     });
-    const body = await res.json();
+    const body = await json(res);
     expect(res.status).toBe(status);
     expect(body.meta.code).toBe(status);
   });
@@ -179,7 +184,7 @@ describe('request rules', () => {
     form.append('upload', new Blob([GOOD], { type: 'text/csv' }), 'g.csv');
     const res = await fetch(`${server.url}/v1/geofences/import`, { method: 'POST', headers: { authorization: server.keys.testSk }, body: form });
     expect(res.status).toBe(400);
-    expect((await res.json()).meta).toMatchObject({ param: 'file', message: 'multipart body needs the CSV in a file field named "file"' });
+    expect((await json(res)).meta).toMatchObject({ param: 'file', message: 'multipart body needs the CSV in a file field named "file"' });
   });
 
   test('the import route takes files past the global body limit, which still holds for JSON', async () => {
@@ -209,7 +214,7 @@ describe('request rules', () => {
       res = await fetch(`${server.url}/v1/geofences/import`, { method: 'POST', headers: { authorization: server.keys.testSk, 'content-type': 'text/csv' }, body: big });
     }
     expect(res.status).toBe(413);
-    expect((await res.json()).meta).toMatchObject({ code: 413, param: 'body' });
+    expect((await json(res)).meta).toMatchObject({ code: 413, param: 'body' });
     expect(await listAll(server.keys.testSk, 'big')).toEqual([]);
   });
 });

@@ -1,0 +1,234 @@
+// waymark geofences import | sync show|set|run|runs|delete
+// The CSV import and the nightly sync settings, straight on the data directory: the same services as
+// POST /v1/geofences/import and /v1/geofence-sync. A gateway already running on the directory keeps
+// the geofences it loaded in memory: restart it after a CLI import, or upload through the endpoint.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Scope } from '../../../adapters/store/port';
+import type { Services } from '../../app';
+import { geofenceImportOf, type GeofenceImportRuntime } from '../../api/geofence-import/geofence-import-feature';
+import type { ImportReport } from '../../api/geofence-import/import-service';
+import type { SyncRunRecord } from '../../api/geofence-import/sync-store';
+import type { EnvironmentOutcome } from '../../engine/geofence-sync/sync-report';
+import { ApiError } from '../../http/errors';
+import { readNumber } from '../../http/params';
+import { flag, UsageError, type ParsedArgs } from '../args';
+import type { CliOutput } from '../output';
+import { progressBar, type Progress } from '../progress';
+
+const PROJECT = '[--project ID|NAME]';
+
+export const GEOFENCES_USAGE = `waymark geofences import FILE|- ${PROJECT} [--env test|live] [--json]
+waymark geofences sync show ${PROJECT} [--json]
+waymark geofences sync set [--enabled true|false] [--email ADDR,…] [--protocol http|s3]
+    [--test-url URL] [--live-url URL]
+    [--bucket-region REGION] [--bucket-name NAME] [--test-object-key KEY] [--live-object-key KEY]
+    [--access-key-id ID] [--secret-access-key-file FILE | --secret-access-key SECRET] ${PROJECT} [--json]
+waymark geofences sync run ${PROJECT} [--json]
+waymark geofences sync runs [--limit N] ${PROJECT} [--json]
+waymark geofences sync delete ${PROJECT} [--json]
+  (import: test environment unless --env live; exit 1 when the file has problems, listing each;
+   sync set saves, then runs once when enabled; set and run exit 1 unless the run succeeded)`;
+
+/** `sync set` flags → settings fields, as PATCH /v1/geofence-sync takes them. */
+const SET_FLAGS: ReadonlyArray<[string, string]> = [
+  ['enabled', 'enabled'], ['email', 'email'], ['protocol', 'protocol'], ['test-url', 'testUrl'], ['live-url', 'liveUrl'],
+  ['bucket-region', 'bucketRegion'], ['bucket-name', 'bucketName'], ['test-object-key', 'testObjectKey'],
+  ['live-object-key', 'liveObjectKey'], ['access-key-id', 'accessKeyId'], ['secret-access-key', 'secretAccessKey'],
+];
+
+async function resolveProject(s: Services, args: ParsedArgs): Promise<{ _id: string; name: string }> {
+  const wanted = flag(args, 'project');
+  if (wanted) {
+    const found = await s.projects.find(wanted);
+    if (!found) throw new UsageError(`No project "${wanted}" (give its id or name; see: waymark project list)`);
+    return found;
+  }
+  const all = await s.store.projects.list();
+  if (all.length === 0) throw new UsageError('No project exists yet: run waymark project create --name NAME');
+  if (all.length > 1) throw new UsageError('Several projects exist: choose one with --project ID|NAME');
+  return all[0];
+}
+
+function readEnv(args: ParsedArgs): boolean {
+  const env = flag(args, 'env') ?? 'test';
+  if (env !== 'test' && env !== 'live') throw new UsageError(`--env must be test or live, got "${env}"`);
+  return env === 'live';
+}
+
+function problemLine(e: { row: number; column: string; message: string }): string {
+  return `row ${e.row}${e.column ? `, ${e.column}` : ''}: ${e.message}`;
+}
+
+/** Progress of the two phases: a bar while rows are checked, a line for the write. */
+function importProgress(): { onProgress: (phase: 'validate' | 'write', done: number, total: number) => void; finish(): void } {
+  let checking: Progress | undefined = progressBar('Checking rows');
+  let writing: Progress | undefined;
+  return {
+    onProgress(phase, done, total) {
+      if (phase === 'validate') {
+        checking?.update(done, total);
+        return;
+      }
+      if (done === 0) {
+        checking?.finish(`${total} valid rows`);
+        checking = undefined;
+        writing = progressBar('Writing');
+        writing.update(0, total);
+      } else {
+        writing?.finish(`${total} geofences written in one transaction`);
+        writing = undefined;
+      }
+    },
+    finish() {
+      checking?.finish('done');
+    },
+  };
+}
+
+async function importCommand(s: Services, runtime: GeofenceImportRuntime, args: ParsedArgs, out: CliOutput): Promise<number> {
+  const file = args.words[2];
+  if (!file) throw new UsageError(`geofences import needs a FILE (or - for standard input)\n${GEOFENCES_USAGE}`);
+  const project = await resolveProject(s, args);
+  const scope: Scope = { projectId: project._id, live: readEnv(args) };
+  const envName = scope.live ? 'live' : 'test';
+  if (file !== '-' && !fs.existsSync(file)) throw new Error(`cannot read ${file}: no such file`);
+  const input = file === '-' ? process.stdin : fs.createReadStream(path.resolve(file));
+  const progress = out.json ? undefined : importProgress();
+  const started = process.hrtime.bigint();
+  let report: ImportReport;
+  try {
+    report = await runtime.importer.importCsv(scope, input, { onProgress: progress?.onProgress });
+  } finally {
+    progress?.finish();
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  out.data({ project: { id: project._id, name: project.name }, environment: envName, file, seconds: Math.round(seconds * 1000) / 1000, ...report });
+  if (!report.ok) {
+    for (const e of report.errors) out.print(problemLine(e));
+    out.print(`Nothing was imported: ${report.errorCount} problem${report.errorCount === 1 ? '' : 's'} in ${report.dataRows} rows of ${file}.`);
+    return 1;
+  }
+  const rate = seconds > 0 ? Math.round(report.dataRows / seconds) : report.dataRows;
+  out.print(
+    `Imported ${report.imported} geofences into "${project.name}" (${envName}): ${report.created} created, ${report.updated} updated, ` +
+      `from ${report.dataRows} rows in ${seconds.toFixed(2)} s (${rate} rows/s).`,
+  );
+  out.print('A gateway already running on this data directory sees them after a restart (or import through POST /v1/geofences/import).');
+  return 0;
+}
+
+function outcomeLine(o: EnvironmentOutcome): string {
+  if (o.ok) return `  ${o.environment}: ${o.source}: ${o.created ?? 0} created, ${o.updated ?? 0} updated from ${o.dataRows ?? 0} rows`;
+  return `  ${o.environment}: ${o.source}: FAILED at ${o.stage}: ${o.message ?? ''}`;
+}
+
+function printRun(out: CliOutput, run: SyncRunRecord): void {
+  out.print(`Run ${run._id} (${run.trigger}) ${run.status} at ${run.finishedAt}`);
+  if (run.environments.length === 0) out.print('  no environment has a source');
+  for (const o of run.environments) {
+    out.print(outcomeLine(o));
+    for (const e of o.errors ?? []) out.print(`    ${problemLine(e)}`);
+    if ((o.errorCount ?? 0) > (o.errors?.length ?? 0)) out.print(`    … ${(o.errorCount ?? 0) - (o.errors?.length ?? 0)} more problems`);
+  }
+  out.print(run.mail.sent ? `  mail sent to ${run.mail.to.join(', ')}` : `  no mail sent: ${run.mail.error ?? 'unknown reason'}`);
+}
+
+function printSettings(out: CliOutput, view: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(view)) {
+    if (name === 'lastRun') continue;
+    out.print(`${name.padEnd(20)} ${value === null ? '-' : String(value)}`);
+  }
+  const lastRun = view.lastRun as SyncRunRecord | null;
+  if (lastRun) printRun(out, lastRun);
+}
+
+function setBody(args: ParsedArgs): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, field] of SET_FLAGS) {
+    const value = flag(args, name);
+    if (value !== undefined) body[field] = value;
+  }
+  const secretFile = flag(args, 'secret-access-key-file');
+  if (secretFile !== undefined) {
+    if (body.secretAccessKey !== undefined) throw new UsageError('give --secret-access-key or --secret-access-key-file, not both');
+    // A file keeps the secret out of the shell history and the process list.
+    body.secretAccessKey = fs.readFileSync(secretFile, 'utf8').trim();
+  }
+  if (Object.keys(body).length === 0) throw new UsageError(`sync set needs at least one setting\n${GEOFENCES_USAGE}`);
+  return body;
+}
+
+async function syncCommand(s: Services, runtime: GeofenceImportRuntime, args: ParsedArgs, out: CliOutput): Promise<number> {
+  const { settings, runner, syncStore } = runtime;
+  const sub = args.words[2];
+  switch (sub) {
+    case 'show': {
+      const project = await resolveProject(s, args);
+      const view = settings.view(await settings.get(project._id));
+      out.data(view);
+      printSettings(out, view);
+      return 0;
+    }
+    case 'set': {
+      const body = setBody(args);
+      const project = await resolveProject(s, args);
+      // The CLI is the operator's: it may change live sources like a live secret key.
+      const doc = await settings.save(project._id, body, { merge: true, mayWriteLive: true, now: new Date() });
+      if (!doc.enabled) {
+        out.data({ sync: settings.view(doc), run: null });
+        out.print(`Saved the sync settings of "${project.name}" (disabled: no run).`);
+        return 0;
+      }
+      out.print(`Saved the sync settings of "${project.name}"; running once now…`);
+      const run = await runner.run(project._id, 'saved');
+      out.data({ sync: settings.view(await settings.get(project._id)), run: run ?? null });
+      if (run) printRun(out, run);
+      return run?.status === 'succeeded' ? 0 : 1;
+    }
+    case 'run': {
+      const project = await resolveProject(s, args);
+      if (!(await settings.get(project._id))) throw new UsageError(`Project "${project.name}" has no sync settings: waymark geofences sync set …`);
+      const run = await runner.run(project._id, 'manual');
+      out.data({ run: run ?? null });
+      if (run) printRun(out, run);
+      return run?.status === 'succeeded' ? 0 : 1;
+    }
+    case 'runs': {
+      const project = await resolveProject(s, args);
+      const limit = readNumber(flag(args, 'limit'), 'limit', { min: 1, max: 100, integer: true }) ?? 10;
+      const { runs, hasMore } = await syncStore.runs(project._id, limit);
+      out.data({ runs, hasMore });
+      if (runs.length === 0) out.print('No sync runs yet.');
+      for (const run of runs) printRun(out, run);
+      return 0;
+    }
+    case 'delete': {
+      const project = await resolveProject(s, args);
+      const removed = await settings.remove(project._id, true);
+      out.data({ deleted: removed });
+      out.print(removed ? `Deleted the sync settings and run history of "${project.name}".` : `Project "${project.name}" had no sync settings.`);
+      return 0;
+    }
+    default:
+      throw new UsageError(GEOFENCES_USAGE);
+  }
+}
+
+export async function geofencesCommand(s: Services, args: ParsedArgs, out: CliOutput): Promise<number> {
+  const runtime = geofenceImportOf(s);
+  if (!runtime) throw new UsageError('The geofence import feature is not installed in this build');
+  try {
+    if (args.words[1] === 'import') return await importCommand(s, runtime, args, out);
+    if (args.words[1] === 'sync') return await syncCommand(s, runtime, args, out);
+    throw new UsageError(GEOFENCES_USAGE);
+  } catch (err) {
+    // Validation errors read the same as over HTTP, minus the status code.
+    if (err instanceof ApiError) throw new UsageError(err.param ? `${err.param}: ${err.message}` : err.message);
+    throw err;
+  } finally {
+    // The CLI never starts the gateway's jobs or stop hooks; close what a run may have opened (SMTP pool).
+    await runtime.runner.stop();
+    await runtime.mailer.close();
+  }
+}
