@@ -52,8 +52,8 @@ export interface ListResult {
 }
 
 /**
- * A box in degrees, edges included. Longitudes past ±180 wrap, and minLng > maxLng means the box crosses
- * the antimeridian (from minLng east to maxLng).
+ * A box in degrees, edges included. Longitudes past ±180 wrap, so a box built as centre ± degrees near the
+ * antimeridian covers both sides of it. A box with minLng > maxLng or minLat > maxLat is empty.
  */
 export interface BBox {
   minLng: number;

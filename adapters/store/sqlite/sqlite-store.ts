@@ -197,7 +197,7 @@ export class SqliteStore implements Store {
   async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
     const spec = this.spec(collection);
     const lngs = lngIntervals(box);
-    const where = ['collection = ?', 'project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})`];
+    const where = ['collection = ?', 'project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', lngs.length ? `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})` : '0'];
     const args: unknown[] = [collection, scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, ...lngs.flat()];
     this.filterSql(spec, query, where, args);
     const rows = this.statement(`SELECT doc FROM docs WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`).all(...args) as DocRow[];
