@@ -6,6 +6,7 @@
 import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { KeyedMutex } from '../keyed-mutex';
+import { lngIntervals } from '../lng-intervals';
 import type {
   BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, Scalar, Scope, Store, WriteOp,
 } from '../port';
@@ -180,14 +181,18 @@ export class PostgresStore implements Store {
     const spec = this.spec(collection);
     const p = new SqlParams();
     const where = [`collection = ${p.add(collection)}`, `project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
-    const [minLng, minLat, maxLng, maxLat] = [p.add(box.minLng), p.add(box.minLat), p.add(box.maxLng), p.add(box.maxLat)];
+    const [minLat, maxLat] = [p.add(box.minLat), p.add(box.maxLat)];
+    // One longitude span, or two for a box across the antimeridian.
+    const spans = lngIntervals(box).map(([west, east]) => [p.add(west), p.add(east)]);
     if (this.spatial === 'postgis' && this.postgis) {
       const g = this.postgis;
       // The index compares single-precision boxes rounded outwards; the exact lat/lng test below keeps
       // the answer identical to the btree's (and SQLite's), boundaries included.
-      where.push(`geom OPERATOR(${g}.&&) ${g}.ST_MakeEnvelope(${minLng}::float8, ${minLat}::float8, ${maxLng}::float8, ${maxLat}::float8, 4326)`);
+      const envelopes = spans.map(([west, east]) => `geom OPERATOR(${g}.&&) ${g}.ST_MakeEnvelope(${west}::float8, ${minLat}::float8, ${east}::float8, ${maxLat}::float8, 4326)`);
+      if (envelopes.length) where.push(`(${envelopes.join(' OR ')})`);
     }
-    where.push(`lat BETWEEN ${minLat}::float8 AND ${maxLat}::float8`, `lng BETWEEN ${minLng}::float8 AND ${maxLng}::float8`);
+    const lngTest = spans.map(([west, east]) => `lng BETWEEN ${west}::float8 AND ${east}::float8`).join(' OR ');
+    where.push(`lat BETWEEN ${minLat}::float8 AND ${maxLat}::float8`, lngTest ? `(${lngTest})` : 'FALSE');
     filterSql(spec, query, where, p);
     const r = await this.pool.query<DocRow>(`SELECT doc FROM ${this.docs} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, p.values);
     return r.rows.map((row) => row.doc);
