@@ -23,7 +23,9 @@ export class MemoryRateLimiter implements RateLimiter {
       bucket = { tokens: capacity, updatedMs: now };
       this.buckets.set(key, bucket);
     } else {
-      bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.updatedMs) / 1000) * perSecond);
+      // Date.now() can step back (NTP, a VM resumed): that is no refill, never a debt of tokens.
+      const elapsedMs = Math.max(0, now - bucket.updatedMs);
+      bucket.tokens = Math.min(capacity, bucket.tokens + (elapsedMs / 1000) * perSecond);
       bucket.updatedMs = now;
     }
     if (bucket.tokens >= 1) {
