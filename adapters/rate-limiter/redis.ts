@@ -27,7 +27,7 @@ local updated = tonumber(state[2])
 if tokens == nil or updated == nil then
   tokens = capacity
 else
-  tokens = math.min(capacity, tokens + ((now - updated) / 1000) * rate)
+  tokens = math.min(capacity, tokens + (math.max(0, now - updated) / 1000) * rate)
 end
 local allowed = 0
 local retry = 0
