@@ -12,7 +12,7 @@ export class WebhookMetrics {
   readonly requests = new Counter('waymark_webhook_requests_total', 'Delivery attempts by result (delivered: 2xx; failed: anything else).');
   readonly eventsDelivered = new Counter('waymark_webhook_events_delivered_total', 'Events acknowledged by a receiver (a batch counts each event).');
   readonly retries = new Counter('waymark_webhook_retries_total', 'Failed attempts that were scheduled for another try.');
-  readonly dead = new Counter('waymark_webhook_dead_letters_total', 'Rows that became dead letters, by reason (max-attempts, max-age, refused).');
+  readonly dead = new Counter('waymark_webhook_dead_letters_total', 'Rows that became dead letters, by reason (max-attempts, max-age).');
   readonly redelivered = new Counter('waymark_webhook_redeliveries_total', 'Rows queued again on request (dead letters or past events).');
   readonly pending = new Gauge('waymark_webhook_pending', `Rows waiting for delivery (counted up to ${GAUGE_COUNT_CAP} per environment).`);
   readonly deadStored = new Gauge('waymark_webhook_dead_letters', `Dead letters kept for redelivery (counted up to ${GAUGE_COUNT_CAP} per environment).`);
