@@ -44,6 +44,7 @@ d('Redis rate limiter', () => {
     ['fractional rate', [[0, 'b', 0.5, 1], [0, 'b', 0.5, 1], [1500, 'b', 0.5, 1], [500, 'b', 0.5, 1], [0, 'b', 0.5, 1]]],
     ['fast rate, partial refill', [[0, 'c', 10, 10], ...Array.from({ length: 12 }, (): Step => [0, 'c', 10, 10]), [250, 'c', 10, 10], [0, 'c', 10, 10], [0, 'c', 10, 10]]],
     ['refill caps at capacity', [[0, 'e', 2, 2], [0, 'e', 2, 2], [60_000, 'e', 2, 2], [0, 'e', 2, 2], [0, 'e', 2, 2], [0, 'e', 2, 2]]],
+    ['the clock steps back an hour', [[0, 'f', 1, 2], [0, 'f', 1, 2], [-3_600_000, 'f', 1, 2], [0, 'f', 1, 2], [1000, 'f', 1, 2], [0, 'f', 1, 2]]],
   ];
 
   test.each(SCENARIOS)('same decisions as the memory limiter: %s', async (_name, steps) => {
