@@ -405,3 +405,24 @@ describe('a gateway that refuses private addresses and has no mail server', () =
     });
   });
 });
+
+describe('a gateway whose secret key differs from the one that sealed the stored secret', () => {
+  test('the run fails at the configuration stage and says how to fix it', async () => {
+    const first = await startTestServer({ geofenceImport: syncConfig({}, { host: undefined }) });
+    const saved = await first.request('PUT', '/v1/geofence-sync', {
+      key: first.keys.testSk,
+      body: { protocol: 's3', bucketRegion: 'us-east-1', bucketName: 'geo-bucket', testObjectKey: 'exports/test.csv', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    expect(saved.status).toBe(200);
+    await first.close();
+    // Same data directory, but the key now comes from the configuration (as on another node).
+    const second = await startTestServer({ dataDir: first.dataDir, geofenceImport: syncConfig({ secretKey: 'ab'.repeat(32) }, { host: undefined }) });
+    try {
+      const run = await second.request('POST', '/v1/geofence-sync/run', { key: second.keys.testSk, query: { wait: true } });
+      expect(run.body.run).toMatchObject({ status: 'failed', environments: [{ environment: 'test', ok: false, stage: 'configuration' }] });
+      expect(run.body.run.environments[0].message).toMatch(/cannot be decrypted with this gateway's key .*save the settings again with the secret/);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -108,9 +108,15 @@ export class SyncRunner {
     const t0 = Date.now();
     const base = { environment: source.environment, source: source.shown };
     const failed = (stage: EnvironmentOutcome['stage'], message: string): EnvironmentOutcome => ({ ...base, ok: false, stage, message, durationMs: Date.now() - t0 });
+    let fetcher: () => Promise<Buffer>;
+    try {
+      fetcher = this.fetcher(projectId, settings, source);
+    } catch (err) {
+      return failed('configuration', err instanceof Error ? err.message : String(err));
+    }
     let bytes: Buffer;
     try {
-      bytes = await this.download(projectId, settings, source);
+      bytes = await fetcher();
     } catch (err) {
       return failed('download', err instanceof Error ? err.message : String(err));
     }
@@ -132,16 +138,15 @@ export class SyncRunner {
     }
   }
 
-  private async download(projectId: string, settings: SyncSettingsDoc, source: EnvironmentSource): Promise<Buffer> {
+  /** The download of one source, once its credentials are in hand (a failure here is the settings'). */
+  private fetcher(projectId: string, settings: SyncSettingsDoc, source: EnvironmentSource): () => Promise<Buffer> {
     const { config } = this.deps;
     const limits = { maxBytes: config.maxBytes, timeoutMs: config.timeoutMs, signal: this.stopping.signal };
-    if (source.protocol === 'http') return fetchHttpCsv(source.url, { ...limits, guard: this.deps.guard });
-    if (!settings.accessKeyId || !settings.secretAccessKeySealed) throw new Error('no access key is stored for the bucket');
+    if (source.protocol === 'http') return () => fetchHttpCsv(source.url, { ...limits, guard: this.deps.guard });
+    if (!settings.accessKeyId || !settings.secretAccessKeySealed) throw new Error('no access key is stored for the bucket: set accessKeyId and secretAccessKey');
     const secretAccessKey = this.deps.secrets.open(settings.secretAccessKeySealed, projectId);
-    return fetchS3Csv(
-      { region: source.region, bucket: source.bucket, key: source.key, accessKeyId: settings.accessKeyId, secretAccessKey },
-      { ...limits, endpoint: config.s3Endpoint, forcePathStyle: config.s3ForcePathStyle },
-    );
+    const location = { region: source.region, bucket: source.bucket, key: source.key, accessKeyId: settings.accessKeyId, secretAccessKey };
+    return () => fetchS3Csv(location, { ...limits, endpoint: config.s3Endpoint, forcePathStyle: config.s3ForcePathStyle });
   }
 
   private async mail(projectId: string, run: SyncRunRecord): Promise<SyncRunRecord['mail']> {
