@@ -151,6 +151,22 @@ describe('a file with problems', () => {
     expect((await listAll(server.keys.testSk)).length).toBe(before.length);
   });
 
+  test('rows that need a geocoder, place data or a router are refused with a clear message each', async () => {
+    const r = await upload(server.keys.testSk, [
+      'description,type,tag,externalId,coordinates,address,placeId,radius,mode',
+      'By address,circle,needs,a1,,"20 Jay St, Brooklyn",,100,',
+      'By place,circle,needs,p1,,,place-123,100,',
+      'Drive time,isochrone,needs,i1,"[-73.98,40.70]",,,10,car',
+    ].join('\n'));
+    expect(r.status).toBe(400);
+    expect(r.body.import.errors.map((e: { row: number; message: string }) => [e.row, e.message.split(';')[0]])).toEqual([
+      [2, 'address needs a geocoder to find the centre'],
+      [3, expect.stringMatching(/^placeId needs place data/)],
+      [4, 'isochrone geofences need a road-network router'],
+    ]);
+    expect(await listAll(server.keys.testSk, 'needs')).toEqual([]);
+  });
+
   test('a bad row among updates leaves existing geofences untouched', async () => {
     const before = (await listAll(server.keys.testSk, 'store')).find((g) => g.externalId === 'cafe');
     const r = await upload(server.keys.testSk, csv(`Renamed,circle,store,cafe,"[${CAFE.lng},${CAFE.lat}]",100,`, 'Broken,circle,store,x,"[0,0]",,'));

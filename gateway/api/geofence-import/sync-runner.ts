@@ -65,7 +65,8 @@ export class SyncRunner {
     let ran = 0;
     for (const projectId of await this.deps.syncStore.due(now, DUE_BATCH)) {
       if (this.stopping.signal.aborted) break;
-      const claimed = await this.deps.store.withLock(`geofence-sync:${projectId}`, async () => {
+      // Its own lock, not the run's: claiming must not wait behind a long run of the project.
+      const claimed = await this.deps.store.withLock(`geofence-sync-claim:${projectId}`, async () => {
         // Another node may have taken it meanwhile: check again under the lock.
         const settings = await this.deps.syncStore.settings(projectId);
         if (!settings?.enabled || settings.nextRunAt === undefined || settings.nextRunAt > now.toISOString()) return false;
