@@ -127,8 +127,12 @@ test('SDK flow: create pending, start by tripOptions, approach, arrive on entry,
   const full = await server.request('GET', `/v1/trips/${created._id}`, { key: sk, query: { includeLocations: true } });
   expect(full.body.trip.status).toBe('completed');
   expect(full.body.trip.user).toMatchObject({ _id: userObjectId, userId: 'driver-1' });
-  expect(full.body.trip.locations.map((l: { coordinates: number[] }) => l.coordinates[1])).toEqual([FAR.lat, MIDWAY.lat, NEAR.lat, AT_STORE.lat, AT_STORE.lat]);
-  expect(full.body.trip.locations[0]).toMatchObject({ type: 'Point', locationAccuracy: 5 });
+  // Kept to six decimals of a degree (~0.1 m).
+  const sixDecimals = (x: number) => Math.round(x * 1e6) / 1e6;
+  expect(full.body.trip.locations.map((l: { coordinates: number[] }) => l.coordinates[1])).toEqual([FAR.lat, MIDWAY.lat, NEAR.lat, AT_STORE.lat, AT_STORE.lat].map(sixDecimals));
+  expect(full.body.trip.locations[0]).toMatchObject({ type: 'Point', coordinates: [STORE.lng, sixDecimals(FAR.lat)], locationAccuracy: 5 });
+  expect(full.body.trip.locations[0].updatedAt).toMatch(/\.\d{3}Z$/);
+  expect(full.body.trip).not.toHaveProperty('_trail');
   expect(full.body.trip.arrivedAt <= full.body.trip.completedAt).toBe(true);
 
   // Every trip event is stored, in order, each carrying the trip.

@@ -1,5 +1,5 @@
 // Lateness against scheduledArrivalAt, the expiry due date and the capped location trail.
-import { appendLocation, tripDelay, tripExpiresAt, TRIP_LOCATION_CAP, type TripLocation, type TripStatus } from '../../gateway/engine/trips';
+import { appendLocation, tripDelay, tripExpiresAt, TRIP_LOCATION_CAP, type TripStatus } from '../../gateway/engine/trips';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const min = (m: number) => NOW + m * 60_000;
@@ -35,24 +35,26 @@ test('expiry follows fractional hours', () => {
   expect(tripExpiresAt('started', UPDATED, 0.5)).toBe('2026-03-01T12:30:00.000Z');
 });
 
-const point = (i: number): TripLocation => ({ type: 'Point', coordinates: [i, 0], locationAccuracy: 5, updatedAt: new Date(NOW + i * 1000).toISOString() });
+/** The trail is generic; a point here is its index. */
+type Point = { n: number };
+const point = (n: number): Point => ({ n });
 
 test('the trail appends newest last without touching its input', () => {
   const trail = [point(1), point(2)];
   const next = appendLocation(trail, point(3));
-  expect(next.map((p) => p.coordinates[0])).toEqual([1, 2, 3]);
+  expect(next.map((p) => p.n)).toEqual([1, 2, 3]);
   expect(trail).toHaveLength(2);
 });
 
 test('the trail keeps the newest `cap` points', () => {
-  let trail: TripLocation[] = [];
+  let trail: Point[] = [];
   for (let i = 1; i <= 7; i++) trail = appendLocation(trail, point(i), 3);
-  expect(trail.map((p) => p.coordinates[0])).toEqual([5, 6, 7]);
+  expect(trail.map((p) => p.n)).toEqual([5, 6, 7]);
 });
 
 test('the default cap holds', () => {
-  let trail: TripLocation[] = [];
+  let trail: Point[] = [];
   for (let i = 0; i < TRIP_LOCATION_CAP + 25; i++) trail = appendLocation(trail, point(i));
   expect(trail).toHaveLength(TRIP_LOCATION_CAP);
-  expect(trail[0].coordinates[0]).toBe(25);
+  expect(trail[0].n).toBe(25);
 });

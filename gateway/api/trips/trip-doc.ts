@@ -1,7 +1,7 @@
 // The stored trip and the views of it that leave the server: the full trip (GET, lists) and the
 // summary carried by `user.trip` and by trip events.
 import type { Doc } from '../../../adapters/store/port';
-import type { TripDelay, TripLocation, TripStatus } from '../../engine/trips';
+import type { TripDelay, TripStatus } from '../../engine/trips';
 import type { Metadata, Point } from '../../engine/types';
 import { publicView } from '../collections';
 
@@ -27,7 +27,8 @@ export interface TripDoc extends Doc {
   userId?: string;
   /** The tracked user (`_id`, `userId`, `deviceId`, `metadata`), as of the trip's last update. */
   user?: Record<string, unknown>;
-  locations: TripLocation[];
+  /** The trail, compact (see TrailPoint); `locations` on the way out. */
+  _trail: TrailPoint[];
   /**
    * Indexed link to the user: the user's `_id` once known, else `pendingUserRef(userId)` for a trip
    * created for a userId that has not tracked yet (its first update links it).
@@ -43,14 +44,39 @@ export interface TripDoc extends Doc {
   _destinationGeofenceId?: string;
 }
 
+/**
+ * One trail point as stored: [longitude, latitude, accuracy in metres, epoch ms]. A trip document is
+ * rewritten on every update, so its trail is kept about a third the size of GeoJSON points.
+ */
+export type TrailPoint = [number, number, number, number];
+
+/** A trail point as the API shows it: a GeoJSON point with the update's accuracy and time. */
+export interface TripLocation {
+  type: 'Point';
+  coordinates: [number, number];
+  locationAccuracy: number;
+  updatedAt: string;
+}
+
+/** Six decimals of a degree are about 0.1 m: finer digits are noise in a device location. */
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+export function trailPoint(location: [number, number], accuracy: number, at: Date): TrailPoint {
+  return [round6(location[0]), round6(location[1]), accuracy, at.getTime()];
+}
+
+export function tripLocations(trail: readonly TrailPoint[]): TripLocation[] {
+  return trail.map(([lng, lat, accuracy, ms]) => ({ type: 'Point', coordinates: [lng, lat], locationAccuracy: accuracy, updatedAt: new Date(ms).toISOString() }));
+}
+
 export function pendingUserRef(userId: string): string {
   return `userId:${userId}`;
 }
 
 /** The trip as the API returns it; `locations` only when asked for. */
 export function publicTrip(trip: TripDoc, includeLocations: boolean): Record<string, unknown> {
-  const { userRef: _userRef, expiresAt: _expiresAt, locations, ...rest } = publicView(trip);
-  return includeLocations ? { ...rest, locations } : rest;
+  const { userRef: _userRef, expiresAt: _expiresAt, ...rest } = publicView(trip);
+  return includeLocations ? { ...rest, locations: tripLocations(trip._trail ?? []) } : rest;
 }
 
 const SUMMARY_FIELDS = [

@@ -243,7 +243,7 @@ export class TripService {
     const at = now.toISOString();
     const trip: TripDoc = {
       _id: newObjectId(now), live: scope.live, externalId: input.externalId, status, mode: input.mode ?? 'car',
-      createdAt: at, updatedAt: at, locations: [], _delayed: false,
+      createdAt: at, updatedAt: at, _trail: [], _delayed: false,
     };
     this.applyFields(trip, input);
     if (input.userId !== undefined) {

@@ -12,7 +12,7 @@ import {
   type ActiveStatus, type TripEventType,
 } from '../../engine/trips';
 import { eventUser, userLockKey, type TrackStep, type TrackUpdate } from '../track/track-service';
-import { pendingUserRef, tripSummary, type TripDoc } from './trip-doc';
+import { pendingUserRef, trailPoint, tripSummary, type TripDoc } from './trip-doc';
 import { readTripOptions, type TripOptions } from './trip-input';
 import type { TripService } from './trip-service';
 
@@ -33,10 +33,7 @@ export class TripTrackStep implements TrackStep {
     const lockKey = userLockKey(scope, input.userId, input.deviceId);
     const refs = [user._id];
     if (user.userId !== undefined) refs.push(pendingUserRef(user.userId));
-    const { docs } = await this.trips.store.list('trips', scope, {
-      limit: MAX_OPEN_TRIPS_PER_USER, sortBy: 'createdAt', equals: { userRef: refs, status: [...OPEN_STATUSES] },
-    });
-    const trips = (docs as TripDoc[]).reverse();
+    const trips = (await this.openTripsOf(update, refs)).reverse();
     const starting = new Set<string>();
 
     const options = readTripOptions(input.tripOptions);
@@ -68,6 +65,18 @@ export class TripTrackStep implements TrackStep {
   }
 
   /**
+   * Nearly every user has zero or one open trip. A lookup of one row lets the embedded store use the
+   * userRef index (with a larger limit its planner walks the creation-time index over every trip of
+   * the project), so the common case asks for one and only a user with more asks again.
+   */
+  private async openTripsOf(update: TrackUpdate, refs: string[]): Promise<TripDoc[]> {
+    const query = { sortBy: 'createdAt' as const, equals: { userRef: refs, status: [...OPEN_STATUSES] } };
+    const first = await this.trips.store.list('trips', update.ctx.scope, { ...query, limit: 1 });
+    if (!first.hasMore) return first.docs as TripDoc[];
+    return (await this.trips.store.list('trips', update.ctx.scope, { ...query, limit: MAX_OPEN_TRIPS_PER_USER })).docs as TripDoc[];
+  }
+
+  /**
    * The trip tripOptions names when the user has no open trip with that externalId: an open one nobody
    * owns yet (or owned by this userId), else a new started one. A stopped trip is never reopened: the
    * options are stale SDK state, and the missing `user.trip` makes the SDK end its trip locally.
@@ -85,7 +94,7 @@ export class TripTrackStep implements TrackStep {
     // Created pending, so that run() starts it like any pending trip the options name.
     const trip: TripDoc = {
       _id: newObjectId(now), live: scope.live, externalId: options.externalId, status: 'pending', mode: options.mode ?? 'car',
-      createdAt: at, updatedAt: at, locations: [], _delayed: false,
+      createdAt: at, updatedAt: at, _trail: [], _delayed: false,
     };
     this.trips.applyFields(trip, options);
     return trip;
@@ -95,7 +104,7 @@ export class TripTrackStep implements TrackStep {
     const { ctx, input, user, at } = update;
     const { scope, settings } = ctx;
     const atIso = at.toISOString();
-    trip.locations = appendLocation(trip.locations ?? [], { type: 'Point', coordinates: input.location, locationAccuracy: input.accuracy, updatedAt: atIso });
+    trip._trail = appendLocation(trip._trail ?? [], trailPoint(input.location, input.accuracy, at));
     trip.user = eventUser(user);
     trip.userRef = user._id;
     if (trip.userId === undefined && user.userId !== undefined) trip.userId = user.userId;

@@ -5,4 +5,4 @@ export { decideStatusChange, startEvents, type StatusDecision } from './transiti
 export { progressOnLocation, approachingThreshold, type LocationProgress, type LocationProgressInput, type ThresholdSources } from './progress';
 export { tripDelay, type TripDelay, type DelayInput } from './delay';
 export { tripExpiresAt } from './expiry';
-export { appendLocation, TRIP_LOCATION_CAP, type TripLocation } from './locations';
+export { appendLocation, TRIP_LOCATION_CAP } from './locations';
