@@ -28,6 +28,12 @@ export interface TripWrite {
   events: EventDoc[];
 }
 
+/**
+ * Extra operations for the write that stores events made outside a track update (the webhooks
+ * outbox). `user` is the stored user as the payload should show it, or null.
+ */
+export type EventOpsHook = (scope: Scope, events: EventDoc[], user: UserDoc | null) => Promise<WriteOp[]>;
+
 /** A trip's lock moved (a track update claimed it) between reading it and locking: read again. */
 const LOCK_MOVED = Symbol('lock moved');
 const MAX_LOCK_ATTEMPTS = 4;
@@ -40,6 +46,7 @@ export class TripService {
     private readonly router: Router,
     private readonly projects: ProjectService,
     private readonly logger: Logger,
+    private readonly eventOps: EventOpsHook = async () => [],
   ) {}
 
   // ---- reads ----
@@ -213,11 +220,14 @@ export class TripService {
     return [{ op: 'put', collection: 'users', scope, doc: user }];
   }
 
-  private writeOps(scope: Scope, trip: TripDoc, events: EventDoc[], user: UserDoc | undefined): WriteOp[] {
+  /** Trip, events, the user's `trip` field and the events' outbox rows: one atomic write. */
+  private async writeOps(scope: Scope, trip: TripDoc, events: EventDoc[], user: UserDoc | undefined): Promise<WriteOp[]> {
+    const userOps = this.userTripOps(scope, user, trip);
     return [
       { op: 'put', collection: 'trips', scope, doc: trip },
       ...events.map((doc): WriteOp => ({ op: 'put', collection: 'events', scope, doc })),
-      ...this.userTripOps(scope, user, trip),
+      ...userOps,
+      ...(events.length > 0 ? await this.eventOps(scope, events, user ?? null) : []),
     ];
   }
 
@@ -257,7 +267,7 @@ export class TripService {
     this.refreshDelay(trip, now);
     this.setExpiry(trip, settings);
     const events = startEvents(status).map((type) => this.tripEvent(scope, type, trip, user, now));
-    await this.store.write(this.writeOps(scope, trip, events, user));
+    await this.store.write(await this.writeOps(scope, trip, events, user));
     return { trip, events };
   }
 
@@ -281,7 +291,7 @@ export class TripService {
       }
       this.setExpiry(trip, settings);
       const events = decision.events.map((type) => this.tripEvent(scope, type, trip, user, now));
-      await this.store.write(this.writeOps(scope, trip, events, user));
+      await this.store.write(await this.writeOps(scope, trip, events, user));
       return { trip, events };
     });
   }
@@ -337,7 +347,7 @@ export class TripService {
         trip.completedAt = at;
         delete trip.expiresAt;
         const events = [this.tripEvent(scope, 'user.stopped_trip', trip, user, now)];
-        await this.store.write(this.writeOps(scope, trip, events, user));
+        await this.store.write(await this.writeOps(scope, trip, events, user));
         return true;
       });
     } catch (err) {

@@ -1,6 +1,8 @@
 // Trips as a gateway feature: endpoints, the track step and the expiry job (its period follows
-// WAYMARK_JOB_INTERVAL_MS; 0 turns it off, and tests then run it through the instance's jobs).
+// WAYMARK_JOB_INTERVAL_MS; 0 turns it off, and tests then run it through the instance's jobs). Its
+// track step runs before the webhooks feature's, so trip events of an update are delivered too.
 import type { Feature } from '../../feature';
+import { outboxOpsFor } from '../webhooks/webhooks-feature';
 import { TripService } from './trip-service';
 import { TripTrackStep } from './trip-track-step';
 import { tripRoutes } from './trips-routes';
@@ -8,7 +10,11 @@ import { tripRoutes } from './trips-routes';
 export const tripsFeature: Feature = {
   name: 'trips',
   setup(services) {
-    const trips = new TripService(services.store, services.geofences, services.router, services.projects, services.logger);
+    // Events of PATCH, create-with-status and expiry reach webhooks through the same outbox as track's.
+    const trips = new TripService(
+      services.store, services.geofences, services.router, services.projects, services.logger,
+      (scope, events, user) => outboxOpsFor(services, scope, events, user),
+    );
     return {
       routes: tripRoutes(trips),
       trackSteps: [new TripTrackStep(trips)],
