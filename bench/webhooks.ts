@@ -10,7 +10,7 @@
 //
 // Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/webhooks.js
 // (NODE_PATH because the compiled files live outside the repo and still need express and better-sqlite3.)
-// Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16)
+// Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (A, B or both)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +31,7 @@ const RUNS = Number(process.env.RUNS ?? 5);
 const TRACKS = Number(process.env.TRACKS ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
+const PART = process.env.PART ?? 'AB';
 const CAFE = { lat: 40.7831, lng: -73.9712 };
 const AWAY = { lat: 40.77, lng: -73.98 };
 
@@ -235,14 +236,15 @@ let sink = 0;
 async function main(): Promise<void> {
   const receiver = await startReceiverProcess();
   try {
-    console.log(`A. delivery throughput: ${EVENTS} events per run, ${RUNS} runs after a warm-up, receiver in its own process`);
-    for (const [mode, endpoints] of [['single', 1], ['batch', 1], ['single', 4]] as const) {
+    if (PART.includes('A')) console.log(`A. delivery throughput: ${EVENTS} events per run, ${RUNS} runs after a warm-up, receiver in its own process`);
+    for (const [mode, endpoints] of PART.includes('A') ? ([['single', 1], ['batch', 1], ['single', 4]] as const) : []) {
       const r = await throughput(receiver, mode, endpoints);
       const e = summarize(r.eventsPerSecond);
       const q = summarize(r.requestsPerSecond);
       sink += e.mean;
       console.log(`  ${mode.padEnd(6)} × ${endpoints} endpoint(s): events/s min ${f0(e.min)} median ${f0(e.median)} mean ${f0(e.mean)}; requests/s median ${f0(q.median)}`);
     }
+    if (!PART.includes('B')) return;
     console.log(`B. POST /v1/track latency (ms), gateway in a child process, one geofence event per update, ${RUNS} × ${TRACKS} sequential updates`);
     const baseline = await trackLatency(receiver, 0);
     for (const webhooks of [0, 1, 4]) {

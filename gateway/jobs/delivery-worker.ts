@@ -49,10 +49,35 @@ const LEASE_MARGIN_MS = 5000;
 /** How long a node trusts its memory that an endpoint's head row is not due (another node may redeliver). */
 const BLOCK_RECHECK_MS = 30_000;
 const PURGE_BATCH = 1000;
+/**
+ * Outcomes of delivered rows are written in groups: one transaction per delivery would cost more than
+ * the delivery itself. A crash loses at most this many acknowledged rows' outcomes, and those rows
+ * are sent again, which at-least-once delivery allows. Failures are written at once.
+ */
+const FLUSH_ROWS = 25;
+const FLUSH_MS = 200;
 const USER_AGENT = 'Waymark-Webhooks/1';
 
 function scopeKey(scope: Scope, webhookId: string): string {
   return `${scope.projectId}:${scope.live ? 1 : 0}:${webhookId}`;
+}
+
+/** Outcomes waiting to be written, with what to count once they are. */
+interface OutcomeBuffer {
+  ops: WriteOp[];
+  rows: number;
+  firstMs: number;
+  onWritten: Array<() => void>;
+}
+
+/** What one row's turn produced. */
+interface Turn {
+  ops: WriteOp[];
+  /** 'next': the endpoint may go on with its next row; 'stop': it waits. */
+  next: 'next' | 'stop';
+  /** Delivered rows may wait in the buffer; anything else is written before going on. */
+  delivered: boolean;
+  onWritten: () => void;
 }
 
 interface Drain {
@@ -213,14 +238,30 @@ export class DeliveryWorker {
       .then((r) => r.docs as OutboxRow[]);
   }
 
+  /** Writes buffered outcomes (with a renewed lease); false when the endpoint was lost to another owner. */
+  private async flush(scope: Scope, webhookId: string, buffer: OutcomeBuffer): Promise<boolean> {
+    if (buffer.ops.length === 0) return true;
+    const { ops, onWritten } = buffer;
+    buffer.ops = [];
+    buffer.rows = 0;
+    buffer.onWritten = [];
+    if (!(await this.commit(scope, webhookId, ops))) return false;
+    for (const count of onWritten) count();
+    return true;
+  }
+
   private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
     // A read before the lease: waking an endpoint with nothing due must not cost two writes.
     if (this.stopping || (await this.pendingPage(scope, webhookId, 1)).length === 0) return;
     if (!(await this.claim(scope, webhookId))) return;
     const key = scopeKey(scope, webhookId);
+    const buffer: OutcomeBuffer = { ops: [], rows: 0, firstMs: 0, onWritten: [] };
+    let owned = true;
     try {
       for (;;) {
         if (this.stopping) return;
+        // The next page must not show rows whose delivery is only in the buffer.
+        if (!(owned = await this.flush(scope, webhookId, buffer))) return;
         const webhook = (await this.deps.store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
         if (!webhook || !webhook.enabled) return;
         drain.again = false;
@@ -237,11 +278,20 @@ export class DeliveryWorker {
             this.blockedUntil.set(key, Math.min(dueMs, now.getTime() + BLOCK_RECHECK_MS));
             return;
           }
-          const next = await this.deliverRow(scope, webhook, row, now);
-          if (next === 'stop') return;
+          const turn = await this.deliverRow(scope, webhook, row, now);
+          if (!turn) return;
+          if (buffer.rows === 0) buffer.firstMs = now.getTime();
+          buffer.ops.push(...turn.ops);
+          buffer.rows++;
+          buffer.onWritten.push(turn.onWritten);
+          if (!turn.delivered || buffer.rows >= FLUSH_ROWS || this.clock().getTime() - buffer.firstMs >= FLUSH_MS) {
+            if (!(owned = await this.flush(scope, webhookId, buffer))) return;
+          }
+          if (turn.next === 'stop') return;
         }
       }
     } finally {
+      if (owned) await this.flush(scope, webhookId, buffer);
       await this.release(scope, webhookId);
     }
   }
@@ -283,16 +333,21 @@ export class DeliveryWorker {
     return { ...rest, ...extra, state: 'dead', updatedAt: now.toISOString(), deadAt: now.toISOString(), deadReason: reason };
   }
 
-  /** One row's turn. 'next': the endpoint may go on with its next row; 'stop': it waits. */
-  private async deliverRow(scope: Scope, webhook: WebhookDoc, row: OutboxRow, now: Date): Promise<'next' | 'stop'> {
-    const { store, metrics, settings } = this.deps;
+  /**
+   * One row's turn: send it (unless it expired) and say what to write. Undefined when the attempt was
+   * cut short by shutdown: nothing is known about the receiver, so nothing is recorded, and the row is
+   * sent again by whoever drains the endpoint next.
+   */
+  private async deliverRow(scope: Scope, webhook: WebhookDoc, row: OutboxRow, now: Date): Promise<Turn | undefined> {
+    const { metrics, settings } = this.deps;
     const log = (entry: DeliveryLogEntry): WriteOp => ({ op: 'put', collection: 'webhook_deliveries', scope, doc: entry });
 
     if (isExpired(new Date(row.enqueuedAt), now, settings.retry)) {
       const dead = this.deadRow(row, now, 'max-age', {});
-      const kept = await this.commit(scope, webhook._id, [{ op: 'put', collection: 'outbox', scope, doc: dead }, log(this.logEntry(webhook, row, 'expired', undefined, undefined, now))]);
-      metrics.dead.inc({ reason: 'max-age' });
-      return kept ? 'next' : 'stop';
+      return {
+        ops: [{ op: 'put', collection: 'outbox', scope, doc: dead }, log(this.logEntry(webhook, row, 'expired', undefined, undefined, now))],
+        next: 'next', delivered: false, onWritten: () => metrics.dead.inc({ reason: 'max-age' }),
+      };
     }
 
     const body = JSON.stringify(row.payload);
@@ -300,9 +355,7 @@ export class DeliveryWorker {
       { url: webhook.url, body, headers: this.requestHeaders(webhook, row, body, now) },
       { timeoutMs: settings.timeoutMs, policy: settings.policy, agents: this.agents, signal: this.controller.signal },
     );
-    // Cut short by shutdown: nothing is known about the receiver, so nothing is recorded; the row is
-    // sent again by whoever drains the endpoint next.
-    if (attempt.aborted) return 'stop';
+    if (attempt.aborted) return undefined;
 
     const after = this.clock();
     const attempts = row.attempts + 1;
@@ -313,31 +366,33 @@ export class DeliveryWorker {
     metrics.requests.inc({ result: attempt.ok ? 'delivered' : 'failed' });
     metrics.latency.observe(attempt.latencyMs / 1000);
 
-    const ops: WriteOp[] = [];
     const seen: Partial<OutboxRow> = { attempts, lastAttemptAt: now.toISOString(), lastStatus: attempt.status ?? null, lastError: attempt.error };
     if (decision.kind === 'delivered') {
-      ops.push({ op: 'delete', collection: 'outbox', scope, id: row._id }, log(this.logEntry(webhook, row, 'delivered', attempt, decision, after)));
-    } else if (decision.kind === 'retry') {
-      const retry: OutboxRow = { ...row, ...seen, updatedAt: after.toISOString(), nextAttemptAt: decision.at.toISOString() };
-      ops.push({ op: 'put', collection: 'outbox', scope, doc: retry }, log(this.logEntry(webhook, row, 'retry', attempt, decision, after)));
-    } else {
-      ops.push({ op: 'put', collection: 'outbox', scope, doc: this.deadRow(row, after, decision.reason, seen) }, log(this.logEntry(webhook, row, 'dead', attempt, decision, after)));
-    }
-    const kept = await this.commit(scope, webhook._id, ops);
-
-    if (decision.kind === 'delivered') {
-      metrics.eventsDelivered.inc({}, row.eventIds.length);
-      metrics.lag.observe((after.getTime() - Date.parse(row.enqueuedAt)) / 1000);
-      return kept ? 'next' : 'stop';
+      return {
+        ops: [{ op: 'delete', collection: 'outbox', scope, id: row._id }, log(this.logEntry(webhook, row, 'delivered', attempt, decision, after))],
+        next: 'next', delivered: true,
+        onWritten: () => {
+          metrics.eventsDelivered.inc({}, row.eventIds.length);
+          metrics.lag.observe((after.getTime() - Date.parse(row.enqueuedAt)) / 1000);
+        },
+      };
     }
     if (decision.kind === 'retry') {
-      metrics.retries.inc();
+      const retry: OutboxRow = { ...row, ...seen, updatedAt: after.toISOString(), nextAttemptAt: decision.at.toISOString() };
       this.blockedUntil.set(scopeKey(scope, webhook._id), Math.min(decision.at.getTime(), after.getTime() + BLOCK_RECHECK_MS));
-      return 'stop';
+      return {
+        ops: [{ op: 'put', collection: 'outbox', scope, doc: retry }, log(this.logEntry(webhook, row, 'retry', attempt, decision, after))],
+        next: 'stop', delivered: false, onWritten: () => metrics.retries.inc(),
+      };
     }
-    metrics.dead.inc({ reason: decision.reason });
-    this.deps.logger.warn('webhook dead letter', { webhookId: webhook._id, outboxId: row._id, reason: decision.reason, error: attempt.error });
-    return kept ? 'next' : 'stop';
+    return {
+      ops: [{ op: 'put', collection: 'outbox', scope, doc: this.deadRow(row, after, decision.reason, seen) }, log(this.logEntry(webhook, row, 'dead', attempt, decision, after))],
+      next: 'next', delivered: false,
+      onWritten: () => {
+        metrics.dead.inc({ reason: decision.reason });
+        this.deps.logger.warn('webhook dead letter', { webhookId: webhook._id, outboxId: row._id, reason: decision.reason, error: attempt.error });
+      },
+    };
   }
 
   /** Periodic clean-up: delivery-log entries past retention and dead letters past theirs. */
