@@ -47,7 +47,7 @@ d('two gateway nodes sharing PostgreSQL and Redis', () => {
     expect((await trackOn(nodeA.url, 'seen-on-b')).status).toBe(200);
     const r = await fetch(`${nodeB.url}/v1/users/seen-on-b`, { headers: { authorization: nodeA.keys.testSk } });
     expect(r.status).toBe(200);
-    expect((await r.json()).user).toMatchObject({ deviceId: 'seen-on-b' });
+    expect(((await r.json()) as { user: unknown }).user).toMatchObject({ deviceId: 'seen-on-b' });
   });
 
   test("a device's track budget spent on node A is spent on node B", async () => {
@@ -55,7 +55,7 @@ d('two gateway nodes sharing PostgreSQL and Redis', () => {
     const onB = await trackOn(nodeB.url, 'budget');
     expect(onB.status).toBe(429);
     expect(onB.headers.get('retry-after')).toBe('1');
-    expect((await onB.json()).meta).toMatchObject({ code: 429 });
+    expect(((await onB.json()) as { meta: unknown }).meta).toMatchObject({ code: 429 });
     // Another device has its own budget.
     expect((await trackOn(nodeB.url, 'other-device')).status).toBe(200);
   });
