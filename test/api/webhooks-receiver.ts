@@ -29,6 +29,8 @@ export interface TestReceiver {
   url: string;
   port: number;
   received: Received[];
+  /** Most requests to one path being answered at the same time (concurrency seen by a receiver). */
+  maxInFlight: Map<string, number>;
   /** Answers used in order, one per request; then `fallback`. */
   script: Answer[];
   fallback: Answer;
@@ -43,6 +45,7 @@ export async function startReceiver(host = '127.0.0.1'): Promise<TestReceiver> {
     url: '',
     port: 0,
     received: [],
+    maxInFlight: new Map(),
     script: [],
     fallback: { status: 200 },
     waitFor: async (predicate, timeoutMs = 15_000, what = 'condition') => {
@@ -58,7 +61,12 @@ export async function startReceiver(host = '127.0.0.1'): Promise<TestReceiver> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  const inFlight = new Map<string, number>();
   const server = http.createServer((req, res) => {
+    const path = req.url ?? '';
+    inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+    receiver.maxInFlight.set(path, Math.max(receiver.maxInFlight.get(path) ?? 0, inFlight.get(path) ?? 0));
+    res.on('close', () => inFlight.set(path, (inFlight.get(path) ?? 1) - 1));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
