@@ -13,6 +13,12 @@ import type { Store } from '../adapters/store/port';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
 import { GeodesicRouter } from '../adapters/router/geodesic';
 import type { Router } from '../adapters/router/port';
+import { createMaxmindIpLocator } from '../adapters/ip-locator/maxmind/maxmind-ip-locator';
+import type { IpLocator } from '../adapters/ip-locator/port';
+import { createEmbeddedRegions } from '../adapters/regions/embedded/embedded-regions';
+import { createGeoTzTimeZones } from '../adapters/time-zones/geo-tz/geo-tz-time-zones';
+import type { TimeZoneLookup } from '../adapters/time-zones/port';
+import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
@@ -40,6 +46,11 @@ export interface Services {
   geofences: GeofenceService;
   track: TrackService;
   router: Router;
+  /** Bundled region data plus boundaries imported into <dataDir>/regions/; loads on first lookup. */
+  regions: ReloadableRegions;
+  timeZones: TimeZoneLookup;
+  /** IP databases are read on first use. */
+  ipLocator: IpLocator;
   scheduler: Scheduler;
   /** Installed features, by name. */
   features: Map<string, FeatureInstance>;
@@ -69,6 +80,10 @@ async function createLimiter(config: GatewayConfig, logger: Logger): Promise<Rat
 }
 
 export async function createServices(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Services> {
+  const timeZones = createGeoTzTimeZones();
+  // Before the store opens: a wrong database path stops start-up with nothing to clean up.
+  const ipLocator = createMaxmindIpLocator({ ...config.ipGeocode, timeZones });
+  const regions = createEmbeddedRegions({ dataDir: config.dataDir });
   const store = await createStore(config, logger);
   for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
   const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
@@ -78,11 +93,14 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const auth = new Authenticator(store);
   const projects = new ProjectService(store);
   projects.onChange((id) => auth.forget(id));
-  const geofences = new GeofenceService(store);
+  // Operating hours are read in the geofence's own zone.
+  const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
   const track = new TrackService(store, geofences);
   const router = new GeodesicRouter();
   const scheduler = new Scheduler(logger);
-  const services: Services = { config, store, limiter, logger, auth, projects, geofences, track, router, scheduler, features: new Map() };
+  const services: Services = {
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, scheduler, features: new Map(),
+  };
   for (const f of FEATURES) {
     const instance = await f.setup(services);
     services.features.set(f.name, instance);

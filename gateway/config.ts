@@ -26,6 +26,22 @@ export interface GatewayConfig {
   /** Bearer token for GET /metrics; unset: /metrics answers loopback clients only. */
   metricsToken?: string;
   geofenceImport: GeofenceImportConfig;
+  regions: RegionsConfig;
+  ipGeocode: IpGeocodeConfig;
+}
+
+/** Region data (docs/data-regions.md). */
+export interface RegionsConfig {
+  /** Least time between two looks for boundaries imported into <dataDir>/regions/ while running, ms; 0: every lookup. */
+  reloadCheckMs: number;
+}
+
+/** IP geocoding databases (docs/data-regions.md); unset: the bundled DB-IP City Lite files, no proxy detection. */
+export interface IpGeocodeConfig {
+  /** City .mmdb files (MaxMind GeoIP2/GeoLite2 City or ip-location-db), tried in order. */
+  cityDatabases?: string[];
+  /** A MaxMind GeoIP2 Anonymous IP .mmdb: enables `proxy`. */
+  anonymousIpDatabase?: string;
 }
 
 /** CSV geofence import and nightly sync (docs/geofence-import.md). Sizes in bytes, durations in ms. */
@@ -173,6 +189,15 @@ function webhookConfigFromEnv(env: NodeJS.ProcessEnv): WebhookConfig {
   return config;
 }
 
+function ipGeocodeConfigFromEnv(env: NodeJS.ProcessEnv): IpGeocodeConfig {
+  const cities = listFrom('WAYMARK_IP_CITY_DATABASES', env).map((f) => path.resolve(f));
+  const anonymous = env.WAYMARK_IP_ANONYMOUS_DATABASE;
+  return {
+    cityDatabases: cities.length > 0 ? cities : undefined,
+    anonymousIpDatabase: anonymous ? path.resolve(anonymous) : undefined,
+  };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const store = env.WAYMARK_STORE ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'postgres') throw new Error(`WAYMARK_STORE must be sqlite or postgres, got "${store}"`);
@@ -196,5 +221,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     webhooks: webhookConfigFromEnv(env),
     metricsToken: env.WAYMARK_METRICS_TOKEN || undefined,
     geofenceImport: geofenceImportConfigFromEnv(env),
+    regions: { reloadCheckMs: intFrom('WAYMARK_REGIONS_RELOAD_CHECK_MS', 1000, env) },
+    ipGeocode: ipGeocodeConfigFromEnv(env),
   };
 }

@@ -5,6 +5,7 @@ import { silentLogger } from '../http/logger';
 import { parseArgs, hasFlag, UsageError } from './args';
 import { geofencesCommand, GEOFENCES_USAGE } from './commands/geofences';
 import { projectCommand, PROJECT_USAGE } from './commands/project';
+import { regionsCommand, REGIONS_USAGE } from './commands/regions';
 import { serveCommand } from './commands/serve';
 import { webhooksCommand, WEBHOOKS_USAGE } from './commands/webhooks';
 import { cliOutput } from './output';
@@ -14,6 +15,7 @@ waymark serve
 ${PROJECT_USAGE}
 ${WEBHOOKS_USAGE}
 ${GEOFENCES_USAGE}
+${REGIONS_USAGE}
 
 Configuration comes from the environment (PORT, WAYMARK_DATA_DIR, WAYMARK_STORE, …): see docs/configuration.md.`;
 
@@ -27,6 +29,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return command === undefined ? 2 : 0;
   }
+  // Boundary files live in the data directory, not the store: no services to open.
+  if (command === 'regions') return regionsCommand(config, args, out);
   // Checked before opening the store: a mistyped command must not create a data directory.
   if (command !== 'project' && command !== 'webhooks' && command !== 'geofences') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
   const services = await createServices(config, silentLogger());
