@@ -184,11 +184,15 @@ export class SqliteStore implements Store {
     this.filterSql(spec, query, where, args);
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
-    // The limit is written into the SQL, not bound: with `LIMIT ?` the planner cannot see that few rows
-    // are wanted and prefers walking the sort index over the whole collection (measured: 9 µs → 500 µs
-    // per lookup with 20,000 documents).
+    // Without statistics the planner likes walking the date index newest-first and filtering as it goes,
+    // which reads the whole collection when the filter is a selective key (a userId, an externalId).
+    // With an indexed key in the filter, `+column` keeps the date index out of the running so the key's
+    // index is used and only its rows are sorted (measured: 9 µs instead of 500 µs per lookup among
+    // 20,000 documents). The limit is written into the SQL for the same reason: `LIMIT ?` hides it.
+    const byKey = Object.keys(query.equals ?? {}).some((field) => spec.keys.includes(field));
+    const sortExpr = byKey ? `+${sortColumn}` : sortColumn;
     const limit = Math.max(0, Math.floor(query.limit)) + 1;
-    const rows = this.statement(`SELECT doc FROM docs WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`)
+    const rows = this.statement(`SELECT doc FROM docs WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`)
       .all(...args) as DocRow[];
     const hasMore = rows.length > query.limit;
     return { docs: rows.slice(0, query.limit).map((r) => JSON.parse(r.doc) as Doc), hasMore };
