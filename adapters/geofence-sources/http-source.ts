@@ -129,11 +129,12 @@ function oneHop(url: URL, addresses: CheckedAddress[], opts: HttpSourceOptions, 
 }
 
 function describe(err: unknown): string {
+  // Duck-typed rather than instanceof: errors may come from another realm (a vm context, a test runner).
+  const e = (typeof err === 'object' && err !== null ? err : {}) as Partial<NodeJS.ErrnoException> & { errors?: unknown[] };
   // Node tries each resolved address in turn and reports all failures together.
-  if (err instanceof AggregateError && err.errors.length > 0) return describe(err.errors[0]);
-  const e = err as NodeJS.ErrnoException;
-  if (e instanceof Error && e.code && !e.message.includes(e.code)) return `${e.code}: ${e.message}`;
-  return err instanceof Error ? err.message : String(err);
+  if (Array.isArray(e.errors) && e.errors.length > 0 && !e.message) return describe(e.errors[0]);
+  if (typeof e.message !== 'string') return String(err);
+  return e.code && !e.message.includes(e.code) ? `${e.code}: ${e.message}` : e.message;
 }
 
 /** Downloads `url` within the limits; rejects with a SourceError saying why not. */

@@ -23,6 +23,41 @@ export interface AddressGuard {
   refuseAddress(ip: string): string | undefined;
 }
 
+/** One CSV object in a bucket, with the credentials that may read it. */
+export interface S3ObjectLocation {
+  region: string;
+  bucket: string;
+  key: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** S3's own bucket name rules (3–63 lowercase letters, digits, dots, hyphens; not an IP address). */
+export function bucketNameProblem(name: string): string | undefined {
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name)) return 'must be 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit';
+  if (name.includes('..')) return 'must not contain two dots in a row';
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return 'must not look like an IP address';
+  return undefined;
+}
+
+/** Region names as AWS and S3-compatible servers spell them (us-east-1, eu-central-2, auto). */
+export function regionProblem(region: string): string | undefined {
+  return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(region) && region.length <= 32 ? undefined : 'must be a region name such as us-east-1';
+}
+
+export function s3Url(bucket: string, key: string): string {
+  return `s3://${bucket}/${key}`;
+}
+
+/**
+ * The downloads the sync may make, with the operator's limits and policies already applied (the
+ * gateway wires them: address guard for URLs, endpoint and path style for buckets).
+ */
+export interface CsvSources {
+  http(url: string, limits: FetchLimits): Promise<Buffer>;
+  s3(location: S3ObjectLocation, limits: FetchLimits): Promise<Buffer>;
+}
+
 /** A download that did not produce a file; the message says why in the owner's terms. */
 export class SourceError extends Error {
   constructor(message: string) {

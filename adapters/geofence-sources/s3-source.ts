@@ -3,38 +3,13 @@
 // default, or WAYMARK_SYNC_S3_ENDPOINT), never the project's: bucket and region are checked to be
 // plain names, so a project cannot point the client at another host.
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { readLimited, SourceError, type FetchLimits } from './port';
-
-export interface S3ObjectLocation {
-  region: string;
-  bucket: string;
-  key: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-}
+import { bucketNameProblem, readLimited, regionProblem, s3Url, SourceError, type FetchLimits, type S3ObjectLocation } from './port';
 
 export interface S3SourceOptions extends FetchLimits {
   /** An S3-compatible server's base URL; undefined for AWS. */
   endpoint?: string;
   /** Bucket in the path (`host/bucket/key`) rather than in the host name; most S3-compatible servers need it. */
   forcePathStyle: boolean;
-}
-
-/** S3's own bucket name rules (3–63 lowercase letters, digits, dots, hyphens; not an IP address). */
-export function bucketNameProblem(name: string): string | undefined {
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name)) return 'must be 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit';
-  if (name.includes('..')) return 'must not contain two dots in a row';
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return 'must not look like an IP address';
-  return undefined;
-}
-
-/** Region names as AWS and S3-compatible servers spell them (us-east-1, eu-central-2, auto). */
-export function regionProblem(region: string): string | undefined {
-  return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(region) && region.length <= 32 ? undefined : 'must be a region name such as us-east-1';
-}
-
-export function s3Url(bucket: string, key: string): string {
-  return `s3://${bucket}/${key}`;
 }
 
 function describe(err: unknown, loc: S3ObjectLocation): string {
@@ -60,8 +35,9 @@ function describe(err: unknown, loc: S3ObjectLocation): string {
         return `${where}: ${err.name}${err.message && err.message !== err.name ? `: ${err.message}` : ''} (HTTP ${err.$metadata.httpStatusCode ?? '?'})`;
     }
   }
-  const e = err as NodeJS.ErrnoException;
-  if (e instanceof Error) return `${where}: ${e.code && !e.message.includes(e.code) ? `${e.code}: ` : ''}${e.message}`;
+  // Duck-typed rather than instanceof: errors may come from another realm (a vm context, a test runner).
+  const e = (typeof err === 'object' && err !== null ? err : {}) as Partial<NodeJS.ErrnoException>;
+  if (typeof e.message === 'string') return `${where}: ${e.code && !e.message.includes(e.code) ? `${e.code}: ` : ''}${e.message}`;
   return `${where}: ${String(err)}`;
 }
 

@@ -1,6 +1,9 @@
 // Geofence CSV import and nightly sync as a gateway feature: the upload endpoint, the sync settings
 // and run endpoints, their collections, the nightly job and the mailer. The CLI reaches the same
 // services through geofenceImportOf().
+import { fetchHttpCsv } from '../../../adapters/geofence-sources/http-source';
+import type { CsvSources } from '../../../adapters/geofence-sources/port';
+import { fetchS3Csv } from '../../../adapters/geofence-sources/s3-source';
 import type { Mailer } from '../../../adapters/mailer/port';
 import { SmtpMailer, UnconfiguredMailer } from '../../../adapters/mailer/smtp-mailer';
 import type { Services } from '../../app';
@@ -46,8 +49,12 @@ export const geofenceImportFeature: Feature = {
     const guard = syncAddressGuard({ allowPrivate: c.sync.allowPrivate, allowedNetworks: c.sync.allowedNetworks });
     const mailer = createMailer(c.smtp);
     const settings = new SyncSettingsService(syncStore, secrets, guard, c.sync);
+    const sources: CsvSources = {
+      http: (url, limits) => fetchHttpCsv(url, { ...limits, guard }),
+      s3: (location, limits) => fetchS3Csv(location, { ...limits, endpoint: c.sync.s3Endpoint, forcePathStyle: c.sync.s3ForcePathStyle }),
+    };
     const runner = new SyncRunner({
-      store, syncStore, importer, mailer, secrets, guard, logger, config: c.sync,
+      store, syncStore, importer, mailer, secrets, sources, logger, config: c.sync,
       projectName: async (id) => (await projects.find(id))?.name ?? id,
     });
     runtimes.set(services, { importer, settings, runner, syncStore, mailer });

@@ -3,9 +3,7 @@
 // overlap (a Store lock, so also across gateway nodes). The nightly job asks for due projects and
 // moves each one's next run to the following night before running it, so a crash mid-run does not
 // make it run again in a loop.
-import { fetchHttpCsv } from '../../../adapters/geofence-sources/http-source';
-import type { AddressGuard } from '../../../adapters/geofence-sources/port';
-import { fetchS3Csv } from '../../../adapters/geofence-sources/s3-source';
+import type { CsvSources } from '../../../adapters/geofence-sources/port';
 import type { Mailer } from '../../../adapters/mailer/port';
 import type { Store } from '../../../adapters/store/port';
 import type { GeofenceImportConfig } from '../../config';
@@ -23,7 +21,7 @@ export interface SyncRunnerDeps {
   importer: GeofenceImporter;
   mailer: Mailer;
   secrets: SecretBox;
-  guard: AddressGuard;
+  sources: CsvSources;
   config: GeofenceImportConfig['sync'];
   logger: Logger;
   projectName(projectId: string): Promise<string>;
@@ -143,11 +141,11 @@ export class SyncRunner {
   private fetcher(projectId: string, settings: SyncSettingsDoc, source: EnvironmentSource): () => Promise<Buffer> {
     const { config } = this.deps;
     const limits = { maxBytes: config.maxBytes, timeoutMs: config.timeoutMs, signal: this.stopping.signal };
-    if (source.protocol === 'http') return () => fetchHttpCsv(source.url, { ...limits, guard: this.deps.guard });
+    if (source.protocol === 'http') return () => this.deps.sources.http(source.url, limits);
     if (!settings.accessKeyId || !settings.secretAccessKeySealed) throw new Error('no access key is stored for the bucket: set accessKeyId and secretAccessKey');
     const secretAccessKey = this.deps.secrets.open(settings.secretAccessKeySealed, projectId);
     const location = { region: source.region, bucket: source.bucket, key: source.key, accessKeyId: settings.accessKeyId, secretAccessKey };
-    return () => fetchS3Csv(location, { ...limits, endpoint: config.s3Endpoint, forcePathStyle: config.s3ForcePathStyle });
+    return () => this.deps.sources.s3(location, limits);
   }
 
   private async mail(projectId: string, run: SyncRunRecord): Promise<SyncRunRecord['mail']> {

@@ -1,8 +1,7 @@
 // Nightly sync settings of a project: what the endpoint and the CLI accept, how they are stored, and
 // what GET shows (never the secret access key). One settings document per project covers both
 // environments: the test and live CSVs are separate sources under one protocol.
-import type { AddressGuard } from '../../../adapters/geofence-sources/port';
-import { bucketNameProblem, regionProblem, s3Url } from '../../../adapters/geofence-sources/s3-source';
+import { bucketNameProblem, regionProblem, s3Url, type AddressGuard } from '../../../adapters/geofence-sources/port';
 import type { SyncEnvironment } from '../../engine/geofence-sync/sync-report';
 import { BadRequest } from '../../http/errors';
 import { isAbsent, readBoolean, readString } from '../../http/params';
