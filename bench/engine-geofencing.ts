@@ -3,10 +3,11 @@
 // walks. Measures index bulk load, single set()/delete(), the per-update cost of
 // near() + evaluateGeofences(), and peak RSS. Seeded, with warm-up and a result sink.
 //
-// Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && node /tmp/wm-bench/bench/engine-geofencing.js
+// Run (NODE_PATH: the compiled files live outside the repo, so `rbush` is not found without it):
+//   npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/engine-geofencing.js
 //
-// Last results (Node 20.20, this dev container), see the report at the end of the run for the
-// figures of your machine.
+// Last results: see the end of this file.
+import os from 'os';
 import { GeofenceIndex, evaluateGeofences, type VisitState } from '../gateway/engine/geofencing';
 import { circleGeometry, polygonApproxRadius, polygonCentroid } from '../gateway/engine/geofence-shape';
 import { destinationPoint } from '../gateway/engine/geo/sphere';
@@ -105,7 +106,22 @@ function stats(values: number[]): { min: number; median: number; mean: number; p
 const fmt = (x: number, digits = 2) => x.toFixed(digits);
 let sink = 0;
 
+/**
+ * A fixed workload timed alongside the figures, to compare runs across machines and load: this
+ * benchmark is often run on shared machines where every figure moves with the neighbours.
+ */
+function calibrate(): number {
+  const values = new Float64Array(1_000_000);
+  const rnd = prng(1);
+  for (let i = 0; i < values.length; i++) values[i] = rnd();
+  const t = performance.now();
+  values.sort();
+  sink += values[0];
+  return performance.now() - t;
+}
+
 function main(): void {
+  console.log(`calibration: Float64Array sort of 1e6 doubles ${fmt(calibrate(), 0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`);
   const rnd = prng(42);
   const t0 = performance.now();
   const geofences = makeGeofences(GEOFENCES, rnd);
@@ -113,16 +129,21 @@ function main(): void {
 
   // Bulk load: a fresh index each run (derived shapes are recomputed: load() refreshes them).
   const loadMs: number[] = [];
+  const loadCpuMs: number[] = [];
   let index = new GeofenceIndex();
   for (let r = 0; r < LOAD_RUNS; r++) {
     index = new GeofenceIndex();
+    const cpu = process.cpuUsage();
     const t = performance.now();
     index.load(geofences);
     loadMs.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    loadCpuMs.push((used.user + used.system) / 1000);
     sink += index.size;
   }
   const load = stats(loadMs);
-  console.log(`index.load(100k): min ${fmt(load.min, 1)} ms, median ${fmt(load.median, 1)} ms, mean ${fmt(load.mean, 1)} ms (${LOAD_RUNS} runs)`);
+  const loadCpu = stats(loadCpuMs);
+  console.log(`index.load(100k): min ${fmt(load.min, 1)} ms, median ${fmt(load.median, 1)} ms, mean ${fmt(load.mean, 1)} ms (${LOAD_RUNS} runs; process CPU median ${fmt(loadCpu.median, 1)} ms)`);
 
   // Single writes on the loaded index: insert new geofences, replace them, delete them.
   const extra = makeGeofences(SINGLE_OPS, prng(7), 'x');
@@ -229,6 +250,7 @@ function main(): void {
   measure('update = nearPrepared() + evaluateGeofences()', true);
   measure('update = near() + evaluateGeofences() (plain Geofence path)', false);
   console.log(`peak RSS ${fmt(process.resourceUsage().maxRSS / 1024, 0)} MB`);
+  console.log(`calibration again: ${fmt(calibrate(), 0)} ms; load average ${os.loadavg()[0].toFixed(1)}`);
   console.log(`(sink ${sink})`);
 }
 

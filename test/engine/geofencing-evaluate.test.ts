@@ -284,3 +284,50 @@ describe('visits across updates', () => {
     }
   });
 });
+
+describe('prepared candidates and many visits', () => {
+  // 300 overlapping circles around one point: the user is inside all of them.
+  const many = Array.from({ length: 300 }, (_, i) => circleFence(`m${String(i).padStart(3, '0')}`, offset(NYC, i % 20, Math.floor(i / 20)), 200));
+  const index = indexOf(many);
+  const input = (visits: VisitState[], prepared: boolean) => ({
+    location: NYC,
+    accuracy: 10,
+    stopped: false,
+    foreground: false,
+    at: AT,
+    settings: DEFAULT_PROJECT_SETTINGS,
+    candidates: prepared ? index.nearPrepared(NYC, 10) : index.near(NYC, 10),
+    visits,
+    lookup: prepared ? (id: string) => index.getPrepared(id) : (id: string) => index.get(id),
+  });
+
+  test('prepared and plain candidates give the same evaluation', () => {
+    const plain = evaluateGeofences(input([], false));
+    const prepared = evaluateGeofences(input([], true));
+    expect(plain.events).toHaveLength(300);
+    expect(prepared).toEqual(plain);
+  });
+
+  test('300 open visits are all matched to their candidates: no events, visits kept', () => {
+    const visits = many.map((g) => visitOf(g._id));
+    const r = evaluateGeofences(input([...visits].reverse(), true));
+    expect(r.events).toEqual([]);
+    expect(r.visits).toEqual(visits);
+  });
+
+  test('a repeated visit counts once; the first one wins', () => {
+    const first = visitOf('m007', '2024-05-01T10:00:00.000Z');
+    const second = visitOf('m007', '2024-05-01T11:00:00.000Z');
+    const r = evaluateGeofences(input([first, second], true));
+    expect(r.visits.filter((v) => v.geofenceId === 'm007')).toEqual([first]);
+    expect(r.events.map((e) => e.geofence._id)).not.toContain('m007');
+  });
+
+  test('a visit of a geofence far away is found through lookup and exits', () => {
+    const far = circleFence('far-away', FAR, 100);
+    const both = new GeofenceIndex();
+    both.load([...many, far]);
+    const r = evaluateGeofences({ ...input([visitOf('far-away')], true), candidates: both.nearPrepared(NYC, 10), lookup: (id) => both.getPrepared(id) });
+    expect(r.events.filter((e) => e.type === 'user.exited_geofence').map((e) => e.geofence._id)).toEqual(['far-away']);
+  });
+});

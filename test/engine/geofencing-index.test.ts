@@ -152,3 +152,19 @@ describe('GeofenceIndex.nearest', () => {
     expect(index.nearest(NYC, { limit: 0 })).toEqual([]);
   });
 });
+
+describe('GeofenceIndex.near at the antimeridian', () => {
+  test('a circle spanning all longitudes is returned once when the query box is split', () => {
+    const index = new GeofenceIndex();
+    index.set(circleFence('date-line', [179.9995, 0], 500)); // over 180°: its box is the full range
+    const got = index.near([179.99999, 0], 50); // query box crosses 180° too
+    expect(got.map((g) => g._id)).toEqual(['date-line']);
+    expect(index.nearPrepared([179.99999, 0], 50)).toHaveLength(1);
+  });
+
+  test('a polygon touching 180° from the west is found from the east side', () => {
+    const index = new GeofenceIndex();
+    index.set(polygonFence('west-of-180', [[179.999, -1e-3], [180, -1e-3], [180, 1e-3], [179.999, 1e-3], [179.999, -1e-3]]));
+    expect(index.near([-179.9995, 0], 100).map((g) => g._id)).toEqual(['west-of-180']);
+  });
+});

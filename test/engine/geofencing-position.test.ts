@@ -126,3 +126,19 @@ describe('buffer entries and exits', () => {
     expect(outsideForExit(pos, true)).toBe(false);
   });
 });
+
+describe('across the antimeridian', () => {
+  test('a user just east of 180° is measured against a polygon just west of it', () => {
+    const ring: LngLat[] = [[179.999, -1e-3], [180, -1e-3], [180, 1e-3], [179.999, 1e-3], [179.999, -1e-3]];
+    const pos = fencePosition(prepareGeofence(polygonFence('west-of-180', ring)), [-179.9995, 0], 100);
+    expect(pos.inside).toBe(false);
+    expect(pos.boundaryDistanceM).toBeCloseTo(55.6, 0); // 0.0005° of longitude at the equator
+    expect(pos.insideShare).toBeGreaterThan(0);
+  });
+
+  test('a circle over 180° contains a point on the other side', () => {
+    const pos = fencePosition(prepareGeofence(circleFence('c', [179.9995, 0], 200)), [-179.9995, 0], 5);
+    expect(pos.inside).toBe(true);
+    expect(pos.boundaryDistanceM).toBeCloseTo(200 - 111.2, 0);
+  });
+});

@@ -66,12 +66,21 @@ export class GeofenceIndex {
     return true;
   }
 
-  /** Replaces the whole content (R-tree bulk load, several times faster than inserting one by one). */
+  /**
+   * Replaces the whole content (R-tree bulk load, several times faster than inserting one by one).
+   * Geofences are prepared in Z-order of their centres, so the objects a query touches, which are
+   * spatially close, were allocated close together: fewer cache misses per query and evaluation.
+   */
   load(all: Geofence[]): void {
     this.tree.clear();
     this.byId.clear();
-    for (const g of all) this.byId.set(g._id, prepareGeofence(g, true)); // a repeated _id: last wins
-    this.tree.load([...this.byId.values()]);
+    const latest = new Map<string, Geofence>();
+    for (const g of all) latest.set(g._id, g); // a repeated _id: last wins
+    const prepared = [...latest.values()].map((g) => [zOrderKey(g), g] as const);
+    prepared.sort((a, b) => a[0] - b[0]);
+    const fences = prepared.map(([, g]) => prepareGeofence(g, true));
+    for (const fence of fences) this.byId.set(fence._id, fence);
+    this.tree.load(fences);
   }
 
   /**
@@ -127,6 +136,25 @@ export class GeofenceIndex {
       radius *= 4;
     }
   }
+}
+
+/**
+ * Morton (Z-order) key of a geofence's centre on a 2^16 × 2^16 world grid (~600 m cells at the
+ * equator): enough to group neighbours, which is all the allocation order needs.
+ */
+function zOrderKey(g: Geofence): number {
+  const [lng, lat] = g.geometryCenter.coordinates;
+  const x = Math.min(65535, Math.max(0, Math.floor(((lng + 180) / 360) * 65536)));
+  const y = Math.min(65535, Math.max(0, Math.floor(((lat + 90) / 180) * 65536)));
+  return (spreadBits(x) | (spreadBits(y) << 1)) >>> 0;
+}
+
+/** The 16 bits of v moved to the even bit positions (0, 2, 4, ...). */
+function spreadBits(v: number): number {
+  v = (v | (v << 8)) & 0x00ff00ff;
+  v = (v | (v << 4)) & 0x0f0f0f0f;
+  v = (v | (v << 2)) & 0x33333333;
+  return (v | (v << 1)) & 0x55555555;
 }
 
 /**
