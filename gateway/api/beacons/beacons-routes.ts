@@ -15,6 +15,14 @@ function address(ctx: RequestContext): TaggedAddress {
   return id !== undefined ? { id } : { tag, externalId };
 }
 
+/**
+ * Create and upsert read, then write: two at once for the same new (tag, externalId) would each find
+ * nothing and make twin beacons. They are serialised per address, in every gateway process (Store locks).
+ */
+function lockKey(scope: Scope, at: TaggedAddress): string {
+  return JSON.stringify(['beacon', scope.projectId, scope.live, at.id ?? null, at.tag ?? null, at.externalId ?? null]);
+}
+
 function saveBeacon(scope: Scope, existing: Doc | undefined, tag: string, externalId: string, body: Record<string, unknown>, now: Date): Doc {
   const input = parseBeaconInput(body);
   const at = now.toISOString();
@@ -34,12 +42,14 @@ export function beaconRoutes(store: Store): Route[] {
   // PUT by tag/externalId creates or updates; PUT by _id can only update (an _id is ours to assign).
   const upsert = async (ctx: RequestContext) => {
     const at = address(ctx);
-    const existing = at.id !== undefined ? await requireTagged(store, 'beacons', ctx.scope, at, 'beacon') : await findTagged(store, 'beacons', ctx.scope, at);
-    const tag = at.tag ?? (existing?.tag as string);
-    const externalId = at.externalId ?? (existing?.externalId as string);
-    const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
-    await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
-    return { body: { beacon: publicView(doc) } };
+    return store.withLock(lockKey(ctx.scope, at), async () => {
+      const existing = at.id !== undefined ? await requireTagged(store, 'beacons', ctx.scope, at, 'beacon') : await findTagged(store, 'beacons', ctx.scope, at);
+      const tag = at.tag ?? (existing?.tag as string);
+      const externalId = at.externalId ?? (existing?.externalId as string);
+      const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
+      await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
+      return { body: { beacon: publicView(doc) } };
+    });
   };
   return [
     {
@@ -60,10 +70,12 @@ export function beaconRoutes(store: Store): Route[] {
       handler: async (ctx) => {
         const tag = required(readString(ctx.body.tag, 'tag', KEY_TEXT), 'tag');
         const externalId = required(readString(ctx.body.externalId, 'externalId', KEY_TEXT), 'externalId');
-        const existing = await store.findOne('beacons', ctx.scope, { tag, externalId });
-        const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
-        await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
-        return { body: { beacon: publicView(doc) } };
+        return store.withLock(lockKey(ctx.scope, { tag, externalId }), async () => {
+          const existing = await store.findOne('beacons', ctx.scope, { tag, externalId });
+          const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
+          await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
+          return { body: { beacon: publicView(doc) } };
+        });
       },
     },
     { method: 'PUT', path: '/v1/beacons/:tag/:externalId', auth: 'secret', handler: upsert },
