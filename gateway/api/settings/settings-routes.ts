@@ -30,16 +30,20 @@ export function settingsRoutes(store: Store): Route[] {
         for (const name of Object.keys(body)) {
           if (!(FIELDS as readonly string[]).includes(name)) throw new BadRequest(name, `${name} is not a settings field; use ${FIELDS.join(', ')}`);
         }
-        const next = await read(scope);
+        const patch: Partial<PlacesSettings> = {};
         for (const f of FIELDS) {
           const value = readDictionary(body[f], f);
-          if (value !== undefined) next[f] = value;
+          if (value !== undefined) patch[f] = value;
         }
-        if (JSON.stringify(next).length > MAX_SETTINGS_BYTES) throw new BadRequest('body', `settings must be smaller than ${MAX_SETTINGS_BYTES / 1024} KiB`);
-        const at = now.toISOString();
-        const existing = await store.get('settings', scope, DOC_ID);
-        await store.write([{ op: 'put', collection: 'settings', scope, doc: { _id: DOC_ID, createdAt: existing?.createdAt ?? at, updatedAt: at, ...next } }]);
-        return { body: { settings: next } };
+        // Read, merge, write under a lock: PATCHes of different fields at once must not undo each other.
+        return store.withLock(JSON.stringify(['places-settings', scope.projectId, scope.live]), async () => {
+          const next = { ...(await read(scope)), ...patch };
+          if (JSON.stringify(next).length > MAX_SETTINGS_BYTES) throw new BadRequest('body', `settings must be smaller than ${MAX_SETTINGS_BYTES / 1024} KiB`);
+          const at = now.toISOString();
+          const existing = await store.get('settings', scope, DOC_ID);
+          await store.write([{ op: 'put', collection: 'settings', scope, doc: { _id: DOC_ID, createdAt: existing?.createdAt ?? at, updatedAt: at, ...next } }]);
+          return { body: { settings: next } };
+        });
       },
     },
   ];
