@@ -49,10 +49,14 @@ export class ProjectService {
   }
 
   async updateSettings(projectId: string, patch: Partial<ProjectSettings>): Promise<ProjectSettings> {
-    const project = await this.store.projects.get(projectId);
-    if (!project) throw new Error(`no project with id ${projectId}`);
-    const next = { ...project.settings, ...patch };
-    await this.store.projects.updateSettings(projectId, next);
+    // Read, merge, write under a lock: two PATCHes of different settings at once must not undo each other.
+    const next = await this.store.withLock(JSON.stringify(['project-settings', projectId]), async () => {
+      const project = await this.store.projects.get(projectId);
+      if (!project) throw new Error(`no project with id ${projectId}`);
+      const merged = { ...project.settings, ...patch };
+      await this.store.projects.updateSettings(projectId, merged);
+      return merged;
+    });
     this.changed(projectId);
     return projectSettings(next);
   }
