@@ -285,6 +285,21 @@ describe('upsert (PUT)', () => {
   });
 });
 
+describe('concurrent writes', () => {
+  // Many clients at once on one new address: whatever the interleaving, one beacon comes out.
+  test.each([
+    { form: 'PUT by tag/externalId', send: (k: ProjectKeys, i: number) => s.request('PUT', '/v1/beacons/race/one', { key: k.testSk, body: ibeacon({ description: `d${i}` }) }) },
+    { form: 'POST', send: (k: ProjectKeys, i: number) => s.request('POST', '/v1/beacons', { key: k.testSk, body: ibeacon({ tag: 'race', externalId: 'one', description: `d${i}` }) }) },
+  ])('$form ×10 at once on one new (tag, externalId) → one beacon', async ({ send }) => {
+    const k = await s.newProject('race');
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => send(k, i)));
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const got = await list(k);
+    expect(got.ids).toHaveLength(1);
+    expect(new Set(replies.map((r) => r.body.beacon._id))).toEqual(new Set(got.ids));
+  });
+});
+
 describe('get and delete', () => {
   let k: ProjectKeys;
   let lobby: Beacon;

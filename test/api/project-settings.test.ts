@@ -63,6 +63,13 @@ describe('PATCH', () => {
     expect(await settingsOf(k.testSk)).toEqual(DEFAULTS);
   });
 
+  test('PATCHes of different settings at once all land', async () => {
+    const k = await s.newProject('ps-race');
+    const names = ['stopDetection', 'bufferEntries', 'bufferExits', 'dwellEvents', 'places', 'regions', 'fraud'];
+    await Promise.all(names.map((name) => call(s, 'PATCH', '/v1/project/settings', { key: k.testSk, body: { [name]: true } })));
+    expect(await settingsOf(k.testSk)).toEqual({ ...DEFAULTS, ...Object.fromEntries(names.map((n) => [n, true])) });
+  });
+
   test('projects are separate', async () => {
     const a = await s.newProject('ps-a');
     const b = await s.newProject('ps-b');

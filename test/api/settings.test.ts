@@ -57,6 +57,17 @@ describe('PATCH', () => {
     expect(await settingsOf(k.testSk)).toEqual({ ...EMPTY, chainMetadata: { m: 1 } });
   });
 
+  test('PATCHes of different fields at once all land', async () => {
+    const k = await s.newProject('settings-race');
+    const replies = await Promise.all([
+      call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMetadata: { a: 1 } } }),
+      call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { b: 2 } } }),
+      call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { placeFilters: { c: 3 } } }),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await settingsOf(k.testSk)).toEqual({ chainMetadata: { a: 1 }, chainMappings: { b: 2 }, placeFilters: { c: 3 } });
+  });
+
   test('test and live settings are separate', async () => {
     const k = await s.newProject('settings-env');
     await call(s, 'PATCH', '/v1/settings', { key: k.testSk, body: { chainMetadata: { env: 'test' } } });
