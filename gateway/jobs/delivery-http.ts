@@ -117,6 +117,7 @@ function describeError(err: unknown, timeoutMs: number): string {
 }
 
 export async function sendDelivery(req: DeliveryRequest, opts: DeliveryOptions): Promise<DeliveryAttempt> {
+  if (opts.signal?.aborted) return { ok: false, latencyMs: 0, error: 'aborted (shutdown)', aborted: true };
   const started = process.hrtime.bigint();
   const elapsed = (): number => Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
   const controller = new AbortController();

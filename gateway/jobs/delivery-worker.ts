@@ -224,6 +224,7 @@ export class DeliveryWorker {
    * writes an outcome (which could bring a deleted row back) while its rows are removed.
    */
   retire(scope: Scope, webhookId: string): Promise<void> {
+    this.blockedUntil.delete(scopeKey(scope, webhookId));
     return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
       const now = this.clock();
       const iso = now.toISOString();
