@@ -84,9 +84,11 @@ let lastStamp = 0;
  *
  * @example
  * const index = new GeofenceIndex(); index.load(geofences);
+ * // near()/get() work too; the prepared variants skip a cache lookup per geofence (see nearPrepared).
  * const result = evaluateGeofences({ location, accuracy: 10, stopped: false, foreground: true,
- *   at: new Date(), userId: 'u1', settings, candidates: index.near(location, 10),
- *   visits: user.visits, lookup: (id) => index.get(id) });
+ *   at: new Date(updatedAt), userId: 'u1', ip, settings, candidates: index.nearPrepared(location, 10),
+ *   visits: user.visits, lookup: (id) => index.getPrepared(id) });
+ * // persist result.visits with the user; result.events become the update's geofence events
  */
 export function evaluateGeofences(input: GeofenceEvaluationInput): GeofenceEvaluation {
   const { at, settings } = input;
