@@ -7,8 +7,6 @@ import {
 import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../../gateway/engine/types';
 import { circleFence, offset, polygonFence, rectangleRing } from './fixtures/geofencing/make-geofence';
 
-jest.mock('rbush', () => jest.requireActual('../../node_modules/rbush/rbush.js')); // ESM-only package; see geofencing-position.test.ts
-
 const NYC: LngLat = [-73.98, 40.75];
 const FAR: LngLat = offset(NYC, 5000, 5000);
 const AT = new Date('2024-05-01T12:00:00.000Z');

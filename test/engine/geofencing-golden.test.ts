@@ -7,8 +7,6 @@ import { GeofenceIndex, evaluateGeofences, type VisitState } from '../../gateway
 import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../../gateway/engine/types';
 import { circleFence, offset, polygonFence } from './fixtures/geofencing/make-geofence';
 
-jest.mock('rbush', () => jest.requireActual('../../node_modules/rbush/rbush.js')); // ESM-only package; see geofencing-position.test.ts
-
 /** Positions in the fixtures are metres [east, north] of the scenario's origin, to stay readable. */
 type Metres = [number, number];
 

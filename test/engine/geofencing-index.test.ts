@@ -4,8 +4,6 @@ import { validateRing } from '../../gateway/engine/geofence-shape';
 import type { Geofence, LngLat } from '../../gateway/engine/types';
 import { circleFence, offset, polygonFence, rectangleRing } from './fixtures/geofencing/make-geofence';
 
-jest.mock('rbush', () => jest.requireActual('../../node_modules/rbush/rbush.js')); // ESM-only package; see geofencing-position.test.ts
-
 const NYC: LngLat = [-73.98, 40.75];
 
 /** Deterministic PRNG (mulberry32) so the random cases are the same on every run. */

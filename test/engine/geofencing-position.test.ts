@@ -1,7 +1,3 @@
-// rbush 4 is published as an ES module only, which jest cannot require on Node 20; load the UMD
-// build the package also ships. (Until jest.config maps 'rbush' to it for every suite.)
-jest.mock('rbush', () => jest.requireActual('../../node_modules/rbush/rbush.js'));
-
 import { destinationPoint } from '../../gateway/engine/geo/sphere';
 import {
   entryConfidence,

@@ -2,8 +2,6 @@ import { fenceTransition, type FencePosition, type VisitState } from '../../gate
 import { DEFAULT_PROJECT_SETTINGS, type Geofence, type ProjectSettings } from '../../gateway/engine/types';
 import { circleFence } from './fixtures/geofencing/make-geofence';
 
-jest.mock('rbush', () => jest.requireActual('../../node_modules/rbush/rbush.js')); // ESM-only package; see geofencing-position.test.ts
-
 const AT = new Date('2024-05-01T12:00:00.000Z');
 const minutesBefore = (m: number) => new Date(AT.getTime() - m * 60000).toISOString();
 
