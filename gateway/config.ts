@@ -48,6 +48,8 @@ export interface IpGeocodeConfig {
 export interface GeofenceImportConfig {
   /** Largest CSV accepted by POST /v1/geofences/import (the global bodyLimit stays small). */
   uploadMaxBytes: number;
+  /** Most data rows in one import (upload, CLI or sync): an import holds all of them in memory. */
+  maxRows: number;
   sync: {
     /** Time of day (UTC) of the nightly run. */
     at: DailyTime;
@@ -139,6 +141,7 @@ function geofenceImportConfigFromEnv(env: NodeJS.ProcessEnv): GeofenceImportConf
   const secure = env.WAYMARK_SMTP_SECURE;
   return {
     uploadMaxBytes: bytesFrom('WAYMARK_IMPORT_MAX_SIZE', '50mb', env),
+    maxRows: Math.max(1, intFrom('WAYMARK_IMPORT_MAX_ROWS', 200_000, env)),
     sync: {
       at,
       checkMs: intFrom('WAYMARK_SYNC_CHECK_MS', 60_000, env),

@@ -21,7 +21,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   // A small global limit and a larger import limit: one test sends the same size to both.
-  const geofenceImport = { ...configFromEnv({}).geofenceImport, uploadMaxBytes: 3 * 1024 * 1024 };
+  const geofenceImport = { ...configFromEnv({}).geofenceImport, uploadMaxBytes: 3 * 1024 * 1024, maxRows: 3500 };
   server = await startTestServer({ geofenceImport, bodyLimit: '100kb' });
 });
 afterAll(async () => {
@@ -213,6 +213,17 @@ describe('request rules', () => {
       key: server.keys.testSk, body: { description: 'x'.repeat(200 * 1024), type: 'circle', coordinates: [0, 0], radius: 10 },
     });
     expect(json.status).toBe(413);
+  });
+
+  test('a file with more rows than WAYMARK_IMPORT_MAX_ROWS is refused before parsing, nothing written', async () => {
+    const rows = Array.from({ length: 3501 }, (_, i) => `Many ${i},circle,many,m${i},"[1,1]",20,`);
+    const r = await upload(server.keys.testSk, csv(...rows));
+    expect(r.status).toBe(400);
+    expect(r.body.import).toMatchObject({ ok: false, dataRows: 3501, errorCount: 1 });
+    expect(r.body.import.errors).toEqual([{
+      row: 1, column: '', message: 'the file has 3501 lines after the header; one import takes at most 3500 rows (WAYMARK_IMPORT_MAX_ROWS): split it into several files',
+    }]);
+    expect(await listAll(server.keys.testSk, 'many')).toEqual([]);
   });
 
   test.each([

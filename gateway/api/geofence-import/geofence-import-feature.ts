@@ -43,7 +43,7 @@ export const geofenceImportFeature: Feature = {
   setup(services) {
     const { store, config, logger, geofences, projects } = services;
     const c = config.geofenceImport;
-    const importer = new GeofenceImporter(store, geofences);
+    const importer = new GeofenceImporter(store, geofences, c.maxRows);
     const syncStore = new SyncStore(store);
     const secrets = new SecretBox(c.sync.secretKey, config.dataDir);
     const guard = syncAddressGuard({ allowPrivate: c.sync.allowPrivate, allowedNetworks: c.sync.allowedNetworks });

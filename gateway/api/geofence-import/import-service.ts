@@ -40,10 +40,38 @@ function pairKey(tag: string, externalId: string): string {
   return JSON.stringify([tag, externalId]);
 }
 
+/** Line feeds in the file: an upper bound of its rows (quoted values may hold line breaks too). */
+function countLines(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) n++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
+}
+
+async function readAll(input: string | Buffer | AsyncIterable<string | Buffer | Uint8Array>): Promise<Buffer> {
+  if (Buffer.isBuffer(input)) return input;
+  if (typeof input === 'string') return Buffer.from(input, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+function tooManyRows(rows: number, maxRows: number, counted: 'lines' | 'rows'): GeofenceCsvError {
+  return {
+    row: 1,
+    column: '',
+    message: `the file has ${rows} ${counted === 'lines' ? 'lines after the header' : 'data rows'}; one import takes at most ${maxRows} rows (WAYMARK_IMPORT_MAX_ROWS): split it into several files`,
+  };
+}
+
 export class GeofenceImporter {
+  /**
+   * `maxRows` bounds one import: every geofence of a file is held in memory until the write (about
+   * 7.5 KB per circle row at the peak), so an unbounded file could take the gateway down.
+   */
   constructor(
     private readonly store: Store,
     private readonly geofences: GeofenceService,
+    private readonly maxRows = 200_000,
   ) {}
 
   /**
@@ -51,12 +79,22 @@ export class GeofenceImporter {
    * time (two at once could both create the same new (tag, externalId)).
    */
   async importCsv(scope: Scope, input: string | Buffer | AsyncIterable<string | Buffer | Uint8Array>, opts: ImportOptions = {}): Promise<ImportReport> {
-    const parsed = await parseGeofenceCsvAsync(input, {
+    const bytes = await readAll(input);
+    // Checked before parsing: parsing is where the memory goes. Quoted line breaks make this a bound, so
+    // the exact count is checked again after.
+    const lines = Math.max(0, countLines(bytes) - 1);
+    if (lines > this.maxRows) {
+      return { ok: false, dataRows: lines, imported: 0, created: 0, updated: 0, errors: [tooManyRows(lines, this.maxRows, 'lines')], errorCount: 1 };
+    }
+    const parsed = await parseGeofenceCsvAsync(bytes, {
       maxErrors: opts.maxErrors ?? Number.MAX_SAFE_INTEGER,
       signal: opts.signal,
       onProgress: opts.onProgress ? (done, total) => opts.onProgress?.('validate', done, total) : undefined,
       batchSize: 2000,
     });
+    if (parsed.dataRows > this.maxRows) {
+      return { ok: false, dataRows: parsed.dataRows, imported: 0, created: 0, updated: 0, errors: [tooManyRows(parsed.dataRows, this.maxRows, 'rows')], errorCount: 1 };
+    }
     const base = { dataRows: parsed.dataRows, errors: parsed.errors, errorCount: parsed.errorCount };
     if (parsed.errorCount > 0) return { ok: false, imported: 0, created: 0, updated: 0, ...base };
     opts.signal?.throwIfAborted();
