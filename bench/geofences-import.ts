@@ -5,6 +5,15 @@
 //
 // Run: npm run bench:build && node --expose-gc dist/bench/geofences-import.js
 // Options (env): ROWS (100000), RUNS (3)
+//
+// Last results (2-core shared machine, node 20, load average ~10 from other jobs during the run, so
+// several times slower than an idle machine; 9.3 MB file):
+//   first import (all created)   best 4,701 rows/s  median 2,811 rows/s  mean 3,152 rows/s  (21.27/35.58/31.73 s)
+//   re-import (all updated)      best 3,696 rows/s  median 3,101 rows/s  mean 3,001 rows/s  (27.05/32.24/33.33 s)
+//   HTTP upload, first import    best 5,287 rows/s  median 4,423 rows/s  mean 4,116 rows/s  (18.91/22.61/24.30 s)
+//   peak RSS 2574 MB (the whole benchmark process: three gateways' worth of geofences over its life)
+// Split of one first import at the same load: parse + validate ~3-5 s, build ~3.5-5 s, one SQLite write
+// ~5-8 s, index update ~1.5-2.5 s.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
