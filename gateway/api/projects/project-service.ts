@@ -61,9 +61,16 @@ export class ProjectService {
     return projectSettings(next);
   }
 
-  /** Finds a project by id or by exact name. */
+  /**
+   * Finds a project by id, or by exact name when only one project has it: names need not be unique, and
+   * picking one of several silently would let `rotate-keys --project NAME` rotate the wrong project.
+   */
   async find(idOrName: string): Promise<{ _id: string; name: string } | undefined> {
     const all = await this.store.projects.list();
-    return all.find((p) => p._id === idOrName) ?? all.find((p) => p.name === idOrName);
+    const byId = all.find((p) => p._id === idOrName);
+    if (byId) return byId;
+    const named = all.filter((p) => p.name === idOrName);
+    if (named.length > 1) throw new Error(`several projects are named "${idOrName}" (${named.map((p) => p._id).join(', ')}): give the id`);
+    return named[0];
   }
 }
