@@ -243,6 +243,18 @@ describe('usage errors and failures', () => {
     expect(run.stdout + run.stderr).not.toMatch(STACK);
   });
 
+  test('a name two projects share is refused, not guessed; their ids still work', async () => {
+    const dir = dataDir();
+    const a = await json(dir, ['project', 'create', '--name', 'Twin']);
+    const b = await json(dir, ['project', 'create', '--name', 'Twin']);
+    const before = await json(dir, ['project', 'keys', '--project', a.id]);
+    const run = await waymark(dir, ['project', 'rotate-keys', '--project', 'Twin']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`waymark: several projects are named "Twin" (${a.id}, ${b.id}): give the id\n`);
+    expect(await json(dir, ['project', 'keys', '--project', a.id])).toEqual(before);
+    expect((await json(dir, ['project', 'keys', '--project', b.id])).length).toBe(4);
+  });
+
   test('list on an empty directory', async () => {
     expect(await json(empty, ['project', 'list'])).toEqual([]);
     const run = await waymark(empty, ['project', 'list']);
