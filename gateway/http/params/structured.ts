@@ -40,6 +40,8 @@ export function readMetadata(raw: unknown, param: string, maxKeys: number): Meta
     if (key.length === 0 || key.length > MAX_METADATA_KEY_LENGTH) {
       throw new BadRequest(param, `${param} keys must be 1 to ${MAX_METADATA_KEY_LENGTH} characters`);
     }
+    // Assigning it would set the prototype (and drop the value) instead of adding a key.
+    if (key === '__proto__') throw new BadRequest(param, `${param} keys cannot be "__proto__"`);
     if (typeof value === 'string') {
       if (value.length > MAX_METADATA_STRING_LENGTH) {
         throw new BadRequest(`${param}.${key}`, `${param}.${key} must be at most ${MAX_METADATA_STRING_LENGTH} characters`);
