@@ -193,6 +193,8 @@ describe('readMetadata', () => {
     { name: 'string value over 1024 characters', run: r({ a: 'x'.repeat(1025) }), want: bad('metadata.a', 'metadata.a must be at most 1024 characters') },
     { name: 'empty key', run: r({ '': 1 }), want: bad('metadata', 'metadata keys must be 1 to 128 characters') },
     { name: 'key over 128 characters', run: r({ ['k'.repeat(129)]: 1 }), want: bad('metadata', 'metadata keys must be 1 to 128 characters') },
+    { name: '__proto__ key (would be dropped silently)', run: r('{"__proto__":"x","a":1}'), want: bad('metadata', 'metadata keys cannot be "__proto__"') },
+    { name: 'constructor is an ordinary key', run: r('{"constructor":"x"}'), want: ok({ constructor: 'x' }) },
     { name: 'a list', run: r('[1,2]'), want: bad('metadata', 'metadata must be a dictionary (a JSON object)') },
     { name: 'not JSON', run: r('plan=pro'), want: bad('metadata', 'metadata must be valid JSON') },
     { name: 'absent', run: r(undefined), want: ok(undefined) },
