@@ -5,6 +5,7 @@
 //
 // Run (NODE_PATH: the compiled files live outside the repo, so `rbush` is not found without it):
 //   npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/engine-geofencing.js
+// Add --expose-gc after `node` for the heap split between geofence objects and the index.
 //
 // Last results: see the end of this file.
 import os from 'os';
@@ -120,12 +121,22 @@ function calibrate(): number {
   return performance.now() - t;
 }
 
+/** Heap in use after a full GC, when node runs with --expose-gc; NaN otherwise. */
+function settledHeapMb(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return Number.NaN;
+  gc();
+  return process.memoryUsage().heapUsed / 1048576;
+}
+
 function main(): void {
   console.log(`calibration: Float64Array sort of 1e6 doubles ${fmt(calibrate(), 0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`);
   const rnd = prng(42);
   const t0 = performance.now();
   const geofences = makeGeofences(GEOFENCES, rnd);
   console.log(`generated ${GEOFENCES} geofences in ${fmt(performance.now() - t0, 0)} ms (${geofences.filter((g) => g.type === 'circle').length} circles)`);
+
+  const heapBefore = settledHeapMb();
 
   // Bulk load: a fresh index each run (derived shapes are recomputed: load() refreshes them).
   const loadMs: number[] = [];
@@ -141,8 +152,10 @@ function main(): void {
     loadCpuMs.push((used.user + used.system) / 1000);
     sink += index.size;
   }
+  const heapIndex = settledHeapMb() - heapBefore;
   const load = stats(loadMs);
   const loadCpu = stats(loadCpuMs);
+  if (heapIndex > 0) console.log(`heap: geofence objects ${fmt(heapBefore, 0)} MB, index (prepared shapes + R-tree) ${fmt(heapIndex, 0)} MB`);
   console.log(`index.load(100k): min ${fmt(load.min, 1)} ms, median ${fmt(load.median, 1)} ms, mean ${fmt(load.mean, 1)} ms (${LOAD_RUNS} runs; process CPU median ${fmt(loadCpu.median, 1)} ms)`);
 
   // Single writes on the loaded index: insert new geofences, replace them, delete them.
@@ -255,3 +268,25 @@ function main(): void {
 }
 
 main();
+
+// Last results (Node 20.20, shared 2-CPU AMD EPYC container, load average ~10 from other jobs;
+// the calibration sort takes ~3-4x longer than on an idle machine, so every figure is inflated):
+//   calibration: Float64Array sort of 1e6 doubles 292 ms; load average 10.8 on 2 CPUs
+//   generated 100000 geofences in 2116 ms (70101 circles)
+//   index.load(100k): min 1123.5 ms, median 1455.1 ms, mean 1423.4 ms (5 runs; process CPU median 727.1 ms)
+//   set() insert 18.50 µs, set() replace 21.18 µs, delete() 4.24 µs (mean of 10000)
+//   update = nearPrepared() + evaluateGeofences(): 250000 updates in 5 runs
+//     median 23.48 µs, p99 78.94 µs, mean 54.50 µs, max 72186 µs
+//     run medians min 21.79 / median 23.07 / mean 23.59 µs; run p99s min 59.21 / median 75.57 / mean 78.33 µs
+//     process CPU per update (incl. walk + timers + GC): 29.36 µs
+//     near() alone: median 8.72 µs, mean 19.08 µs
+//     15.1 candidates, 1.986 events per update; 10.9 open visits per device
+//   update = near() + evaluateGeofences() (plain Geofence path): 250000 updates in 5 runs
+//     median 34.30 µs, p99 245.33 µs, mean 86.95 µs, max 82555 µs
+//     run medians min 31.46 / median 34.28 / mean 34.45 µs; run p99s min 144.37 / median 219.99 / mean 598.79 µs
+//     process CPU per update (incl. walk + timers + GC): 40.29 µs
+//     near() alone: median 10.07 µs, mean 25.79 µs
+//     14.9 candidates, 1.953 events per update; 10.8 open visits per device
+//   peak RSS 1025 MB
+//   calibration again: 254 ms; load average 9.7
+//   heap (--expose-gc run): geofence objects 265 MB, index (prepared shapes + R-tree) 62 MB
