@@ -2,6 +2,7 @@
 // that writes nothing and lists every problem, upserts that keep _id and createdAt, imported geofences
 // firing events on track, environments kept apart, and the route's own size limit beside the small
 // global JSON limit.
+import zlib from 'node:zlib';
 import { configFromEnv } from '../../gateway/config';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -193,6 +194,31 @@ describe('request rules', () => {
     const body = await json(res);
     expect(res.status).toBe(status);
     expect(body.meta.code).toBe(status);
+  });
+
+  test.each([
+    ['gzip', (b: Buffer) => zlib.gzipSync(b)],
+    ['deflate', (b: Buffer) => zlib.deflateSync(b)],
+  ])('a %s-compressed body is inflated', async (encoding, compress) => {
+    const res = await fetch(`${server.url}/v1/geofences/import`, {
+      method: 'POST',
+      headers: { authorization: server.keys.testSk, 'content-type': 'text/csv', 'content-encoding': encoding },
+      body: compress(Buffer.from(csv(`Packed,circle,packed,${encoding},"[7,7]",30,`))),
+    });
+    expect({ status: res.status, import: (await json(res)).import }).toMatchObject({ status: 200, import: { ok: true, created: 1 } });
+  });
+
+  test.each([
+    // 40 MB of one repeated row: tiny when compressed, past the 3 MB limit once inflated.
+    ['a compressed file that inflates past the limit → 413', () => zlib.gzipSync(Buffer.from(HEADER + '\n' + 'Bomb,circle,bomb,b,"[1,1]",20,\n'.repeat(1_300_000))), 'gzip', 413],
+    ['a body that is not gzip → 400', () => Buffer.from(GOOD), 'gzip', 400],
+    ['an unsupported encoding → 415', () => Buffer.from(GOOD), 'br', 415],
+  ])('%s', async (_name, body, encoding, status) => {
+    const res = await fetch(`${server.url}/v1/geofences/import`, {
+      method: 'POST', headers: { authorization: server.keys.testSk, 'content-type': 'text/csv', 'content-encoding': encoding }, body: body(),
+    });
+    expect((await json(res)).meta).toMatchObject({ code: status, param: 'body' });
+    expect(await listAll(server.keys.testSk, 'bomb')).toEqual([]);
   });
 
   test('multipart without a "file" field → 400 naming the field', async () => {

@@ -1,7 +1,8 @@
 // The CSV file of an import request: the raw body (text/csv and friends) or the `file` field of a
 // multipart/form-data upload, read with this route's own size limit (the global JSON and form limit
 // stays small). Anything else is refused with a message saying what to send.
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
+import zlib from 'node:zlib';
 import busboy from 'busboy';
 import { ApiError, BadRequest, PayloadTooLarge } from '../../http/errors';
 
@@ -25,26 +26,39 @@ function mediaType(contentType: string | undefined): string {
 }
 
 /**
- * Reads the stream whole. Past the limit it stops counting and discards the rest, so the client gets
- * the 413 rather than a reset connection in the middle of its upload.
+ * Reads the body whole, through `inflater` when it came compressed. Past the limit it stops keeping
+ * bytes (and stops inflating) but lets the request finish, so the client gets the 413 rather than a
+ * reset connection in the middle of its upload.
  */
-function readRaw(stream: Readable, maxBytes: number): Promise<Buffer> {
+function readRaw(request: Readable, inflater: Transform | undefined, maxBytes: number, encoding = 'compressed'): Promise<Buffer> {
+  const body: Readable = inflater ?? request;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let over = false;
-    stream.on('data', (chunk: Buffer) => {
+    body.on('data', (chunk: Buffer) => {
       if (over) return;
       size += chunk.length;
-      if (size > maxBytes) {
-        over = true;
-        chunks.length = 0;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
         return;
       }
-      chunks.push(chunk);
+      over = true;
+      chunks.length = 0;
+      if (inflater) {
+        // A compressed body: inflating the rest would only burn CPU (a small "zip bomb" inflates to gigabytes).
+        request.unpipe(inflater);
+        inflater.destroy();
+        request.resume();
+        request.once('end', () => reject(tooLarge(maxBytes)));
+      }
     });
-    stream.on('end', () => (over ? reject(tooLarge(maxBytes)) : resolve(Buffer.concat(chunks, size))));
-    stream.on('error', () => reject(new BadRequest('body', 'Request body was aborted')));
+    body.on('end', () => (over ? reject(tooLarge(maxBytes)) : resolve(Buffer.concat(chunks, size))));
+    body.on('error', (err: NodeJS.ErrnoException) => {
+      if (over) return;
+      const inflating = inflater !== undefined && typeof err.code === 'string' && err.code.startsWith('Z_');
+      reject(new BadRequest('body', inflating ? `Request body is not valid ${encoding} data` : 'Request body was aborted'));
+    });
   });
 }
 
@@ -89,6 +103,23 @@ function readMultipart(stream: Readable, headers: Record<string, string | string
   });
 }
 
+/**
+ * A raw body as sent, or inflated when it came compressed (a 50 MB CSV is a few MB gzipped). The
+ * size limit then applies to the inflated file.
+ */
+function inflaterFor(stream: Readable, encoding: string | string[] | undefined): Transform | undefined {
+  const name = (typeof encoding === 'string' ? encoding : '').trim().toLowerCase();
+  if (name === '' || name === 'identity') return undefined;
+  if (name !== 'gzip' && name !== 'deflate') {
+    stream.resume();
+    throw new UnsupportedMediaType(`Content-Encoding ${name} is not supported; send the file as is, gzip or deflate`);
+  }
+  const inflater = name === 'gzip' ? zlib.createGunzip() : zlib.createInflate();
+  stream.on('error', (err) => inflater.destroy(err));
+  stream.pipe(inflater);
+  return inflater;
+}
+
 /** The uploaded CSV bytes of an import request. */
 export async function readUploadedCsv(stream: Readable | undefined, headers: Record<string, string | string[] | undefined>, maxBytes: number): Promise<Buffer> {
   const type = mediaType(typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined);
@@ -102,7 +133,10 @@ export async function readUploadedCsv(stream: Readable | undefined, headers: Rec
     throw tooLarge(maxBytes);
   }
   if (type === 'multipart/form-data') return readMultipart(stream, headers, maxBytes);
-  if (RAW_TYPES.has(type)) return readRaw(stream, maxBytes);
+  if (RAW_TYPES.has(type)) {
+    const encoding = headers['content-encoding'];
+    return readRaw(stream, inflaterFor(stream, encoding), maxBytes, typeof encoding === 'string' ? encoding.trim().toLowerCase() : undefined);
+  }
   stream.resume();
   throw new UnsupportedMediaType(
     `Content-Type ${type === '' ? '(none)' : type} is not a CSV upload: send the file with Content-Type: text/csv, or as multipart/form-data with a file field named "file"`,
