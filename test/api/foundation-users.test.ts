@@ -100,6 +100,31 @@ describe('users made by track', () => {
     expect(got).toEqual(rows.map(([name, , ids, more]) => [name, ids, more]));
   });
 
+  test("deleting a user takes it out of its geofences' user lists", async () => {
+    const k = await s.newProject('users-delete-presence');
+    const fence = await call(s, 'PUT', '/v1/geofences/store/main', {
+      key: k.testSk, body: { description: 'Main store', type: 'circle', coordinates: [-73.9857, 40.7484], radius: 200 },
+    });
+    expect(fence.status).toBe(200);
+    // b enters first, a second: a's presence is the newest, so it leads the geofence's user list.
+    const b = await track(k.testPk, { deviceId: 'device-b', userId: 'b' });
+    const a = await track(k.testPk, { deviceId: 'device-a', userId: 'a' });
+    const inside = await call(s, 'GET', '/v1/geofences/store/main/users', { key: k.testSk });
+    expect(inside.body.users.map((u: User) => u._id).sort()).toEqual([a._id, b._id].sort());
+
+    expect((await call(s, 'DELETE', '/v1/users/a', { key: k.testSk })).status).toBe(200);
+    const rows: Array<[string, Record<string, number>, string[], boolean]> = [
+      ['all', {}, [b._id], false],
+      ['first page of one', { limit: 1 }, [b._id], false],
+    ];
+    const got = [];
+    for (const [name, query] of rows) {
+      const reply = await call(s, 'GET', '/v1/geofences/store/main/users', { key: k.testSk, query });
+      got.push([name, reply.body.users.map((u: User) => u._id), reply.body.meta.hasMore]);
+    }
+    expect(got).toEqual(rows.map(([name, , ids, more]) => [name, ids, more]));
+  });
+
   test('test and live users never meet', async () => {
     const k = await s.newProject('users-env');
     const t = await track(k.testPk, { deviceId: 'shared-device', userId: 'shared-user' });
