@@ -270,7 +270,8 @@ function main(): void {
 main();
 
 // Last results (Node 20.20, shared 2-CPU AMD EPYC container, load average ~10 from other jobs;
-// the calibration sort takes ~3-4x longer than on an idle machine, so every figure is inflated):
+// we estimate the calibration sort at ~80-100 ms on an idle modern core, so read every figure as
+// inflated about 3x):
 //   calibration: Float64Array sort of 1e6 doubles 292 ms; load average 10.8 on 2 CPUs
 //   generated 100000 geofences in 2116 ms (70101 circles)
 //   index.load(100k): min 1123.5 ms, median 1455.1 ms, mean 1423.4 ms (5 runs; process CPU median 727.1 ms)
