@@ -2,7 +2,10 @@
 // param, unknown paths 404, wrong methods 405, bad bodies 400/413/415, a request id on every response,
 // helmet's headers, and never a stack trace.
 import { gzipSync } from 'node:zlib';
-import { startTestServer, type TestServer } from '../support/server';
+import { startServer } from '../../gateway/app';
+import { configFromEnv } from '../../gateway/config';
+import type { Logger } from '../../gateway/http/logger';
+import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { assertEnvelope, call, expectCase, type Case } from './foundation-expect';
 
 let s: TestServer;
@@ -236,6 +239,34 @@ describe('internal failures', () => {
       expect(reply.body).toEqual({ meta: { code: 500, message: 'Internal server error', type: 'ERROR_SERVER' } });
     } finally {
       await broken.close();
+    }
+  });
+});
+
+describe('log lines', () => {
+  test('every request line, and every error line, carries the request id', async () => {
+    const lines: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
+    const sink = (level: string) => (message: string, fields: Record<string, unknown> = {}) => void lines.push({ level, message, fields });
+    const logger: Logger = { info: sink('info'), warn: sink('warn'), error: sink('error') };
+    const server = await startServer({ ...configFromEnv({}), port: 0, host: '127.0.0.1', dataDir: tempDataDir(), logRequests: true, rateLimitScale: 0 }, logger);
+    try {
+      const created = await server.services.projects.create('logged');
+      const sk = created.keys[2].key;
+      await fetch(`${server.url}/v1/beacons`, { headers: { authorization: sk, 'x-request-id': 'trace-ok' } });
+      await fetch(`${server.url}/v1/nowhere`, { headers: { 'x-request-id': 'trace-404' } });
+      await server.services.store.close();
+      const failed = await fetch(`${server.url}/v1/beacons`, { headers: { authorization: 'prj_test_sk_unknown', 'x-request-id': 'trace-500' } });
+      expect(failed.status).toBe(500);
+      const requestLines = lines.filter((l) => l.message === 'request').map((l) => [l.fields.requestId, l.fields.method, l.fields.path, l.fields.status]);
+      expect(requestLines).toEqual([
+        ['trace-ok', 'GET', '/v1/beacons', 200],
+        ['trace-404', 'GET', '/v1/nowhere', 404],
+        ['trace-500', 'GET', '/v1/beacons', 500],
+      ]);
+      const errors = lines.filter((l) => l.level === 'error');
+      expect(errors.map((l) => l.fields.requestId)).toEqual(['trace-500']);
+    } finally {
+      await server.close();
     }
   });
 });
