@@ -77,9 +77,11 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
         dataDir: staging,
         onProgress: progress === undefined ? undefined : (done, total) => progress.update(done, total),
       });
-    } finally {
-      progress?.finish('done');
+    } catch (err) {
+      progress?.finish('failed');
+      throw err;
     }
+    progress?.finish(`${result.imported} regions, ${result.skipped.length} features skipped`);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const target = boundaryFilePath(config.dataDir, type);
     const failed = result.imported === 0 || (strict && result.skipped.length > 0);
