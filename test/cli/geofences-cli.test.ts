@@ -165,6 +165,51 @@ describe('geofences import', () => {
   });
 });
 
+describe('geofences import --url (through a running gateway)', () => {
+  let gateway: RunningServer;
+  let sk = '';
+  let pk = '';
+  const gatewayDir = path.join(WORK, 'remote-gateway');
+
+  beforeAll(async () => {
+    gateway = await startServer({ ...configFromEnv({}), port: 0, host: '127.0.0.1', dataDir: gatewayDir, logRequests: false, rateLimitScale: 0, jobIntervalMs: 0 }, silentLogger());
+    const created = await gateway.services.projects.create('remote');
+    pk = created.keys.find((k) => !k.record.live && k.record.kind === 'publishable')?.key ?? '';
+    sk = created.keys.find((k) => !k.record.live && k.record.kind === 'secret')?.key ?? '';
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  test('the running gateway imports the file and its next track sees the geofences', async () => {
+    const run = await waymark(['geofences', 'import', path.join(WORK, 'good.csv'), '--url', gateway.url, '--key', sk]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Imported 2 geofences into the test environment at ${gateway.url.replace(/[.]/g, '\\.')}: 2 created, 0 updated`));
+    const res = await fetch(`${gateway.url}/v1/track`, {
+      method: 'POST', headers: { authorization: pk, 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceId: 'remote-dev', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true }),
+    });
+    const body = await res.json() as { events: Array<{ type: string; geofence: { externalId: string } }> };
+    expect(body.events.map((e) => [e.type, e.geofence.externalId])).toEqual([['user.entered_geofence', 'cafe']]);
+  });
+
+  test('a file with problems: every problem printed, exit 1', async () => {
+    const run = await waymark(['geofences', 'import', path.join(WORK, 'bad.csv'), '--url', gateway.url, '--json'], { WAYMARK_API_KEY: sk });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ environment: 'test', ok: false, errorCount: 3 });
+  });
+
+  test.each([
+    ['a publishable key → exit 1 with the gateway\'s answer', () => ['--key', pk], 1, /answered 403: Forbidden/],
+    ['no key → exit 2', () => [], 2, /--url needs a secret key/],
+    ['--env with --url → exit 2', () => ['--key', sk, '--env', 'live'], 2, /the key decides project and environment/],
+  ])('%s', async (_name, extra, code, message) => {
+    const run = await waymark(['geofences', 'import', path.join(WORK, 'good.csv'), '--url', gateway.url, ...extra()]);
+    expect(run.code).toBe(code);
+    expect(run.stderr).toMatch(message);
+  });
+});
+
 describe('geofences sync', () => {
   let files: http.Server;
   let base: string;

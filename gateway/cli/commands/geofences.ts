@@ -4,6 +4,7 @@
 // the geofences it loaded in memory: restart it after a CLI import, or upload through the endpoint.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { Scope } from '../../../adapters/store/port';
 import type { Services } from '../../app';
 import { geofenceImportOf, type GeofenceImportRuntime } from '../../api/geofence-import/geofence-import-feature';
@@ -19,6 +20,7 @@ import { progressBar, type Progress } from '../progress';
 const PROJECT = '[--project ID|NAME]';
 
 export const GEOFENCES_USAGE = `waymark geofences import FILE|- ${PROJECT} [--env test|live] [--json]
+waymark geofences import FILE|- --url GATEWAY_URL [--key SECRET_KEY] [--json]   (through a running gateway)
 waymark geofences sync show ${PROJECT} [--json]
 waymark geofences sync set [--enabled true|false] [--email ADDR,…] [--protocol http|s3]
     [--test-url URL] [--live-url URL]
@@ -86,13 +88,74 @@ function importProgress(): { onProgress: (phase: 'validate' | 'write', done: num
   };
 }
 
+function printImport(out: CliOutput, report: ImportReport, file: string, seconds: number, into: string): number {
+  if (!report.ok) {
+    for (const e of report.errors) out.print(problemLine(e));
+    if (report.errorCount > report.errors.length) out.print(`… and ${report.errorCount - report.errors.length} more problems`);
+    out.print(`Nothing was imported: ${report.errorCount} problem${report.errorCount === 1 ? '' : 's'} in ${report.dataRows} rows of ${file}.`);
+    return 1;
+  }
+  const rate = seconds > 0 ? Math.round(report.dataRows / seconds) : report.dataRows;
+  out.print(
+    `Imported ${report.imported} geofences into ${into}: ${report.created} created, ${report.updated} updated, ` +
+      `from ${report.dataRows} rows in ${seconds.toFixed(2)} s (${rate} rows/s).`,
+  );
+  return 0;
+}
+
+async function readInput(file: string): Promise<Buffer> {
+  if (file !== '-') return fs.promises.readFile(path.resolve(file));
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The same import through POST /v1/geofences/import of a running gateway: its in-memory index is
+ * updated at once, which a CLI write to the data directory cannot do. The file travels gzipped.
+ */
+async function remoteImport(args: ParsedArgs, file: string, url: string, out: CliOutput): Promise<number> {
+
+  const key = flag(args, 'key') ?? process.env.WAYMARK_API_KEY;
+  if (!key || key === 'true') throw new UsageError('--url needs a secret key: --key prj_…_sk_… or WAYMARK_API_KEY');
+  let endpoint: URL;
+  try {
+    endpoint = new URL('/v1/geofences/import', url);
+  } catch {
+    throw new UsageError(`--url must be the gateway's base URL (http://host:8080), got "${url}"`);
+  }
+  const csv = await readInput(file);
+  if (!out.json) process.stderr.write(`Uploading ${csv.length} bytes to ${endpoint.origin} …\n`);
+  const started = process.hrtime.bigint();
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { authorization: key, 'content-type': 'text/csv', 'content-encoding': 'gzip' },
+    body: zlib.gzipSync(csv),
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const reply = (await res.json().catch(() => ({}))) as { meta?: { message?: string }; import?: ImportReport & { environment: string } };
+  if (!reply.import) throw new Error(`${endpoint.origin} answered ${res.status}: ${reply.meta?.message ?? res.statusText}`);
+  out.data({ url: endpoint.origin, file, seconds: Math.round(seconds * 1000) / 1000, ...reply.import });
+  return printImport(out, reply.import, file, seconds, `the ${reply.import.environment} environment at ${endpoint.origin}`);
+}
+
 async function importCommand(s: Services, runtime: GeofenceImportRuntime, args: ParsedArgs, out: CliOutput): Promise<number> {
   const file = args.words[2];
   if (!file) throw new UsageError(`geofences import needs a FILE (or - for standard input)\n${GEOFENCES_USAGE}`);
+  const url = flag(args, 'url');
+  if (url !== undefined) {
+    if (flag(args, 'project') !== undefined || flag(args, 'env') !== undefined) {
+      throw new UsageError('with --url the key decides project and environment: leave out --project and --env');
+    }
+    if (file !== '-' && !fs.existsSync(file)) throw new Error(`cannot read ${file}: no such file`);
+    return remoteImport(args, file, url, out);
+  }
+  // Usage mistakes first, then the file.
+  const live = readEnv(args);
   const project = await resolveProject(s, args);
-  const scope: Scope = { projectId: project._id, live: readEnv(args) };
-  const envName = scope.live ? 'live' : 'test';
   if (file !== '-' && !fs.existsSync(file)) throw new Error(`cannot read ${file}: no such file`);
+  const scope: Scope = { projectId: project._id, live };
+  const envName = scope.live ? 'live' : 'test';
   const input = file === '-' ? process.stdin : fs.createReadStream(path.resolve(file));
   const progress = out.json ? undefined : importProgress();
   const started = process.hrtime.bigint();
@@ -104,18 +167,9 @@ async function importCommand(s: Services, runtime: GeofenceImportRuntime, args: 
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   out.data({ project: { id: project._id, name: project.name }, environment: envName, file, seconds: Math.round(seconds * 1000) / 1000, ...report });
-  if (!report.ok) {
-    for (const e of report.errors) out.print(problemLine(e));
-    out.print(`Nothing was imported: ${report.errorCount} problem${report.errorCount === 1 ? '' : 's'} in ${report.dataRows} rows of ${file}.`);
-    return 1;
-  }
-  const rate = seconds > 0 ? Math.round(report.dataRows / seconds) : report.dataRows;
-  out.print(
-    `Imported ${report.imported} geofences into "${project.name}" (${envName}): ${report.created} created, ${report.updated} updated, ` +
-      `from ${report.dataRows} rows in ${seconds.toFixed(2)} s (${rate} rows/s).`,
-  );
-  out.print('A gateway already running on this data directory sees them after a restart (or import through POST /v1/geofences/import).');
-  return 0;
+  const code = printImport(out, report, file, seconds, `"${project.name}" (${envName})`);
+  if (code === 0) out.print('A gateway already running on this data directory sees them after a restart: import through it with --url instead.');
+  return code;
 }
 
 function outcomeLine(o: EnvironmentOutcome): string {
