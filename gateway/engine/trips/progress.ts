@@ -4,9 +4,8 @@
 // Rules:
 //  - only forward: started → approaching → arrived; a growing ETA never undoes approaching;
 //  - approaching: eta.duration ≤ threshold (minutes), inclusive so a threshold of 5 fires at 5.0;
-//  - arrived: the update's geofence events include the destination's entry, or the user is inside the
-//    destination (a trip started inside it, or an entry suppressed by stop detection still counts once
-//    the user is inside by the geofence rules);
+//  - arrived: the update's geofence events include the destination's entry, or the user is already
+//    inside the destination by the geofence rules (a trip started inside it);
 //  - one update may do both: the approaching event comes first, then the arrival, so consumers that
 //    fire an order on approach still see it.
 import { activeRank, type ActiveStatus, type TripEventType } from './status';
