@@ -33,6 +33,8 @@ import { Authenticator } from './http/auth';
 import { errorHandler } from './http/envelope';
 import { NotFound } from './http/errors';
 import { consoleLogger, type Logger } from './http/logger';
+import { answerClientError } from './http/client-error';
+import { cors } from './http/cors';
 import { requestId } from './http/request-id';
 import { wireRoutes } from './http/wire';
 
@@ -124,7 +126,9 @@ export function createApp(services: Services): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestId());
-  app.use(helmet());
+  // Resources are fetched cross-origin by the web SDK: CORP same-origin would block them.
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  app.use(cors(config.corsOrigins));
   if (config.logRequests) {
     app.use((req, res, next) => {
       const started = process.hrtime.bigint();
@@ -162,6 +166,7 @@ export async function startServer(config: GatewayConfig, logger?: Logger): Promi
   const app = createApp(services);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

@@ -22,6 +22,8 @@ export interface GatewayConfig {
   /** Period of the background jobs (geofence expiry, trip expiry), ms. */
   jobIntervalMs: number;
   logRequests: boolean;
+  /** Origins allowed to call the API from browsers (WAYMARK_CORS_ORIGINS, comma-separated); empty = any. */
+  corsOrigins: string[];
   webhooks: WebhookConfig;
   /** Bearer token for GET /metrics; unset: /metrics answers loopback clients only. */
   metricsToken?: string;
@@ -221,6 +223,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust,
     jobIntervalMs: intFrom('WAYMARK_JOB_INTERVAL_MS', 30_000, env),
     logRequests: env.WAYMARK_LOG_REQUESTS !== 'false',
+    corsOrigins: listFrom('WAYMARK_CORS_ORIGINS', env),
     webhooks: webhookConfigFromEnv(env),
     metricsToken: env.WAYMARK_METRICS_TOKEN || undefined,
     geofenceImport: geofenceImportConfigFromEnv(env),

@@ -120,7 +120,7 @@ test('search geofences: by distance, radius, tags, metadata, includeGeometry and
   expect(r.body.geofences[0].geometry).toBeUndefined();
   expect(r.body.geofences[0].geometryCenter).toBeDefined();
   expect((await search({ limit: 101 })).body.meta).toMatchObject({ code: 400, param: 'limit' });
-  expect((await search({ limit: 101, includeGeometry: false })).status).toBe(200);
+  expect((await search({ limit: 101, includeGeometry: 'false' })).status).toBe(200);
   expect((await server.request('GET', '/v1/search/geofences', { key: pk })).body.meta).toMatchObject({ code: 400, param: 'near' });
   expect((await search({ near: '91,0' })).body.meta).toMatchObject({ code: 400, param: 'near' });
 });

@@ -1,0 +1,65 @@
+// Browser access (CORS) for the web SDK, and requests Node rejects before Express: both answer in the
+// JSON envelope a client can read.
+import net from 'node:net';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+test('a preflight is answered without a key, allowing the SDK headers', async () => {
+  const res = await fetch(`${server.url}/v1/track`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+  });
+  expect(res.status).toBe(204);
+  expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+  expect(res.headers.get('access-control-allow-headers')).toMatch(/X-Radar-SDK-Version/);
+});
+
+test('a cross-origin request gets the allow-origin header and a cross-origin resource policy', async () => {
+  const r = await server.request('GET', '/v1/config', { key: server.keys.testPk, headers: { origin: 'https://shop.example' } });
+  expect(r.status).toBe(200);
+  expect(r.headers.get('access-control-allow-origin')).toBe('*');
+  expect(r.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+});
+
+test('listed origins only, when the operator narrows them', async () => {
+  const narrow = await startTestServer({ corsOrigins: ['https://app.example'] });
+  try {
+    const ok = await narrow.request('GET', '/v1/config', { key: narrow.keys.testPk, headers: { origin: 'https://app.example' } });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    const other = await narrow.request('GET', '/v1/config', { key: narrow.keys.testPk, headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  } finally {
+    await narrow.close();
+  }
+});
+
+function rawRequest(text: string): Promise<string> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(text));
+    let out = '';
+    socket.on('data', (d) => (out += d.toString()));
+    socket.on('end', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+test.each([
+  ['headers over the limit', `GET /v1/config HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers'],
+  ['malformed request line', 'HELLO THERE\r\n\r\n', 400, 'request'],
+])('%s: JSON envelope from the socket layer', async (_name, text, status, param) => {
+  const reply = await rawRequest(text);
+  const [head, body] = reply.split('\r\n\r\n');
+  expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+  expect(head).toMatch(/x-request-id: /i);
+  expect(JSON.parse(body)).toEqual({ meta: { code: status, message: expect.any(String), param } });
+});
