@@ -144,9 +144,9 @@ export class TrackService {
       userId: input.userId ?? previous?.userId,
       ip: ctx.ip,
       settings: ctx.settings,
-      candidates: index.near(input.location, input.accuracy),
+      candidates: index.nearPrepared(input.location, input.accuracy),
       visits: previous?._visits ?? [],
-      lookup: (id) => index.get(id),
+      lookup: (id) => index.getPrepared(id),
     });
 
     const nowIso = now.toISOString();
