@@ -6,14 +6,14 @@
 // Run: npm run bench:build && node --expose-gc dist/bench/geofences-import.js
 // Options (env): ROWS (100000), RUNS (3)
 //
-// Last results (2-core shared machine, node 20, load average ~10 from other jobs during the run, so
-// several times slower than an idle machine; 9.3 MB file):
-//   first import (all created)   best 4,701 rows/s  median 2,811 rows/s  mean 3,152 rows/s  (21.27/35.58/31.73 s)
-//   re-import (all updated)      best 3,696 rows/s  median 3,101 rows/s  mean 3,001 rows/s  (27.05/32.24/33.33 s)
-//   HTTP upload, first import    best 5,287 rows/s  median 4,423 rows/s  mean 4,116 rows/s  (18.91/22.61/24.30 s)
-//   peak RSS 2574 MB (the whole benchmark process: three gateways' worth of geofences over its life)
-// Split of one first import at the same load: parse + validate ~3-5 s, build ~3.5-5 s, one SQLite write
-// ~5-8 s, index update ~1.5-2.5 s.
+// Last results (2-core machine shared with other jobs, load average 6-8 during the run; node 20; 9.3 MB):
+//   first import (all created)   best 13,410 rows/s  median 11,340 rows/s  mean 11,217 rows/s  (7.46/8.82/8.92 s)
+//   re-import (all updated)      best  8,495 rows/s  median  7,552 rows/s  mean  7,701 rows/s  (11.77/13.24/12.99 s)
+//   HTTP upload, first import    best 13,656 rows/s  median 12,016 rows/s  mean  9,611 rows/s  (7.32/8.32/10.41 s)
+//   peak RSS 2747 MB (the whole benchmark process, three gateways' worth of geofences over its life)
+// An earlier run at load average ~10 gave 4,700 / 3,700 / 5,300 rows/s best. CPU time of one first import
+// of 100,000 bare circle rows: 6.2 s (16,000 rows per CPU-second). Of that, parse + validate is about a
+// third; the single SQLite write of 100,000 documents (JSON text, key columns) and the index update the rest.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
