@@ -8,9 +8,10 @@
 // succeeds, dies (maximum attempts) or expires (maximum age).
 //
 // Many nodes: before draining an endpoint a worker takes its lease (a Store document written under
-// the Store's lock), renews it with every outcome it writes, and gives it back when done. A node that
-// dies mid-drain holds the endpoint until the lease runs out (timeout + LEASE_MARGIN_MS); then any
-// node takes over and resends the row that was in flight.
+// the Store's lock) and renews it with every outcome it writes; the lease lapses on its own when the
+// node stops delivering, and is handed back on shutdown. A node that dies mid-drain holds the endpoint
+// until the lease runs out (timeout + LEASE_MARGIN_MS); then any node takes over and resends the row
+// that was in flight.
 import { randomBytes } from 'node:crypto';
 import type { Doc, Scope, Store, WriteOp } from '../../adapters/store/port';
 import type { WebhookDirectory } from '../api/webhooks/webhook-directory';
@@ -93,6 +94,8 @@ export class DeliveryWorker {
   private stopping = false;
   private readonly drains = new Map<string, Drain>();
   private readonly blockedUntil = new Map<string, number>();
+  /** Endpoints whose lease this node may hold: handed back on shutdown. */
+  private readonly leased = new Map<string, { scope: Scope; webhookId: string }>();
   private readonly controller = new AbortController();
   private readonly agents = deliveryAgents();
   private readonly clock: () => Date;
@@ -150,6 +153,8 @@ export class DeliveryWorker {
     this.stopping = true;
     this.controller.abort(new Error('shutdown'));
     await this.idle();
+    for (const { scope, webhookId } of this.leased.values()) await this.release(scope, webhookId);
+    this.leased.clear();
     this.agents.destroy();
   }
 
@@ -189,10 +194,17 @@ export class DeliveryWorker {
     return `webhook-lease:${scopeKey(scope, webhookId)}`;
   }
 
+  /**
+   * Takes (or keeps) the endpoint's lease. A lease of ours with more than half its time left is kept
+   * as it is: an endpoint woken for every new event would otherwise cost a write per wake.
+   */
   private claim(scope: Scope, webhookId: string): Promise<boolean> {
     return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
       const now = this.clock();
-      if (this.heldByOther(await this.deps.store.get('webhook_leases', scope, webhookId), now)) return false;
+      const lease = (await this.deps.store.get('webhook_leases', scope, webhookId)) as EndpointLease | undefined;
+      if (this.heldByOther(lease, now)) return false;
+      this.leased.set(scopeKey(scope, webhookId), { scope, webhookId });
+      if (lease?.owner === this.owner && Date.parse(lease.until) - now.getTime() > this.leaseMs / 2) return true;
       await this.deps.store.write([this.leaseOp(scope, webhookId, now)]);
       return true;
     });
@@ -293,7 +305,9 @@ export class DeliveryWorker {
       }
     } finally {
       if (owned) await this.flush(scope, webhookId, buffer);
-      await this.release(scope, webhookId);
+      // The lease is kept when the queue runs dry (it lapses on its own): the next wake, usually within
+      // moments, then needs no write. Other nodes' rows are delivered by this node's next sweep
+      // meanwhile. stop() hands leases back so that another node takes over at once.
     }
   }
 

@@ -318,6 +318,32 @@ test('test and live environments have their own webhooks and events', async () =
   expect(at(path)(receiver.received)[0].json.event).toMatchObject({ _id: testEvent._id, live: false });
 });
 
+test('a gateway shut down cleanly hands its endpoint leases back: the next one delivers at once', async () => {
+  // Leases last the timeout + 5 s; with a 20 s timeout only a released lease lets the second gateway
+  // deliver within the wait below.
+  const slow = fastWebhooks({ timeoutMs: 20_000 });
+  const first = await startTestServer({ webhooks: slow });
+  const dataDir = first.dataDir;
+  const path = '/handover';
+  try {
+    await first.request('PUT', '/v1/geofences/venue/cafe', { key: first.keys.testSk, body: { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' } });
+    await first.request('POST', '/v1/webhooks', { key: first.keys.testSk, body: { url: receiver.url + path } });
+    await first.request('POST', '/v1/track', { key: first.keys.testPk, body: { deviceId: 'h', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true } });
+    await receiver.waitFor((rs) => at(path)(rs).length === 1, undefined, 'the first delivery');
+  } finally {
+    await first.close();
+  }
+  const second = await startTestServer({ dataDir, webhooks: slow });
+  try {
+    const r = await second.request('POST', '/v1/track', { key: second.keys.testPk, body: { deviceId: 'h', latitude: AWAY.lat, longitude: AWAY.lng, accuracy: 5 } });
+    expect(r.body.events.map((e: { type: string }) => e.type)).toEqual(['user.exited_geofence']);
+    await receiver.waitFor((rs) => at(path)(rs).length === 2, 10_000, 'the delivery by the second gateway');
+    expect(at(path)(receiver.received)[1].json.event._id).toBe(r.body.events[0]._id);
+  } finally {
+    await second.close();
+  }
+});
+
 test('metrics count deliveries, retries and dead letters in Prometheus text', async () => {
   const { keys, hook } = await setup({});
   receiver.script = [{ status: 500 }];
