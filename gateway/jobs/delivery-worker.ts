@@ -111,10 +111,15 @@ export class DeliveryWorker {
   }
 
   /**
-   * New rows were committed for these webhooks: deliver now rather than at the next poll. Only a
-   * serving process delivers; the worker turns active on its first scheduled sweep, so CLI commands
-   * (which share the feature setup but schedule no jobs) never send anything.
+   * Marks this process as one that delivers. Only a serving process does: the worker turns active on
+   * its first scheduled sweep or its first track update (see webhooks-feature.ts), so CLI commands,
+   * which share the feature setup but schedule no jobs and take no updates, never send anything.
    */
+  activate(): void {
+    this.active = true;
+  }
+
+  /** New rows were committed for these webhooks: deliver now rather than at the next poll. */
   wake(scope: Scope, webhookIds: Iterable<string>): void {
     if (!this.active || this.stopping) return;
     const now = this.clock().getTime();

@@ -84,6 +84,9 @@ export const webhooksFeature: Feature = {
       trackSteps: [
         {
           run: async (update) => {
+            // Updates reach only a serving process; without this the first poll period after a start
+            // would pass before anything is delivered. Poll 0 means this node does not deliver.
+            if (c.pollMs > 0) worker.activate();
             if (update.events.length === 0) return;
             // Stamped now, not at the request's arrival: rows of one user then sort in commit order.
             const addition = await service.outboxFor(update.ctx.scope, update.events, publicView(update.user), new Date());
