@@ -23,6 +23,7 @@ afterAll(async () => {
 });
 
 /** Runs the CLI and returns what it printed, parsed when --json was given. */
+// The JSON documents differ per command; each test asserts the shape it expects.
 async function cli(...argv: string[]): Promise<any> {
   let printed = '';
   const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

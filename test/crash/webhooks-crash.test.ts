@@ -124,6 +124,7 @@ test('SIGKILL while deliveries are pending and updates are flowing loses no ackn
 
   current = await startGateway(port, dataDir);
   const { pk, sk } = parseKeys(current.output.join(''));
+  // Response bodies are JSON documents of several shapes, read field by field below.
   const call = async (method: string, urlPath: string, key: string, body?: unknown): Promise<{ status: number; json: any }> => {
     const res = await fetch(base + urlPath, { method, headers: { authorization: key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, json: await res.json() };
