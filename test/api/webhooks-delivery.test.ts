@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { verifyRadarSignature, verifyWaymarkSignature } from '../../gateway/engine/webhooks/signature';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
+import { webhooksOf } from '../../gateway/api/webhooks/webhooks-feature';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';
 
@@ -316,6 +317,29 @@ test('test and live environments have their own webhooks and events', async () =
   await receiver.waitFor((rs) => at(path)(rs).length === 1 && at(livePath)(rs).length === 1, undefined, 'one per environment');
   expect(at(livePath)(receiver.received)[0].json.event).toMatchObject({ _id: liveEvent._id, live: true });
   expect(at(path)(receiver.received)[0].json.event).toMatchObject({ _id: testEvent._id, live: false });
+});
+
+test('clean-up drops delivery-log entries after 7 days and dead letters after 30', async () => {
+  const { keys, hook } = await setup({});
+  receiver.fallback = { status: 500 };
+  await track(keys.testPk, 'd1', AWAY);
+  await track(keys.testPk, 'd1', CAFE);
+  await waitForLog(keys.testSk, hook._id, 4);
+  receiver.fallback = { status: 200 };
+  const deadLetters = async (): Promise<unknown[]> => (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
+  const log = async (): Promise<unknown[]> => (await server.request('GET', `/v1/webhooks/${hook._id}/deliveries`, { key: keys.testSk })).body.deliveries;
+  expect(await deadLetters()).toHaveLength(1);
+
+  // The clean-up job, run as its schedule would run it on later days.
+  const worker = webhooksOf(server.running.services)!.worker;
+  const day = 24 * 3_600_000;
+  await worker.purge(new Date(Date.now() + 6 * day));
+  expect(await log()).toHaveLength(4);
+  await worker.purge(new Date(Date.now() + 8 * day));
+  expect(await log()).toEqual([]);
+  expect(await deadLetters()).toHaveLength(1);
+  await worker.purge(new Date(Date.now() + 31 * day));
+  expect(await deadLetters()).toEqual([]);
 });
 
 test('a gateway shut down cleanly hands its endpoint leases back: the next one delivers at once', async () => {

@@ -217,7 +217,13 @@ describe('/metrics with an operator token', () => {
     const res = await fetch(`${server.url}/metrics`, { headers });
     expect(res.status).toBe(status);
     const text = await res.text();
-    if (status === 200) expect(text).toContain('# TYPE waymark_webhook_requests_total counter');
+    if (status === 200) {
+      expect(text).toContain('# TYPE waymark_webhook_requests_total counter');
+      // The three refused redirects above ended as dead letters; nothing else is waiting.
+      expect(text).toMatch(/^waymark_webhook_dead_letters 3$/m);
+      expect(text).toMatch(/^waymark_webhook_pending 0$/m);
+      expect(text).toMatch(/^waymark_webhook_dead_letters_total\{reason="max-attempts"\} 3$/m);
+    }
     else expect(JSON.parse(text).meta).toMatchObject({ code: status, type: 'ERROR_UNAUTHORIZED' });
   });
 });
