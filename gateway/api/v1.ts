@@ -13,7 +13,7 @@ import { userRoutes } from './users/users-routes';
 export function v1Routes(s: Services): Route[] {
   return [
     ...trackRoutes(s.track),
-    ...eventRoutes(s.store),
+    ...eventRoutes(s),
     ...userRoutes(s.store),
     ...geofenceRoutes(s.store, s.geofences),
     ...searchUsersRoutes(s.store, s.router),

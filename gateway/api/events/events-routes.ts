@@ -1,5 +1,5 @@
 // Stored events: list, get, delete (secret), and POST /v1/events to record a conversion (publishable).
-import type { Store } from '../../../adapters/store/port';
+import type { Services } from '../../app';
 import { NotFound } from '../../http/errors';
 import { readDatetime, readList, readMetadata, readNumber, readString, required } from '../../http/params';
 import type { Route } from '../../http/route';
@@ -8,10 +8,12 @@ import { publicView } from '../collections';
 import { ranges, readDateRange, readLimit } from '../list-query';
 import { findUser } from '../users/user-lookup';
 import { eventUser, publicEvent, type UserDoc } from '../track/track-service';
+import { outboxOpsFor } from '../webhooks/webhooks-feature';
 
 const NAME = { maxLength: 128, pattern: /^[A-Za-z0-9_]+$/, patternMessage: 'name must contain only letters, digits and underscores' };
 
-export function eventRoutes(store: Store): Route[] {
+export function eventRoutes(services: Services): Route[] {
+  const { store } = services;
   const rate = { name: 'events', perSecond: 10 };
   return [
     {
@@ -75,7 +77,9 @@ export function eventRoutes(store: Store): Route[] {
           event.user = publicView({ userId, deviceId, installId });
         }
         for (const [k, v] of Object.entries({ metadata, revenue, duration, installId })) if (v !== undefined) event[k] = v;
-        await store.write([{ op: 'put', collection: 'events', scope, doc: event }]);
+        // Conversions reach webhooks like track's events: outbox rows in the same write.
+        const outbox = await outboxOpsFor(services, scope, [event], user ? publicView(user) : null, now);
+        await store.write([{ op: 'put', collection: 'events', scope, doc: event }, ...outbox]);
         return { body: { event: publicEvent(event) } };
       },
     },
