@@ -122,12 +122,16 @@ async function overHttp(dataDir: string, pk: string): Promise<void> {
   const gw = await startGatewayProcess(dataDir);
   try {
     const headers = { authorization: pk };
-    // The first track of nothing: warms the JIT; RSS before any region data is read.
-    await fetch(`${gw.url}/v1/config`, { headers });
+    // A track (regions are off by default) loads the geofence index, so the next figure is the region data alone.
+    const rssStart = gw.peakRssMiB();
+    await fetch(`${gw.url}/v1/track`, {
+      method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceId: 'warm', latitude: 40.75, longitude: -73.98, accuracy: 10 }),
+    });
     const rssBefore = gw.peakRssMiB();
     const first = await fetch(`${gw.url}/v1/context?coordinates=40.75,-73.98`, { headers });
     if (first.status !== 200) throw new Error(`context answered ${first.status}: ${await first.text()}`);
-    console.log(`gateway peak RSS before / after the first context call  ${rssBefore.toFixed(0)} / ${gw.peakRssMiB().toFixed(0)} MiB (region data + geofence index)`);
+    console.log(`gateway peak RSS: started ${rssStart.toFixed(0)} MiB, after the geofence index loaded ${rssBefore.toFixed(0)} MiB, after the first context call ${gw.peakRssMiB().toFixed(0)} MiB (region data, peak while loading)`);
 
     const rnd = prng(21);
     const metro = (req: { path?: string }) => {
