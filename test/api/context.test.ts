@@ -213,6 +213,7 @@ describe('validation and auth', () => {
   test('Android sends commas unencoded and spaces may sneak in', async () => {
     const res = await fetch(`${server.url}/v1/context?coordinates=40.758, -73.9855`, { headers: { authorization: server.keys.testPk } });
     expect(res.status).toBe(200);
-    expect((await res.json()).context.state.code).toBe('NY');
+    const body = (await res.json()) as { context: { state: { code: string } } };
+    expect(body.context.state.code).toBe('NY');
   });
 });
