@@ -33,7 +33,9 @@ function cliEntry(): string {
 
 export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [cliEntry(), 'serve'], {
+  // BENCH_NODE_ARGS passes flags to the gateway's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, cliEntry(), 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WAYMARK_DATA_DIR: dataDir, WAYMARK_RATE_LIMIT_SCALE: '0', WAYMARK_LOG_REQUESTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
