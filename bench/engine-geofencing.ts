@@ -3,8 +3,7 @@
 // walks. Measures index bulk load, single set()/delete(), the per-update cost of
 // near() + evaluateGeofences(), and peak RSS. Seeded, with warm-up and a result sink.
 //
-// Run (NODE_PATH: the compiled files live outside the repo, so `rbush` is not found without it):
-//   npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/engine-geofencing.js
+// Run: npm run bench:build && node dist/bench/engine-geofencing.js
 // Add --expose-gc after `node` for the heap split between geofence objects and the index.
 //
 // Last results: see the end of this file.
@@ -12,6 +11,7 @@ import os from 'os';
 import { GeofenceIndex, evaluateGeofences, type VisitState } from '../gateway/engine/geofencing';
 import { circleGeometry, polygonApproxRadius, polygonCentroid } from '../gateway/engine/geofence-shape';
 import { destinationPoint } from '../gateway/engine/geo/sphere';
+import { prng } from './support/prng';
 import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../gateway/engine/types';
 
 const GEOFENCES = 100_000;
@@ -22,18 +22,6 @@ const RUNS = 5;
 const UPDATES_PER_DEVICE_PER_RUN = 5;
 const LOAD_RUNS = 5;
 const SINGLE_OPS = 10_000;
-
-/** mulberry32: small, fast, good enough for test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomPointInArea(rnd: () => number): LngLat {
   const east = (rnd() * 2 - 1) * HALF_SIDE_M;

@@ -1,49 +1,16 @@
 // Geofence CSV import: parse + validate 100,000 generated circle rows (seeded), rows per second.
 //
-// Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node --expose-gc /tmp/wm-bench/bench/geofences-csv.js
-// (NODE_PATH because the compiled file lives outside the repo and still needs csv-parse.)
+// Run: npm run bench:build && node --expose-gc dist/bench/geofences-csv.js
 // Options: ROWS=100000 RUNS=5 environment variables.
 import { parseGeofenceCsv } from '../data/geofences-csv';
+import { summarize as stats } from './support/stats';
+import { generateStoreCsv } from './support/store-csv';
+
+const generateCsv = (rows: number, seed: number): string => generateStoreCsv(rows, seed, { enabledAndIp: true });
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 5);
 
-/** mulberry32: small, fast, seedable; the same file every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A realistic store list: quoted coordinates, metadata columns, some operating hours and ranges. */
-function generateCsv(rows: number, seed: number): string {
-  const rnd = seeded(seed);
-  const lines = ['description,type,tag,externalId,coordinates,radius,enabled,metadata.brand,metadata.region,operatingHours.Mon,ip'];
-  const brands = ['acme', 'globex', 'initech', 'umbrella'];
-  for (let i = 0; i < rows; i++) {
-    const lng = (-125 + rnd() * 60).toFixed(6);
-    const lat = (25 + rnd() * 24).toFixed(6);
-    const radius = 10 + Math.floor(rnd() * 990);
-    const hours = rnd() < 0.3 ? '"[[""8:00 am"",""8:30 pm""]]"' : '';
-    const ip = rnd() < 0.1 ? `10.${i % 256}.0.0/16` : '';
-    lines.push(
-      `"Store ${i}, Main St",circle,store,s${i},"[${lng},${lat}]",${radius},${rnd() < 0.9 ? 'true' : 'false'},${brands[i % 4]},r${i % 50},${hours},${ip}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function stats(values: number[]): { min: number; median: number; mean: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { min: sorted[0], median, mean: values.reduce((s, v) => s + v, 0) / values.length };
-}
 
 function main(): void {
   const csv = generateCsv(ROWS, 42);

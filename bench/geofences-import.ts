@@ -21,43 +21,11 @@ import { createServices, startServer, type Services } from '../gateway/app';
 import { geofenceImportOf } from '../gateway/api/geofence-import/geofence-import-feature';
 import { configFromEnv, type GatewayConfig } from '../gateway/config';
 import { silentLogger } from '../gateway/http/logger';
+import { summarize as stats } from './support/stats';
+import { generateStoreCsv as generateCsv } from './support/store-csv';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 3);
-
-/** mulberry32: small, fast, seedable; the same file every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Store-list-like rows: quoted coordinates, two metadata columns, some operating hours. */
-function generateCsv(rows: number, seed: number): string {
-  const rnd = seeded(seed);
-  const lines = ['description,type,tag,externalId,coordinates,radius,metadata.brand,metadata.region,operatingHours.Mon'];
-  const brands = ['acme', 'globex', 'initech', 'umbrella'];
-  for (let i = 0; i < rows; i++) {
-    const lng = (-125 + rnd() * 60).toFixed(6);
-    const lat = (25 + rnd() * 24).toFixed(6);
-    const radius = 10 + Math.floor(rnd() * 990);
-    const hours = rnd() < 0.3 ? '"[[""8:00 am"",""8:30 pm""]]"' : '';
-    lines.push(`"Store ${i}, Main St",circle,store,s${i},"[${lng},${lat}]",${radius},${brands[i % 4]},r${i % 50},${hours}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function stats(values: number[]): { min: number; median: number; mean: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { min: sorted[0], median, mean: values.reduce((s, v) => s + v, 0) / values.length };
-}
 
 function config(dataDir: string): GatewayConfig {
   return { ...configFromEnv({}), dataDir, port: 0, host: '127.0.0.1', logRequests: false, rateLimitScale: 0, jobIntervalMs: 0 };

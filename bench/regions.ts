@@ -4,8 +4,7 @@
 // same with an imported DMA layer when the Nielsen DMA fixture is present. Also geo-tz zone
 // lookups, which run beside regions on the same points.
 //
-// Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node --expose-gc /tmp/wm-bench/bench/regions.js
-// (NODE_PATH because the compiled file lives outside the repo and still needs the data packages.)
+// Run: npm run bench:build && node --expose-gc dist/bench/regions.js
 // Options: POINTS=200000 RUNS=5 TZ_TILES=<geo-tz tile cache size, default the adapter's> environment variables.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -3,9 +3,7 @@
 // and, where it matters for a pooled server, with 16 callers at once. Plain timing loops over seeded
 // user documents (~600 bytes of JSON each), warm-up first, several runs, min/median/mean ops/s.
 //
-// Run (from the repo root; NODE_PATH lets the compiled copy find pg and better-sqlite3):
-//   npx tsc -p tsconfig.json --outDir /tmp/wm-bench && \
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/store.js
+// Run: npm run bench:build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node dist/bench/store.js
 // Options (env): DOCS (20000) documents preloaded, RUNS (5). Without DATABASE_URL only SQLite runs.
 // PostgreSQL works in a throwaway schema (waymark_bench_<random>), dropped at the end, ANALYZEd after
 // the load; the third column is the same server with synchronous_commit=off (SQLite runs synchronous=NORMAL).

@@ -8,8 +8,7 @@
 // Seeded data, a warm-up run per case, a result sink, RUNS timed runs of DEVICES × UPDATES_PER_DEVICE
 // sequential updates; prints min / median / mean µs per update and the added cost over case 1.
 //
-// Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/track-trips.js
-// (NODE_PATH: the compiled files live outside the repository, away from its node_modules.)
+// Run: npm run bench:build && node dist/bench/track-trips.js
 // Options (env): GEOFENCES (10000), DEVICES (2000), RUNS (5), UPDATES_PER_DEVICE (3)
 //
 // Last results (Node 20, shared dev container under load average ~9 from other work, so ±50 %),

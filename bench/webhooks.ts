@@ -8,8 +8,7 @@
 //      time → arrival at the receiver).
 // Seeded data, warm-up, several runs; the receiver only counts (it is not what is measured).
 //
-// Run: npx tsc -p tsconfig.json --outDir /tmp/wm-bench && NODE_PATH=$PWD/node_modules node /tmp/wm-bench/bench/webhooks.js
-// (NODE_PATH because the compiled files live outside the repo and still need express and better-sqlite3.)
+// Run: npm run bench:build && node dist/bench/webhooks.js
 // Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (A, B or both)
 //
 // Last results (Node 20, 2-core dev container shared with other work, load ~2):

@@ -1,6 +1,9 @@
 // Seeded synthetic data over a ~50 × 50 km metro area around Midtown Manhattan: geofence bodies as a
 // client would send them (70 % circles of 50–500 m, 30 % polygons of 5–40 vertices) and device
 // positions. Same seed, same data, so runs compare.
+import { prng } from './prng';
+
+export { prng };
 export type LngLat = [number, number];
 
 export const METRO_CENTER: LngLat = [-73.98, 40.75];
@@ -8,17 +11,6 @@ export const METRO_HALF_SIDE_M = 25_000;
 const M_PER_DEG_LAT = 111_320;
 
 /** mulberry32: small, fast, good enough for benchmark data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function offset(from: LngLat, eastM: number, northM: number): LngLat {
   const mPerDegLng = M_PER_DEG_LAT * Math.cos((from[1] * Math.PI) / 180);
   return [from[0] + eastM / mPerDegLng, from[1] + northM / M_PER_DEG_LAT];

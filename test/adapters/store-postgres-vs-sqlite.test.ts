@@ -6,6 +6,7 @@ import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import type { BBox, CollectionSpec, Doc, ListQuery, Scope, Store, WriteOp } from '../../adapters/store/port';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from './store-postgres-support';
+import { prng as random } from '../../bench/support/prng';
 
 const d = describeWithPostgres();
 
@@ -18,17 +19,6 @@ const SCOPES: Scope[] = [
   { projectId: 'p1', live: true },
   { projectId: 'P1', live: false },
 ];
-
-/** mulberry32: small, seeded, good enough to shuffle test data reproducibly. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function history(): WriteOp[] {
   const rnd = random(20260607);

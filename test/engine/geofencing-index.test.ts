@@ -3,20 +3,9 @@ import { destinationPoint } from '../../gateway/engine/geo/sphere';
 import { validateRing } from '../../gateway/engine/geofence-shape';
 import type { Geofence, LngLat } from '../../gateway/engine/types';
 import { circleFence, offset, polygonFence, rectangleRing } from './fixtures/geofencing/make-geofence';
+import { prng } from '../../bench/support/prng';
 
 const NYC: LngLat = [-73.98, 40.75];
-
-/** Deterministic PRNG (mulberry32) so the random cases are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomFences(center: LngLat, spreadM: number, count: number, seed: number): Geofence[] {
   const rnd = prng(seed);

@@ -16,6 +16,7 @@ import { readNumber } from '../../http/params';
 import { flag, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, type Progress } from '../progress';
+import { resolveProject } from './project';
 
 const PROJECT = '[--project ID|NAME]';
 
@@ -38,19 +39,6 @@ const SET_FLAGS: ReadonlyArray<[string, string]> = [
   ['bucket-region', 'bucketRegion'], ['bucket-name', 'bucketName'], ['test-object-key', 'testObjectKey'],
   ['live-object-key', 'liveObjectKey'], ['access-key-id', 'accessKeyId'], ['secret-access-key', 'secretAccessKey'],
 ];
-
-async function resolveProject(s: Services, args: ParsedArgs): Promise<{ _id: string; name: string }> {
-  const wanted = flag(args, 'project');
-  if (wanted) {
-    const found = await s.projects.find(wanted);
-    if (!found) throw new UsageError(`No project "${wanted}" (give its id or name; see: waymark project list)`);
-    return found;
-  }
-  const all = await s.store.projects.list();
-  if (all.length === 0) throw new UsageError('No project exists yet: run waymark project create --name NAME');
-  if (all.length > 1) throw new UsageError('Several projects exist: choose one with --project ID|NAME');
-  return all[0];
-}
 
 function readEnv(args: ParsedArgs): boolean {
   const env = flag(args, 'env') ?? 'test';

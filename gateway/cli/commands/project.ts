@@ -17,7 +17,8 @@ export function printIssuedKeys(out: CliOutput, keys: IssuedKey[]): void {
   out.print('  Secret keys are stored hashed and cannot be shown again: keep them now.');
 }
 
-async function resolveProject(s: Services, args: ParsedArgs): Promise<{ _id: string; name: string }> {
+/** The project named by --project (id or name), or the only one there is. */
+export async function resolveProject(s: Services, args: ParsedArgs): Promise<{ _id: string; name: string }> {
   const wanted = flag(args, 'project');
   if (wanted) {
     const found = await s.projects.find(wanted);
