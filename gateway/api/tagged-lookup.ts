@@ -8,6 +8,21 @@ export interface TaggedAddress {
   externalId?: string;
 }
 
+/** The address in a route's path: `:id`, or `:tag/:externalId`. */
+export function taggedAddress(params: Record<string, string>): TaggedAddress {
+  const { id, tag, externalId } = params;
+  return id !== undefined ? { id } : { tag, externalId };
+}
+
+/**
+ * Create and upsert read, then write: two at once for the same new (tag, externalId) would each find
+ * nothing and make twins. Callers serialise them per address with a Store lock on this key (in every
+ * gateway process sharing the Store).
+ */
+export function taggedLockKey(kind: string, scope: Scope, at: TaggedAddress): string {
+  return JSON.stringify([kind, scope.projectId, scope.live, at.id ?? null, at.tag ?? null, at.externalId ?? null]);
+}
+
 export async function findTagged(store: Store, collection: string, scope: Scope, at: TaggedAddress): Promise<Doc | undefined> {
   if (at.id !== undefined) return store.get(collection, scope, at.id);
   if (at.tag !== undefined && at.externalId !== undefined) return store.findOne(collection, scope, { tag: at.tag, externalId: at.externalId });

@@ -144,3 +144,16 @@ test('geofences of one project and environment are invisible to others', async (
   const r = await server.request('POST', '/v1/track', { key: other.testPk, body: { deviceId: 'iso-dev', latitude: 40, longitude: 40, accuracy: 5 } });
   expect(r.body.events).toEqual([]);
 });
+
+test('concurrent creates of one new (tag, externalId) make one geofence', async () => {
+  const puts = Array.from({ length: 8 }, (_, i) =>
+    i % 2
+      ? server.request('PUT', '/v1/geofences/race/one', { key: sk, body: circle(50, 50, { description: `put ${i}` }) })
+      : server.request('POST', '/v1/geofences', { key: sk, body: { tag: 'race', externalId: 'one', ...circle(50, 50, { description: `post ${i}` }) } }),
+  );
+  const replies = await Promise.all(puts);
+  expect(replies.every((r) => r.status === 200)).toBe(true);
+  expect(new Set(replies.map((r) => r.body.geofence._id)).size).toBe(1);
+  const listed = await server.request('GET', '/v1/geofences', { key: sk, query: { tag: 'race' } });
+  expect(listed.body.geofences).toHaveLength(1);
+});

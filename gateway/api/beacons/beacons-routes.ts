@@ -5,23 +5,10 @@ import type { RequestContext, Route } from '../../http/route';
 import { newObjectId } from '../../engine/object-id';
 import { publicView } from '../collections';
 import { ranges, readDateRange, readLimit } from '../list-query';
-import { findTagged, requireTagged, type TaggedAddress } from '../tagged-lookup';
+import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
 import { parseBeaconInput } from './beacon-input';
 
 const KEY_TEXT = { maxLength: 256 };
-
-function address(ctx: RequestContext): TaggedAddress {
-  const { id, tag, externalId } = ctx.params;
-  return id !== undefined ? { id } : { tag, externalId };
-}
-
-/**
- * Create and upsert read, then write: two at once for the same new (tag, externalId) would each find
- * nothing and make twin beacons. They are serialised per address, in every gateway process (Store locks).
- */
-function lockKey(scope: Scope, at: TaggedAddress): string {
-  return JSON.stringify(['beacon', scope.projectId, scope.live, at.id ?? null, at.tag ?? null, at.externalId ?? null]);
-}
 
 function saveBeacon(scope: Scope, existing: Doc | undefined, tag: string, externalId: string, body: Record<string, unknown>, now: Date): Doc {
   const input = parseBeaconInput(body);
@@ -41,8 +28,8 @@ export function beaconRoutes(store: Store): Route[] {
   const rate = { name: 'beacons', perSecond: 10 };
   // PUT by tag/externalId creates or updates; PUT by _id can only update (an _id is ours to assign).
   const upsert = async (ctx: RequestContext) => {
-    const at = address(ctx);
-    return store.withLock(lockKey(ctx.scope, at), async () => {
+    const at = taggedAddress(ctx.params);
+    return store.withLock(taggedLockKey('beacon', ctx.scope, at), async () => {
       const existing = at.id !== undefined ? await requireTagged(store, 'beacons', ctx.scope, at, 'beacon') : await findTagged(store, 'beacons', ctx.scope, at);
       const tag = at.tag ?? (existing?.tag as string);
       const externalId = at.externalId ?? (existing?.externalId as string);
@@ -70,7 +57,7 @@ export function beaconRoutes(store: Store): Route[] {
       handler: async (ctx) => {
         const tag = required(readString(ctx.body.tag, 'tag', KEY_TEXT), 'tag');
         const externalId = required(readString(ctx.body.externalId, 'externalId', KEY_TEXT), 'externalId');
-        return store.withLock(lockKey(ctx.scope, { tag, externalId }), async () => {
+        return store.withLock(taggedLockKey('beacon', ctx.scope, { tag, externalId }), async () => {
           const existing = await store.findOne('beacons', ctx.scope, { tag, externalId });
           const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
           await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
@@ -83,12 +70,12 @@ export function beaconRoutes(store: Store): Route[] {
     ...(['/v1/beacons/:id', '/v1/beacons/:tag/:externalId'] as const).flatMap((path): Route[] => [
       {
         method: 'GET', path, auth: 'secret', rate,
-        handler: async (ctx) => ({ body: { beacon: publicView(await requireTagged(store, 'beacons', ctx.scope, address(ctx), 'beacon')) } }),
+        handler: async (ctx) => ({ body: { beacon: publicView(await requireTagged(store, 'beacons', ctx.scope, taggedAddress(ctx.params), 'beacon')) } }),
       },
       {
         method: 'DELETE', path, auth: 'secret', rate,
         handler: async (ctx) => {
-          const doc = await requireTagged(store, 'beacons', ctx.scope, address(ctx), 'beacon');
+          const doc = await requireTagged(store, 'beacons', ctx.scope, taggedAddress(ctx.params), 'beacon');
           await store.write([{ op: 'delete', collection: 'beacons', scope: ctx.scope, id: doc._id }]);
           return {};
         },

@@ -7,32 +7,29 @@ import type { RequestContext, Route } from '../../http/route';
 import type { Geofence } from '../../engine/types';
 import { publicView } from '../collections';
 import { ranges, readDateRange, readLimit } from '../list-query';
-import { findTagged, requireTagged, type TaggedAddress } from '../tagged-lookup';
+import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
 import { parseGeofenceInput } from './geofence-input';
 import { publicGeofence, type GeofenceService } from './geofence-service';
 
 const KEY_TEXT = { maxLength: 256 };
-
-function address(ctx: RequestContext): TaggedAddress {
-  const { id, tag, externalId } = ctx.params;
-  return id !== undefined ? { id } : { tag, externalId };
-}
 
 export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[] {
   const rate = { name: 'geofences', perSecond: 10 };
 
   // PUT by tag/externalId creates or updates; PUT by _id only updates (the _id is ours to assign).
   const upsert = async (ctx: RequestContext) => {
-    const at = address(ctx);
+    const at = taggedAddress(ctx.params);
     const input = parseGeofenceInput(ctx.body, { mode: 'api' });
-    const existing = (at.id !== undefined
-      ? await requireTagged(store, 'geofences', ctx.scope, at, 'geofence')
-      : await findTagged(store, 'geofences', ctx.scope, at)) as unknown as Geofence | undefined;
-    const tag = at.tag ?? existing?.tag ?? '';
-    const externalId = at.externalId ?? existing?.externalId ?? '';
-    const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);
-    await geofences.save(ctx.scope, [g]);
-    return { body: { geofence: publicGeofence(g) } };
+    return store.withLock(taggedLockKey('geofence', ctx.scope, at), async () => {
+      const existing = (at.id !== undefined
+        ? await requireTagged(store, 'geofences', ctx.scope, at, 'geofence')
+        : await findTagged(store, 'geofences', ctx.scope, at)) as unknown as Geofence | undefined;
+      const tag = at.tag ?? existing?.tag ?? '';
+      const externalId = at.externalId ?? existing?.externalId ?? '';
+      const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);
+      await geofences.save(ctx.scope, [g]);
+      return { body: { geofence: publicGeofence(g) } };
+    });
   };
 
   return [
@@ -61,10 +58,12 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
         const tag = required(readString(ctx.body.tag, 'tag', KEY_TEXT), 'tag');
         const externalId = required(readString(ctx.body.externalId, 'externalId', KEY_TEXT), 'externalId');
         const input = parseGeofenceInput(ctx.body, { mode: 'api' });
-        const existing = await geofences.findByKey(ctx.scope, tag, externalId);
-        const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);
-        await geofences.save(ctx.scope, [g]);
-        return { body: { geofence: publicGeofence(g) } };
+        return store.withLock(taggedLockKey('geofence', ctx.scope, { tag, externalId }), async () => {
+          const existing = await geofences.findByKey(ctx.scope, tag, externalId);
+          const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);
+          await geofences.save(ctx.scope, [g]);
+          return { body: { geofence: publicGeofence(g) } };
+        });
       },
     },
     { method: 'PUT', path: '/v1/geofences/:tag/:externalId', auth: 'secret', handler: upsert },
@@ -72,12 +71,12 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     ...(['/v1/geofences/:id', '/v1/geofences/:tag/:externalId'] as const).flatMap((path): Route[] => [
       {
         method: 'GET', path, auth: 'secret', rate,
-        handler: async (ctx) => ({ body: { geofence: publicGeofence(await requireTagged(store, 'geofences', ctx.scope, address(ctx), 'geofence')) } }),
+        handler: async (ctx) => ({ body: { geofence: publicGeofence(await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence')) } }),
       },
       {
         method: 'DELETE', path, auth: 'secret', rate,
         handler: async (ctx) => {
-          const doc = await requireTagged(store, 'geofences', ctx.scope, address(ctx), 'geofence');
+          const doc = await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence');
           await geofences.remove(ctx.scope, [doc._id]);
           return {};
         },
@@ -86,7 +85,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     {
       method: 'GET', path: '/v1/geofences/:tag/:externalId/users', auth: 'secret', rate,
       handler: async (ctx) => {
-        const g = await requireTagged(store, 'geofences', ctx.scope, address(ctx), 'geofence');
+        const g = await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence');
         const limit = readLimit(ctx.query, 1000, 100);
         const { docs, hasMore } = await store.list('presence', ctx.scope, { limit, sortBy: 'createdAt', equals: { geofenceId: g._id } });
         const users = await Promise.all(docs.map((p) => store.get('users', ctx.scope, String(p.userRef))));
