@@ -27,40 +27,19 @@ import {
 } from '../../engine/geofence-shape';
 import { parseIpRanges } from '../../engine/ip-ranges';
 import { parseOperatingHours } from '../../engine/operating-hours';
-import type { GeofenceType, LngLat, Metadata, OperatingHours, Point, Polygon, TravelMode } from '../../engine/types';
+import type { Geofence, GeofenceType, LngLat, Metadata, OperatingHours, Point, Polygon, TravelMode } from '../../engine/types';
 
-/** Everything a caller supplies for a geofence; the store adds ids, project, live and timestamps. */
-export interface GeofenceInput {
-  description: string;
-  type: GeofenceType;
-  /** Required in CSV rows; for the API the path may carry it instead. */
+/**
+ * Everything a caller supplies for a geofence: the stored Geofence without what the server adds (ids,
+ * project, environment, time zone, timestamps). `tag` and `externalId` are required in CSV rows; for the
+ * API the path may carry them instead. `address` is kept as given: with coordinates present it is not
+ * geocoded (coordinates win).
+ */
+export type GeofenceInput = Omit<Geofence, '_id' | 'projectId' | 'live' | 'tag' | 'externalId' | 'timeZone' | 'createdAt' | 'updatedAt'> & {
   tag?: string;
   externalId?: string;
-  /** Given ring for polygons; the 32-segment approximation for circles. */
-  geometry: Polygon;
-  /** Circle centre or polygon centroid. */
-  geometryCenter: Point;
-  /** Metres: the circle's radius, or the polygon's approximate radius. */
-  geometryRadius: number;
-  mode?: TravelMode;
-  metadata?: Metadata;
-  /** Deprecated single-user restriction. */
-  userId?: string;
-  userIds?: string[];
-  /** Normalised IP ranges (see engine/ip-ranges.ts); absent means no restriction. */
-  ip?: string[];
-  tripApproachingThreshold?: number;
-  dwellThreshold?: number;
-  stopDetection?: boolean;
-  enabled: boolean;
-  operatingHours?: OperatingHours;
-  /** ISO 8601 UTC with milliseconds. */
-  disableAfter?: string;
-  deleteAfter?: string;
-  placeId?: string;
-  /** Kept as given; with coordinates present it is not geocoded (coordinates win). */
   address?: string;
-}
+};
 
 export interface GeofenceInputOptions {
   /** 'csv' rows must carry tag and externalId; the API takes them from the path or body. */
