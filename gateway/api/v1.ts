@@ -5,6 +5,7 @@ import { beaconRoutes } from './beacons/beacons-routes';
 import { eventRoutes } from './events/events-routes';
 import { geofenceRoutes } from './geofences/geofences-routes';
 import { projectRoutes } from './projects/project-routes';
+import { sdkRoutes } from './sdk/sdk-routes';
 import { searchUsersRoutes } from './search/search-users-routes';
 import { settingsRoutes } from './settings/settings-routes';
 import { trackRoutes } from './track/track-routes';
@@ -20,6 +21,7 @@ export function v1Routes(s: Services): Route[] {
     ...beaconRoutes(s.store),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),
+    ...sdkRoutes(s),
     ...[...s.features.values()].flatMap((f) => f.routes ?? []),
   ];
 }
