@@ -44,7 +44,11 @@ async function main(): Promise<void> {
 
   await runLoad({ title: 'warm-up (track)', url: `${gw.url}/v1/track`, method: 'POST', headers, setupRequest: trackRequest, durationSeconds: 3, connections: CONNECTIONS });
   const bare = await runLoad({ title: 'GET /v1/config (bare, authenticated)', url: `${gw.url}/v1/config`, headers: { authorization: pk }, durationSeconds: SECONDS, connections: CONNECTIONS });
+  const cpuBefore = processCpuMs(gw.pid);
   const track = await runLoad({ title: 'POST /v1/track', url: `${gw.url}/v1/track`, method: 'POST', headers, setupRequest: trackRequest, durationSeconds: SECONDS, connections: CONNECTIONS });
+
+  // CPU the gateway spent per track request: on a shared machine this moves far less than throughput.
+  const cpuPerTrackUs = ((processCpuMs(gw.pid) - cpuBefore) * 1000) / (track.requestsPerSecond * SECONDS);
 
   // Index update cost as a client sees it: a geofence upsert round trip under no other load.
   const t0 = process.hrtime.bigint();
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
   const events = await (await fetch(`${gw.url}/v1/events?limit=1`, { headers: { authorization: sk } })).json() as { events: unknown[] };
   console.log('');
   console.log(`track throughput        ${track.requestsPerSecond.toFixed(0)} req/s (p50 ${track.p50Ms} ms, p99 ${track.p99Ms} ms)`);
+  console.log(`gateway CPU per track     ${cpuPerTrackUs.toFixed(0)} µs (user + system)`);
   console.log(`bare route throughput   ${bare.requestsPerSecond.toFixed(0)} req/s`);
   console.log(`ratio track / bare      ${(track.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}`);
   console.log(`geofence upsert         ${upsertMs.toFixed(2)} ms per sequential round trip (index updated in place)`);
@@ -68,6 +73,12 @@ async function main(): Promise<void> {
   console.log(`events were generated   ${events.events.length > 0 ? 'yes' : 'NO — check the data'}`);
   await gw.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** utime + stime of a process, ms (from /proc; clock ticks are 100 Hz on Linux). */
+function processCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 main().catch((err: unknown) => {
