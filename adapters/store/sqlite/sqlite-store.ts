@@ -33,6 +33,8 @@ export class SqliteStore implements Store {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly locks = new KeyedMutex();
   private readonly putStmt: Database.Statement;
+  private readonly insertStmt: Database.Statement;
+  private readonly rewriteStmt: Database.Statement;
   private readonly deleteStmt: Database.Statement;
   private readonly getStmt: Database.Statement;
   private readonly writeMany: (ops: WriteOp[]) => void;
@@ -53,6 +55,20 @@ export class SqliteStore implements Store {
     this.db.pragma(`cache_size = -${Number(process.env.WAYMARK_SQLITE_CACHE_MB ?? 64) * 1024}`);
     this.db.pragma('mmap_size = 268435456');
     this.migrate();
+    // A put is an insert (events, presence rows) or a rewrite of a row whose keys rarely change (a user's
+    // track update moves its location and doc, not its ids). An upsert that sets every column makes
+    // SQLite rewrite every index of the row; so a put first tries a plain insert, then an update of only
+    // the columns that usually change, guarded by the others being equal, and only then the full upsert.
+    this.insertStmt = this.db.prepare(
+      `INSERT INTO docs (collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (collection, project_id, live, id) DO NOTHING`,
+    );
+    this.rewriteStmt = this.db.prepare(
+      `UPDATE docs SET updated_at = ?, lng = ?, lat = ?, doc = ?
+       WHERE collection = ? AND project_id = ? AND live = ? AND id = ?
+         AND created_at = ? AND k0 IS ? AND k1 IS ? AND k2 IS ? AND k3 IS ? AND due_at IS ?`,
+    );
     this.putStmt = this.db.prepare(
       `INSERT INTO docs (collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -123,9 +139,22 @@ export class SqliteStore implements Store {
       if (coords) [lng, lat] = coords;
     }
     const due = spec.due ? doc[spec.due] : undefined;
+    const dueAt = typeof due === 'string' ? due : null;
+    const live = scope.live ? 1 : 0;
+    const json = JSON.stringify(doc);
+    const inserted = this.insertStmt.run(
+      collection, scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt,
+      keys[0], keys[1], keys[2], keys[3], lng, lat, dueAt, json,
+    );
+    if (inserted.changes > 0) return;
+    const rewritten = this.rewriteStmt.run(
+      doc.updatedAt, lng, lat, json, collection, scope.projectId, live, doc._id,
+      doc.createdAt, keys[0], keys[1], keys[2], keys[3], dueAt,
+    );
+    if (rewritten.changes > 0) return;
     this.putStmt.run(
-      collection, scope.projectId, scope.live ? 1 : 0, doc._id, doc.createdAt, doc.updatedAt,
-      keys[0], keys[1], keys[2], keys[3], lng, lat, typeof due === 'string' ? due : null, JSON.stringify(doc),
+      collection, scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt,
+      keys[0], keys[1], keys[2], keys[3], lng, lat, dueAt, json,
     );
   }
 
