@@ -84,14 +84,11 @@ export class SqliteStore implements Store {
     );
     this.deleteStmt = this.db.prepare('DELETE FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id = ?');
     this.getStmt = this.db.prepare('SELECT doc FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id = ?');
-    this.writeMany = this.db.transaction((ops: WriteOp[]) => {
-      for (const op of ops) {
-        if (op.op === 'put') this.putNow(op.collection, op.scope, op.doc);
-        else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
-      }
-    });
+    this.writeMany = this.db.transaction((ops: WriteOp[]) => this.applyNow(ops));
+    // The batches of a group run without a savepoint each: a savepoint copies every page it touches to
+    // a statement journal first. A failure rolls the whole group back and flush() retries batch by batch.
     this.writeGroup = this.db.transaction((batches: WriteOp[][]) => {
-      for (const ops of batches) this.writeMany(ops);
+      for (const ops of batches) this.applyNow(ops);
     });
     this.projects = new SqliteProjects(this.db);
   }
@@ -128,6 +125,13 @@ export class SqliteStore implements Store {
     const spec = this.specs.get(collection);
     if (!spec) throw new Error(`collection ${collection} is not defined`);
     return spec;
+  }
+
+  private applyNow(ops: WriteOp[]): void {
+    for (const op of ops) {
+      if (op.op === 'put') this.putNow(op.collection, op.scope, op.doc);
+      else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
+    }
   }
 
   private putNow(collection: string, scope: Scope, doc: Doc): void {
