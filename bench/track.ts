@@ -1,6 +1,7 @@
 // HTTP track benchmark: 100,000 geofences (metro mix), 10,000 devices on random walks, autocannon
 // against the gateway in a child process. Prints track throughput and latency, the same run's bare
-// authenticated route (GET /v1/config) for the ratio, peak RSS, and index load / update times.
+// authenticated route (GET /v1/config) for the ratio, the gateway's CPU time per track request, peak
+// RSS, and index load / update times.
 //
 // Run: npm run bench:build && node dist/bench/track.js
 // Options (env): GEOFENCES (100000), DEVICES (10000), SECONDS (10), CONNECTIONS (32)
