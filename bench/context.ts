@@ -24,6 +24,7 @@ import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng, randomPoint, type LngLat } from './support/metro';
 import { seedGeofences } from './support/seed';
+import { mb, memory } from './support/memory';
 
 const GEOFENCES = Number(process.env.GEOFENCES ?? 10_000);
 const POINTS = Number(process.env.POINTS ?? 50_000);
@@ -34,22 +35,6 @@ const DMA_TOPOJSON = [
   path.resolve(__dirname, '../../../shared/fixtures/regions/nielsen_dma.topojson.json'),
   path.resolve(process.cwd(), '../shared/fixtures/regions/nielsen_dma.topojson.json'),
 ].find((p) => fs.existsSync(p));
-
-function gc(): void {
-  const collect = (globalThis as { gc?: () => void }).gc;
-  if (collect !== undefined) {
-    collect();
-    collect();
-  }
-}
-
-function memory(): { heap: number; arrayBuffers: number; rss: number } {
-  gc();
-  const m = process.memoryUsage();
-  return { heap: m.heapUsed, arrayBuffers: m.arrayBuffers, rss: m.rss };
-}
-
-const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
 
 function summary(values: number[], unit: string): string {
   const sorted = [...values].sort((a, b) => a - b);

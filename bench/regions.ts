@@ -13,6 +13,7 @@ import { createEmbeddedRegions, type EmbeddedRegions } from '../adapters/regions
 import { createGeoTzTimeZones } from '../adapters/time-zones/geo-tz/geo-tz-time-zones';
 import { importBoundaries } from '../data/regions/import-boundaries';
 import { prng } from './support/metro';
+import { mb, memory } from './support/memory';
 
 const POINTS = Number(process.env.POINTS ?? 200_000);
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -20,22 +21,6 @@ const DMA_TOPOJSON = path.resolve(__dirname, '../../..', 'shared/fixtures/region
 const DMA_TOPOJSON_FROM_REPO = path.resolve(process.cwd(), '../shared/fixtures/regions/nielsen_dma.topojson.json');
 
 type Point = [number, number];
-
-function gc(): void {
-  const collect = (globalThis as { gc?: () => void }).gc;
-  if (collect !== undefined) {
-    collect();
-    collect();
-  }
-}
-
-function memory(): { heap: number; arrayBuffers: number; rss: number } {
-  gc();
-  const m = process.memoryUsage();
-  return { heap: m.heapUsed, arrayBuffers: m.arrayBuffers, rss: m.rss };
-}
-
-const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
 
 function points(seed: number, box: [number, number, number, number]): Point[] {
   const rnd = prng(seed);

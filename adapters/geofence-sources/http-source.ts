@@ -10,6 +10,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { readLimited, SourceError, type AddressGuard, type FetchLimits } from './port';
+import { downloadDeadline } from './deadline';
 
 export interface HttpSourceOptions extends FetchLimits {
   guard: AddressGuard;
@@ -139,21 +140,15 @@ function describe(err: unknown): string {
 
 /** Downloads `url` within the limits; rejects with a SourceError saying why not. */
 export async function fetchHttpCsv(urlText: string, opts: HttpSourceOptions): Promise<Buffer> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new SourceError(`the download did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
-  const onOuterAbort = (): void => controller.abort(new SourceError('the download was stopped (gateway shutting down)'));
-  opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  // DNS lookups do not take a signal; racing them against the abort keeps the deadline whole.
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
+  const deadline = downloadDeadline(opts.timeoutMs, opts.signal);
+  const { signal, aborted } = deadline;
+  // DNS lookups do not take a signal; racing them against `aborted` keeps the deadline whole.
   try {
     let url = parseUrl(urlText);
     const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
     for (let hop = 0; ; hop++) {
       const addresses = await Promise.race([checkedAddresses(url, opts.guard), aborted]);
-      const result = await Promise.race([oneHop(url, addresses, opts, controller.signal), aborted]);
+      const result = await Promise.race([oneHop(url, addresses, opts, signal), aborted]);
       if ('body' in result) return result.body;
       if (hop >= maxRedirects) throw new SourceError(`too many redirects (more than ${maxRedirects}) from ${shown(parseUrl(urlText))}`);
       let next: URL;
@@ -165,11 +160,10 @@ export async function fetchHttpCsv(urlText: string, opts: HttpSourceOptions): Pr
       url = parseUrl(next.href);
     }
   } catch (err) {
-    const cause = controller.signal.aborted ? controller.signal.reason : err;
+    const cause = signal.aborted ? signal.reason : err;
     if (cause instanceof SourceError) throw cause;
     throw new SourceError(`download failed: ${describe(cause)}`);
   } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onOuterAbort);
+    deadline.dispose();
   }
 }

@@ -4,6 +4,7 @@
 // plain names, so a project cannot point the client at another host.
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { bucketNameProblem, readLimited, regionProblem, s3Url, SourceError, type FetchLimits, type S3ObjectLocation } from './port';
+import { downloadDeadline } from './deadline';
 
 export interface S3SourceOptions extends FetchLimits {
   /** An S3-compatible server's base URL; undefined for AWS. */
@@ -56,16 +57,10 @@ export async function fetchS3Csv(loc: S3ObjectLocation, opts: S3SourceOptions): 
     maxAttempts: 2,
     requestHandler: { connectionTimeout: Math.min(opts.timeoutMs, 10_000), requestTimeout: opts.timeoutMs },
   });
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new SourceError(`the download did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
-  const onOuterAbort = (): void => controller.abort(new SourceError('the download was stopped (gateway shutting down)'));
-  opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
+  const deadline = downloadDeadline(opts.timeoutMs, opts.signal);
+  const { signal, aborted } = deadline;
   try {
-    const out = await client.send(new GetObjectCommand({ Bucket: loc.bucket, Key: loc.key }), { abortSignal: controller.signal });
+    const out = await client.send(new GetObjectCommand({ Bucket: loc.bucket, Key: loc.key }), { abortSignal: signal });
     if (out.ContentLength !== undefined && out.ContentLength > opts.maxBytes) {
       throw new SourceError(`${s3Url(loc.bucket, loc.key)} is ${out.ContentLength} bytes, larger than the limit of ${opts.maxBytes} bytes`);
     }
@@ -80,12 +75,11 @@ export async function fetchS3Csv(loc: S3ObjectLocation, opts: S3SourceOptions): 
       stream.destroy?.();
     }
   } catch (err) {
-    const cause = controller.signal.aborted ? controller.signal.reason : err;
+    const cause = signal.aborted ? signal.reason : err;
     if (cause instanceof SourceError) throw cause;
     throw new SourceError(describe(cause, loc));
   } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onOuterAbort);
+    deadline.dispose();
     client.destroy();
   }
 }
