@@ -14,15 +14,6 @@ export class SqlParams {
   }
 }
 
-/** The declared key fields of a doc as the text the key columns hold (SQLite stores String(value) too). */
-export function keyColumnValues(spec: CollectionSpec, doc: Record<string, unknown>): Array<string | null> {
-  return KEY_COLUMNS.map((_, i) => {
-    const field = spec.keys[i];
-    const value = field === undefined ? undefined : doc[field];
-    return value === undefined || value === null ? null : String(value);
-  });
-}
-
 /**
  * Equality and metadata filters. Indexed keys compare their text column; other fields and metadata compare
  * jsonb values, which is type-aware: true ≠ "true" ≠ 1, while 1 = 1.0 (jsonb compares numbers as numbers).

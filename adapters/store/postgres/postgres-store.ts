@@ -12,7 +12,8 @@ import type {
 } from '../port';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
-import { filterSql, KEY_COLUMNS, keyColumnValues, SqlParams } from './doc-filters';
+import { indexedFields } from '../indexed-fields';
+import { filterSql, KEY_COLUMNS, SqlParams } from './doc-filters';
 import { checkSchemaName, quoteIdent } from './identifiers';
 import { migrate, type MigrationOutcome, type SpatialMode } from './migrate';
 import { PostgresProjects } from './postgres-projects';
@@ -132,18 +133,8 @@ export class PostgresStore implements Store {
   }
 
   private columns(collection: string, scope: Scope, doc: Doc): DocColumns {
-    const spec = this.spec(collection);
-    let lng: number | null = null;
-    let lat: number | null = null;
-    if (spec.point) {
-      const coords = (doc[spec.point] as { coordinates?: [number, number] } | undefined)?.coordinates;
-      if (coords) [lng, lat] = coords;
-    }
-    const due = spec.due ? doc[spec.due] : undefined;
-    return [
-      collection, scope.projectId, scope.live, doc._id, doc.createdAt, doc.updatedAt, ...keyColumnValues(spec, doc),
-      lng, lat, typeof due === 'string' ? due : null, JSON.stringify(doc),
-    ];
+    const { keys, lng, lat, due } = indexedFields(this.spec(collection), doc);
+    return [collection, scope.projectId, scope.live, doc._id, doc.createdAt, doc.updatedAt, ...keys, lng, lat, due, JSON.stringify(doc)];
   }
 
   async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {

@@ -11,6 +11,7 @@ import type {
   ProjectRepository, Scalar, Scope, Store, WriteOp,
 } from '../port';
 import { MIGRATIONS } from './migrations';
+import { indexedFields } from '../indexed-fields';
 
 const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
 const SCAN_BATCH = 5000;
@@ -137,20 +138,7 @@ export class SqliteStore implements Store {
   }
 
   private putNow(collection: string, scope: Scope, doc: Doc): void {
-    const spec = this.spec(collection);
-    const keys = KEY_COLUMNS.map((_, i) => {
-      const field = spec.keys[i];
-      const value = field === undefined ? undefined : doc[field];
-      return value === undefined || value === null ? null : String(value);
-    });
-    let lng: number | null = null;
-    let lat: number | null = null;
-    if (spec.point) {
-      const coords = (doc[spec.point] as { coordinates?: [number, number] } | undefined)?.coordinates;
-      if (coords) [lng, lat] = coords;
-    }
-    const due = spec.due ? doc[spec.due] : undefined;
-    const dueAt = typeof due === 'string' ? due : null;
+    const { keys, lng, lat, due: dueAt } = indexedFields(this.spec(collection), doc);
     const live = scope.live ? 1 : 0;
     const json = JSON.stringify(doc);
     const inserted = this.insertStmt.run(
