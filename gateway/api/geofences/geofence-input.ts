@@ -27,7 +27,7 @@ import {
 } from '../../engine/geofence-shape';
 import { parseIpRanges } from '../../engine/ip-ranges';
 import { parseOperatingHours } from '../../engine/operating-hours';
-import type { Geofence, GeofenceType, LngLat, Metadata, OperatingHours, Point, Polygon, TravelMode } from '../../engine/types';
+import type { Geofence, GeofenceType, LngLat, Point, Polygon, TravelMode } from '../../engine/types';
 
 /**
  * Everything a caller supplies for a geofence: the stored Geofence without what the server adds (ids,
@@ -57,33 +57,18 @@ export const MIN_CIRCLE_RADIUS_M = 10;
 export const MAX_CIRCLE_RADIUS_M = 10000;
 export const MAX_GEOFENCE_METADATA_KEYS = 16;
 
-/** What is known while the steps run; every field is set only when its step succeeded. */
-interface Draft {
-  description?: string;
-  type?: GeofenceType;
-  tag?: string;
-  externalId?: string;
+/**
+ * What is known while the steps run; every field is set only when its step succeeded. The geometry is
+ * assembled at the end from the raw `point` / `ring` and `radius`.
+ */
+type Draft = Partial<Omit<GeofenceInput, 'geometry' | 'geometryCenter' | 'geometryRadius'>> & {
   /** Circle centre or isochrone destination. */
   point?: LngLat;
   ring?: LngLat[];
   /** Set when the `coordinates` step failed, so later steps do not also say it is missing. */
   coordinatesInvalid?: boolean;
-  address?: string;
-  placeId?: string;
   radius?: number;
-  mode?: TravelMode;
-  metadata?: Metadata;
-  userId?: string;
-  userIds?: string[];
-  ip?: string[];
-  tripApproachingThreshold?: number;
-  dwellThreshold?: number;
-  stopDetection?: boolean;
-  enabled?: boolean;
-  operatingHours?: OperatingHours;
-  disableAfter?: string;
-  deleteAfter?: string;
-}
+};
 
 type Raw = Record<string, unknown>;
 type Step = (raw: Raw, draft: Draft, opts: GeofenceInputOptions) => void;
