@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseDailyTime, type DailyTime } from './engine/geofence-sync/schedule';
 import { parseIpRanges } from './engine/ip-ranges';
+import type { SmtpSettings } from '../adapters/mailer/smtp-mailer';
 
 export interface GatewayConfig {
   port: number;
@@ -72,16 +73,7 @@ export interface GeofenceImportConfig {
     secretKey?: string;
   };
   /** Notification mails; no host: mails are not sent and each run records why. */
-  smtp: {
-    host?: string;
-    port: number;
-    secure: boolean;
-    requireTls: boolean;
-    user?: string;
-    pass?: string;
-    from: string;
-    timeoutMs: number;
-  };
+  smtp: Omit<SmtpSettings, 'host'> & { host?: string };
 }
 
 /** Event delivery (docs/webhooks.md). Durations in ms. */
