@@ -1,0 +1,43 @@
+// Where imported extracts live in the data directory, and the manifest that marks one complete.
+//
+//   <dataDir>/extracts/<name>/extract.json        the manifest, written last
+//   <dataDir>/extracts/<name>/<stage>/…           each stage's own files (routing/, geocoding/, places/)
+//   <dataDir>/extracts/.staging-<name>-<pid>/     an import in progress; renamed over <name> when done
+//
+// Readers (router, geocoder, places) load `<name>/<stage>/` of every extract whose manifest exists,
+// and reload when the set of manifests changes: a re-import swaps a whole folder at once, so a reader
+// never sees half an import.
+import path from 'node:path';
+
+export const EXTRACTS_FOLDER = 'extracts';
+export const MANIFEST_FILE = 'extract.json';
+export const MANIFEST_FORMAT = 'waymark-extract';
+export const MANIFEST_VERSION = 1;
+
+/** Extract names become folder names: a conservative alphabet, no dots (the staging prefix starts with one). */
+export const EXTRACT_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export interface ExtractManifest {
+  format: typeof MANIFEST_FORMAT;
+  version: typeof MANIFEST_VERSION;
+  name: string;
+  /** The file or URL it was imported from. */
+  source: string;
+  importedAt: string;
+  /** [west, south, east, north] of the extract's nodes. */
+  bbox: [number, number, number, number];
+  /** Stage name → its summary, for `waymark data list`. */
+  stages: Record<string, Record<string, number | string>>;
+}
+
+export function extractsDir(dataDir: string): string {
+  return path.join(dataDir, EXTRACTS_FOLDER);
+}
+
+export function extractDir(dataDir: string, name: string): string {
+  return path.join(extractsDir(dataDir), name);
+}
+
+export function stageDir(dataDir: string, name: string, stage: string): string {
+  return path.join(extractDir(dataDir, name), stage);
+}
