@@ -15,7 +15,7 @@ afterAll(async () => {
 
 const DEFAULTS = {
   stopDetection: false, bufferEntries: false, bufferExits: false, dwellEvents: false, operatingHoursSuppression: false,
-  tripApproachingThreshold: 5, tripExpirationHours: 24, places: false, regions: false, fraud: false,
+  tripApproachingThreshold: 5, tripExpirationHours: 24, places: false, regions: false, fraud: false, fraudBlocking: false,
 };
 
 async function settingsOf(key: string): Promise<Record<string, unknown>> {
@@ -41,7 +41,7 @@ describe('PATCH', () => {
   });
 
   const accepted: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-    ['every boolean on', Object.fromEntries(['stopDetection', 'bufferEntries', 'bufferExits', 'dwellEvents', 'operatingHoursSuppression', 'places', 'regions', 'fraud'].map((n) => [n, true])), {}],
+    ['every boolean on', Object.fromEntries(['stopDetection', 'bufferEntries', 'bufferExits', 'dwellEvents', 'operatingHoursSuppression', 'places', 'regions', 'fraud', 'fraudBlocking'].map((n) => [n, true])), {}],
     ['boolean as text "false"', { stopDetection: 'false' }, { stopDetection: false }],
     ['threshold 0', { tripApproachingThreshold: 0 }, {}],
     ['threshold 1440', { tripApproachingThreshold: '1440' }, { tripApproachingThreshold: 1440 }],

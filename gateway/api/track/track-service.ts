@@ -199,7 +199,8 @@ export class TrackService {
 
     ops.unshift({ op: 'put', collection: 'users', scope, doc: user });
     for (const e of events) ops.push({ op: 'put', collection: 'events', scope, doc: e });
-    ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], evaluation.visits, nowIso));
+    // From the user as the steps left it: a step may hold the update back and restore the previous visits.
+    ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
     await this.store.write(ops);
     return { user, events };
   }
