@@ -92,7 +92,7 @@ describe('PATCH: refused bodies change nothing', () => {
     await call(s, 'PATCH', '/v1/project/settings', { key: k.testSk, body: { bufferExits: true } });
   });
   const unknown = (name: string): string =>
-    `${name} is not a project setting; known settings: stopDetection, bufferEntries, bufferExits, dwellEvents, operatingHoursSuppression, tripApproachingThreshold, tripExpirationHours, places, regions, fraud`;
+    `${name} is not a project setting; known settings: stopDetection, bufferEntries, bufferExits, dwellEvents, operatingHoursSuppression, tripApproachingThreshold, tripExpirationHours, places, regions, fraud, fraudBlocking`;
   const cases: Array<{ name: string; body: string; want: Want }> = [
     { name: 'unknown name', body: '{"stopDetecton": true}', want: { status: 400, param: 'stopDetecton', message: unknown('stopDetecton') } },
     { name: 'name of an Object method (constructor)', body: '{"constructor": 1}', want: { status: 400, param: 'constructor', message: unknown('constructor') } },
