@@ -25,7 +25,7 @@ import { DEFAULT_PROJECT_SETTINGS } from '../gateway/engine/types';
 import { silentLogger } from '../gateway/http/logger';
 import { prng, randomPoint } from './support/metro';
 import { seedGeofences } from './support/seed';
-import { printCases, sink, timePure, timeTrack, type CaseFigures } from './support/track-runner';
+import { printCases, sink, timePure, timeTrackCases } from './support/track-runner';
 
 const BEACONS = Number(process.env.BEACONS ?? 1_000);
 const DEVICES = Number(process.env.DEVICES ?? 300);
@@ -64,15 +64,18 @@ async function main(): Promise<void> {
     deviceId: `${prefix}-${d}`, userId: `${prefix}-${d}`, location, accuracy: 20, foreground: true, replayed: false,
   });
   const o = { devices: DEVICES, updates: UPDATES, runs: RUNS, seed: 11 };
-  const results: CaseFigures[] = [];
-  results.push(await timeTrack('1. track, no beacons step', bare, ctx, base('bare'), o));
-  results.push(await timeTrack('2. beacons step, no beacon list', withBeacons, ctx, base('nolist'), o));
-  results.push(await timeTrack('3. beacons step, 3 ranged, one changing each update', withBeacons, ctx, (d, loc, u) => ({
-    ...base('churn')(d, loc), beacons: [ranged((d * 3) % BEACONS), ranged((d * 3 + 1) % BEACONS), ranged((d * 3 + 2 + u) % BEACONS)],
-  }), o));
-  results.push(await timeTrack('4. beacons step, the same 3 ranged', withBeacons, ctx, (d, loc) => ({
-    ...base('steady')(d, loc), beacons: [ranged((d * 3) % BEACONS), ranged((d * 3 + 1) % BEACONS), ranged((d * 3 + 2) % BEACONS)],
-  }), o));
+  const results = await timeTrackCases([
+    { name: '1. track, no beacons step', track: bare, ctx, input: base('bare') },
+    { name: '2. beacons step, no beacon list', track: withBeacons, ctx, input: base('nolist') },
+    {
+      name: '3. beacons step, 3 ranged, one changing each update', track: withBeacons, ctx,
+      input: (d, loc, u) => ({ ...base('churn')(d, loc), beacons: [ranged((d * 3) % BEACONS), ranged((d * 3 + 1) % BEACONS), ranged((d * 3 + 2 + u) % BEACONS)] }),
+    },
+    {
+      name: '4. beacons step, the same 3 ranged', track: withBeacons, ctx,
+      input: (d, loc) => ({ ...base('steady')(d, loc), beacons: [ranged((d * 3) % BEACONS), ranged((d * 3 + 1) % BEACONS), ranged((d * 3 + 2) % BEACONS)] }),
+    },
+  ], o);
   printCases(`${BEACONS} beacons, ${DEVICES} devices, ${RUNS} runs × ${DEVICES * UPDATES} updates, µs per update`, results);
 
   const index = new BeaconIndex(docs);

@@ -26,32 +26,41 @@ export interface RunOptions {
 
 export let sink = 0;
 
-export async function timeTrack(
-  name: string,
-  track: TrackService,
-  ctx: (d: number) => TrackContext,
-  input: (d: number, location: LngLat, u: number) => TrackInput,
-  o: RunOptions,
-): Promise<CaseFigures> {
-  const rnd = prng(o.seed);
-  const positions: LngLat[] = Array.from({ length: o.devices }, () => (o.start ?? randomPoint)(rnd));
-  const step = o.stepM ?? 40;
-  let u = 0;
-  const once = async (): Promise<number> => {
-    const t0 = process.hrtime.bigint();
-    for (let k = 0; k < o.updates; k++, u++) {
-      for (let d = 0; d < o.devices; d++) {
-        positions[d] = offset(positions[d], (rnd() * 2 - 1) * step, (rnd() * 2 - 1) * step);
-        const result = await track.track(ctx(d), input(d, positions[d], u));
-        sink += result.events.length;
+export interface TrackCase {
+  name: string;
+  track: TrackService;
+  ctx: (d: number) => TrackContext;
+  input: (d: number, location: LngLat, u: number) => TrackInput;
+}
+
+/**
+ * Times every case, interleaved: run r of each case follows run r of the one before, so load from
+ * other work on a shared machine falls on all cases alike instead of on whichever ran during it.
+ */
+export async function timeTrackCases(cases: TrackCase[], o: RunOptions): Promise<CaseFigures[]> {
+  const runners = cases.map((c) => {
+    const rnd = prng(o.seed);
+    const positions: LngLat[] = Array.from({ length: o.devices }, () => (o.start ?? randomPoint)(rnd));
+    const step = o.stepM ?? 40;
+    let u = 0;
+    return async (): Promise<number> => {
+      const t0 = process.hrtime.bigint();
+      for (let k = 0; k < o.updates; k++, u++) {
+        for (let d = 0; d < o.devices; d++) {
+          positions[d] = offset(positions[d], (rnd() * 2 - 1) * step, (rnd() * 2 - 1) * step);
+          const result = await c.track.track(c.ctx(d), c.input(d, positions[d], u));
+          sink += result.events.length;
+        }
       }
-    }
-    return Number(process.hrtime.bigint() - t0) / 1e3 / (o.devices * o.updates);
-  };
-  await once(); // warm-up: creates the users, JIT
-  const times: number[] = [];
-  for (let r = 0; r < o.runs; r++) times.push(await once());
-  return { name, ...summarize(times) };
+      return Number(process.hrtime.bigint() - t0) / 1e3 / (o.devices * o.updates);
+    };
+  });
+  for (const once of runners) await once(); // warm-up: creates the users, JIT
+  const times: number[][] = cases.map(() => []);
+  for (let r = 0; r < o.runs; r++) {
+    for (const [i, once] of runners.entries()) times[i].push(await once());
+  }
+  return cases.map((c, i) => ({ name: c.name, ...summarize(times[i]) }));
 }
 
 export function printCases(title: string, results: CaseFigures[]): void {
