@@ -255,3 +255,9 @@ test('settings off: no fraud object, no fraud events, even for a mocked update; 
   expect(r.user.fraud).toBeUndefined();
   expect((await server.request('GET', '/v1/users/u-switch', { key: on.testSk })).body.user.fraud).toBeUndefined();
 });
+
+(HAVE_MMDB ? test : test.skip)('a City database given as the anonymous-IP one stops start-up with a clear message', async () => {
+  const city = path.join(path.dirname(ANONYMOUS_TEST), 'GeoIP2-City-Test.mmdb');
+  await expect(startTestServer({ ipGeocode: { anonymousIpDatabase: city } })).rejects.toThrow(/not an anonymous-IP database \(its type is "GeoIP2-City"\)/);
+  await expect(startTestServer({ ipGeocode: { anonymousIpDatabase: path.join(path.dirname(ANONYMOUS_TEST), 'missing.mmdb') } })).rejects.toThrow(/IP database not found/);
+});
