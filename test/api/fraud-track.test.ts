@@ -169,7 +169,9 @@ describe('fraud on', () => {
       const r = await track(keys, 'absurd', s);
       expect(typeof r.user.fraud.passed).toBe('boolean');
     }
-    for (const [field, value] of [['mocked', 'maybe'], ['verified', { a: 1 }], ['sharing', [true]], ['fraudPayload', 'y'.repeat(20_000)]] as const) {
+    const long = await track(keys, 'absurd', { t: 4, extra: { fraudPayload: `{"mocked": true, "pad": "${'y'.repeat(20_000)}"}` } });
+    expect(long.user.fraud.mocked).toBe(false);
+    for (const [field, value] of [['mocked', 'maybe'], ['verified', { a: 1 }], ['sharing', [true]], ['compromised', 'x'.repeat(5)]] as const) {
       const r = await server.request('POST', '/v1/track', { key: keys.testPk, body: { deviceId: 'absurd', latitude: 1, longitude: 1, accuracy: 5, [field]: value } });
       expect([r.status, r.body.meta.param]).toEqual([400, field]);
     }

@@ -4,7 +4,7 @@
 // only when it is a plain JSON object (or JSON text of one) with boolean `mocked`, `compromised`
 // (jailbroken / rooted / integrity failed) and `sharing` (screen sharing), which is what an app or a
 // proxy in front of Waymark can send. Top-level `compromised` and `sharing` booleans are read too.
-import { readBoolean, readString } from '../../http/params';
+import { readBoolean } from '../../http/params';
 import type { FraudHints } from '../../engine/fraud';
 
 const MAX_PAYLOAD_LENGTH = 16_384;
@@ -13,10 +13,10 @@ const PAYLOAD_FLAGS = ['mocked', 'compromised', 'sharing'] as const;
 function plainPayload(raw: unknown): Record<string, unknown> | undefined {
   let value = raw;
   if (typeof raw === 'string') {
-    const text = readString(raw, 'fraudPayload', { maxLength: MAX_PAYLOAD_LENGTH });
-    if (text === undefined || !text.trimStart().startsWith('{')) return undefined;
+    // Longer text is not parsed (bounded work per update) and, like a sealed payload, says nothing.
+    if (raw.length > MAX_PAYLOAD_LENGTH || !raw.trimStart().startsWith('{')) return undefined;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(raw);
     } catch {
       // A sealed or garbled payload is not ours to read; the update itself is still good.
       return undefined;
