@@ -208,6 +208,24 @@ describe('blocking (fraudBlocking on)', () => {
     expect(honest.events.map((e) => e.type)).toEqual(['user.entered_geofence']);
   });
 
+  test('a held update enters no beacon and starts no trip; the next honest one does', async () => {
+    const uuid = 'b9407f30-f5f8-466e-aff9-25556b57fe6d';
+    const b = await server.request('POST', '/v1/beacons', {
+      key: keys.testSk, body: { tag: 'till', externalId: 't1', description: 'Till', type: 'ibeacon', uuid, major: 1, minor: 1, coordinates: HOME },
+    });
+    expect(b.status).toBe(200);
+    const ranged = { beacons: [{ uuid, major: '1', minor: '1', rssi: -50 }], tripOptions: { externalId: 'held-trip', mode: 'car' } };
+    await track(keys, 'held-beacon', { t: 0 });
+    const held = await track(keys, 'held-beacon', { t: 60, extra: { ...ranged, mocked: true } });
+    expect(held.events.map((e) => e.type)).toEqual(['user.failed_fraud']);
+    expect(held.user.beacons).toBeUndefined();
+    expect(held.user.trip).toBeUndefined();
+    const trips = await server.request('GET', '/v1/trips', { key: keys.testSk });
+    expect(trips.body.trips.map((t: { externalId: string }) => t.externalId)).not.toContain('held-trip');
+    const honest = await track(keys, 'held-beacon', { t: 120, extra: ranged });
+    expect(honest.events.map((e) => e.type)).toEqual(expect.arrayContaining(['user.entered_beacon', 'user.started_trip']));
+  });
+
   test('a new user whose first update fails is created with nothing evaluated', async () => {
     const r = await track(keys, 'new-spoofer', { t: 0, at: geofenceAt, extra: { mocked: true } });
     expect(r.events.map((e) => e.type)).toEqual(['user.failed_fraud']);
