@@ -5,8 +5,8 @@ import { readBoolean, readDatetime, readEnum, readMetadata, readNumber, readStri
 import type { LngLat, Metadata } from '../../engine/types';
 import type { RangedBeacon } from '../../engine/beacons';
 import type { FraudHints } from '../../engine/fraud';
-import { readRangedBeacons } from '../beacons/ranged-beacons-input';
-import { readFraudHints } from '../fraud/fraud-input';
+import { readFraudHints } from '../../http/params/fraud-hints';
+import { readRangedBeacons } from '../../http/params/ranged-beacons';
 
 export type DeviceType = 'iOS' | 'Android' | 'Web';
 

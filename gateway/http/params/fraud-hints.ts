@@ -4,8 +4,8 @@
 // only when it is a plain JSON object (or JSON text of one) with boolean `mocked`, `compromised`
 // (jailbroken / rooted / integrity failed) and `sharing` (screen sharing), which is what an app or a
 // proxy in front of Waymark can send. Top-level `compromised` and `sharing` booleans are read too.
-import { readBoolean } from '../../http/params';
 import type { FraudHints } from '../../engine/fraud';
+import { readBoolean } from './scalars';
 
 const MAX_PAYLOAD_LENGTH = 16_384;
 const PAYLOAD_FLAGS = ['mocked', 'compromised', 'sharing'] as const;

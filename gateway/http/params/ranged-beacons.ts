@@ -3,9 +3,10 @@
 // only the identifiers are read. Entries are checked strictly (a wrong identifier is a 400 naming the
 // entry) because SDKs only send beacons they matched against the synced list, so a malformed entry is
 // a client bug worth seeing, and bounded in number because the list arrives on every update.
-import { BadRequest } from '../../http/errors';
-import { isAbsent, readJson, readString } from '../../http/params';
+import { BadRequest } from '../errors';
 import type { RangedBeacon } from '../../engine/beacons';
+import { isAbsent, readString } from './scalars';
+import { readJson } from './structured';
 
 export const MAX_RANGED_BEACONS = 100;
 
