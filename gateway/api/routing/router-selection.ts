@@ -45,7 +45,8 @@ export class RouterSelection implements Router {
   }
 
   async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
-    const { router } = this.pick([from, to], mode);
+    const { router, source } = this.pick([from, to], mode);
+    if (source === 'geodesic-estimate') return this.fallback.eta(from, to, mode);
     const { routes } = await router.route({ locations: [from, to], mode });
     return { duration: routes[0].duration / 60, distance: routes[0].distance };
   }
