@@ -10,6 +10,8 @@ export interface OsrmRouterOptions {
   /** Base URL of the OSRM server of each mode it serves. */
   urls: Partial<Record<RouterMode, string>>;
   timeoutMs: number;
+  /** Largest answer read (bytes); the engine client's default when unset. */
+  maxResponseBytes?: number;
 }
 
 /** The profile segment of OSRM URLs; osrm-routed ignores it, but proxies in front of several servers use it. */
@@ -59,7 +61,7 @@ export class OsrmRouter implements Router {
 
   constructor(opts: OsrmRouterOptions) {
     for (const [mode, url] of Object.entries(opts.urls) as Array<[RouterMode, string]>) {
-      this.clients.set(mode, new EngineHttp({ engine: `${ENGINE} (${mode})`, baseUrl: url, timeoutMs: opts.timeoutMs }));
+      this.clients.set(mode, new EngineHttp({ engine: `${ENGINE} (${mode})`, baseUrl: url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxResponseBytes }));
     }
   }
 
