@@ -59,8 +59,11 @@ function normalized(step: OsrmStep): OsrmStep {
   const type = known ? step.maneuver.type : step.maneuver.type === 'use lane' ? 'continue' : 'turn';
   const needsModifier = type !== 'depart' && type !== 'arrive';
   const modifier = step.maneuver.modifier ?? (needsModifier ? 'straight' : undefined);
-  if (known && modifier === step.maneuver.modifier) return step;
-  return { ...step, maneuver: { ...step.maneuver, type, modifier } };
+  // The library throws on a bearing outside 0–360 (a depart heading "Degree … invalid").
+  const bearing = step.maneuver.bearing_after;
+  const bearingAfter = Number.isFinite(bearing) ? ((bearing % 360) + 360) % 360 : 0;
+  if (known && modifier === step.maneuver.modifier && bearingAfter === bearing) return step;
+  return { ...step, maneuver: { ...step.maneuver, type, modifier, bearing_after: bearingAfter } };
 }
 
 export function instructionText(step: OsrmStep, lang: Language, legIndex: number, legCount: number): string {
