@@ -4,6 +4,8 @@ import type { Route } from '../http/route';
 import { eventRoutes } from './events/events-routes';
 import { geofenceRoutes } from './geofences/geofences-routes';
 import { projectRoutes } from './projects/project-routes';
+import { RoutingService } from './routing/routing-service';
+import { routingRoutes } from './routing/routing-routes';
 import { sdkRoutes } from './sdk/sdk-routes';
 import { searchUsersRoutes } from './search/search-users-routes';
 import { settingsRoutes } from './settings/settings-routes';
@@ -17,6 +19,7 @@ export function v1Routes(s: Services): Route[] {
     ...userRoutes(s.store),
     ...geofenceRoutes(s.store, s.geofences),
     ...searchUsersRoutes(s.store, s.router),
+    ...routingRoutes(new RoutingService(s.router)),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),
     ...sdkRoutes(s),
