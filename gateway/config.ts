@@ -31,6 +31,18 @@ export interface GatewayConfig {
   geofenceImport: GeofenceImportConfig;
   regions: RegionsConfig;
   ipGeocode: IpGeocodeConfig;
+  geocoding: GeocodingConfig;
+}
+
+/** Forward/reverse geocoding and autocomplete (docs/geocoding.md). */
+export interface GeocodingConfig {
+  /** `embedded`: imported extracts plus bundled coarse data; `pelias`: a Pelias API at peliasUrl. */
+  engine: 'embedded' | 'pelias';
+  peliasUrl?: string;
+  /** Deadline of one Pelias request, ms. */
+  peliasTimeoutMs: number;
+  /** Least time between two looks for newly imported extracts, ms. */
+  reloadCheckMs: number;
 }
 
 /** Region data (docs/data-regions.md). */
@@ -195,6 +207,25 @@ function ipGeocodeConfigFromEnv(env: NodeJS.ProcessEnv): IpGeocodeConfig {
   };
 }
 
+function geocodingConfigFromEnv(env: NodeJS.ProcessEnv): GeocodingConfig {
+  const engine = env.WAYMARK_GEOCODER || 'embedded';
+  if (engine !== 'embedded' && engine !== 'pelias') throw new Error(`WAYMARK_GEOCODER must be embedded or pelias, got "${engine}"`);
+  const peliasUrl = env.WAYMARK_PELIAS_URL || undefined;
+  if (engine === 'pelias') {
+    if (peliasUrl === undefined) throw new Error('WAYMARK_GEOCODER=pelias needs WAYMARK_PELIAS_URL (http://pelias-api:4000)');
+    let url: URL;
+    try {
+      url = new URL(peliasUrl);
+    } catch {
+      throw new Error(`WAYMARK_PELIAS_URL must be an http(s) URL, got "${peliasUrl}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`WAYMARK_PELIAS_URL must be an http(s) URL, got "${peliasUrl}"`);
+  }
+  const peliasTimeoutMs = intFrom('WAYMARK_PELIAS_TIMEOUT_MS', 5000, env);
+  if (peliasTimeoutMs < 1) throw new Error('WAYMARK_PELIAS_TIMEOUT_MS must be at least 1');
+  return { engine, peliasUrl, peliasTimeoutMs, reloadCheckMs: intFrom('WAYMARK_GEOCODING_RELOAD_CHECK_MS', 2000, env) };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const store = env.WAYMARK_STORE ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'postgres') throw new Error(`WAYMARK_STORE must be sqlite or postgres, got "${store}"`);
@@ -221,5 +252,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     geofenceImport: geofenceImportConfigFromEnv(env),
     regions: { reloadCheckMs: intFrom('WAYMARK_REGIONS_RELOAD_CHECK_MS', 1000, env) },
     ipGeocode: ipGeocodeConfigFromEnv(env),
+    geocoding: geocodingConfigFromEnv(env),
   };
 }

@@ -1,6 +1,7 @@
 // The installed features, in track-pipeline order (a feature's track steps see the events of those
 // before it: webhooks must come last so they deliver every event of the update).
 import type { Feature } from './feature';
+import { geocodeFeature } from './api/geocode/geocode-feature';
 import { ipGeocodeFeature } from './api/geocode/ip-geocode-feature';
 import { geofenceImportFeature } from './api/geofence-import/geofence-import-feature';
 import { regionsFeature } from './api/regions/regions-feature';
@@ -11,6 +12,7 @@ export const FEATURES: Feature[] = [
   // Before trips and webhooks: region events are part of the update they see.
   regionsFeature,
   ipGeocodeFeature,
+  geocodeFeature,
   tripsFeature,
   geofenceImportFeature,
   // Last: its track step turns every event of the update into outbox rows.
