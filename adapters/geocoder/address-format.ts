@@ -13,8 +13,22 @@ export function addressLabel(a: Pick<GeocodedAddress, 'number' | 'street' | 'cou
   return a.unit === undefined ? line : `${line} ${a.unit}`;
 }
 
-/** Fills countryFlag, country, addressLabel and formattedAddress from the other fields. */
+/** Radar's field order: position first, then the address parts, then labels. */
+const FIELD_ORDER: ReadonlyArray<keyof GeocodedAddress> = [
+  'latitude', 'longitude', 'geometry', 'country', 'countryCode', 'countryFlag', 'county', 'confidence', 'distance', 'borough', 'city',
+  'number', 'unit', 'neighborhood', 'postalCode', 'stateCode', 'state', 'street', 'layer', 'formattedAddress', 'addressLabel', 'placeLabel',
+];
+
+/** Fills countryFlag, country, addressLabel and formattedAddress from the other fields; Radar's key order. */
 export function completeAddress(a: GeocodedAddress): GeocodedAddress {
+  fill(a);
+  const out: Record<string, unknown> = {};
+  for (const key of FIELD_ORDER) if (a[key] !== undefined) out[key] = a[key];
+  for (const [key, value] of Object.entries(a)) if (!(key in out) && value !== undefined) out[key] = value;
+  return out as unknown as GeocodedAddress;
+}
+
+function fill(a: GeocodedAddress): void {
   if (a.countryCode !== undefined) {
     a.countryFlag ??= flagEmoji(a.countryCode);
     a.country ??= countryByAlpha2(a.countryCode)?.name;
@@ -22,7 +36,6 @@ export function completeAddress(a: GeocodedAddress): GeocodedAddress {
   const label = addressLabel(a);
   if (label !== undefined) a.addressLabel ??= label;
   a.formattedAddress ??= formatted(a, label);
-  return a;
 }
 
 function formatted(a: GeocodedAddress, label: string | undefined): string | undefined {
@@ -34,8 +47,8 @@ function formatted(a: GeocodedAddress, label: string | undefined): string | unde
   if (usLike) {
     if (town !== undefined && a.layer !== 'locality') parts.push(town);
     else if (a.layer === 'locality' && a.city !== undefined) parts.push(a.city);
-    if (a.state !== undefined && a.layer !== 'state') parts.push(a.state);
-    const tail = [a.stateCode, a.postalCode].filter((v) => v !== undefined).join(' ');
+    if (a.state !== undefined) parts.push(a.state);
+    const tail = [a.layer === 'state' ? undefined : a.stateCode, a.postalCode].filter((v) => v !== undefined).join(' ');
     const country = a.countryCode === 'US' ? 'USA' : 'CAN';
     if (tail !== '') parts.push(`${tail} ${country}`);
     else parts.push(a.layer === 'country' ? (a.country ?? country) : country);

@@ -9,7 +9,7 @@ const OPTIONAL = new Set([
 ]);
 
 export interface NameMatch {
-  /** Name words found in the query, minus half a point per optional word left out. */
+  /** Name words found in the query, minus a quarter point per optional word left out. */
   score: number;
   /** Query words the name did not use, in query order. */
   leftover: string[];
@@ -32,7 +32,7 @@ export function matchName(nameTokens: readonly string[], queryTokens: readonly s
       used[at] = true;
       score += at === queryTokens.length - 1 && lastIsPrefix && queryTokens[at] !== word ? 0.75 : 1;
     } else if (OPTIONAL.has(word)) {
-      score -= 0.5;
+      score -= 0.25;
     } else {
       return undefined;
     }

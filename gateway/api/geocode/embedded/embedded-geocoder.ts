@@ -4,7 +4,7 @@
 //
 //   address found with its number            exact          100 + name and town agreement
 //   number between known ones / on a line    interpolated    90 + …
-//   street without that number               fallback        60 + …
+//   street without that number               fallback        60 + … (45 + … when no number was asked)
 //   named place                              exact           70 + …
 //   postal code, city, state, country        exact           40…62 (cities by population)
 //   address query, nothing but its town      fallback
@@ -150,7 +150,8 @@ export class EmbeddedGeocoder implements Geocoder {
     const out: Candidate[] = [];
     for (const { street, score } of scored.slice(0, STREETS_TRIED)) {
       if (parsed.number === undefined) {
-        out.push({ address: { ...adminOf(street), ...point(street.lon, street.lat), street: street.name, layer: 'address', confidence: 'fallback' }, score: 60 + score });
+        // A bare name ("Ontario", "Baltimore") is more often a region than a street.
+        out.push({ address: { ...adminOf(street), ...point(street.lon, street.lat), street: street.name, layer: 'address', confidence: 'fallback' }, score: 45 + score });
         continue;
       }
       const rows = index.address(street.id, parsed.number);
