@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { extractDir, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_VERSION, stageDir, type ExtractManifest } from '../../data/osm/extract-layout';
 import { GeocodingStage } from '../../data/osm/stages/geocoding/geocoding-stage';
-import { feedExtract } from './osm-feed';
+import { feedElements, feedExtract, type PbfElement } from './osm-feed';
 
 export const OSM_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/osm');
 
@@ -15,9 +15,13 @@ export function osmFixturesPresent(): boolean {
   return false;
 }
 
-export async function importGeocoding(dataDir: string, name: string, file: string): Promise<Record<string, number | string>> {
+/** Imports a shared extract file, or elements a test wrote, as extract `name`. */
+export async function importGeocoding(dataDir: string, name: string, source: string | readonly PbfElement[]): Promise<Record<string, number | string>> {
   const dir = stageDir(dataDir, name, 'geocoding');
-  const summary = await feedExtract(path.join(OSM_FIXTURES, file), new GeocodingStage(), dir, name);
+  const summary = typeof source === 'string'
+    ? await feedExtract(path.join(OSM_FIXTURES, source), new GeocodingStage(), dir, name)
+    : await feedElements(source, new GeocodingStage(), dir, name);
+  const file = typeof source === 'string' ? source : 'test elements';
   const manifest: ExtractManifest = {
     format: MANIFEST_FORMAT, version: MANIFEST_VERSION, name, source: file, importedAt: new Date().toISOString(),
     bbox: [-180, -90, 180, 90], stages: { geocoding: summary },

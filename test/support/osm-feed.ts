@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ImportStage, NodeCoordinates, OsmMemberType, StageSummary } from '../../data/osm/stage';
 
-interface PbfElement {
+export interface PbfElement {
   type: 'node' | 'way' | 'relation';
   id: number;
   lat?: number;
@@ -21,7 +21,11 @@ interface PbfElement {
 const parsePbf = require('tiny-osmpbf') as (buffer: Buffer) => { elements: PbfElement[] };
 
 export async function feedExtract(file: string, stage: ImportStage, dir: string, extract = 'test'): Promise<StageSummary> {
-  const { elements } = parsePbf(fs.readFileSync(file));
+  return feedElements(parsePbf(fs.readFileSync(file)).elements, stage, dir, extract);
+}
+
+/** OSM-JSON-like elements (as tiny-osmpbf gives them, or written by a test) fed in pipeline order. */
+export async function feedElements(elements: readonly PbfElement[], stage: ImportStage, dir: string, extract = 'test'): Promise<StageSummary> {
   const ids: number[] = [];
   const lons: number[] = [];
   const lats: number[] = [];
