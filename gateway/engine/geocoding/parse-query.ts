@@ -40,6 +40,8 @@ const CA_POSTAL = /^([a-z]\d[a-z])\s?(\d[a-z]\d)?$/;
 const EURO_POSTAL = /^\d{4,5}$/;
 const NUMBER_FIRST = /^(\d+[a-z]?(?:-\d+[a-z]?)?|\d+\s?[a-z])\b\s*(.*)$/;
 const NUMBER_LAST = /^(.*\D)\s(\d+[a-z]?(?:-\d+)?)$/;
+// European order without commas: "stadtle 43 vaduz", "kalbacher hauptstrasse 10 60437 frankfurt".
+const NUMBER_INSIDE = /^(\D*\D)\s(\d{1,4}[a-z]?)\s(?:(\d{4,5})\s)?(\D.*)$/;
 const HASH_UNIT = /#\s*([a-z0-9-]+)/i;
 
 export function parseQuery(query: string, opts: ParseOptions): ParsedQuery {
@@ -84,7 +86,13 @@ export function parseQuery(query: string, opts: ParseOptions): ParsedQuery {
   let street = line;
   const first = NUMBER_FIRST.exec(line);
   const last = first ? null : NUMBER_LAST.exec(line);
-  if (first && first[2] !== '') {
+  const inside = first || last ? null : NUMBER_INSIDE.exec(line);
+  if (inside) {
+    out.number = normalizeHouseNumber(inside[2]);
+    street = inside[1];
+    if (inside[3] !== undefined) out.postalCode ??= inside[3];
+    out.localityTokens.push(...nameTokens(inside[4]));
+  } else if (first && first[2] !== '') {
     out.number = normalizeHouseNumber(first[1]);
     street = first[2];
   } else if (last) {

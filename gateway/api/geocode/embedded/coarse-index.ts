@@ -201,16 +201,28 @@ export class CoarseIndex {
     return found.sort((a, b) => cities.population[b] - cities.population[a]).slice(0, max);
   }
 
-  /** The nearest GeoNames city within `maxMeters`, as a locality answer with its distance. */
+  /**
+   * The town a point is in, from GeoNames: among the 10 nearest places within `maxMeters`, the one with
+   * the best log10(population) minus half a point per kilometre, so a neighbourhood's own entry
+   * ("Butcher's Hill") does not hide the city around it (Baltimore).
+   */
   nearestCity(lon: number, lat: number, maxMeters: number): { address: GeocodedAddress; meters: number } | undefined {
     const cities = this.geonames();
     this.cityGrid ??= new PointGrid(cities.lons, cities.lats, 0.25);
-    const [hit] = this.cityGrid.nearest(lon, lat, maxMeters, 1);
-    if (hit === undefined) return undefined;
-    const i = hit[0];
+    let best: [number, number] | undefined;
+    let bestScore = -Infinity;
+    for (const hit of this.cityGrid.nearest(lon, lat, maxMeters, 10)) {
+      const score = Math.log10(cities.population[hit[0]] + 1) - hit[1] / 2000;
+      if (score > bestScore) {
+        bestScore = score;
+        best = hit;
+      }
+    }
+    if (best === undefined) return undefined;
+    const i = best[0];
     const countryCode = cities.countries[i];
     const stateCode = countryCode === 'US' ? cities.adminCodes[i] : countryCode === 'CA' ? CA_ADMIN1[cities.adminCodes[i]] : undefined;
     const state = stateCode === undefined ? undefined : (usStateByCode(stateCode)?.name ?? caProvinceByCode(stateCode)?.name);
-    return { address: compact({ ...point(cities.lons[i], cities.lats[i]), layer: 'locality', city: cities.names[i], stateCode, state, countryCode }), meters: hit[1] };
+    return { address: compact({ ...point(cities.lons[i], cities.lats[i]), layer: 'locality', city: cities.names[i], stateCode, state, countryCode }), meters: best[1] };
   }
 }
