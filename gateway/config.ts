@@ -43,8 +43,6 @@ export interface GeocodingConfig {
   peliasUrl?: string;
   /** Deadline of one Pelias request, ms. */
   peliasTimeoutMs: number;
-  /** Least time between two looks for newly imported extracts, ms. */
-  reloadCheckMs: number;
 }
 
 /** Region data (docs/data-regions.md). */
@@ -231,7 +229,7 @@ function geocodingConfigFromEnv(env: NodeJS.ProcessEnv): GeocodingConfig {
   }
   const peliasTimeoutMs = intFrom('WAYMARK_PELIAS_TIMEOUT_MS', 5000, env);
   if (peliasTimeoutMs < 1) throw new Error('WAYMARK_PELIAS_TIMEOUT_MS must be at least 1');
-  return { engine, peliasUrl, peliasTimeoutMs, reloadCheckMs: intFrom('WAYMARK_GEOCODING_RELOAD_CHECK_MS', 2000, env) };
+  return { engine, peliasUrl, peliasTimeoutMs };
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {

@@ -6,8 +6,8 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { stageDir } from '../../data/osm/extract-layout';
 import { INDEX_FILE } from '../../data/osm/stages/geocoding/index-schema';
-import { importGeocoding } from '../support/geocoding-extracts';
-import type { PbfElement } from '../support/osm-feed';
+import { importGeocoding, type OsmElement } from '../support/geocoding-extracts';
+
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 
 // Springfield, Illinois: a square town inside a square state, Main Street running east.
@@ -15,11 +15,11 @@ const W = -89.7;
 const E = -89.6;
 const S = 39.76;
 const N = 39.84;
-const node = (id: number, lon: number, lat: number, tags?: Record<string, string>): PbfElement => ({ type: 'node', id, lon, lat, tags });
-const way = (id: number, nodes: number[], tags: Record<string, string> = {}): PbfElement => ({ type: 'way', id, nodes, tags });
+const node = (id: number, lon: number, lat: number, tags?: Record<string, string>): OsmElement => ({ type: 'node', id, lon, lat, tags });
+const way = (id: number, nodes: number[], tags: Record<string, string> = {}): OsmElement => ({ type: 'way', id, nodes, tags });
 const addr = (number: string, street: string, extra: Record<string, string> = {}) => ({ 'addr:housenumber': number, 'addr:street': street, 'addr:postcode': '62701', ...extra });
 
-const ELEMENTS: PbfElement[] = [
+const ELEMENTS: OsmElement[] = [
   // Town boundary in two ways (joined end to end), state boundary in one closed way.
   node(1, W, S), node(2, E, S), node(3, E, N), node(4, W, N),
   node(5, -91, 37), node(6, -87, 37), node(7, -87, 42), node(8, -91, 42),

@@ -1,11 +1,11 @@
-// Imports shared OSM extracts' geocoding stage into a data directory, laid out as `waymark data import`
-// lays them out (data/osm/extract-layout.ts), so the gateway's geocoder finds them. Returns the
-// extracts that were found; a missing fixtures folder is reported once and yields none.
+// Imports OSM extracts with the real pipeline (`runImport`, as `waymark data import` does) and only the
+// geocoding stage: the shared extract files, or a small town a test writes as OSM XML.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { extractDir, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_VERSION, stageDir, type ExtractManifest } from '../../data/osm/extract-layout';
+import { runImport } from '../../data/osm/import-pipeline';
+import type { StageSummary } from '../../data/osm/stage';
 import { GeocodingStage } from '../../data/osm/stages/geocoding/geocoding-stage';
-import { feedElements, feedExtract, type PbfElement } from './osm-feed';
 
 export const OSM_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/osm');
 
@@ -15,17 +15,33 @@ export function osmFixturesPresent(): boolean {
   return false;
 }
 
-/** Imports a shared extract file, or elements a test wrote, as extract `name`. */
-export async function importGeocoding(dataDir: string, name: string, source: string | readonly PbfElement[]): Promise<Record<string, number | string>> {
-  const dir = stageDir(dataDir, name, 'geocoding');
-  const summary = typeof source === 'string'
-    ? await feedExtract(path.join(OSM_FIXTURES, source), new GeocodingStage(), dir, name)
-    : await feedElements(source, new GeocodingStage(), dir, name);
-  const file = typeof source === 'string' ? source : 'test elements';
-  const manifest: ExtractManifest = {
-    format: MANIFEST_FORMAT, version: MANIFEST_VERSION, name, source: file, importedAt: new Date().toISOString(),
-    bbox: [-180, -90, 180, 90], stages: { geocoding: summary },
-  };
-  fs.writeFileSync(path.join(extractDir(dataDir, name), MANIFEST_FILE), JSON.stringify(manifest));
-  return summary;
+export type OsmElement =
+  | { type: 'node'; id: number; lon: number; lat: number; tags?: Record<string, string> }
+  | { type: 'way'; id: number; nodes: number[]; tags?: Record<string, string> }
+  | { type: 'relation'; id: number; members: Array<{ type: 'node' | 'way' | 'relation'; ref: number; role: string }>; tags?: Record<string, string> };
+
+/** Imports a shared extract file (by its name in fixtures/osm), or elements a test wrote, as extract `name`. */
+export async function importGeocoding(dataDir: string, name: string, source: string | readonly OsmElement[]): Promise<StageSummary> {
+  const file = typeof source === 'string' ? path.join(OSM_FIXTURES, source) : writeOsmXml(source);
+  const result = await runImport({ file, name, dataDir, stages: [new GeocodingStage()] });
+  return result.manifest.stages.geocoding;
+}
+
+function writeOsmXml(elements: readonly OsmElement[]): string {
+  const esc = (v: string | number) => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  const tags = (t: Record<string, string> = {}) => Object.entries(t).map(([k, v]) => `<tag k="${esc(k)}" v="${esc(v)}"/>`).join('');
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6" generator="waymark-test">'];
+  for (const e of elements) {
+    if (e.type === 'node') lines.push(`<node id="${e.id}" lat="${e.lat}" lon="${e.lon}" version="1">${tags(e.tags)}</node>`);
+  }
+  for (const e of elements) {
+    if (e.type === 'way') lines.push(`<way id="${e.id}" version="1">${e.nodes.map((n) => `<nd ref="${n}"/>`).join('')}${tags(e.tags)}</way>`);
+  }
+  for (const e of elements) {
+    if (e.type === 'relation') lines.push(`<relation id="${e.id}" version="1">${e.members.map((m) => `<member type="${m.type}" ref="${m.ref}" role="${esc(m.role)}"/>`).join('')}${tags(e.tags)}</relation>`);
+  }
+  lines.push('</osm>');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-osm-')), 'town.osm');
+  fs.writeFileSync(file, lines.join('\n'));
+  return file;
 }

@@ -12,12 +12,12 @@ import { ExtractIndexes } from './embedded/extract-indexes';
 import { GeocodeService } from './geocode-service';
 import { geocodeRoutes } from './geocode-routes';
 
-export function createGeocoder(services: Pick<Services, 'config' | 'regions' | 'logger'>): { geocoder: Geocoder; stop(): Promise<void> } {
-  const { geocoding, dataDir } = services.config;
+export function createGeocoder(services: Pick<Services, 'config' | 'regions' | 'logger' | 'extracts'>): { geocoder: Geocoder; stop(): Promise<void> } {
+  const { geocoding } = services.config;
   if (geocoding.engine === 'pelias') {
     return { geocoder: new PeliasGeocoder({ url: geocoding.peliasUrl!, timeoutMs: geocoding.peliasTimeoutMs }), stop: async () => undefined };
   }
-  const extracts = new ExtractIndexes(dataDir, geocoding.reloadCheckMs, services.logger);
+  const extracts = new ExtractIndexes(services.extracts, services.logger);
   return {
     geocoder: new EmbeddedGeocoder({ extracts, coarse: new CoarseIndex(), regions: services.regions }),
     stop: async () => extracts.close(),

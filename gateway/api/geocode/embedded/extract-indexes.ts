@@ -1,69 +1,54 @@
-// The geocoding indexes of every complete extract in the data directory (data/osm/extract-layout.ts):
-// an extract counts once its manifest exists, and the set is looked at again at most every
-// `reloadCheckMs`, so a `waymark data import` while serving is picked up without a restart. A
-// re-import swaps the whole folder, so an index is reopened when its manifest changes.
+// The geocoding indexes of the imported extracts the catalog serves (gateway/jobs/extract-catalog.ts):
+// opened when an extract appears, reopened when a re-import replaced it, closed when it is removed.
+// A re-import swaps the whole folder, so an index is never seen half-written.
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXTRACT_NAME, extractsDir, MANIFEST_FILE, stageDir } from '../../../../data/osm/extract-layout';
 import { INDEX_FILE } from '../../../../data/osm/stages/geocoding/index-schema';
 import type { Logger } from '../../../http/logger';
+import type { LoadedExtract } from '../../../jobs/extract-catalog';
 import { ExtractIndex } from './extract-index';
 
 interface Opened {
-  stamp: string;
+  importedAt: string;
   index: ExtractIndex;
 }
 
 export class ExtractIndexes {
   private opened = new Map<string, Opened>();
-  private checkedAt = -Infinity;
+  private seen: readonly LoadedExtract[] | undefined;
 
   constructor(
-    private readonly dataDir: string,
-    private readonly reloadCheckMs: number,
+    private readonly catalog: { current(): readonly LoadedExtract[] },
     private readonly logger?: Logger,
   ) {}
 
-  current(now = Date.now()): ExtractIndex[] {
-    if (now - this.checkedAt >= this.reloadCheckMs) {
-      this.checkedAt = now;
-      this.refresh();
-    }
+  current(): ExtractIndex[] {
+    const extracts = this.catalog.current();
+    // The catalog hands back the same array until the set changes.
+    if (extracts !== this.seen) this.sync(extracts);
     return [...this.opened.values()].map((o) => o.index);
   }
 
-  private refresh(): void {
-    const root = extractsDir(this.dataDir);
-    const seen = new Set<string>();
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(root).filter((n) => EXTRACT_NAME.test(n));
-    } catch {
-      names = [];
-    }
-    for (const name of names) {
-      let stamp: string;
+  private sync(extracts: readonly LoadedExtract[]): void {
+    this.seen = extracts;
+    const names = new Set<string>();
+    for (const e of extracts) {
+      const dir = path.join(e.dir, 'geocoding');
+      if (!fs.existsSync(path.join(dir, INDEX_FILE))) continue;
+      names.add(e.name);
+      const had = this.opened.get(e.name);
+      if (had?.importedAt === e.manifest.importedAt) continue;
       try {
-        const st = fs.statSync(path.join(root, name, MANIFEST_FILE));
-        fs.accessSync(path.join(stageDir(this.dataDir, name, 'geocoding'), INDEX_FILE));
-        stamp = `${st.mtimeMs}:${st.ino}`;
-      } catch {
-        continue;
-      }
-      seen.add(name);
-      const had = this.opened.get(name);
-      if (had?.stamp === stamp) continue;
-      try {
-        const index = new ExtractIndex(name, stageDir(this.dataDir, name, 'geocoding'));
+        const index = new ExtractIndex(e.name, dir);
         had?.index.close();
-        this.opened.set(name, { stamp, index });
-        this.logger?.info('geocoding index loaded', { extract: name, addresses: index.addressGrid.size });
+        this.opened.set(e.name, { importedAt: e.manifest.importedAt, index });
+        this.logger?.info('geocoding index loaded', { extract: e.name, addresses: index.addressGrid.size });
       } catch (err) {
-        this.logger?.warn('geocoding index unreadable', { extract: name, error: err instanceof Error ? err.message : String(err) });
+        this.logger?.warn('geocoding index unreadable', { extract: e.name, error: err instanceof Error ? err.message : String(err) });
       }
     }
     for (const [name, o] of this.opened) {
-      if (!seen.has(name)) {
+      if (!names.has(name)) {
         o.index.close();
         this.opened.delete(name);
       }
