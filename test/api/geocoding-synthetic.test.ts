@@ -126,3 +126,35 @@ describe('address validation', () => {
     expect(r.body.address.formattedAddress).toBe('20 OAK AVENUE 3, SPRINGFIELD, IL 62701-1234 US');
   });
 });
+
+describe('geofences given an address', () => {
+  const body = { description: 'Corner', type: 'circle', radius: 100, tag: 'store' };
+  const post = (extra: Record<string, unknown>) => server.request('POST', '/v1/geofences', { key: server.keys.testSk, body: { ...body, ...extra } });
+
+  test('address alone: the geofence is centred on the geocoded address', async () => {
+    const r = await post({ externalId: 'a', address: '21 Main Street, Springfield, IL 62701' });
+    expect(r.status).toBe(200);
+    expect(r.body.geofence.geometryCenter.coordinates).toEqual([-89.645, 39.8001]);
+  });
+
+  test('address and coordinates nearby: coordinates win', async () => {
+    const r = await post({ externalId: 'b', address: '21 Main Street, Springfield', coordinates: [-89.6455, 39.8004] });
+    expect(r.status).toBe(200);
+    expect(r.body.geofence.geometryCenter.coordinates).toEqual([-89.6455, 39.8004]);
+  });
+
+  test('address and coordinates far apart: 400 on address, nothing written', async () => {
+    const r = await post({ externalId: 'c', address: '21 Main Street, Springfield', coordinates: [-89.5, 39.8] });
+    expect(r.status).toBe(400);
+    expect(r.body.meta.param).toBe('address');
+    expect(r.body.meta.message).toMatch(/within 1000 m/);
+    const got = await server.request('GET', '/v1/geofences/store/c', { key: server.keys.testSk });
+    expect(got.status).toBe(404);
+  });
+
+  test('an address nobody knows, without coordinates: 400 on address', async () => {
+    const r = await post({ externalId: 'd', address: '12 Qwxyz Lane, Nowheresville' });
+    expect(r.status).toBe(400);
+    expect(r.body.meta.param).toBe('address');
+  });
+});

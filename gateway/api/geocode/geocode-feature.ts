@@ -9,6 +9,7 @@ import { AddressValidator } from './address-validation';
 import { CoarseIndex } from './embedded/coarse-index';
 import { EmbeddedGeocoder } from './embedded/embedded-geocoder';
 import { ExtractIndexes } from './embedded/extract-indexes';
+import { geofenceAddressPlacer } from './geofence-address';
 import { GeocodeService } from './geocode-service';
 import { geocodeRoutes } from './geocode-routes';
 
@@ -29,6 +30,7 @@ export const geocodeFeature: Feature = {
   setup(services) {
     const { geocoder, stop } = createGeocoder(services);
     const service = new GeocodeService(geocoder, services.timeZones);
+    services.geofences.placeAddressesWith(geofenceAddressPlacer(geocoder));
     return { routes: geocodeRoutes(service, new AddressValidator(geocoder), services.ipLocator), stop };
   },
 };
