@@ -11,7 +11,8 @@ import type { AddressValidator, ValidationInput } from './address-validation';
 import type { GeocodeService } from './geocode-service';
 
 const FORWARD_LIMIT = 10;
-const REVERSE_LIMIT = 10;
+// Radar answers the one nearest address.
+const REVERSE_LIMIT = 1;
 
 export function geocodeRoutes(service: GeocodeService, validator: AddressValidator, ipLocator: IpLocator): Route[] {
   return [
