@@ -28,6 +28,17 @@ const REVERSE_ADDRESS_METERS = 500;
 const REVERSE_CITY_METERS = 30_000;
 /** An address without a town takes the nearest GeoNames city within this distance. */
 const CITY_FILL_METERS = 15_000;
+/** Completion (state from regions, town from GeoNames) is cached per cell of this size, about 500 m. */
+const FILL_CELL_DEGREES = 0.005;
+const FILL_CACHE_MAX = 100_000;
+
+interface Fill {
+  countryCode?: string;
+  state?: string;
+  stateCode?: string;
+  city?: string;
+  cityCountry?: string;
+}
 
 export interface EmbeddedGeocoderOptions {
   extracts: { current(): ExtractIndex[] };
@@ -37,6 +48,8 @@ export interface EmbeddedGeocoderOptions {
 
 export class EmbeddedGeocoder implements Geocoder {
   readonly name = 'embedded';
+
+  private readonly fills = new Map<string, Fill>();
 
   constructor(private readonly opts: EmbeddedGeocoderOptions) {}
 
@@ -207,19 +220,37 @@ export class EmbeddedGeocoder implements Geocoder {
 
   /** Fills what the index lacks (country and state from the bundled regions, a town from GeoNames) and the labels. */
   private complete(a: GeocodedAddress): GeocodedAddress {
-    if (a.countryCode === undefined || a.state === undefined) {
-      const regions = this.opts.regions?.lookup([a.longitude, a.latitude]);
-      a.countryCode ??= regions?.country?.code;
-      if (a.layer !== 'country' && regions?.state !== undefined && (a.stateCode === undefined || regions.state.code.endsWith(a.stateCode))) {
-        a.state ??= regions.state.name;
-        a.stateCode ??= regions.state.code.includes('-') ? regions.state.code.split('-')[1] : regions.state.code;
+    const wantsCity = a.city === undefined && (a.layer === 'address' || a.layer === 'place');
+    if (a.countryCode === undefined || a.state === undefined || wantsCity) {
+      const fill = this.fillAt(a.longitude, a.latitude);
+      a.countryCode ??= fill.countryCode;
+      if (a.layer !== 'country' && fill.state !== undefined && (a.stateCode === undefined || a.stateCode === fill.stateCode)) {
+        a.state ??= fill.state;
+        a.stateCode ??= fill.stateCode;
       }
-    }
-    if (a.city === undefined && (a.layer === 'address' || a.layer === 'place')) {
-      const city = this.opts.coarse.nearestCity(a.longitude, a.latitude, CITY_FILL_METERS);
-      if (city !== undefined && city.address.countryCode === a.countryCode) a.city = city.address.city;
+      if (wantsCity && fill.city !== undefined && fill.cityCountry === a.countryCode) a.city = fill.city;
     }
     return completeAddress(compact(a));
+  }
+
+  /** Regions and town around a point, cached per ~500 m cell: neighbouring answers share them. */
+  private fillAt(lon: number, lat: number): Fill {
+    const key = `${Math.round(lon / FILL_CELL_DEGREES)},${Math.round(lat / FILL_CELL_DEGREES)}`;
+    const cached = this.fills.get(key);
+    if (cached !== undefined) return cached;
+    const regions = this.opts.regions?.lookup([lon, lat]);
+    const stateCode = regions?.state?.code;
+    const city = this.opts.coarse.nearestCity(lon, lat, CITY_FILL_METERS);
+    const fill: Fill = {
+      countryCode: regions?.country?.code,
+      state: regions?.state?.name,
+      stateCode: stateCode?.includes('-') ? stateCode.split('-')[1] : stateCode,
+      city: city?.address.city,
+      cityCountry: city?.address.countryCode,
+    };
+    if (this.fills.size >= FILL_CACHE_MAX) this.fills.clear();
+    this.fills.set(key, fill);
+    return fill;
   }
 }
 
