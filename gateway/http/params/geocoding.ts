@@ -45,7 +45,6 @@ export function readGeocodeQuery(raw: unknown, param = 'query'): string {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) throw new BadRequest(param, `${param} is required`);
   if (typeof raw !== 'string') throw new BadRequest(param, `${param} must be a string`);
   if (raw.length > 512) throw new BadRequest(param, `${param} must be at most 512 characters`);
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(raw)) throw new BadRequest(param, `${param} must not contain control characters`);
   return raw.trim();
 }
