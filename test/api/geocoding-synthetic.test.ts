@@ -4,6 +4,7 @@
 // a building with units (unit:missing / unit:invalid).
 import Database from 'better-sqlite3';
 import path from 'node:path';
+import { removeExtract } from '../../data/osm/extract-folders';
 import { stageDir } from '../../data/osm/extract-layout';
 import { INDEX_FILE } from '../../data/osm/stages/geocoding/index-schema';
 import { importGeocoding, type OsmElement } from '../support/geocoding-extracts';
@@ -157,4 +158,18 @@ describe('geofences given an address', () => {
     expect(r.status).toBe(400);
     expect(r.body.meta.param).toBe('address');
   });
+});
+
+test('a running gateway picks up an extract imported or removed while it serves', async () => {
+  const live = await startTestServer({ extracts: { reloadCheckMs: 0 } });
+  try {
+    const ask = async () => (await live.request('GET', '/v1/geocode/forward', { key: live.keys.testPk, query: { query: '21 Main Street, Springfield, IL', layers: 'address' } })).body.addresses;
+    expect(await ask()).toEqual([]);
+    await importGeocoding(live.dataDir, 'springfield', ELEMENTS);
+    expect((await ask())[0]).toMatchObject({ number: '21', confidence: 'exact' });
+    removeExtract(live.dataDir, 'springfield');
+    expect(await ask()).toEqual([]);
+  } finally {
+    await live.close();
+  }
 });
