@@ -153,6 +153,26 @@ describe('geofences given an address', () => {
     expect(got.status).toBe(404);
   });
 
+  test('CSV rows given an address are geocoded; far coordinates are a row error and nothing is written', async () => {
+    const upload = (text: string) => server.request('POST', '/v1/geofences/import', { key: server.keys.testSk, raw: { contentType: 'text/csv', text } });
+    const header = 'description,type,tag,externalId,coordinates,address,radius';
+    const bad = await upload([header, 'A,circle,csv,1,,"21 Main Street, Springfield IL",100', 'B,circle,csv,2,"[-89.5,39.8]","21 Main Street, Springfield",100'].join('\n'));
+    expect(bad.status).toBe(400);
+    expect(bad.body.import.errors).toEqual([{ row: 3, column: 'address', message: expect.stringMatching(/within 1000 m/) }]);
+    const good = await upload([header, 'A,circle,csv,1,,"21 Main Street, Springfield IL",100', 'B,circle,csv,2,"[-89.6452,39.8003]","21 Main Street, Springfield",100'].join('\n'));
+    expect(good.status).toBe(200);
+    const a = await server.request('GET', '/v1/geofences/csv/1', { key: server.keys.testSk });
+    expect(a.body.geofence.geometryCenter.coordinates).toEqual([-89.645, 39.8001]);
+    const b = await server.request('GET', '/v1/geofences/csv/2', { key: server.keys.testSk });
+    expect(b.body.geofence.geometryCenter.coordinates).toEqual([-89.6452, 39.8003]);
+  });
+
+  test('an address only found as far as its street is no centre: 400 on address', async () => {
+    const r = await post({ externalId: 'e', address: '9999 Main Street, Springfield' });
+    expect(r.status).toBe(400);
+    expect(r.body.meta.message).toMatch(/only as far as "Main Street/);
+  });
+
   test('an address nobody knows, without coordinates: 400 on address', async () => {
     const r = await post({ externalId: 'd', address: '12 Qwxyz Lane, Nowheresville' });
     expect(r.status).toBe(400);

@@ -17,9 +17,11 @@ export function geofenceAddressPlacer(geocoder: Geocoder) {
     const layers = new Set([...DEFAULT_LAYERS, 'place' as const]);
     const [top] = await geocoder.forward({ query: address, layers, lang: 'en', limit: 1 });
     const hasCoordinates = !isAbsent(body.coordinates);
-    if (top === undefined) {
+    // A fallback (the street without its number, or only the town of an unknown street) is no centre.
+    if (top === undefined || top.confidence === 'fallback') {
       if (hasCoordinates) return body;
-      throw new BadRequest('address', `address "${address.slice(0, 80)}" was not found; give coordinates ([longitude,latitude]) instead`);
+      const nearest = top?.formattedAddress === undefined ? '' : ` (only as far as "${top.formattedAddress}")`;
+      throw new BadRequest('address', `address "${address.slice(0, 80)}" was not found${nearest}; give coordinates ([longitude,latitude]) instead`);
     }
     if (!hasCoordinates) return { ...body, coordinates: [top.longitude, top.latitude] };
     let given: [number, number] | undefined;
@@ -30,7 +32,7 @@ export function geofenceAddressPlacer(geocoder: Geocoder) {
       return body;
     }
     // A town or postal code is no precise place: only a found address or place is held against coordinates.
-    const precise = (top.layer === 'address' || top.layer === 'place') && top.confidence !== 'fallback';
+    const precise = top.layer === 'address' || top.layer === 'place';
     if (given !== undefined && precise) {
       const meters = haversineMeters(given, [top.longitude, top.latitude]);
       if (meters > ADDRESS_COORDINATES_MAX_METERS) {
