@@ -11,6 +11,10 @@
 //
 // Run: npm run bench:build && node dist/bench/geocode.js
 // Options (env): SAMPLES (300 per extract), SECONDS (5), CONNECTIONS (16)
+//
+// Last run (2 shared cores, load average 6.5–9): in process, all extracts: forward p50 2.0 ms / p99 15 ms,
+// reverse 0.30 / 11 ms, autocomplete 0.67 / 13 ms; top-1 within 100 m 99.3–100 % per extract. HTTP:
+// GET /v1/config 3,389 req/s, forward 203, reverse 1,101, autocomplete 423. Details: docs/geocoding.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
