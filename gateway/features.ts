@@ -3,6 +3,7 @@
 import type { Feature } from './feature';
 import { beaconsFeature } from './api/beacons/beacons-feature';
 import { fraudFeature } from './api/fraud/fraud-feature';
+import { geocodeFeature } from './api/geocode/geocode-feature';
 import { ipGeocodeFeature } from './api/geocode/ip-geocode-feature';
 import { geofenceImportFeature } from './api/geofence-import/geofence-import-feature';
 import { regionsFeature } from './api/regions/regions-feature';
@@ -15,6 +16,7 @@ export const FEATURES: Feature[] = [
   // Beacon endpoints and the beacons step; before trips and webhooks, which see its events.
   beaconsFeature,
   ipGeocodeFeature,
+  geocodeFeature,
   tripsFeature,
   geofenceImportFeature,
   // After every other step but webhooks: a held-back update undoes what the steps before it prepared.

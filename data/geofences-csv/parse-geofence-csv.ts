@@ -54,6 +54,11 @@ export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
   batchSize?: number;
   /** Stops the run between batches; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Turns a row's `address` into `coordinates` before the row is checked (the gateway's geocoder). A
+   * rejection with a `param` and `message` (a BadRequest) is that row's error; others propagate.
+   */
+  placeAddress?: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 const DEFAULT_MAX_ERRORS = 1000;
@@ -203,7 +208,31 @@ class CsvImport {
     for (let k = from + 1; k <= to; k++) this.validateRecord(k, layout);
   }
 
-  private validateRecord(k: number, layout: CsvLayout): void {
+  /** Validates data rows [from, to), geocoding addresses first where a row gives one. */
+  async validateWithAddresses(from: number, to: number, placeAddress: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<void> {
+    const layout = this.layout;
+    if (!layout) return;
+    for (let k = from + 1; k <= to; k++) {
+      const cells = this.records[k];
+      const address = layout.fieldColumn.has('address') && !isBlank(cells) ? rowToRaw(cells, layout).raw.address : undefined;
+      if (address === undefined || address === null || address === '') {
+        this.validateRecord(k, layout);
+        continue;
+      }
+      let placed: Record<string, unknown>;
+      try {
+        placed = await placeAddress(rowToRaw(cells, layout).raw);
+      } catch (err) {
+        const e = err as { param?: unknown; message?: unknown };
+        if (typeof e?.param !== 'string' || typeof e.message !== 'string') throw err;
+        this.addError({ row: k + 1, column: columnFor(e.param, layout), message: e.message });
+        continue;
+      }
+      this.validateRecord(k, layout, placed);
+    }
+  }
+
+  private validateRecord(k: number, layout: CsvLayout, placed?: Record<string, unknown>): void {
     const cells = this.records[k];
     const row = k + 1;
     if (isBlank(cells)) return;
@@ -217,7 +246,8 @@ class CsvImport {
       return;
     }
     const before = this.errorCount;
-    const { raw, errors: cellErrors } = rowToRaw(cells, layout);
+    const { raw: cellRaw, errors: cellErrors } = rowToRaw(cells, layout);
+    const raw = placed ?? cellRaw;
     for (const e of cellErrors) this.addError({ row, column: e.column, message: e.message });
     const { value, errors } = collectGeofenceInputErrors(raw, { mode: 'csv' });
     for (const e of errors) {
@@ -356,7 +386,8 @@ export async function parseGeofenceCsvAsync(
   const batch = Math.max(1, opts.batchSize ?? DEFAULT_BATCH_SIZE);
   for (let done = 0; done < total; ) {
     const next = Math.min(total, done + batch);
-    run.validate(done, next);
+    if (opts.placeAddress) await run.validateWithAddresses(done, next, opts.placeAddress);
+    else run.validate(done, next);
     done = next;
     opts.onProgress?.(done, total);
     await yieldToEventLoop();

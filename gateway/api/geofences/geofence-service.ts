@@ -51,6 +51,18 @@ export class GeofenceService {
     return loading;
   }
 
+  private addressPlacer?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+  /** Set by the geocoding feature: turns a body's `address` into coordinates (gateway/api/geocode/geofence-address.ts). */
+  placeAddressesWith(placer: (body: Record<string, unknown>) => Promise<Record<string, unknown>>): void {
+    this.addressPlacer = placer;
+  }
+
+  /** The body with `coordinates` from its `address` when a geocoder is installed; unchanged otherwise. */
+  placeAddress(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.addressPlacer ? this.addressPlacer(body) : Promise.resolve(body);
+  }
+
   /** Builds the stored geofence for an input, keeping identity and creation time of `existing`. */
   build(scope: Scope, input: GeofenceInput, tag: string, externalId: string, existing: Geofence | undefined, now: Date): Geofence {
     const at = now.toISOString();
