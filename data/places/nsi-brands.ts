@@ -1,0 +1,116 @@
+// Brands from the name-suggestion-index package (BSD-3-Clause): its `brands/*` trees list each brand's
+// canonical OSM tags (`brand`, `brand:wikidata`, `name`, the primary tag) and other names it goes by.
+// The 13 MB file is read once per import, never by the gateway: the places stage keeps only the chain
+// of each matched POI.
+//
+// Matching, strongest first: `brand:wikidata`; then the `brand` tag; then the POI's `name`. Names are
+// compared normalised (chain-slug.ts). A name match must also agree on the kind of place (the brand's
+// tree, e.g. amenity/fast_food, or one of its matchTags): a restaurant called "Target" is not Target.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { OsmTags } from '../osm/stage';
+import { chainSlug, normalisedName } from './chain-slug';
+
+export interface Brand {
+  /** Radar-style slug derived from the brand name. */
+  slug: string;
+  name: string;
+  wikidata?: string;
+  /** "amenity/fast_food" and the brand's matchTags. */
+  kinds: string[];
+}
+
+interface NsiItem {
+  displayName: string;
+  matchNames?: string[];
+  matchTags?: string[];
+  tags: Record<string, string>;
+}
+
+interface NsiFile {
+  _meta: { version: string };
+  nsi: Record<string, { items: NsiItem[] }>;
+}
+
+export interface BrandIndex {
+  readonly version: string;
+  readonly size: number;
+  match(tags: OsmTags): Brand | undefined;
+}
+
+export function nsiFilePath(): string {
+  // The package's exports map hides dist/json; its main entry sits in dist/js.
+  return path.join(path.dirname(require.resolve('name-suggestion-index')), '..', 'json', 'nsi.json');
+}
+
+export function loadBrandIndex(file = nsiFilePath()): BrandIndex {
+  return brandIndexOf(JSON.parse(readFileSync(file, 'utf8')) as NsiFile);
+}
+
+function kindOf(tags: OsmTags): string[] {
+  const out: string[] = [];
+  for (const key of ['amenity', 'shop', 'tourism', 'leisure', 'craft', 'office', 'healthcare']) {
+    const v = tags[key];
+    if (v !== undefined) out.push(`${key}/${v}`);
+  }
+  return out;
+}
+
+export function brandIndexOf(file: NsiFile): BrandIndex {
+  const byWikidata = new Map<string, Brand>();
+  const byName = new Map<string, Brand[]>();
+  let size = 0;
+  const addName = (name: string | undefined, brand: Brand): void => {
+    if (!name) return;
+    const key = normalisedName(name);
+    if (!key) return;
+    const list = byName.get(key);
+    if (!list) byName.set(key, [brand]);
+    else if (!list.includes(brand)) list.push(brand);
+  };
+  for (const [treePath, tree] of Object.entries(file.nsi)) {
+    if (!treePath.startsWith('brands/')) continue;
+    const kind = treePath.slice('brands/'.length);
+    for (const item of tree.items) {
+      const name = item.tags.brand ?? item.tags.name ?? item.displayName;
+      const wikidata = item.tags['brand:wikidata'];
+      // One brand appears in several trees (a chain's cafes and its shops): one Brand, several kinds.
+      let brand = wikidata !== undefined ? byWikidata.get(wikidata) : undefined;
+      if (!brand) {
+        brand = { slug: chainSlug(name), name, kinds: [] };
+        if (wikidata !== undefined) {
+          brand.wikidata = wikidata;
+          byWikidata.set(wikidata, brand);
+        }
+        size++;
+      }
+      brand.kinds.push(kind, ...(item.matchTags ?? []));
+      addName(name, brand);
+      addName(item.tags.name, brand);
+      addName(item.displayName.replace(/\s*\(.*\)\s*$/, ''), brand);
+      for (const alias of item.matchNames ?? []) addName(alias, brand);
+    }
+  }
+  const byKind = (candidates: Brand[] | undefined, kinds: string[]): Brand | undefined =>
+    candidates?.find((b) => b.kinds.some((k) => kinds.includes(k)));
+  return {
+    version: file._meta.version,
+    size,
+    match(tags) {
+      const wikidata = tags['brand:wikidata'];
+      if (wikidata !== undefined) {
+        const brand = byWikidata.get(wikidata);
+        if (brand) return brand;
+      }
+      const kinds = kindOf(tags);
+      if (tags.brand !== undefined) {
+        const candidates = byName.get(normalisedName(tags.brand));
+        // An explicit brand tag is the mapper's word: any kind will do when none agrees.
+        const brand = byKind(candidates, kinds) ?? candidates?.[0];
+        if (brand) return brand;
+      }
+      if (tags.name !== undefined) return byKind(byName.get(normalisedName(tags.name)), kinds);
+      return undefined;
+    },
+  };
+}
