@@ -21,6 +21,8 @@ import type { TimeZoneLookup } from '../adapters/time-zones/port';
 import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
+import { CurrentPlaces } from './api/places/current-places';
+import { PlacesService } from './api/places/places-service';
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
 import { TrackService } from './api/track/track-service';
 import type { FeatureInstance } from './feature';
@@ -53,6 +55,8 @@ export interface Services {
   timeZones: TimeZoneLookup;
   /** IP databases are read on first use. */
   ipLocator: IpLocator;
+  /** Places of the imported extracts (and bundled airports); loads on first use, reloads on re-import. */
+  places: PlacesService;
   scheduler: Scheduler;
   /** Installed features, by name. */
   features: Map<string, FeatureInstance>;
@@ -100,8 +104,9 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const track = new TrackService(store, geofences);
   const router = new GeodesicRouter();
   const scheduler = new Scheduler(logger);
+  const places = new PlacesService(store, new CurrentPlaces({ dataDir: config.dataDir, reloadCheckMs: config.places.reloadCheckMs, logger }));
   const services: Services = {
-    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, scheduler, features: new Map(),
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, features: new Map(),
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);

@@ -31,6 +31,13 @@ export interface GatewayConfig {
   geofenceImport: GeofenceImportConfig;
   regions: RegionsConfig;
   ipGeocode: IpGeocodeConfig;
+  places: PlacesConfig;
+}
+
+/** Places (docs/places.md). */
+export interface PlacesConfig {
+  /** Least time between two looks for extracts imported into <dataDir>/extracts/ while running, ms; 0: every lookup. */
+  reloadCheckMs: number;
 }
 
 /** Region data (docs/data-regions.md). */
@@ -221,5 +228,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     geofenceImport: geofenceImportConfigFromEnv(env),
     regions: { reloadCheckMs: intFrom('WAYMARK_REGIONS_RELOAD_CHECK_MS', 1000, env) },
     ipGeocode: ipGeocodeConfigFromEnv(env),
+    places: { reloadCheckMs: intFrom('WAYMARK_PLACES_RELOAD_CHECK_MS', 1000, env) },
   };
 }

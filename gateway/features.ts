@@ -2,6 +2,7 @@
 // before it: webhooks must come last so they deliver every event of the update).
 import type { Feature } from './feature';
 import { ipGeocodeFeature } from './api/geocode/ip-geocode-feature';
+import { placesFeature } from './api/places/places-feature';
 import { geofenceImportFeature } from './api/geofence-import/geofence-import-feature';
 import { regionsFeature } from './api/regions/regions-feature';
 import { tripsFeature } from './api/trips/trips-feature';
@@ -10,6 +11,8 @@ import { webhooksFeature } from './api/webhooks/webhooks-feature';
 export const FEATURES: Feature[] = [
   // Before trips and webhooks: region events are part of the update they see.
   regionsFeature,
+  // Before trips and webhooks, like regions: place events are part of the update they see.
+  placesFeature,
   ipGeocodeFeature,
   tripsFeature,
   geofenceImportFeature,

@@ -3,32 +3,15 @@
 // gateway turns into typed arrays and a grid (gateway/engine/places/place-index.ts) anyway.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Place } from '../../gateway/engine/places/place';
+
+export type { PlaceChain } from '../../gateway/engine/places/place';
+/** Records are the engine's Place, so the gateway loads them without copying. */
+export type PlaceRecord = Place;
 
 export const PLACES_FILE = 'places.json';
 export const PLACES_FORMAT = 'waymark-places';
 export const PLACES_VERSION = 1;
-
-export interface PlaceChain {
-  slug: string;
-  name: string;
-}
-
-export interface PlaceRecord {
-  /** 24 hex characters, stable across re-imports of the same OSM object (placeIdOf). */
-  _id: string;
-  name: string;
-  lng: number;
-  lat: number;
-  /** Radar category slugs from the top of the taxonomy down, e.g. food-beverage, restaurant, cafe. */
-  categories: string[];
-  chain?: PlaceChain;
-  /** IATA code of an airport. */
-  iata?: string;
-  /** Outer ring [lng, lat][] (closed) of the POI's own area or of the building it stands in. */
-  outline?: Array<[number, number]>;
-  /** `n123`, `w456`, `r789`: where it came from in OSM. */
-  osm: string;
-}
 
 export interface PlacesFile {
   format: typeof PLACES_FORMAT;
