@@ -56,10 +56,30 @@ function kindOf(tags: OsmTags): string[] {
   return out;
 }
 
+interface NsiEntry {
+  kind: string;
+  item: NsiItem;
+}
+
+/** Worldwide entries first, then ones whose name is in Latin letters: Radar spells chains in English. */
+function canonicalRank(e: NsiEntry): number {
+  const name = e.item.tags.brand ?? e.item.tags.name ?? e.item.displayName;
+  const worldwide = (e.item as NsiItem & { locationSet?: { include?: string[] } }).locationSet?.include?.includes('001') ?? false;
+  return (worldwide ? 0 : 4) + (isLatin(name) ? 0 : 2) + (e.item.tags['brand:en'] !== undefined ? 0 : 1);
+}
+
+function isLatin(name: string): boolean {
+  return /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}\p{S}]+$/u.test(name);
+}
+
+/** "starbucks-795f60" → "starbucks": NSI ids are a Latin slug plus a hash, a fallback for non-Latin names. */
+function idSlug(item: NsiItem & { id?: string }): string {
+  return (item.id ?? '').replace(/-[0-9a-f]{6}$/, '');
+}
+
 export function brandIndexOf(file: NsiFile): BrandIndex {
   const byWikidata = new Map<string, Brand>();
   const byName = new Map<string, Brand[]>();
-  let size = 0;
   const addName = (name: string | undefined, brand: Brand): void => {
     if (!name) return;
     const key = normalisedName(name);
@@ -68,29 +88,39 @@ export function brandIndexOf(file: NsiFile): BrandIndex {
     if (!list) byName.set(key, [brand]);
     else if (!list.includes(brand)) list.push(brand);
   };
+  // One brand appears in several trees and countries (a chain's cafes and shops, its Russian entry):
+  // the entries sharing a brand:wikidata make one Brand named after its most canonical entry.
+  const groups = new Map<string, NsiEntry[]>();
+  let anonymous = 0;
   for (const [treePath, tree] of Object.entries(file.nsi)) {
     if (!treePath.startsWith('brands/')) continue;
     const kind = treePath.slice('brands/'.length);
     for (const item of tree.items) {
-      const name = item.tags.brand ?? item.tags.name ?? item.displayName;
-      const wikidata = item.tags['brand:wikidata'];
-      // One brand appears in several trees (a chain's cafes and its shops): one Brand, several kinds.
-      let brand = wikidata !== undefined ? byWikidata.get(wikidata) : undefined;
-      if (!brand) {
-        brand = { slug: chainSlug(name), name, kinds: [] };
-        if (wikidata !== undefined) {
-          brand.wikidata = wikidata;
-          byWikidata.set(wikidata, brand);
-        }
-        size++;
-      }
+      const key = item.tags['brand:wikidata'] ?? `#${anonymous++}`;
+      const list = groups.get(key);
+      if (list) list.push({ kind, item });
+      else groups.set(key, [{ kind, item }]);
+    }
+  }
+  for (const [key, entries] of groups) {
+    const best = entries.reduce((a, b) => (canonicalRank(b) < canonicalRank(a) ? b : a));
+    const own = best.item.tags.brand ?? best.item.tags.name ?? best.item.displayName;
+    const name = isLatin(own) ? own : (best.item.tags['brand:en'] ?? own);
+    const brand: Brand = { slug: chainSlug(name) || idSlug(best.item), name, kinds: [] };
+    if (!key.startsWith('#')) {
+      brand.wikidata = key;
+      byWikidata.set(key, brand);
+    }
+    for (const { kind, item } of entries) {
       brand.kinds.push(kind, ...(item.matchTags ?? []));
-      addName(name, brand);
+      addName(item.tags.brand, brand);
       addName(item.tags.name, brand);
+      addName(item.tags['brand:en'], brand);
       addName(item.displayName.replace(/\s*\(.*\)\s*$/, ''), brand);
       for (const alias of item.matchNames ?? []) addName(alias, brand);
     }
   }
+  const size = groups.size;
   const byKind = (candidates: Brand[] | undefined, kinds: string[]): Brand | undefined =>
     candidates?.find((b) => b.kinds.some((k) => kinds.includes(k)));
   return {
