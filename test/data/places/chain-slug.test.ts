@@ -31,3 +31,21 @@ test('names compare without case, accents, apostrophes or punctuation', () => {
   expect(normalisedName("McDonald’s")).toBe(normalisedName('MCDONALDS'));
   expect(normalisedName('Café  de Paris')).toBe('cafe de paris');
 });
+
+maybe('chains matched from name-suggestion-index get Radar\'s slug where Radar has the chain', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadBrandIndex } = require('../../../data/places/nsi-brands') as typeof import('../../../data/places/nsi-brands');
+  const brands = loadBrandIndex();
+  const rows = fs.readFileSync(CHAINS, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  let matched = 0;
+  let same = 0;
+  for (const [slug, name] of rows) {
+    const brand = brands.match({ brand: name });
+    if (!brand) continue;
+    matched++;
+    if (brand.slug === slug) same++;
+  }
+  console.log(`chain slugs: ${matched} of Radar's ${rows.length} chains found in name-suggestion-index; ${same} get Radar's slug`);
+  expect(matched).toBeGreaterThan(1000);
+  expect(same / matched).toBeGreaterThanOrEqual(0.8);
+});
