@@ -16,7 +16,7 @@ const NEAR = `${STARBUCKS[1]},${STARBUCKS[0]}`;
 beforeAll(async () => {
   const dataDir = tempDataDir();
   await writePlacesExtract(dataDir, 'les', neighbourhood());
-  s = await startTestServer({ dataDir, places: { reloadCheckMs: 0 } });
+  s = await startTestServer({ dataDir, extracts: { reloadCheckMs: 0 } });
 }, 60_000);
 afterAll(async () => {
   await s.close();

@@ -1,35 +1,35 @@
 // The places a request sees: every imported extract's `places/places.json` merged into one index, and
-// the bundled airports for IATA codes. Looks for new or re-imported extracts at most every
-// `reloadCheckMs` (a readdir and one stat per extract) and swaps in a new index when the set of
-// manifests changed: an import renames a whole extract folder into place, so a load never sees half
-// of one. A load that fails (a corrupt file) keeps the previous index and is reported once.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// the bundled airports for IATA codes. The extract catalog (services.extracts) says when the set of
+// extracts changed (an import or removal finished); the index is then rebuilt and swapped in whole,
+// so a request never sees half an import. A load that fails (a corrupt file) keeps the previous index
+// and is logged once.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { EXTRACT_NAME, MANIFEST_FILE, extractsDir, stageDir } from '../../../data/osm/extract-layout';
 import { loadBundledAirports } from '../../../data/places/bundled-airports';
 import { PLACES_FILE, readPlacesFile } from '../../../data/places/places-file';
+import type { ExtractCatalog, LoadedExtract } from '../../jobs/extract-catalog';
 import type { Logger } from '../../http/logger';
 import type { Place } from '../../engine/places/place';
 import { PlaceIndex } from '../../engine/places/place-index';
 import { placeReachM } from '../../engine/places/place-area';
 
 export interface CurrentPlacesOptions {
-  dataDir: string;
-  reloadCheckMs: number;
+  extracts: ExtractCatalog;
   logger: Logger;
 }
 
 export class CurrentPlaces {
   private index = new PlaceIndex([]);
-  private signature = '';
-  private nextCheckMs = 0;
+  private loaded = false;
   private airportsByCode: Map<string, Place[]> | undefined;
   private importedAirports = new Map<string, Place[]>();
   /** Farthest a place's area reaches from its centre, metres: how far track looks for candidates. */
   private reach = 0;
   private readonly listeners: Array<(index: PlaceIndex) => void> = [];
 
-  constructor(private readonly options: CurrentPlacesOptions) {}
+  constructor(private readonly options: CurrentPlacesOptions) {
+    options.extracts.subscribe((extracts) => this.load(extracts));
+  }
 
   /** Called after each reload with the new index (place geofences follow their places). */
   onReload(listener: (index: PlaceIndex) => void): void {
@@ -38,10 +38,9 @@ export class CurrentPlaces {
 
   /** The index as of `nowMs`, reloading first when extracts changed. */
   current(nowMs: number): PlaceIndex {
-    if (nowMs >= this.nextCheckMs) {
-      this.nextCheckMs = nowMs + this.options.reloadCheckMs;
-      this.reloadIfChanged();
-    }
+    const extracts = this.options.extracts.current(nowMs);
+    // The catalog may have read the folder before this object subscribed (start-up).
+    if (!this.loaded) this.load(extracts);
     return this.index;
   }
 
@@ -65,30 +64,9 @@ export class CurrentPlaces {
     return this.airportsByCode.get(code) ?? [];
   }
 
-  private placesDirs(): Array<{ dir: string; stamp: string }> {
-    const root = extractsDir(this.options.dataDir);
-    if (!existsSync(root)) return [];
-    const out: Array<{ dir: string; stamp: string }> = [];
-    for (const name of readdirSync(root).sort()) {
-      if (!EXTRACT_NAME.test(name)) continue;
-      const manifest = path.join(root, name, MANIFEST_FILE);
-      const dir = stageDir(this.options.dataDir, name, 'places');
-      try {
-        const m = statSync(manifest);
-        statSync(path.join(dir, PLACES_FILE));
-        out.push({ dir, stamp: `${name}:${m.mtimeMs}:${m.ino}` });
-      } catch {
-        // No manifest (an import in progress) or no places stage in this extract.
-      }
-    }
-    return out;
-  }
-
-  /** Re-reads every extract's places when the set of manifests changed; true when it did. */
-  reloadIfChanged(): boolean {
-    const dirs = this.placesDirs();
-    const signature = dirs.map((d) => d.stamp).join('|');
-    if (signature === this.signature) return false;
+  private load(extracts: readonly LoadedExtract[]): void {
+    this.loaded = true;
+    const dirs = extracts.map((e) => ({ name: e.name, dir: path.join(e.dir, 'places') })).filter((d) => existsSync(path.join(d.dir, PLACES_FILE)));
     try {
       const seen = new Set<string>();
       const places: Place[] = [];
@@ -112,14 +90,11 @@ export class CurrentPlaces {
       this.index = new PlaceIndex(places);
       this.importedAirports = airports;
       this.reach = reach;
-      this.signature = signature;
       this.options.logger.info('places loaded', { extracts: dirs.length, places: places.length });
       for (const l of this.listeners) l(this.index);
     } catch (err) {
       // Not retried until the extracts change again: a broken file would otherwise be re-read per request.
-      this.signature = signature;
-      this.options.logger.warn('places not reloaded', { error: (err as Error).message });
+      this.options.logger.warn('places not reloaded; the previous places stay', { error: (err as Error).message });
     }
-    return true;
   }
 }

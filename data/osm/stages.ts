@@ -1,0 +1,6 @@
+// The stages every `waymark data import` runs, in order. Each entry makes a fresh stage for one
+// import (stages keep state between the passes). Routing, geocoding and places add theirs here.
+import type { ImportStage } from './stage';
+import { PlacesStage } from './stages/places/places-stage';
+
+export const IMPORT_STAGES: ReadonlyArray<() => ImportStage> = [() => new PlacesStage()];
