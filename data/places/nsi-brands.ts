@@ -79,15 +79,19 @@ function idSlug(item: NsiItem & { id?: string }): string {
 
 export function brandIndexOf(file: NsiFile): BrandIndex {
   const byWikidata = new Map<string, Brand>();
+  // A brand's own names rank above other brands' aliases: "Société Générale" is an old name (alias) of
+  // Saham Bank, but first of all the name of Société Générale.
   const byName = new Map<string, Brand[]>();
-  const addName = (name: string | undefined, brand: Brand): void => {
+  const byAlias = new Map<string, Brand[]>();
+  const addTo = (map: Map<string, Brand[]>, name: string | undefined, brand: Brand): void => {
     if (!name) return;
     const key = normalisedName(name);
     if (!key) return;
-    const list = byName.get(key);
-    if (!list) byName.set(key, [brand]);
+    const list = map.get(key);
+    if (!list) map.set(key, [brand]);
     else if (!list.includes(brand)) list.push(brand);
   };
+  const addName = (name: string | undefined, brand: Brand): void => addTo(byName, name, brand);
   // One brand appears in several trees and countries (a chain's cafes and shops, its Russian entry):
   // the entries sharing a brand:wikidata make one Brand named after its most canonical entry.
   const groups = new Map<string, NsiEntry[]>();
@@ -117,7 +121,7 @@ export function brandIndexOf(file: NsiFile): BrandIndex {
       addName(item.tags.name, brand);
       addName(item.tags['brand:en'], brand);
       addName(item.displayName.replace(/\s*\(.*\)\s*$/, ''), brand);
-      for (const alias of item.matchNames ?? []) addName(alias, brand);
+      for (const alias of item.matchNames ?? []) addTo(byAlias, alias, brand);
     }
   }
   const size = groups.size;
@@ -134,12 +138,17 @@ export function brandIndexOf(file: NsiFile): BrandIndex {
       }
       const kinds = kindOf(tags);
       if (tags.brand !== undefined) {
-        const candidates = byName.get(normalisedName(tags.brand));
+        const key = normalisedName(tags.brand);
+        const own = byName.get(key);
+        const alias = byAlias.get(key);
         // An explicit brand tag is the mapper's word: any kind will do when none agrees.
-        const brand = byKind(candidates, kinds) ?? candidates?.[0];
+        const brand = byKind(own, kinds) ?? byKind(alias, kinds) ?? own?.[0] ?? alias?.[0];
         if (brand) return brand;
       }
-      if (tags.name !== undefined) return byKind(byName.get(normalisedName(tags.name)), kinds);
+      if (tags.name !== undefined) {
+        const key = normalisedName(tags.name);
+        return byKind(byName.get(key), kinds) ?? byKind(byAlias.get(key), kinds);
+      }
       return undefined;
     },
   };

@@ -30,6 +30,8 @@ export const CATEGORY_RADIUS_M: Readonly<Record<string, number>> = {
   'hotel-lodging': 40,
   school: 80,
   'train-station': 80,
+  // Mapped as entrances: a stair on the pavement.
+  'subway-station': 15,
   'gas-station': 35,
   parking: 40,
   'transportation-terminal': 60,

@@ -1,8 +1,10 @@
 // Which place a user is in, and the place events of one location update (the Places feature). Rules:
 //
 // - A user can be "in" a place whose area (place-area.ts: outline, else a category-sized circle)
-//   contains the reported location. Among several, the one with the highest confidence wins, then the
-//   smallest area (a café inside a mall beats the mall), then the nearest centre.
+//   contains the reported location. Among several, a place whose own outline holds the location beats
+//   one known only by a fitted circle (a shop's building beats the circle of the subway entrance at its
+//   door); then the smallest area wins (a café inside a mall beats the mall), then the highest
+//   confidence, then the nearest centre.
 // - Entry needs no dwell: the first update inside enters, except that with stop detection on (the
 //   project's setting, as for geofences) only an update with `stopped` or `foreground` true enters.
 // - Hysteresis: a user stays in the place entered until the location is more than
@@ -59,7 +61,14 @@ interface Scored {
 }
 
 function better(a: Scored, b: Scored): number {
-  return b.confidence - a.confidence || placeArea(a.place).geofence.geometryRadius - placeArea(b.place).geofence.geometryRadius || a.distanceM - b.distanceM;
+  const circleA = placeArea(a.place).kind === 'circle' ? 1 : 0;
+  const circleB = placeArea(b.place).kind === 'circle' ? 1 : 0;
+  return (
+    circleA - circleB ||
+    placeArea(a.place).geofence.geometryRadius - placeArea(b.place).geofence.geometryRadius ||
+    b.confidence - a.confidence ||
+    a.distanceM - b.distanceM
+  );
 }
 
 export function detectPlace(input: PlaceDetectionInput): PlaceDetection {
