@@ -91,6 +91,7 @@ export class GeofenceImporter {
       signal: opts.signal,
       onProgress: opts.onProgress ? (done, total) => opts.onProgress?.('validate', done, total) : undefined,
       batchSize: 2000,
+      placeShape: this.geofences.placeShape,
     });
     if (parsed.dataRows > this.maxRows) {
       return { ok: false, dataRows: parsed.dataRows, imported: 0, created: 0, updated: 0, errors: [tooManyRows(parsed.dataRows, this.maxRows, 'rows')], errorCount: 1 };
