@@ -162,7 +162,7 @@ describe('a file with problems', () => {
     expect(r.status).toBe(400);
     expect(r.body.import.errors.map((e: { row: number; message: string }) => [e.row, e.message.split(';')[0]])).toEqual([
       [2, 'address needs a geocoder to find the centre'],
-      [3, expect.stringMatching(/^placeId needs place data/)],
+      [3, expect.stringMatching(/^placeId "[^"]+" is not a known place/)],
       [4, 'isochrone geofences need a road-network router'],
     ]);
     expect(await listAll(server.keys.testSk, 'needs')).toEqual([]);
