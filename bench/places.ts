@@ -92,7 +92,8 @@ async function importTimes(): Promise<void> {
   }
 }
 
-async function inProcess(dataDir: string): Promise<void> {
+/** Runs the in-process figures; returns the test publishable key of the project it made. */
+async function inProcess(dataDir: string): Promise<string> {
   const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
   try {
     const created = await services.projects.create('bench');
@@ -138,16 +139,17 @@ async function inProcess(dataDir: string): Promise<void> {
     const on = await run(settingsOn, 'on');
     console.log(`track update, places off                               ${off.toFixed(0)} µs`);
     console.log(`track update, places on                                ${on.toFixed(0)} µs  (+${(on - off).toFixed(0)} µs for place detection; ${(events / walk.length).toFixed(2)} events per update)`);
+    const pk = created.keys.find((k) => !k.record.live && k.record.kind === 'publishable');
+    if (!pk) throw new Error('the bench project has no test publishable key');
+    return pk.key;
   } finally {
     await services.store.close();
   }
 }
 
-async function overHttp(dataDir: string): Promise<void> {
+async function overHttp(dataDir: string, pk: string): Promise<void> {
   const gw = await startGatewayProcess(dataDir);
   try {
-    const pk = gw.keys['test publishable'];
-    if (!pk) throw new Error('the gateway printed no test publishable key');
     const headers = { authorization: pk };
     const rnd = prng(5);
     const search = (query: string) => (req: { path?: string }) => {
@@ -178,9 +180,9 @@ async function main(): Promise<void> {
   try {
     syntheticExtract(dataDir);
     console.log(`\nin-process (${PLACES} synthetic places over the NY metro, ${QUERIES} queries)`);
-    await inProcess(dataDir);
+    const pk = await inProcess(dataDir);
     console.log(`\nHTTP (${SECONDS} s per run, ${CONNECTIONS} connections)`);
-    await overHttp(dataDir);
+    await overHttp(dataDir, pk);
     console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
