@@ -22,6 +22,7 @@ import { configFromEnv } from '../gateway/config';
 import { silentLogger } from '../gateway/http/logger';
 import { readSearchPlaces } from '../gateway/api/places/search-places-input';
 import { DEFAULT_PROJECT_SETTINGS } from '../gateway/engine/types';
+import { detectPlace } from '../gateway/engine/places/place-detection';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng, randomPoint, type LngLat } from './support/metro';
@@ -139,6 +140,19 @@ async function inProcess(dataDir: string): Promise<string> {
     const on = await run(settingsOn, 'on');
     console.log(`track update, places off                               ${off.toFixed(0)} µs`);
     console.log(`track update, places on                                ${on.toFixed(0)} µs  (+${(on - off).toFixed(0)} µs for place detection; ${(events / walk.length).toFixed(2)} events per update)`);
+    // The rules alone (candidates + choice), without the settings read and the events' Store writes.
+    {
+      const started = process.hrtime.bigint();
+      let n = 0;
+      for (const p of walk) {
+        const r = detectPlace({
+          location: p, accuracy: 10, stopped: false, foreground: true, at: new Date(), stopDetection: false,
+          candidates: services.places.candidates(p, 10, new Date()), previous: undefined, lookup: (id) => index.get(id),
+        });
+        n += r.events.length;
+      }
+      console.log(`place detection alone (candidates + rules)             ${(Number(process.hrtime.bigint() - started) / 1e3 / walk.length).toFixed(0)} µs  (${n} entries)`);
+    }
     const pk = created.keys.find((k) => !k.record.live && k.record.kind === 'publishable');
     if (!pk) throw new Error('the bench project has no test publishable key');
     return pk.key;

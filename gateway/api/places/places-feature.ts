@@ -18,6 +18,8 @@ export const placesFeature: Feature = {
     };
     let following: Promise<void> = Promise.resolve();
     places.current.onReload((index) => {
+      // No places: nothing to follow (geofences whose place is gone keep their geometry).
+      if (index.size === 0) return;
       // One pass at a time, in reload order; a failure is logged and the next reload tries again.
       following = following.then(async () => {
         try {
