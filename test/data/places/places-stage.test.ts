@@ -59,3 +59,13 @@ test('ids are stable per OSM object, and airports keep their IATA code upper-cas
   expect(byName.get('Test Airfield')!.iata).toBe('ZZQ');
   expect(byName.get('Test Airfield')!._id).toBe(placeIdOf('r', 11));
 });
+
+test('a brand tag the index does not know makes a chain of its own', async () => {
+  const own = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-places-stage-local-'));
+  try {
+    await runPlacesStage({ nodes: [{ id: 1, at: [0, 0], tags: { amenity: 'cafe', name: 'Zz Local Roasters', brand: 'Zz Local Roasters & Co' } }] }, own);
+    expect(readPlacesFile(own).places[0].chain).toEqual({ slug: 'zz-local-roasters-and-co', name: 'Zz Local Roasters & Co' });
+  } finally {
+    fs.rmSync(own, { recursive: true, force: true });
+  }
+});

@@ -4,6 +4,7 @@
 // node POIs their building's outline) and of multipolygon outer ways.
 import type { LngLat } from '../../../../gateway/engine/types';
 import { polygonCentroid } from '../../../../gateway/engine/geofence-shape';
+import { chainSlug } from '../../../places/chain-slug';
 import { loadBrandIndex, type BrandIndex } from '../../../places/nsi-brands';
 import { placeIdOf, PLACES_FORMAT, PLACES_VERSION, writePlacesFile, type PlaceRecord } from '../../../places/places-file';
 import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmTags, OsmWay, StageContext, StageSummary } from '../../stage';
@@ -49,6 +50,10 @@ export class PlacesStage implements ImportStage {
     const record: PlaceRecord = { _id: placeIdOf(type, id), name: place.name, lng, lat, categories: place.categories, osm: `${type}${id}` };
     const brand = this.brands.match(tags);
     if (brand) record.chain = { slug: brand.slug, name: brand.name };
+    else if (tags.brand !== undefined && chainSlug(tags.brand) !== '') {
+      // A brand the index does not know (a local chain): the mapper's word, with a slug by the same rule.
+      record.chain = { slug: chainSlug(tags.brand), name: tags.brand.trim() };
+    }
     if (place.iata !== undefined) record.iata = place.iata;
     return record;
   }
