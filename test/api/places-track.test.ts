@@ -2,6 +2,8 @@
 // (test/support/places-neighbourhood.ts): the `places` switch, entry and exit with confidence,
 // alternatePlaces and duration, hysteresis on the boundary, stop detection, placeFilters,
 // chainMappings in events, context.place and the SDK's region sync.
+import fs from 'node:fs';
+import path from 'node:path';
 import { startTestServer, tempDataDir, type ProjectKeys, type TestServer } from '../support/server';
 import { writePlacesExtract } from '../support/places-extract';
 import { MALL_SHOP_A, MCDONALDS, PARK, STARBUCKS, neighbourhood } from '../support/places-neighbourhood';
@@ -134,4 +136,28 @@ test('POST /v1/sync/region returns nearby places', async () => {
   expect(r.status).toBe(200);
   expect(r.body.places[0]).toMatchObject({ name: 'Starbucks' });
   expect(r.body.places.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["McDonald's", 'Sara D. Roosevelt Park', '7-Eleven']));
+});
+
+const SDK_TRACK = path.resolve(__dirname, '../../../shared/fixtures/radar/ios/track.json');
+if (!fs.existsSync(SDK_TRACK)) console.warn(`places-track: skipped the SDK track fixture comparison, ${SDK_TRACK} is absent`);
+(fs.existsSync(SDK_TRACK) ? test : test.skip)('place events and user.place have the SDK fixture\'s fields, with the same types', async () => {
+  const theirs = JSON.parse(fs.readFileSync(SDK_TRACK, 'utf8'));
+  const keys = await project({ places: true });
+  const entered = await track(keys, 'sdk', STARBUCKS);
+  const exited = await track(keys, 'sdk', north(STARBUCKS, 500));
+  const ours: Record<string, Record<string, any>> = {
+    'user.entered_place': entered.events.find((e) => e.type === 'user.entered_place')!,
+    'user.exited_place': exited.events.find((e) => e.type === 'user.exited_place')!,
+  };
+  // Region fields (country, state, …) come with the regions switch, not places.
+  const PLACE_FIELDS = ['_id', 'type', 'createdAt', 'actualCreatedAt', 'live', 'user', 'location', 'locationAccuracy', 'confidence', 'place', 'alternatePlaces', 'duration'];
+  for (const type of Object.keys(ours)) {
+    const event = theirs.events.find((e: { type: string }) => e.type === type);
+    for (const field of PLACE_FIELDS.filter((f) => f in event)) {
+      expect([type, field, typeof ours[type][field], Array.isArray(ours[type][field])]).toEqual([type, field, typeof event[field], Array.isArray(event[field])]);
+    }
+    for (const field of ['_id', 'name', 'categories', 'location']) expect(typeof ours[type].place[field]).toBe(typeof event.place[field]);
+  }
+  for (const field of ['_id', 'name', 'categories', 'location']) expect(typeof entered.user.place[field]).toBe(typeof theirs.user.place[field]);
+  expect(Object.keys(ours['user.entered_place'].place.chain).sort()).toEqual(['name', 'slug']);
 });
