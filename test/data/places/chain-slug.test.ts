@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chainSlug, normalisedName } from '../../../data/places/chain-slug';
+import { loadBrandIndex } from '../../../data/places/nsi-brands';
 
 const CHAINS = path.join(__dirname, '../../../../shared/fixtures/radar/places/chains.tsv');
 const have = fs.existsSync(CHAINS);
@@ -33,10 +34,8 @@ test('names compare without case, accents, apostrophes or punctuation', () => {
 });
 
 maybe('chains matched from name-suggestion-index get Radar\'s slug where Radar has the chain', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { loadBrandIndex } = require('../../../data/places/nsi-brands') as typeof import('../../../data/places/nsi-brands');
   const brands = loadBrandIndex();
-  const rows = fs.readFileSync(CHAINS, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = fs.readFileSync(CHAINS, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')).filter((r) => r.length >= 2);
   let matched = 0;
   let same = 0;
   for (const [slug, name] of rows) {

@@ -3,8 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readPlacesFile, type PlaceRecord } from '../../../data/places/places-file';
-import { placeIdOf } from '../../../data/places/places-file';
+import { placeIdOf, readPlacesFile, type PlaceRecord } from '../../../data/places/places-file';
 import { runPlacesStage } from '../../support/places-extract';
 import { MUSEUM, neighbourhood } from '../../support/places-neighbourhood';
 
