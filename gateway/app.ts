@@ -19,6 +19,8 @@ import type { TimeZoneLookup } from '../adapters/time-zones/port';
 import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
+import { CurrentPlaces } from './api/places/current-places';
+import { PlacesService } from './api/places/places-service';
 import { createRouterSelection, type RouterSelection } from './api/routing/router-selection';
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
 import { TrackService } from './api/track/track-service';
@@ -54,6 +56,8 @@ export interface Services {
   timeZones: TimeZoneLookup;
   /** IP databases are read on first use. */
   ipLocator: IpLocator;
+  /** Places of the imported extracts (and bundled airports); loads on first use, reloads on re-import. */
+  places: PlacesService;
   scheduler: Scheduler;
   /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
   extracts: ExtractCatalog;
@@ -105,8 +109,9 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const router = createRouterSelection(config.routing);
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
+  const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
   const services: Services = {
-    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, scheduler, extracts, features: new Map(),
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, features: new Map(),
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);

@@ -5,6 +5,7 @@ import { beaconsFeature } from './api/beacons/beacons-feature';
 import { fraudFeature } from './api/fraud/fraud-feature';
 import { geocodeFeature } from './api/geocode/geocode-feature';
 import { ipGeocodeFeature } from './api/geocode/ip-geocode-feature';
+import { placesFeature } from './api/places/places-feature';
 import { geofenceImportFeature } from './api/geofence-import/geofence-import-feature';
 import { regionsFeature } from './api/regions/regions-feature';
 import { tripsFeature } from './api/trips/trips-feature';
@@ -13,6 +14,8 @@ import { webhooksFeature } from './api/webhooks/webhooks-feature';
 export const FEATURES: Feature[] = [
   // Before trips and webhooks: region events are part of the update they see.
   regionsFeature,
+  // Before trips and webhooks, like regions: place events are part of the update they see.
+  placesFeature,
   // Beacon endpoints and the beacons step; before trips and webhooks, which see its events.
   beaconsFeature,
   ipGeocodeFeature,

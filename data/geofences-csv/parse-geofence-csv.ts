@@ -5,7 +5,7 @@
 // Row numbers are the ones a spreadsheet shows: the header is row 1, the first data row is row 2,
 // a quoted value spanning several lines is still one row, and blank rows count but are skipped.
 import { parse as parseCsvSync, type CsvError } from 'csv-parse/sync';
-import { collectGeofenceInputErrors, type GeofenceInput } from '../../gateway/api/geofences/geofence-input';
+import { collectGeofenceInputErrors, type GeofenceInput, type GeofenceInputOptions } from '../../gateway/api/geofences/geofence-input';
 import { readHeader, type CsvLayout } from './columns';
 import { decodeCsvInput, detectDelimiter } from './csv-text';
 import { rowToRaw } from './row-input';
@@ -47,6 +47,8 @@ export interface GeofenceCsvOptions {
    * into a transaction and rolls it back when the result has errors, since a later row may still fail.
    */
   onRow?: (row: GeofenceCsvRow) => void;
+  /** Geometry of a known place for rows with placeId (the gateway's places); absent: coordinates needed. */
+  placeShape?: GeofenceInputOptions['placeShape'];
 }
 
 export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
@@ -190,6 +192,7 @@ class CsvImport {
     private readonly layout: CsvLayout | undefined,
     private readonly maxErrors: number,
     private readonly onRow?: (row: GeofenceCsvRow) => void,
+    private readonly placeShape?: GeofenceInputOptions['placeShape'],
   ) {}
 
   get total(): number {
@@ -249,7 +252,7 @@ class CsvImport {
     const { raw: cellRaw, errors: cellErrors } = rowToRaw(cells, layout);
     const raw = placed ?? cellRaw;
     for (const e of cellErrors) this.addError({ row, column: e.column, message: e.message });
-    const { value, errors } = collectGeofenceInputErrors(raw, { mode: 'csv' });
+    const { value, errors } = collectGeofenceInputErrors(raw, { mode: 'csv', placeShape: this.placeShape });
     for (const e of errors) {
       if (!suppressed(e.param, layout)) this.addError({ row, column: columnFor(e.param, layout), message: e.message });
     }
@@ -312,7 +315,7 @@ function prepare(input: string | Buffer, opts: GeofenceCsvOptions): CsvImport {
   const maxErrors = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
   const decoded = decodeCsvInput(input);
   if (!decoded.ok) {
-    const run = new CsvImport([], [], undefined, maxErrors, opts.onRow);
+    const run = new CsvImport([], [], undefined, maxErrors, opts.onRow, opts.placeShape);
     run.addError({ row: 1, column: '', message: `${decoded.message} (first bad byte on line ${decoded.line})` });
     return run;
   }
@@ -330,7 +333,7 @@ function prepare(input: string | Buffer, opts: GeofenceCsvOptions): CsvImport {
     layout = readHeader(header);
     for (const e of layout.errors) headerErrors.push({ row: 1, column: e.column, message: e.message });
   }
-  const run = new CsvImport(records, lines, layout, maxErrors, opts.onRow);
+  const run = new CsvImport(records, lines, layout, maxErrors, opts.onRow, opts.placeShape);
   for (const e of headerErrors) run.addError(e);
   if (syntaxError) run.addError(syntaxError);
   return run;

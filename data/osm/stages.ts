@@ -2,5 +2,6 @@
 // import (stages keep state between the passes). Routing, geocoding and places add theirs here.
 import type { ImportStage } from './stage';
 import { GeocodingStage } from './stages/geocoding/geocoding-stage';
+import { PlacesStage } from './stages/places/places-stage';
 
-export const IMPORT_STAGES: ReadonlyArray<() => ImportStage> = [() => new GeocodingStage()];
+export const IMPORT_STAGES: ReadonlyArray<() => ImportStage> = [() => new GeocodingStage(), () => new PlacesStage()];

@@ -163,7 +163,7 @@ describe('a file with problems', () => {
     expect(r.body.import.errors.map((e: { row: number; message: string }) => [e.row, e.message.split(';')[0]])).toEqual([
       // Geocoded since the geocoding feature: only the town is known here, which is no centre.
       [2, expect.stringMatching(/^address "20 Jay St, Brooklyn" was not found/)],
-      [3, expect.stringMatching(/^placeId needs place data/)],
+      [3, expect.stringMatching(/^placeId "[^"]+" is not a known place/)],
       [4, 'isochrone geofences need a road-network router'],
     ]);
     expect(await listAll(server.keys.testSk, 'needs')).toEqual([]);

@@ -6,7 +6,7 @@ import type { Doc, Scope, Store } from '../../../adapters/store/port';
 import { GeofenceIndex } from '../../engine/geofencing';
 import { newObjectId } from '../../engine/object-id';
 import type { Geofence, LngLat } from '../../engine/types';
-import type { GeofenceInput } from './geofence-input';
+import type { GeofenceInput, PlaceShape } from './geofence-input';
 
 export type ZoneLookup = (point: LngLat) => string | undefined;
 
@@ -25,6 +25,8 @@ function scopeKey(scope: Scope): string {
 
 export class GeofenceService {
   private readonly indexes = new Map<string, Promise<GeofenceIndex>>();
+  /** Set by the places feature: the geometry of a known place, for geofences written with placeId. */
+  placeShape: ((placeId: string) => PlaceShape | undefined) | undefined = undefined;
 
   constructor(
     private readonly store: Store,
