@@ -20,7 +20,16 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/** The repository root, from this file compiled or not: the nearest folder above with a package.json. */
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+}
+
 /** Builds dist/dashboard from the sources, as `npm install` does, so the test sees the code under test. */
-export function buildDashboard(): void {
-  execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'dashboard', 'build.mjs')], { stdio: 'pipe' });
+export function buildDashboard(): string {
+  const root = repoRoot();
+  execFileSync(process.execPath, [path.join(root, 'dashboard', 'build.mjs')], { stdio: 'pipe' });
+  return path.join(root, 'dist', 'dashboard');
 }

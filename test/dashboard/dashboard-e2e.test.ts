@@ -138,6 +138,30 @@ describeBrowser('dashboard in a browser', () => {
     await receiver.waitFor((all) => all.length > before && all[all.length - 1].answer.status === 200, 10000, 'the redelivered request');
   });
 
+  test('fits a phone screen: no sideways scrolling, the map and the sections reachable', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/dashboard/#/map`);
+    await page.locator('#map[data-ready]').waitFor();
+    await shot('map-phone');
+    const overflow = Number(await page.evaluate('document.scrollingElement.scrollWidth - window.innerWidth'));
+    expect(overflow).toBeLessThanOrEqual(0);
+    const box = (await page.locator('#map').boundingBox())!;
+    expect(box.width).toBeLessThanOrEqual(390);
+    expect(box.height).toBeGreaterThan(300);
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.locator('#event-feed').waitFor({ state: 'attached' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('every control has an accessible name', async () => {
+    await page.goto(`${server.url}/dashboard/#/geofences`);
+    await page.getByText('Drawn corner').waitFor();
+    const unnamed = await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button')]
+      .filter((el) => !el.labels?.length && !el.getAttribute('aria-label') && !el.textContent.trim())
+      .map((el) => el.outerHTML.slice(0, 80))`);
+    expect(unnamed).toEqual([]);
+  });
+
   test('rotates the test keys after a confirmation and keeps working with the new one', async () => {
     await page.goto(`${server.url}/dashboard/#/settings`);
     await page.getByLabel(/^Settings/).waitFor();

@@ -20,6 +20,11 @@ export class DrawTool {
     this.preview.addTo(map);
   }
 
+  /** While drawing, clicks belong to the drawing, not to selecting what is under them. */
+  get active(): boolean {
+    return this.cleanup.length > 0;
+  }
+
   cancel(): void {
     for (const undo of this.cleanup.splice(0)) undo();
     this.preview.clearLayers();

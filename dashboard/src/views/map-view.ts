@@ -40,6 +40,7 @@ export async function mapView(ctx: ViewContext): Promise<void> {
   const draw = new DrawTool(map);
 
   const showGeofence = async (g: GeofenceShape) => {
+    if (draw.active) return;
     geofences.select(g._id);
     details.replaceChildren(h('h2', {}, g.description || g._id), h('p', { class: 'muted' }, 'Loading…'));
     await attempt(details, async () => {
