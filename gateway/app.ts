@@ -37,6 +37,7 @@ import { NotFound } from './http/errors';
 import { consoleLogger, type Logger } from './http/logger';
 import { answerClientError } from './http/client-error';
 import { cors } from './http/cors';
+import { dashboardFiles } from './http/dashboard-files';
 import { requestId } from './http/request-id';
 import { wireRoutes } from './http/wire';
 
@@ -157,6 +158,8 @@ export function createApp(services: Services): Express {
   app.use(express.urlencoded({ limit: config.bodyLimit, extended: false }));
   // Operators' endpoint, outside /v1: plain text, its own guard (operator token or loopback), no project key.
   app.get('/metrics', metricsEndpoint(services));
+  // The browser dashboard: static files; it calls the API below with the signed-in key.
+  app.use(dashboardFiles());
   app.use(wireRoutes(v1Routes(services), { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
