@@ -88,6 +88,7 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const regions = createEmbeddedRegions({ dataDir: config.dataDir });
   const store = await createStore(config, logger);
   for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
+  for (const warning of store.warnings) logger.warn('store', { warning });
   const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
     await store.close();
     throw err;

@@ -25,6 +25,11 @@ export interface CollectionSpec {
   point?: string;
   /** A datetime field indexed across all scopes, for background jobs (expiry, delivery). */
   due?: string;
+  /**
+   * Keys unique within a scope (adapters enforce them and raise UniqueViolation). `whenAbsent` narrows
+   * the rule to documents without that other key: devices are unique among users who have no userId.
+   */
+  unique?: ReadonlyArray<{ key: string; whenAbsent?: string }>;
 }
 
 export interface DateRange {
@@ -106,6 +111,9 @@ export interface ProjectRepository {
 export interface Store {
   readonly kind: string;
   readonly projects: ProjectRepository;
+  /** Problems found while defining collections that did not stop start-up (e.g. a unique index that
+   * existing duplicates prevent); the gateway logs them. */
+  readonly warnings: string[];
   /** Declares a collection; idempotent, called at start-up before use. */
   define(collection: string, spec: CollectionSpec): Promise<void>;
   get(collection: string, scope: Scope, id: string): Promise<Doc | undefined>;

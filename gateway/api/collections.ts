@@ -2,7 +2,12 @@
 import type { CollectionSpec, Store } from '../../adapters/store/port';
 
 export const COLLECTIONS = {
-  users: { keys: ['userId', 'deviceId'], point: 'location' },
+  users: {
+    keys: ['userId', 'deviceId'], point: 'location',
+    // One user per userId, and one per device among users without a userId: two first updates of one
+    // device can never make twins, even across nodes (#10.2).
+    unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
+  },
   geofences: { keys: ['tag', 'externalId'], due: 'expiresAt' },
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
   events: { keys: ['type', 'userRef'] },

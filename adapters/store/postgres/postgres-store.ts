@@ -15,7 +15,8 @@ import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';
 import { filterSql, KEY_COLUMNS, SqlParams } from './doc-filters';
 import { checkSchemaName, quoteIdent } from './identifiers';
-import { migrate, type MigrationOutcome, type SpatialMode } from './migrate';
+import { migrate, MIGRATE_LOCK, type MigrationOutcome, type SpatialMode } from './migrate';
+import { UniqueViolation, uniqueIndexParts } from '../unique-violation';
 import { PostgresProjects } from './postgres-projects';
 import { inTransaction } from './transaction';
 
@@ -59,6 +60,9 @@ export class PostgresStore implements Store {
   /** Why PostGIS is not in use, when it is not. */
   readonly spatialReason?: string;
   readonly schema: string;
+  readonly warnings: string[] = [];
+  /** Unique index name → its collection, to name the collection in a UniqueViolation. */
+  private readonly uniqueIndexes = new Map<string, string>();
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly locks = new KeyedMutex();
   private readonly docs: string;
@@ -124,6 +128,25 @@ export class PostgresStore implements Store {
   async define(collection: string, spec: CollectionSpec): Promise<void> {
     if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
     this.specs.set(collection, spec);
+    if (!spec.unique?.length) return;
+    const client = await this.pool.connect();
+    try {
+      // Nodes starting together would race on CREATE INDEX IF NOT EXISTS; the migration lock orders them.
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
+      for (const rule of spec.unique) {
+        const { name, column, where } = uniqueIndexParts(collection, spec.keys, rule);
+        this.uniqueIndexes.set(name, collection);
+        try {
+          await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${this.docs} (project_id, live, ${column}) WHERE ${where}`);
+        } catch (err) {
+          // Duplicates written before the rule existed: keep serving and say so (logged at start-up).
+          this.warnings.push(`${collection}.${rule.key} is not enforced unique: existing duplicates (${errorText(err)})`);
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]).catch(() => undefined);
+      client.release();
+    }
   }
 
   private spec(collection: string): CollectionSpec {
@@ -216,13 +239,20 @@ export class PostgresStore implements Store {
     // Rows are computed first so that an undefined collection fails before any connection is taken.
     const steps = planWrite(ops, (op) => this.columns(op.collection, op.scope, op.doc));
     // A single statement is atomic on its own; BEGIN/COMMIT would only add two round trips.
-    if (steps.length === 1) {
-      await this.runStep(this.pool, steps[0]);
-      return;
+    try {
+      if (steps.length === 1) {
+        await this.runStep(this.pool, steps[0]);
+        return;
+      }
+      await inTransaction(this.pool, async (client) => {
+        for (const step of steps) await this.runStep(client, step);
+      });
+    } catch (err) {
+      const { code, constraint } = err as { code?: string; constraint?: string };
+      const collection = constraint === undefined ? undefined : this.uniqueIndexes.get(constraint);
+      if (code === '23505' && collection !== undefined) throw new UniqueViolation(collection, errorText(err));
+      throw err;
     }
-    await inTransaction(this.pool, async (client) => {
-      for (const step of steps) await this.runStep(client, step);
-    });
   }
 
   private async runStep(db: Pool | PoolClient, step: WriteStep): Promise<void> {

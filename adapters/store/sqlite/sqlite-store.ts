@@ -12,6 +12,7 @@ import type {
 } from '../port';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
+import { UniqueViolation, uniqueIndexParts } from '../unique-violation';
 
 const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
 const SCAN_BATCH = 5000;
@@ -29,6 +30,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly projects: ProjectRepository;
+  readonly warnings: string[] = [];
   private readonly db: Database.Database;
   private readonly specs = new Map<string, CollectionSpec>();
   /** Statements by SQL text: list/within build their SQL from the query's shape, which repeats. */
@@ -113,6 +115,16 @@ export class SqliteStore implements Store {
   async define(collection: string, spec: CollectionSpec): Promise<void> {
     if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
     this.specs.set(collection, spec);
+    for (const rule of spec.unique ?? []) {
+      const { name, column, where } = uniqueIndexParts(collection, spec.keys, rule);
+      try {
+        this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON docs (project_id, live, ${column}) WHERE ${where}`);
+      } catch (err) {
+        // Duplicates written before the rule existed: keep serving (the gateway's locks still prevent new
+        // ones) and say so; `warnings` reaches the log at start-up.
+        this.warnings.push(`${collection}.${rule.key} is not enforced unique: existing duplicates (${err instanceof Error ? err.message : String(err)})`);
+      }
+    }
   }
 
   private statement(sql: string): Database.Statement {
@@ -132,8 +144,15 @@ export class SqliteStore implements Store {
 
   private applyNow(ops: WriteOp[]): void {
     for (const op of ops) {
-      if (op.op === 'put') this.putNow(op.collection, op.scope, op.doc);
-      else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
+      if (op.op === 'put') {
+        try {
+          this.putNow(op.collection, op.scope, op.doc);
+        } catch (err) {
+          // The primary key is handled by the upsert, so a unique failure is a declared unique key.
+          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new UniqueViolation(op.collection, (err as Error).message);
+          throw err;
+        }
+      } else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
     }
   }
 
