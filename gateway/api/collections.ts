@@ -8,15 +8,19 @@ export const COLLECTIONS = {
     // device can never make twins, even across nodes (#10.2).
     unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
   },
-  geofences: { keys: ['tag', 'externalId'], due: 'expiresAt' },
+  // Every node keeps an index of them in memory: writes are announced to the others.
+  geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
-  events: { keys: ['type', 'userRef'] },
+  // A type's events and a user's events are read newest first from their own ordered index (#10.3).
+  events: { keys: ['type', 'userRef'], sorted: [['type'], ['userRef']] },
   trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt' },
   /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
   presence: { keys: ['geofenceId', 'userRef'] },
   settings: { keys: [] },
   webhooks: { keys: [] },
-  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt' },
+  // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
+  // long the backlog (#10.3).
+  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt', sorted: [['webhookId', 'state'], ['state']] },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof COLLECTIONS;
