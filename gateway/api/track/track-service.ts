@@ -135,14 +135,16 @@ export class TrackService {
   }
 
   /**
-   * Resolve, lock, re-check (#10.2). The lock is the one of the user the update resolves to (its userId,
-   * else its device), or of the device when it resolves to nobody, so both forms of a first update (with
-   * and without userId) queue on the same key. Under the lock the user is resolved again; if it moved to
-   * another key meanwhile, the update tries again under that one. Two devices creating one userId at once
-   * hold different locks: the store's unique userId refuses the second write and it tries again too.
+   * Lock, resolve, re-check (#10.2). The lock that counts is the one of the user the update resolves to
+   * (its userId, else its device), or of the device when it resolves to nobody, so both forms of a first
+   * update (with and without userId) queue on the same key. The first guess is the input's own key, right
+   * for every update but a user's first and a log-in or log-out; under the lock the user is resolved, and
+   * when its key differs the update tries again under that one (no read before the lock). Two devices
+   * creating one userId at once hold different locks: the store's unique userId refuses the second write
+   * and it tries again too.
    */
   async track(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
-    let guess = lockKeyFor(ctx.scope, await this.findUser(ctx.scope, input), input);
+    let guess = userLockKey(ctx.scope, input.userId, input.deviceId);
     for (let attempt = 0; attempt < MAX_IDENTITY_ATTEMPTS; attempt++) {
       const outcome = await this.store.withLock(guess, async (): Promise<{ done: TrackResult } | { retry: string }> => {
         const previous = await this.findUser(ctx.scope, input);
