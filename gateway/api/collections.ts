@@ -13,7 +13,8 @@ export const COLLECTIONS = {
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
   // A type's events and a user's events are read newest first from their own ordered index (#10.3).
   events: { keys: ['type', 'userRef'], sorted: [['type'], ['userRef']] },
-  trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt' },
+  // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
+  trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true },
   /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
   presence: { keys: ['geofenceId', 'userRef'] },
   settings: { keys: [] },

@@ -5,6 +5,7 @@
 // to list or the announcements were interrupted.
 import type { Doc, RemoteChange, Scope, Store } from '../../../adapters/store/port';
 import { GeofenceIndex } from '../../engine/geofencing';
+import { withoutDrawnRing } from '../../engine/geofencing/geofence-index';
 import { newObjectId } from '../../engine/object-id';
 import type { Geofence, LngLat } from '../../engine/types';
 import type { GeofenceInput } from './geofence-input';
@@ -77,7 +78,8 @@ export class GeofenceService {
       loading = (async () => {
         const all: Geofence[] = [];
         await this.store.scan('geofences', scope, (docs) => {
-          for (const d of docs) all.push(d as unknown as Geofence);
+          // Compact as read: 100k full circles (rings and all) would otherwise sit in memory until load().
+          for (const d of docs) all.push(withoutDrawnRing(d as unknown as Geofence));
         });
         const index = new GeofenceIndex();
         index.load(all);

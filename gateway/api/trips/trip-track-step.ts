@@ -34,7 +34,7 @@ export class TripTrackStep implements TrackStep {
     const lockKey = userLockKey(scope, user.userId, user.deviceId);
     const refs = [user._id];
     if (user.userId !== undefined) refs.push(pendingUserRef(user.userId));
-    const trips = (await this.openTripsOf(update, refs)).reverse();
+    const trips = (await this.trips.openScopes.mayHaveOpenTrips(scope)) ? (await this.openTripsOf(update, refs)).reverse() : [];
     const starting = new Set<string>();
 
     const options = readTripOptions(input.tripOptions);

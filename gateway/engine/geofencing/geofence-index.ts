@@ -148,12 +148,22 @@ export class GeofenceIndex {
  * Anything else (a polygon, a circle stored with another ring) is kept as given.
  */
 function prepareCompact(g: Geofence): PreparedGeofence {
-  if (g.type !== 'circle' || !isDrawnCircle(g)) return prepareGeofence(g, true);
-  const { geometry: _ring, ...rest } = g;
-  // Typed as a Geofence for evaluation, which never reads `geometry`; whole() puts it back for callers.
-  const fence = prepareGeofence(rest as Geofence, true);
-  fence.geometryOmitted = true;
+  const compact = withoutDrawnRing(g);
+  const fence = prepareGeofence(compact, true);
+  fence.geometryOmitted = compact.type === 'circle' && compact.geometry === undefined;
   return fence;
+}
+
+/**
+ * `g` without its ring when it is a circle whose ring circleGeometry() draws (already without it is
+ * fine too); else `g` itself. Loaders call it on each batch they read so that the full documents
+ * never pile up before load(). The result is typed as a Geofence for evaluation, which never reads
+ * `geometry` of a circle; the index gives it back whole.
+ */
+export function withoutDrawnRing(g: Geofence): Geofence {
+  if (g.type !== 'circle' || g.geometry === undefined || !isDrawnCircle(g)) return g;
+  const { geometry: _ring, ...rest } = g;
+  return rest as Geofence;
 }
 
 function isDrawnCircle(g: Geofence): boolean {
