@@ -73,6 +73,9 @@ export function userLockKey(scope: Scope, userId: string | undefined, deviceId: 
   return `user:${scope.projectId}:${scope.live ? 1 : 0}:${userId ?? `device:${deviceId}`}`;
 }
 
+/** Input keys whose lock key track() remembers (about 100 bytes each). */
+const KNOWN_KEYS = 200_000;
+
 /** Attempts of track()'s resolve-lock-re-check before answering 409: each one means another update won a race. */
 const MAX_IDENTITY_ATTEMPTS = 5;
 
@@ -111,6 +114,20 @@ export class TrackService {
     private readonly geofences: GeofenceService,
   ) {}
 
+  /**
+   * The lock key each input key resolved to last time (its user's userId, or the device): the first
+   * guess of track(), so that a steady user takes one lock and one lookup. Only a hint, always checked
+   * under the lock; bounded, oldest entries dropped first.
+   */
+  private readonly knownKeys = new Map<string, string>();
+
+  private remember(inputKey: string, key: string): void {
+    if (this.knownKeys.get(inputKey) === key) return;
+    this.knownKeys.delete(inputKey);
+    this.knownKeys.set(inputKey, key);
+    if (this.knownKeys.size > KNOWN_KEYS) this.knownKeys.delete(this.knownKeys.keys().next().value as string);
+  }
+
   use(step: TrackStep): void {
     this.steps.push(step);
   }
@@ -137,21 +154,25 @@ export class TrackService {
   /**
    * Lock, resolve, re-check (#10.2). The lock that counts is the one of the user the update resolves to
    * (its userId, else its device), or of the device when it resolves to nobody, so both forms of a first
-   * update (with and without userId) queue on the same key. The first guess is the input's own key, right
-   * for every update but a user's first and a log-in or log-out; under the lock the user is resolved, and
+   * update (with and without userId) queue on the same key. The first guess is the key this input resolved
+   * to last time, else the device's (right for a new device); under the lock the user is resolved, and
    * when its key differs the update tries again under that one (no read before the lock). Two devices
    * creating one userId at once hold different locks: the store's unique userId refuses the second write
    * and it tries again too.
    */
   async track(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
-    let guess = userLockKey(ctx.scope, input.userId, input.deviceId);
+    const inputKey = userLockKey(ctx.scope, input.userId, input.deviceId);
+    // A device this process has not seen is most likely new: its key is the device's.
+    let guess = this.knownKeys.get(inputKey) ?? userLockKey(ctx.scope, undefined, input.deviceId);
     for (let attempt = 0; attempt < MAX_IDENTITY_ATTEMPTS; attempt++) {
       const outcome = await this.store.withLock(guess, async (): Promise<{ done: TrackResult } | { retry: string }> => {
         const previous = await this.findUser(ctx.scope, input);
         const key = lockKeyFor(ctx.scope, previous, input);
         if (key !== guess) return { retry: key };
         try {
-          return { done: await this.trackLocked(ctx, input, previous) };
+          const done = await this.trackLocked(ctx, input, previous);
+          this.remember(inputKey, userLockKey(ctx.scope, done.user.userId, done.user.deviceId));
+          return { done };
         } catch (err) {
           if (err instanceof UniqueViolation) return { retry: key };
           throw err;
