@@ -59,7 +59,11 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     // Documents are a few KiB each; SQLite's default 2 MiB page cache makes every lookup go to the OS.
     this.db.pragma(`cache_size = -${Number(process.env.WAYMARK_SQLITE_CACHE_MB ?? 64) * 1024}`);
-    this.db.pragma('mmap_size = 268435456');
+    // Reads through a memory map skip a copy, but every page read stays in the process's RSS (file-backed,
+    // reclaimable): loading 100k geofences mapped ~300 MiB of documents and the peak RSS of bench/track went
+    // from 550 to 1,236 MiB with 256 MiB mapped, for no measurable gain in CPU per track. Off by default;
+    // WAYMARK_SQLITE_MMAP_MB turns it on.
+    this.db.pragma(`mmap_size = ${Number(process.env.WAYMARK_SQLITE_MMAP_MB ?? 0) * 1048576}`);
     // Every track update dirties a user row, event rows and a dozen index pages; with the default
     // checkpoint every 1,000 WAL pages a checkpoint (and its fsync) ran every few group commits and
     // copied the same hot pages again each time. 4,000 pages (~16 MiB of WAL) lets them coalesce; at

@@ -73,8 +73,8 @@ export function userLockKey(scope: Scope, userId: string | undefined, deviceId: 
   return `user:${scope.projectId}:${scope.live ? 1 : 0}:${userId ?? `device:${deviceId}`}`;
 }
 
-/** Input keys whose lock key track() remembers (about 100 bytes each). */
-const KNOWN_KEYS = 200_000;
+/** Input keys whose lock key track() remembers (about 200 bytes each: 20 MB at most). */
+const KNOWN_KEYS = 100_000;
 
 /** Attempts of track()'s resolve-lock-re-check before answering 409: each one means another update won a race. */
 const MAX_IDENTITY_ATTEMPTS = 5;
