@@ -9,10 +9,11 @@ export interface SortedIndex {
 }
 
 function checkWord(collection: string, word: string): void {
-  if (!/^[a-z_]+$/i.test(word)) throw new Error(`collection ${collection}: ${word} cannot name an index`);
+  if (!/^[a-z0-9_]+$/i.test(word)) throw new Error(`collection ${collection}: ${word} cannot name an index`);
 }
 
 export function sortedIndexes(collection: string, spec: CollectionSpec): SortedIndex[] {
+  if (!spec.sorted?.length) return [];
   checkWord(collection, collection);
   return (spec.sorted ?? []).map((keys) => {
     const columns = keys.map((key) => {

@@ -15,7 +15,7 @@ export class UniqueViolation extends Error {
 export function uniqueIndexParts(collection: string, keys: readonly string[], rule: { key: string; whenAbsent?: string }): { name: string; column: string; where: string } {
   const slot = keys.indexOf(rule.key);
   if (slot < 0) throw new Error(`collection ${collection}: unique field ${rule.key} must be one of its keys`);
-  if (!/^[a-z_]+$/i.test(collection) || !/^[a-z_]+$/i.test(rule.key)) throw new Error(`collection ${collection}: unique index names must be plain words`);
+  if (!/^[a-z0-9_]+$/i.test(collection) || !/^[a-z0-9_]+$/i.test(rule.key)) throw new Error(`collection ${collection}: unique index names must be plain words`);
   const where = [`collection = '${collection}'`, `k${slot} IS NOT NULL`];
   if (rule.whenAbsent !== undefined) {
     const other = keys.indexOf(rule.whenAbsent);
