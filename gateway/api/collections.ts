@@ -11,8 +11,9 @@ export const COLLECTIONS = {
   // Every node keeps an index of them in memory: writes are announced to the others.
   geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
-  // A type's events and a user's events are read newest first from their own ordered index (#10.3).
-  events: { keys: ['type', 'userRef'], sorted: [['type'], ['userRef']] },
+  // A type's events are read newest first from their own ordered index (#10.3). Nothing lists a user's
+  // events, so userRef has none: each ordered index is one more entry per event written.
+  events: { keys: ['type', 'userRef'], sorted: [['type']] },
   // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
   trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true },
   /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
