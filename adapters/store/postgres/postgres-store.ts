@@ -2,13 +2,16 @@
 // filter semantics as the SQLite store; documents are jsonb. within() uses a PostGIS GiST index when the
 // extension is available and a lat/lng btree otherwise (`spatial` says which). withLock() serialises across
 // processes with a session advisory lock held on a connection from a separate pool, so that sections
-// waiting for or holding locks can never starve the queries they run of connections.
+// waiting for or holding locks can never starve the queries they run of connections. Writes of broadcast
+// collections and project changes carry a pg_notify in their transaction; other nodes hear them through
+// one listening connection (change-channel.ts, onRemoteChange).
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
 import type {
-  BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, Scalar, Scope, Store, WriteOp,
+  BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../port';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
@@ -20,9 +23,7 @@ import { UniqueViolation, uniqueIndexParts } from '../unique-violation';
 import { sortedIndexes, sortedMatch } from '../sorted-index';
 import { PostgresProjects } from './postgres-projects';
 import { inTransaction } from './transaction';
-import { randomBytes } from 'node:crypto';
 import { CHANGE_CHANNEL, ChangeChannel, noticePayload } from './change-channel';
-import type { RemoteChange } from '../port';
 
 const SCAN_BATCH = 5000;
 
