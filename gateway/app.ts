@@ -96,6 +96,7 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const regions = createEmbeddedRegions({ dataDir: config.dataDir });
   const store = await createStore(config, logger);
   for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
+  for (const warning of store.warnings) logger.warn('store', { warning });
   const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
     await store.close();
     throw err;
@@ -103,6 +104,11 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const auth = new Authenticator(store);
   const projects = new ProjectService(store);
   projects.onChange((id) => auth.forget(id));
+  // Keys rotated or settings changed by another node or the CLI (PostgreSQL): drop what auth cached.
+  store.onRemoteChange((change) => {
+    if (change.collection === 'projects' && change.projectId !== undefined) auth.forget(change.projectId);
+    else if (change.collection === '*') auth.forgetAll();
+  });
   // Operating hours are read in the geofence's own zone.
   const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
   const track = new TrackService(store, geofences);
