@@ -67,6 +67,12 @@ export class EmbeddedRouter implements Router {
 
   private readonly loadedFrom = new WeakMap<LoadedNetwork, string>();
 
+  /** The loaded networks, by extract name (operators' tools and tests look inside). */
+  get networksLoaded(): readonly LoadedNetwork[] {
+    this.catalog.current();
+    return this.networks;
+  }
+
   /** Whether any extract is loaded: the gateway's router selection asks. */
   get loaded(): boolean {
     this.catalog.current();

@@ -39,6 +39,8 @@ export interface Hierarchy {
 
 const SIMULATE_SETTLE_LIMIT = 40;
 const CONTRACT_SETTLE_LIMIT = 200;
+/** in × out degree above which a vertex's priority is estimated, not simulated. */
+const DENSE_ESTIMATE = 400;
 
 class DynamicGraph {
   tail: Uint32Array;
@@ -86,6 +88,12 @@ class DynamicGraph {
     return true;
   }
 
+  /** Takes a contracted vertex's edges out of its neighbours' lists (they stay in the edge arrays). */
+  detach(v: number): void {
+    for (const e of this.in[v]) removeFrom(this.out[this.tail[e]], e);
+    for (const e of this.out[v]) removeFrom(this.in[this.head[e]], e);
+  }
+
   private grow(): void {
     const n = Math.ceil(this.tail.length * 1.5) + 16;
     const t = new Uint32Array(n); t.set(this.tail); this.tail = t;
@@ -95,6 +103,13 @@ class DynamicGraph {
     const a = new Int32Array(n); a.set(this.childA); this.childA = a;
     const b = new Int32Array(n); b.set(this.childB); this.childB = b;
   }
+}
+
+function removeFrom(list: number[], e: number): void {
+  const i = list.indexOf(e);
+  if (i < 0) return;
+  list[i] = list[list.length - 1];
+  list.pop();
 }
 
 /** A Dijkstra from one vertex over not-yet-contracted vertices, skipping one, bounded in cost and size. */
@@ -160,7 +175,15 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     let shortcuts = 0;
     let removed = 0;
     let maxOut = 0;
-    for (const e of g.out[v]) if (!contracted[g.head[e]]) { removed++; if (g.weight[e] > maxOut) maxOut = g.weight[e]; }
+    let outs = 0;
+    for (const e of g.out[v]) if (!contracted[g.head[e]]) { outs++; if (g.weight[e] > maxOut) maxOut = g.weight[e]; }
+    removed += outs;
+    // A dense vertex (late in the order, in the core) is estimated without witness searches: it
+    // comes last anyway, and simulating it after every neighbour's contraction is quadratic.
+    if (!apply && outs * g.in[v].length > DENSE_ESTIMATE) {
+      const ins = g.in[v].length;
+      return 2 * (ins * outs - ins - outs) + deletedNeighbours[v];
+    }
     for (const ein of g.in[v]) {
       const u = g.tail[ein];
       if (contracted[u]) continue;
@@ -190,6 +213,7 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     const v = queue.pop();
     const key = queue.lastKey;
     if (contracted[v] || key !== priority[v]) continue;
+    // Neighbours of contracted vertices are re-evaluated here, when they come up, not after each contraction.
     // Lazy update: the priority may have grown since it was queued.
     const fresh = visit(v, false);
     if (queue.size > 0 && fresh > queue.peekKey()) {
@@ -203,10 +227,9 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     const neighbours = new Set<number>();
     for (const e of g.out[v]) if (!contracted[g.head[e]]) neighbours.add(g.head[e]);
     for (const e of g.in[v]) if (!contracted[g.tail[e]]) neighbours.add(g.tail[e]);
+    g.detach(v);
     for (const x of neighbours) {
       deletedNeighbours[x]++;
-      priority[x] = visit(x, false);
-      queue.push(x, priority[x]);
     }
     if (onProgress && (done & 4095) === 0) onProgress(done, n);
   }

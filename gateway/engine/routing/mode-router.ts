@@ -186,15 +186,21 @@ export class ModeRouter {
     return out;
   }
 
+  /** The best path between two snapped points as pieces of segments; null when there is none. */
+  legPieces(from: Snap, to: Snap, avoidMask = 0, heading?: number): Piece[] | null {
+    const sources = this.sourceSeeds(from, heading);
+    const r = this.best(from, to, sources, this.targetSeeds(to), avoidMask);
+    return r === null ? null : this.pieces(from, to, r);
+  }
+
   /** A route through snapped points in order; null when some leg has no path. */
   route(snaps: Snap[], options: RouteOptions = {}): OsrmRoute[] | null {
     const avoid = options.avoidMask ?? 0;
     const legs: Piece[][] = [];
     for (let i = 0; i + 1 < snaps.length; i++) {
-      const sources = this.sourceSeeds(snaps[i], i === 0 ? options.heading : undefined);
-      const r = this.best(snaps[i], snaps[i + 1], sources, this.targetSeeds(snaps[i + 1]), avoid);
-      if (r === null) return null;
-      legs.push(this.pieces(snaps[i], snaps[i + 1], r));
+      const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
+      if (pieces === null) return null;
+      legs.push(pieces);
     }
     const routes = [this.assemble(legs)];
     if (options.alternatives && snaps.length === 2) {
