@@ -4,6 +4,7 @@ import { parseDurationSeconds, parseMaxspeed } from '../../data/osm/routing/prof
 import { waySpeeds } from '../../data/osm/routing/profiles/profile';
 import { PROFILES } from '../../data/osm/routing/profiles/profiles';
 import { readRestriction } from '../../data/osm/routing/restrictions';
+import { barrierBlocks } from '../../data/osm/routing/profiles/barriers';
 import type { OsmRelation } from '../../data/osm/stage';
 
 const speeds = (mode: keyof typeof PROFILES, tags: Record<string, string>, length = 100) => waySpeeds(PROFILES[mode], tags, length);
@@ -81,4 +82,15 @@ test('turn restriction relations', () => {
   expect(readRestriction(relation({ type: 'restriction', 'restriction:hgv': 'no_right_turn' }, m))).toMatchObject({ modes: ['truck'] });
   expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, [m[0], { type: 'way', ref: 7, role: 'via' }, m[2]]))).toBe('unsupported');
   expect(readRestriction(relation({ type: 'multipolygon' }, m))).toBe('not-a-restriction');
+});
+
+test('barriers: bollards stop cars, not bikes or walkers; gates pass unless their access says no', () => {
+  const blocks = (mode: keyof typeof PROFILES, tags: Record<string, string>) => barrierBlocks(PROFILES[mode], mode, tags);
+  expect(blocks('car', { barrier: 'bollard' })).toBe(true);
+  expect(blocks('bike', { barrier: 'bollard' })).toBe(false);
+  expect(blocks('foot', { barrier: 'bollard' })).toBe(false);
+  expect(blocks('car', { barrier: 'gate' })).toBe(false);
+  expect(blocks('car', { barrier: 'gate', access: 'no' })).toBe(true);
+  expect(blocks('car', { barrier: 'bollard', motor_vehicle: 'yes' })).toBe(false);
+  expect(blocks('foot', { barrier: 'wall' })).toBe(true);
 });

@@ -14,6 +14,7 @@ import { writeModeGraph, writeNetwork } from './network-files';
 import { MODES, PROFILES } from './profiles/profiles';
 import { waySpeeds } from './profiles/profile';
 import { parseMaxspeed } from './profiles/maxspeed';
+import { barrierBlocks } from './profiles/barriers';
 import { readRestriction, type TurnRestriction } from './restrictions';
 import { TypedList } from './typed-list';
 
@@ -36,6 +37,8 @@ export class RoutingStage implements ImportStage {
   private unsupportedRestrictions = 0;
   private readonly restrictionWays = new Set<number>();
   private readonly signals = new Set<number>();
+  /** Per mode (MODES order): OSM ids of barrier nodes it cannot pass. */
+  private readonly barriers = MODES.map(() => new Set<number>());
   private readonly strings = new Map<string, number>([['', 0]]);
 
   // Per kept way.
@@ -68,7 +71,11 @@ export class RoutingStage implements ImportStage {
   }
 
   node(n: OsmNode): void {
-    if (n.tags !== null && (n.tags.highway === 'traffic_signals' || n.tags.crossing === 'traffic_signals')) this.signals.add(n.id);
+    if (n.tags === null) return;
+    if (n.tags.highway === 'traffic_signals' || n.tags.crossing === 'traffic_signals') this.signals.add(n.id);
+    if (n.tags.barrier !== undefined) MODES.forEach((mode, m) => {
+      if (barrierBlocks(PROFILES[mode], mode, n.tags!)) this.barriers[m].add(n.id);
+    });
   }
 
   private string(s: string | undefined): number {
@@ -155,6 +162,14 @@ export class RoutingStage implements ImportStage {
         vertexNode.push(n);
       }
     }
+    // Bit m set: mode m cannot pass the node.
+    const blocked = new Uint8Array(use.length);
+    this.barriers.forEach((ids, m) => {
+      for (const id of ids) {
+        const i = nodes.indexOf(id);
+        if (i >= 0 && i < blocked.length) blocked[i] |= 1 << m;
+      }
+    });
     const signalIndex = new Uint8Array(use.length);
     for (const id of this.signals) {
       const i = nodes.indexOf(id);
@@ -187,6 +202,7 @@ export class RoutingStage implements ImportStage {
         segmentStart.push(pointLon.length);
         let length = 0;
         let signal = false;
+        let closedModes = 0;
         for (let q = segFirstNode; q <= k; q++) {
           const node = this.pieceNodes.get(q);
           const lon = nodes.lonAt(node);
@@ -196,6 +212,8 @@ export class RoutingStage implements ImportStage {
             length += metres(nodes.lonAt(prev), nodes.latAt(prev), lon, lat);
             if (signalIndex[node]) signal = true;
           }
+          // A barrier inside a segment closes it; one at a vertex stops turns there (mode graph).
+          if (q > segFirstNode && q < k) closedModes |= blocked[node];
           const v = vertexOf[node];
           if ((q === segFirstNode || q === k) && v >= 0 && vertexPoint[v] === 0xffffffff) vertexPoint[v] = pointLon.length;
           pointLon.push(Math.round(lon * 1e7));
@@ -212,7 +230,7 @@ export class RoutingStage implements ImportStage {
           const ferrySeconds = sp.ferry.get(w);
           const penalty = signal && (mode === 'car' || mode === 'truck') ? SIGNAL_PENALTY_S : 0;
           const seconds = (kph: number) => {
-            if (kph <= 0) return -1;
+            if (kph <= 0 || (closedModes & (1 << m)) !== 0) return -1;
             if (ferrySeconds > 0 && wayLength > 0) return (ferrySeconds * length) / wayLength;
             return length / (kph / 3.6) + penalty;
           };
@@ -257,9 +275,11 @@ export class RoutingStage implements ImportStage {
         if (fromSegments.length === 0 || toSegments.length === 0) continue;
         restrictions.push({ via, fromSegments, toSegments, only: r.only });
       }
+      const blockedVertices = new Set<number>();
+      for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.add(v);
       if (mode === 'car') applied = restrictions.length;
       const graph = buildModeGraph({
-        network, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(), restrictions, turnCosts: TURN_COSTS[mode],
+        network, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(), restrictions, turnCosts: TURN_COSTS[mode], blockedVertices,
         onProgress: (step, done, total) => ctx.progress(`${mode} ${step}`, done, total),
       });
       bytes += writeModeGraph(ctx.dir, mode, graph);

@@ -22,6 +22,8 @@ export interface ModeGraphInput {
   segmentBackward: Float32Array;
   restrictions: SegmentRestriction[];
   turnCosts: TurnCostSpec | null;
+  /** Vertices the mode cannot pass (barriers): no turn through them. */
+  blockedVertices?: ReadonlySet<number>;
   onProgress?(step: string, done: number, total?: number): void;
 }
 
@@ -89,6 +91,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   for (let c = 0; c < codes; c++) {
     if (weightOf(c) < 0) continue;
     const v = codeHead(n, c);
+    if (input.blockedVertices?.has(v)) continue;
     const before = codeBearing(n, c, true);
     const rule = rules.get(`${c >> 1}:${v}`);
     for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) {
