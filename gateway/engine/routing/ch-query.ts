@@ -54,13 +54,30 @@ class Side {
     this.heap.push(v, cost);
   }
 
-  /** Settles the next vertex and relaxes its upward edges; returns it, or -1 when the heap is empty. */
-  step(g: UpwardGraph): number {
+  /** Whether the last vertex `step` returned was stalled (reached cheaper from above: not a true distance). */
+  stalled = false;
+
+  /**
+   * Settles the next vertex and relaxes its upward edges; returns it, or -1 when the heap is empty.
+   * With `stall` (the opposite upward graph), stall-on-demand: a vertex that a settled higher vertex
+   * reaches more cheaply is not expanded (its cost is not a shortest distance).
+   */
+  step(g: UpwardGraph, stall?: UpwardGraph): number {
     const heap = this.heap;
     while (heap.size > 0) {
       const v = heap.pop();
       const key = heap.lastKey;
       if (key > this.cost[v]) continue;
+      this.stalled = false;
+      if (stall) {
+        for (let i = stall.first[v]; i < stall.first[v + 1]; i++) {
+          const u = stall.other[i];
+          if (this.has(u) && this.cost[u] + stall.weight[i] < key) {
+            this.stalled = true;
+            return v;
+          }
+        }
+      }
       const m = this.metres[v];
       const seed = this.seed[v];
       for (let i = g.first[v]; i < g.first[v + 1]; i++) {
@@ -141,7 +158,8 @@ export class ChQuery {
     targets.forEach((seeds, j) => {
       b.reset();
       b.seedWith(seeds);
-      for (let v = b.step(this.h.backward); v >= 0; v = b.step(this.h.backward)) {
+      for (let v = b.step(this.h.backward, this.h.forward); v >= 0; v = b.step(this.h.backward, this.h.forward)) {
+        if (b.stalled) continue;
         if (this.bucketHead[v] < 0) used.push(v);
         this.bucketNext.push(this.bucketHead[v]);
         this.bucketHead[v] = this.bucketTarget.length;
@@ -155,7 +173,8 @@ export class ChQuery {
     sources.forEach((seeds, i) => {
       f.reset();
       f.seedWith(seeds);
-      for (let v = f.step(this.h.forward); v >= 0; v = f.step(this.h.forward)) {
+      for (let v = f.step(this.h.forward, this.h.backward); v >= 0; v = f.step(this.h.forward, this.h.backward)) {
+        if (f.stalled) continue;
         const c0 = f.cost[v];
         const m0 = f.metres[v];
         for (let e = this.bucketHead[v]; e >= 0; e = this.bucketNext[e]) {
