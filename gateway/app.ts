@@ -11,8 +11,6 @@ import { RedisRateLimiter } from '../adapters/rate-limiter/redis';
 import { PostgresStore } from '../adapters/store/postgres/postgres-store';
 import type { Store } from '../adapters/store/port';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
-import { GeodesicRouter } from '../adapters/router/geodesic';
-import type { Router } from '../adapters/router/port';
 import { createMaxmindIpLocator } from '../adapters/ip-locator/maxmind/maxmind-ip-locator';
 import type { IpLocator } from '../adapters/ip-locator/port';
 import { createEmbeddedRegions } from '../adapters/regions/embedded/embedded-regions';
@@ -21,6 +19,7 @@ import type { TimeZoneLookup } from '../adapters/time-zones/port';
 import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
+import { createRouterSelection, type RouterSelection } from './api/routing/router-selection';
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
 import { TrackService } from './api/track/track-service';
 import type { FeatureInstance } from './feature';
@@ -47,7 +46,8 @@ export interface Services {
   projects: ProjectService;
   geofences: GeofenceService;
   track: TrackService;
-  router: Router;
+  /** Per mode: the configured external engine, else the embedded router, else the geodesic estimate. */
+  router: RouterSelection;
   /** Bundled region data plus boundaries imported into <dataDir>/regions/; loads on first lookup. */
   regions: ReloadableRegions;
   timeZones: TimeZoneLookup;
@@ -98,7 +98,8 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   // Operating hours are read in the geofence's own zone.
   const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
   const track = new TrackService(store, geofences);
-  const router = new GeodesicRouter();
+  // Lead: once embedded-router.ts lands, pass createEmbeddedRouter(catalog) as the second argument.
+  const router = createRouterSelection(config.routing);
   const scheduler = new Scheduler(logger);
   const services: Services = {
     config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, scheduler, features: new Map(),
@@ -186,6 +187,7 @@ export async function startServer(config: GatewayConfig, logger?: Logger): Promi
       await services.scheduler.stop();
       for (const instance of services.features.values()) await instance.stop?.();
       await services.limiter.close();
+      await services.router.close();
       await services.store.close();
     },
   };

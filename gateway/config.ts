@@ -31,6 +31,17 @@ export interface GatewayConfig {
   geofenceImport: GeofenceImportConfig;
   regions: RegionsConfig;
   ipGeocode: IpGeocodeConfig;
+  routing: RoutingConfig;
+}
+
+export type RoutingMode = 'car' | 'truck' | 'bike' | 'foot';
+export type RoutingEngine = 'embedded' | 'osrm' | 'valhalla';
+
+/** Which engine answers each travel mode (docs/routing.md). */
+export interface RoutingConfig {
+  modes: Record<RoutingMode, { engine: 'embedded' } | { engine: 'osrm' | 'valhalla'; url: string }>;
+  /** Deadline of one request to an external engine, ms. */
+  timeoutMs: number;
 }
 
 /** Region data (docs/data-regions.md). */
@@ -195,6 +206,49 @@ function ipGeocodeConfigFromEnv(env: NodeJS.ProcessEnv): IpGeocodeConfig {
   };
 }
 
+const ROUTING_MODES: RoutingMode[] = ['car', 'truck', 'bike', 'foot'];
+
+function engineUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL such as http://127.0.0.1:5000, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  if (url.search || url.hash) throw new Error(`${name} must not have a query or fragment, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function routingConfigFromEnv(env: NodeJS.ProcessEnv): RoutingConfig {
+  const engines: RoutingEngine[] = ['embedded', 'osrm', 'valhalla'];
+  const pick = (name: string, fallback: RoutingEngine): RoutingEngine => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!(engines as string[]).includes(raw)) throw new Error(`${name} must be one of ${engines.join(', ')}, got "${raw}"`);
+    return raw as RoutingEngine;
+  };
+  const all = pick('WAYMARK_ROUTER', 'embedded');
+  const modes = {} as RoutingConfig['modes'];
+  for (const mode of ROUTING_MODES) {
+    const upper = mode.toUpperCase();
+    const engine = pick(`WAYMARK_ROUTER_${upper}`, all);
+    if (engine === 'embedded') {
+      modes[mode] = { engine };
+    } else if (engine === 'osrm') {
+      const name = env[`WAYMARK_OSRM_URL_${upper}`] ? `WAYMARK_OSRM_URL_${upper}` : 'WAYMARK_OSRM_URL';
+      const raw = env[name];
+      if (!raw) throw new Error(`mode ${mode} is routed by OSRM: set WAYMARK_OSRM_URL_${upper} (or WAYMARK_OSRM_URL) to its server's URL`);
+      modes[mode] = { engine, url: engineUrl(name, raw) };
+    } else {
+      const raw = env.WAYMARK_VALHALLA_URL;
+      if (!raw) throw new Error(`mode ${mode} is routed by Valhalla: set WAYMARK_VALHALLA_URL to its server's URL`);
+      modes[mode] = { engine, url: engineUrl('WAYMARK_VALHALLA_URL', raw) };
+    }
+  }
+  return { modes, timeoutMs: Math.max(1, intFrom('WAYMARK_ROUTER_TIMEOUT_MS', 10_000, env)) };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const store = env.WAYMARK_STORE ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'postgres') throw new Error(`WAYMARK_STORE must be sqlite or postgres, got "${store}"`);
@@ -221,5 +275,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     geofenceImport: geofenceImportConfigFromEnv(env),
     regions: { reloadCheckMs: intFrom('WAYMARK_REGIONS_RELOAD_CHECK_MS', 1000, env) },
     ipGeocode: ipGeocodeConfigFromEnv(env),
+    routing: routingConfigFromEnv(env),
   };
 }

@@ -5,6 +5,8 @@ import { beaconRoutes } from './beacons/beacons-routes';
 import { eventRoutes } from './events/events-routes';
 import { geofenceRoutes } from './geofences/geofences-routes';
 import { projectRoutes } from './projects/project-routes';
+import { RoutingService } from './routing/routing-service';
+import { routingRoutes } from './routing/routing-routes';
 import { sdkRoutes } from './sdk/sdk-routes';
 import { searchUsersRoutes } from './search/search-users-routes';
 import { settingsRoutes } from './settings/settings-routes';
@@ -18,6 +20,7 @@ export function v1Routes(s: Services): Route[] {
     ...userRoutes(s.store),
     ...geofenceRoutes(s.store, s.geofences),
     ...searchUsersRoutes(s.store, s.router),
+    ...routingRoutes(new RoutingService(s.router)),
     ...beaconRoutes(s.store),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),

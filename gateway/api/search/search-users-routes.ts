@@ -7,6 +7,7 @@ import { haversineMeters } from '../../engine/geo/sphere';
 import type { LngLat } from '../../engine/types';
 import { publicView } from '../collections';
 import { readLimit } from '../list-query';
+import { withinTravelTime } from './within-travel-time';
 
 /** Candidates read from the bounding box before exact filtering. */
 const MAX_CANDIDATES = 20_000;
@@ -32,16 +33,10 @@ export function searchUsersRoutes(store: Store, router: Router): Route[] {
           .map((u) => ({ u, d: haversineMeters(near, (u.location as { coordinates: LngLat }).coordinates) }))
           .filter(({ d }) => d <= reachM)
           .sort((a, b) => a.d - b.d);
-        const picked = [];
-        for (const { u } of ranked) {
-          if (picked.length >= limit) break;
-          if (mode) {
-            const eta = await router.eta(near, (u.location as { coordinates: LngLat }).coordinates, mode);
-            if (eta.duration > radius) continue;
-          }
-          picked.push(publicView(u));
-        }
-        return { body: { users: picked } };
+        const picked = mode
+          ? await withinTravelTime(router, near, ranked.map(({ u }) => ({ item: u, at: (u.location as { coordinates: LngLat }).coordinates })), radius, mode, limit)
+          : ranked.slice(0, limit).map(({ u }) => u);
+        return { body: { users: picked.map(publicView) } };
       },
     },
   ];

@@ -115,3 +115,35 @@ export function readLngLatArray(raw: unknown, param: string): LngLat | undefined
   if (!validLatitude(lat)) throw new BadRequest(param, `${param} latitude must be between -90 and 90`);
   return [lng, lat];
 }
+
+export interface LatLngListOptions {
+  /** Most points accepted; the message names the limit. */
+  max: number;
+  min?: number;
+}
+
+/**
+ * Pipe-delimited "latitude,longitude" points ("40.7,-73.9|40.8,-73.8") → [longitude, latitude] pairs. A bad
+ * point is named by its position in the list.
+ */
+export function readLatLngList(raw: unknown, param: string, opts: LatLngListOptions): LngLat[] | undefined {
+  if (isAbsent(raw)) return undefined;
+  if (typeof raw !== 'string') throw new BadRequest(param, `${param} must be a string of "latitude,longitude" points separated by |`);
+  // 40 characters is a generous point ("-89.123456789,-179.123456789" plus spaces); longer input is refused unread.
+  if (raw.length > opts.max * 40) throw new BadRequest(param, `${param} can have at most ${opts.max} points`);
+  const parts = raw.split('|');
+  if (parts.length > opts.max) throw new BadRequest(param, `${param} can have at most ${opts.max} points`);
+  if (parts.length < (opts.min ?? 1)) throw new BadRequest(param, `${param} needs at least ${opts.min} points`);
+  return parts.map((part, i) => {
+    let point: LngLat | undefined;
+    try {
+      point = readLatLng(part, param);
+    } catch {
+      point = undefined;
+    }
+    if (!point) {
+      throw new BadRequest(param, `${param} point ${i + 1} ("${part.slice(0, 60)}") must be "latitude,longitude" with latitude -90 to 90 and longitude -180 to 180`);
+    }
+    return point;
+  });
+}

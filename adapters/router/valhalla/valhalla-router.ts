@@ -1,0 +1,147 @@
+// The Router port over a Valhalla server: `/route` with `format: osrm` (Valhalla writes OSRM v5 routes and
+// steps, polyline6 shapes) and `/sources_to_targets` for tables. One server serves every mode through its
+// costing models. Map matching and isochrones through Valhalla are left for a later issue.
+import { OutsideNetwork, type AvoidOption, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
+import { RouterRejected, RouterUnavailable } from '../engine-errors';
+import { EngineHttp, type EngineReply } from '../engine-http';
+import { routeFrom } from '../osrm/osrm-router';
+
+export interface ValhallaRouterOptions {
+  url: string;
+  timeoutMs: number;
+}
+
+export const COSTING: Record<RouterMode, string> = { car: 'auto', truck: 'truck', bike: 'bicycle', foot: 'pedestrian' };
+
+/** Seconds added per border crossing to "avoid" them: Valhalla penalises borders rather than forbidding them. */
+const BORDER_PENALTY_S = 86_400;
+
+const MAX_SPEED_KMH: Record<RouterMode, number> = { car: 130, truck: 100, bike: 30, foot: 7 };
+
+/** Valhalla's error codes for "no road near this location" (170s: locate failures). */
+const NO_EDGE_CODES = new Set([171, 172]);
+
+const ENGINE = 'valhalla';
+
+type ValhallaLocation = { lat: number; lon: number; heading?: number; heading_tolerance?: number };
+
+function location([lng, lat]: LngLat): ValhallaLocation {
+  return { lat, lon: lng };
+}
+
+/** Avoid options as costing options of the mode's costing model. */
+export function costingOptions(mode: RouterMode, avoid: readonly AvoidOption[] | undefined): Record<string, Record<string, number>> | undefined {
+  if (!avoid?.length) return undefined;
+  const options: Record<string, number> = {};
+  for (const a of avoid) {
+    if (a === 'tolls') options.use_tolls = 0;
+    if (a === 'highways') options.use_highways = 0;
+    if (a === 'ferries') options.use_ferry = 0;
+    if (a === 'borderCrossings') options.country_crossing_penalty = BORDER_PENALTY_S;
+  }
+  return { [COSTING[mode]]: options };
+}
+
+export class ValhallaRouter implements Router {
+  readonly name = 'valhalla';
+  private readonly http: EngineHttp;
+
+  constructor(opts: ValhallaRouterOptions) {
+    this.http = new EngineHttp({ engine: ENGINE, baseUrl: opts.url, timeoutMs: opts.timeoutMs });
+  }
+
+  async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
+    const { routes } = await this.route({ locations: [from, to], mode });
+    return { duration: routes[0].duration / 60, distance: routes[0].distance };
+  }
+
+  reach(minutes: number, mode: RouterMode): number {
+    return (minutes / 60) * MAX_SPEED_KMH[mode] * 1000;
+  }
+
+  async route(req: RouteRequest): Promise<RouteResult> {
+    const locations = req.locations.map(location);
+    if (req.heading !== undefined) {
+      locations[0].heading = Math.round(((req.heading % 360) + 360) % 360);
+      locations[0].heading_tolerance = 45;
+    }
+    const body: Record<string, unknown> = {
+      locations,
+      costing: COSTING[req.mode],
+      format: 'osrm',
+      shape_format: 'polyline6',
+      units: 'kilometers',
+      directions_type: req.steps ? 'instructions' : 'none',
+    };
+    const costing = costingOptions(req.mode, req.avoid);
+    if (costing) body.costing_options = costing;
+    if (req.alternatives && req.locations.length === 2) body.alternates = 2;
+    const reply = await this.http.post('/route', body);
+    const ok = this.okBody(reply, req.locations) as { code?: string; routes?: unknown[]; waypoints?: Array<{ location: LngLat }> };
+    if (!Array.isArray(ok.routes) || ok.routes.length === 0) throw new RouterUnavailable(ENGINE, 'answered without routes');
+    return {
+      routes: ok.routes.map((r) => routeFrom(r as Parameters<typeof routeFrom>[0])),
+      waypoints: (ok.waypoints ?? []).map((w) => w.location),
+    };
+  }
+
+  async table(req: TableRequest): Promise<TableResult> {
+    const body: Record<string, unknown> = {
+      sources: req.sources.map(location),
+      targets: req.destinations.map(location),
+      costing: COSTING[req.mode],
+      units: 'kilometers',
+    };
+    const costing = costingOptions(req.mode, req.avoid);
+    if (costing) body.costing_options = costing;
+    const reply = await this.http.post('/sources_to_targets', body);
+    const ok = this.okBody(reply, [...req.sources, ...req.destinations]);
+    return tableFrom(ok.sources_to_targets, req.sources.length, req.destinations.length);
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  private okBody(reply: EngineReply, points: readonly LngLat[]): Record<string, unknown> {
+    const body = (typeof reply.body === 'object' && reply.body !== null ? reply.body : {}) as Record<string, unknown>;
+    if (reply.status === 200 && body.error_code === undefined) return body;
+    const code = typeof body.error_code === 'number' ? body.error_code : undefined;
+    const message = typeof body.error === 'string' ? body.error : `answered ${reply.status}`;
+    if (code !== undefined && NO_EDGE_CODES.has(code)) {
+      // Valhalla does not say which location; the first is named and the message says so.
+      throw new OutsideNetwork(0, points[0], `a location is not near any road network for this mode (valhalla: ${message})`);
+    }
+    if (code === 442 || code === 443) throw new RouterRejected(ENGINE, 'no route connects these locations', 'locations');
+    if (reply.status >= 400 && reply.status < 500 && code !== undefined && code >= 150 && code < 160) {
+      throw new RouterRejected(ENGINE, `the Valhalla server refused the request as too big: ${message}`);
+    }
+    throw new RouterUnavailable(ENGINE, `${code ?? reply.status}: ${message}`);
+  }
+}
+
+/**
+ * Valhalla writes tables two ways: older servers a row per source of {time (s), distance (km)} cells, newer
+ * ones `durations`/`distances` matrices. Both become seconds and metres, null where no route exists.
+ */
+export function tableFrom(raw: unknown, rows: number, cols: number): TableResult {
+  const km = (v: unknown): number | null => (typeof v === 'number' ? Math.round(v * 1000 * 10) / 10 : null);
+  const s = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+  let durations: Array<Array<number | null>>;
+  let distances: Array<Array<number | null>>;
+  if (Array.isArray(raw)) {
+    const cells = raw as Array<Array<{ time?: number | null; distance?: number | null }>>;
+    durations = cells.map((row) => row.map((c) => s(c?.time)));
+    distances = cells.map((row) => row.map((c) => km(c?.distance)));
+  } else if (typeof raw === 'object' && raw !== null && Array.isArray((raw as { durations?: unknown }).durations)) {
+    const m = raw as { durations: unknown[][]; distances?: unknown[][] };
+    durations = m.durations.map((row) => row.map(s));
+    distances = (m.distances ?? m.durations.map((row) => row.map(() => null))).map((row) => row.map(km));
+  } else {
+    throw new RouterUnavailable(ENGINE, 'answered without sources_to_targets');
+  }
+  if (durations.length !== rows || durations.some((r) => r.length !== cols)) {
+    throw new RouterUnavailable(ENGINE, `answered a table that is not ${rows}×${cols}`);
+  }
+  return { durations, distances };
+}
