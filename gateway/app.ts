@@ -25,6 +25,7 @@ import { TrackService } from './api/track/track-service';
 import type { FeatureInstance } from './feature';
 import { FEATURES } from './features';
 import { Scheduler } from './jobs/scheduler';
+import { ExtractCatalog } from './jobs/extract-catalog';
 import { ProjectService } from './api/projects/project-service';
 import { v1Routes } from './api/v1';
 import type { GatewayConfig } from './config';
@@ -54,6 +55,8 @@ export interface Services {
   /** IP databases are read on first use. */
   ipLocator: IpLocator;
   scheduler: Scheduler;
+  /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
+  extracts: ExtractCatalog;
   /** Installed features, by name. */
   features: Map<string, FeatureInstance>;
 }
@@ -101,8 +104,9 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   // Lead: once embedded-router.ts lands, pass createEmbeddedRouter(catalog) as the second argument.
   const router = createRouterSelection(config.routing);
   const scheduler = new Scheduler(logger);
+  const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
   const services: Services = {
-    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, scheduler, features: new Map(),
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, scheduler, extracts, features: new Map(),
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);
@@ -115,6 +119,8 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
 /** Background work of a serving gateway: expiry of geofences past deleteAfter. */
 function scheduleJobs(s: Services): void {
   s.scheduler.every(s.config.jobIntervalMs, { name: 'geofence-expiry', run: (now) => s.geofences.deleteExpired(now) });
+  // Subscribers (router, geocoder, places) hear of a finished import within the period, requests or not.
+  s.scheduler.every(s.config.extracts.reloadCheckMs, { name: 'extract-catalog', run: async (now) => (s.extracts.check(now.getTime()) ? 1 : 0) });
   for (const instance of s.features.values()) {
     for (const { periodMs, job } of instance.jobs ?? []) s.scheduler.every(periodMs, job);
   }

@@ -30,6 +30,8 @@ export interface GatewayConfig {
   metricsToken?: string;
   geofenceImport: GeofenceImportConfig;
   regions: RegionsConfig;
+  /** Imported OSM extracts (docs/data-import.md). */
+  extracts: ExtractsConfig;
   ipGeocode: IpGeocodeConfig;
   routing: RoutingConfig;
 }
@@ -47,6 +49,12 @@ export interface RoutingConfig {
 /** Region data (docs/data-regions.md). */
 export interface RegionsConfig {
   /** Least time between two looks for boundaries imported into <dataDir>/regions/ while running, ms; 0: every lookup. */
+  reloadCheckMs: number;
+}
+
+/** Imported OSM extracts in <dataDir>/extracts/ (docs/data-import.md). */
+export interface ExtractsConfig {
+  /** Least time between two looks for extracts imported or removed while running, ms; 0: on every use. */
   reloadCheckMs: number;
 }
 
@@ -274,6 +282,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     metricsToken: env.WAYMARK_METRICS_TOKEN || undefined,
     geofenceImport: geofenceImportConfigFromEnv(env),
     regions: { reloadCheckMs: intFrom('WAYMARK_REGIONS_RELOAD_CHECK_MS', 1000, env) },
+    extracts: { reloadCheckMs: intFrom('WAYMARK_EXTRACTS_RELOAD_CHECK_MS', 1000, env) },
     ipGeocode: ipGeocodeConfigFromEnv(env),
     routing: routingConfigFromEnv(env),
   };

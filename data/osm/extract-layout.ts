@@ -28,6 +28,19 @@ export interface ExtractManifest {
   bbox: [number, number, number, number];
   /** Stage name → its summary, for `waymark data list`. */
   stages: Record<string, Record<string, number | string>>;
+  /** What the import read and what it cost (added with the pipeline; absent in older manifests). */
+  import?: ImportFacts;
+}
+
+export interface ImportFacts {
+  format: 'pbf' | 'xml';
+  compression: 'none' | 'gzip' | 'bzip2';
+  nodes: number;
+  ways: number;
+  relations: number;
+  seconds: number;
+  /** Peak resident memory of the importing process, bytes. */
+  peakMemoryBytes: number;
 }
 
 export function extractsDir(dataDir: string): string {

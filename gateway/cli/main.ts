@@ -3,6 +3,7 @@ import { createServices } from '../app';
 import { configFromEnv } from '../config';
 import { silentLogger } from '../http/logger';
 import { parseArgs, hasFlag, UsageError } from './args';
+import { dataCommand, DATA_USAGE } from './commands/data';
 import { geofencesCommand, GEOFENCES_USAGE } from './commands/geofences';
 import { projectCommand, PROJECT_USAGE } from './commands/project';
 import { regionsCommand, REGIONS_USAGE } from './commands/regions';
@@ -16,6 +17,7 @@ ${PROJECT_USAGE}
 ${WEBHOOKS_USAGE}
 ${GEOFENCES_USAGE}
 ${REGIONS_USAGE}
+${DATA_USAGE}
 
 Configuration comes from the environment (PORT, WAYMARK_DATA_DIR, WAYMARK_STORE, …): see docs/configuration.md.`;
 
@@ -31,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Boundary files live in the data directory, not the store: no services to open.
   if (command === 'regions') return regionsCommand(config, args, out);
+  // OSM extracts too: files in the data directory.
+  if (command === 'data') return dataCommand(config, args, out);
   // Checked before opening the store: a mistyped command must not create a data directory.
   if (command !== 'project' && command !== 'webhooks' && command !== 'geofences') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
   const services = await createServices(config, silentLogger());

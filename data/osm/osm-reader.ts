@@ -1,0 +1,65 @@
+// One pass over an OSM extract: entities to a visitor, in file order, with the kinds the visitor wants.
+import { openOsmInput, type OsmCompression, type OsmFormat } from './osm-input';
+import { OsmFormatError, type OsmVisitor } from './osm-visitor';
+import { readHeaderBlock } from './pbf-header-block';
+import { pbfBlocks } from './pbf-blobs';
+import { decodePrimitiveBlock, type BlockCounts } from './pbf-primitive-block';
+import { readOsmXml } from './osm-xml';
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Called now and then with the file bytes read so far and the counts of entities visited. */
+  onProgress?(bytesRead: number, totalBytes: number, counts: BlockCounts): void;
+}
+
+export interface ReadResult extends BlockCounts {
+  format: OsmFormat;
+  compression: OsmCompression;
+}
+
+export async function readOsm(file: string, visitor: OsmVisitor, options: ReadOptions = {}): Promise<ReadResult> {
+  const input = await openOsmInput(file);
+  const counts: BlockCounts = { nodes: 0, ways: 0, relations: 0 };
+  const report = (): void => options.onProgress?.(input.bytesRead(), input.totalBytes, counts);
+  try {
+    if (input.format === 'xml') {
+      let last = 0;
+      const progressing = (async function* () {
+        for await (const chunk of input.chunks) {
+          yield chunk;
+          const now = input.bytesRead();
+          if (now - last >= 1 << 20) {
+            last = now;
+            report();
+          }
+        }
+      })();
+      await readOsmXml(progressing, visitor, counts, options.signal);
+    } else {
+      let first = true;
+      for await (const block of pbfBlocks(input.chunks)) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (first) {
+          if (block.type !== 'OSMHeader') throw new OsmFormatError('not an OSM PBF file: it does not start with an OSMHeader block');
+          readHeaderBlock(block.data);
+          first = false;
+          continue;
+        }
+        // Unknown block types are skipped, as the format asks.
+        if (block.type !== 'OSMData') continue;
+        try {
+          decodePrimitiveBlock(block.data, visitor, counts);
+        } catch (err) {
+          if (err instanceof RangeError) throw new OsmFormatError(`corrupt PBF file: the block at byte ${block.offset} does not decode (${err.message})`);
+          throw err;
+        }
+        report();
+      }
+      if (first) throw new OsmFormatError('not an OSM PBF file: no OSMHeader block');
+    }
+    report();
+    return { ...counts, format: input.format, compression: input.compression };
+  } finally {
+    input.close();
+  }
+}

@@ -1,0 +1,51 @@
+// Turn restrictions from `type=restriction` relations (OSM wiki "Relation:restriction"): from a way,
+// via a node, to a way; `no_*` forbids that turn, `only_*` forbids every other turn from the same way at
+// that node. `restriction:<mode>` applies to that mode only; `except=bicycle;hgv` exempts modes.
+// Via-way restrictions are not supported (counted and skipped).
+import type { OsmRelation } from '../stage';
+import type { RoutingMode } from './profiles/profile';
+
+export interface TurnRestriction {
+  fromWay: number;
+  viaNode: number;
+  toWay: number;
+  only: boolean;
+  modes: RoutingMode[];
+}
+
+/** OSM `except` / `restriction:*` vocabulary for each of our modes. */
+const MODE_WORDS: Record<RoutingMode, string[]> = {
+  car: ['motorcar', 'motor_vehicle', 'vehicle'],
+  truck: ['hgv', 'goods', 'motor_vehicle', 'vehicle'],
+  bike: ['bicycle', 'vehicle'],
+  foot: ['foot'],
+};
+const ALL: RoutingMode[] = ['car', 'truck', 'bike', 'foot'];
+
+export type RestrictionOutcome = TurnRestriction | 'not-a-restriction' | 'unsupported';
+
+export function readRestriction(r: OsmRelation): RestrictionOutcome {
+  if (r.tags.type !== 'restriction' && !(r.tags.type ?? '').startsWith('restriction:')) return 'not-a-restriction';
+  let value = r.tags.restriction;
+  let modes: RoutingMode[] = ALL.filter((m) => m !== 'foot');
+  if (value === undefined) {
+    // restriction:hgv=no_left_turn and the like: one mode family only.
+    for (const [key, v] of Object.entries(r.tags)) {
+      const m = /^restriction:(.+)$/.exec(key);
+      if (!m) continue;
+      value = v;
+      modes = ALL.filter((mode) => MODE_WORDS[mode].includes(m[1]));
+    }
+  }
+  if (value === undefined) return 'unsupported';
+  const only = value.startsWith('only_');
+  if (!only && !value.startsWith('no_')) return 'unsupported';
+  const except = (r.tags.except ?? '').split(';').map((s) => s.trim());
+  modes = modes.filter((mode) => !MODE_WORDS[mode].some((w) => except.includes(w)));
+  const from = r.members.filter((m) => m.role === 'from' && m.type === 'way');
+  const via = r.members.filter((m) => m.role === 'via');
+  const to = r.members.filter((m) => m.role === 'to' && m.type === 'way');
+  if (from.length !== 1 || to.length !== 1 || via.length !== 1 || via[0].type !== 'node') return 'unsupported';
+  if (modes.length === 0) return 'not-a-restriction';
+  return { fromWay: from[0].ref, viaNode: via[0].ref, toWay: to[0].ref, only, modes };
+}

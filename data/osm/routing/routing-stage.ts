@@ -1,0 +1,297 @@
+// The routing stage of `waymark data import` (OSRM's extract + contract in one): keeps the ways some
+// mode may use with each mode's speeds (profiles/), the turn restrictions and traffic signals, then
+// splits ways into segments at shared nodes, marks border crossings, builds each mode's graph and
+// contraction hierarchy (gateway/engine/routing) and writes them into the extract's routing/ folder.
+import { createEmbeddedRegions } from '../../../adapters/regions/embedded/embedded-regions';
+import { buildModeGraph, type SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
+import { TURN_COSTS } from '../../../gateway/engine/routing/turn-costs';
+import {
+  ROAD_CLASSES, SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT,
+  SEGMENT_SIGNALS, SEGMENT_TOLL, type Network,
+} from '../../../gateway/engine/routing/network';
+import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmWay, StageContext, StageSummary } from '../stage';
+import { writeModeGraph, writeNetwork } from './network-files';
+import { MODES, PROFILES } from './profiles/profiles';
+import { waySpeeds } from './profiles/profile';
+import { parseMaxspeed } from './profiles/maxspeed';
+import { readRestriction, type TurnRestriction } from './restrictions';
+import { TypedList } from './typed-list';
+
+const EARTH_RADIUS_M = 6371008.8;
+const RAD = Math.PI / 180;
+/** OSRM's traffic_signal_penalty for motor vehicles, seconds. */
+const SIGNAL_PENALTY_S = 2;
+const CLASS_INDEX = new Map<string, number>(ROAD_CLASSES.map((c, i) => [c, i]));
+
+function metres(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  const dLat = (lat2 - lat1) * RAD;
+  const dLon = (lon2 - lon1) * RAD;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export class RoutingStage implements ImportStage {
+  readonly name = 'routing';
+  private readonly restrictions: TurnRestriction[] = [];
+  private unsupportedRestrictions = 0;
+  private readonly restrictionWays = new Set<number>();
+  private readonly signals = new Set<number>();
+  private readonly strings = new Map<string, number>([['', 0]]);
+
+  // Per kept way.
+  private readonly wayOsmId: number[] = [];
+  private readonly wayName = new TypedList(Uint32Array);
+  private readonly wayRef = new TypedList(Uint32Array);
+  private readonly wayClass = new TypedList(Uint8Array);
+  private readonly wayMaxspeed = new TypedList(Uint16Array);
+  private readonly wayFlags = new TypedList(Uint8Array);
+  private readonly wayLength = new TypedList(Float32Array);
+  /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), per way. */
+  private readonly waySpeed = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array) }));
+  // Pieces: runs of a way's nodes present in the extract.
+  private readonly pieceWay = new TypedList(Uint32Array);
+  private readonly pieceStart = new TypedList(Uint32Array);
+  private readonly pieceNodes = new TypedList(Int32Array);
+  private useCount: Uint8Array | null = null;
+  private readonly scratch: number[] = [];
+
+  relation(r: OsmRelation): void {
+    const outcome = readRestriction(r);
+    if (outcome === 'not-a-restriction') return;
+    if (outcome === 'unsupported') {
+      this.unsupportedRestrictions++;
+      return;
+    }
+    this.restrictions.push(outcome);
+    this.restrictionWays.add(outcome.fromWay);
+    this.restrictionWays.add(outcome.toWay);
+  }
+
+  node(n: OsmNode): void {
+    if (n.tags !== null && (n.tags.highway === 'traffic_signals' || n.tags.crossing === 'traffic_signals')) this.signals.add(n.id);
+  }
+
+  private string(s: string | undefined): number {
+    if (s === undefined) return 0;
+    let i = this.strings.get(s);
+    if (i === undefined) {
+      i = this.strings.size;
+      this.strings.set(s, i);
+    }
+    return i;
+  }
+
+  way(way: OsmWay, nodes: NodeCoordinates): void {
+    const tags = way.tags;
+    if (tags.highway === undefined && tags.route !== 'ferry' && tags.route !== 'shuttle_train') return;
+    const idx = this.scratch;
+    idx.length = 0;
+    for (let i = 0; i < way.refs.length; i++) idx.push(nodes.indexOf(way.refs[i]));
+    let length = 0;
+    for (let i = 1; i < idx.length; i++) {
+      if (idx[i] >= 0 && idx[i - 1] >= 0) length += metres(nodes.lonAt(idx[i - 1]), nodes.latAt(idx[i - 1]), nodes.lonAt(idx[i]), nodes.latAt(idx[i]));
+    }
+    const speeds = MODES.map((m) => waySpeeds(PROFILES[m], tags, length));
+    if (speeds.every((s) => s === null)) return;
+
+    const w = this.wayOsmId.length;
+    this.wayOsmId.push(way.id);
+    this.wayName.push(this.string(tags.name));
+    this.wayRef.push(this.string(tags.ref));
+    const ferry = tags.route === 'ferry' || tags.route === 'shuttle_train';
+    const highway = ferry ? 'ferry' : tags.highway!;
+    this.wayClass.push(CLASS_INDEX.get(highway) ?? 0);
+    this.wayMaxspeed.push(Math.round(parseMaxspeed(tags.maxspeed) ?? 0));
+    let flags = 0;
+    if (tags.toll === 'yes' || tags.toll === 'true') flags |= SEGMENT_TOLL;
+    if (/^(motorway|trunk)(_link)?$/.test(highway)) flags |= SEGMENT_HIGHWAY;
+    if (/^motorway(_link)?$/.test(highway)) flags |= SEGMENT_MOTORWAY;
+    if (ferry) flags |= SEGMENT_FERRY;
+    if (tags.junction === 'roundabout' || tags.junction === 'circular') flags |= SEGMENT_ROUNDABOUT;
+    if (highway.endsWith('_link')) flags |= SEGMENT_LINK;
+    this.wayFlags.push(flags);
+    this.wayLength.push(length);
+    speeds.forEach((s, m) => {
+      this.waySpeed[m].fwd.push(s?.forwardKph ?? 0);
+      this.waySpeed[m].bwd.push(s?.backwardKph ?? 0);
+      this.waySpeed[m].ferry.push(s?.durationSeconds ?? 0);
+    });
+
+    const use = (this.useCount ??= new Uint8Array(nodes.size));
+    let runStart = -1;
+    for (let i = 0; i <= idx.length; i++) {
+      const present = i < idx.length && idx[i] >= 0;
+      if (present && runStart < 0) runStart = i;
+      if (!present && runStart >= 0) {
+        if (i - runStart >= 2) {
+          this.pieceWay.push(w);
+          this.pieceStart.push(this.pieceNodes.length);
+          for (let k = runStart; k < i; k++) {
+            const n = idx[k];
+            this.pieceNodes.push(n);
+            // Ends of a piece are vertices; so is any node two pieces share.
+            const add = k === runStart || k === i - 1 ? 2 : 1;
+            use[n] = Math.min(255, use[n] + add);
+          }
+        }
+        runStart = -1;
+      }
+    }
+  }
+
+  async finish(ctx: StageContext): Promise<StageSummary> {
+    const nodes = ctx.nodes;
+    const use = this.useCount ?? new Uint8Array(0);
+    const pieceCount = this.pieceWay.length;
+    this.pieceStart.push(this.pieceNodes.length);
+
+    // Vertices.
+    const vertexOf = new Int32Array(use.length).fill(-1);
+    const vertexNode: number[] = [];
+    for (let i = 0; i < this.pieceNodes.length; i++) {
+      const n = this.pieceNodes.get(i);
+      if (use[n] >= 2 && vertexOf[n] < 0) {
+        vertexOf[n] = vertexNode.length;
+        vertexNode.push(n);
+      }
+    }
+    const signalIndex = new Uint8Array(use.length);
+    for (const id of this.signals) {
+      const i = nodes.indexOf(id);
+      if (i >= 0 && i < signalIndex.length) signalIndex[i] = 1;
+    }
+
+    // Segments.
+    const pointLon = new TypedList(Int32Array);
+    const pointLat = new TypedList(Int32Array);
+    const segmentStart = new TypedList(Uint32Array);
+    const segmentFrom = new TypedList(Uint32Array);
+    const segmentTo = new TypedList(Uint32Array);
+    const segmentLength = new TypedList(Float32Array);
+    const segmentFlags = new TypedList(Uint8Array);
+    const segmentWay = new TypedList(Uint32Array);
+    const segmentSeconds = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array) }));
+    const vertexPoint = new Uint32Array(vertexNode.length).fill(0xffffffff);
+    const waySegments = new Map<number, number[]>();
+
+    for (let p = 0; p < pieceCount; p++) {
+      const w = this.pieceWay.get(p);
+      const from = this.pieceStart.get(p);
+      const to = this.pieceStart.get(p + 1);
+      let segFirstNode = from;
+      for (let k = from + 1; k < to; k++) {
+        const n = this.pieceNodes.get(k);
+        if (vertexOf[n] < 0) continue;
+        // Segment from node segFirstNode … k.
+        const s = segmentFrom.length;
+        segmentStart.push(pointLon.length);
+        let length = 0;
+        let signal = false;
+        for (let q = segFirstNode; q <= k; q++) {
+          const node = this.pieceNodes.get(q);
+          const lon = nodes.lonAt(node);
+          const lat = nodes.latAt(node);
+          if (q > segFirstNode) {
+            const prev = this.pieceNodes.get(q - 1);
+            length += metres(nodes.lonAt(prev), nodes.latAt(prev), lon, lat);
+            if (signalIndex[node]) signal = true;
+          }
+          const v = vertexOf[node];
+          if ((q === segFirstNode || q === k) && v >= 0 && vertexPoint[v] === 0xffffffff) vertexPoint[v] = pointLon.length;
+          pointLon.push(Math.round(lon * 1e7));
+          pointLat.push(Math.round(lat * 1e7));
+        }
+        segmentFrom.push(vertexOf[this.pieceNodes.get(segFirstNode)]);
+        segmentTo.push(vertexOf[n]);
+        segmentLength.push(length);
+        segmentFlags.push(this.wayFlags.get(w) | (signal ? SEGMENT_SIGNALS : 0));
+        segmentWay.push(w);
+        const wayLength = this.wayLength.get(w);
+        MODES.forEach((mode, m) => {
+          const sp = this.waySpeed[m];
+          const ferrySeconds = sp.ferry.get(w);
+          const penalty = signal && (mode === 'car' || mode === 'truck') ? SIGNAL_PENALTY_S : 0;
+          const seconds = (kph: number) => {
+            if (kph <= 0) return -1;
+            if (ferrySeconds > 0 && wayLength > 0) return (ferrySeconds * length) / wayLength;
+            return length / (kph / 3.6) + penalty;
+          };
+          segmentSeconds[m].fwd.push(seconds(sp.fwd.get(w)));
+          segmentSeconds[m].bwd.push(seconds(sp.bwd.get(w)));
+        });
+        const osmId = this.wayOsmId[w];
+        if (this.restrictionWays.has(osmId)) {
+          let list = waySegments.get(osmId);
+          if (!list) waySegments.set(osmId, (list = []));
+          list.push(s);
+        }
+        segFirstNode = k;
+      }
+      if (p % 4096 === 0) ctx.progress('segments', p, pieceCount);
+    }
+    segmentStart.push(pointLon.length);
+
+    const strings = [...this.strings.keys()];
+    const network: Network = {
+      pointLon: pointLon.toArray(), pointLat: pointLat.toArray(),
+      segmentStart: segmentStart.toArray(), segmentFrom: segmentFrom.toArray(), segmentTo: segmentTo.toArray(),
+      segmentLength: segmentLength.toArray(), segmentFlags: segmentFlags.toArray(), segmentWay: segmentWay.toArray(),
+      wayName: this.wayName.toArray(), wayRef: this.wayRef.toArray(), wayClass: this.wayClass.toArray(), wayMaxspeed: this.wayMaxspeed.toArray(), wayOsmId: Float64Array.from(this.wayOsmId),
+      strings, vertexPoint,
+    };
+    const borders = markBorderCrossings(network);
+    let bytes = writeNetwork(ctx.dir, network);
+
+    const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
+    let applied = 0;
+    for (const [m, mode] of MODES.entries()) {
+      const restrictions: SegmentRestriction[] = [];
+      for (const r of this.restrictions) {
+        if (!r.modes.includes(mode)) continue;
+        const viaIndex = nodes.indexOf(r.viaNode);
+        const via = viaIndex >= 0 && viaIndex < vertexOf.length ? vertexOf[viaIndex] : -1;
+        if (via < 0) continue;
+        const touching = (way: number) => (waySegments.get(way) ?? []).filter((s) => network.segmentFrom[s] === via || network.segmentTo[s] === via);
+        const fromSegments = touching(r.fromWay);
+        const toSegments = touching(r.toWay);
+        if (fromSegments.length === 0 || toSegments.length === 0) continue;
+        restrictions.push({ via, fromSegments, toSegments, only: r.only });
+      }
+      if (mode === 'car') applied = restrictions.length;
+      const graph = buildModeGraph({
+        network, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(), restrictions, turnCosts: TURN_COSTS[mode],
+        onProgress: (step, done, total) => ctx.progress(`${mode} ${step}`, done, total),
+      });
+      bytes += writeModeGraph(ctx.dir, mode, graph);
+      summary[`${mode} turns`] = graph.arcTail.length;
+      summary[`${mode} shortcuts`] = graph.hierarchy.childA.length - graph.arcTail.length;
+    }
+    summary['turn restrictions'] = applied;
+    if (this.unsupportedRestrictions > 0) summary['restrictions skipped (via way)'] = this.unsupportedRestrictions;
+    summary.bytes = bytes;
+    return summary;
+  }
+}
+
+/** Flags segments whose two ends lie in different countries (bundled boundaries); returns how many. */
+function markBorderCrossings(n: Network): number {
+  const regions = createEmbeddedRegions();
+  const country = new Array<string | undefined>(n.vertexPoint.length);
+  const countryOf = (v: number): string | undefined => {
+    if (country[v] === undefined) {
+      const p = n.vertexPoint[v];
+      country[v] = regions.lookup([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]).country?.code ?? '';
+    }
+    return country[v];
+  };
+  let count = 0;
+  for (let s = 0; s < n.segmentFrom.length; s++) {
+    const a = countryOf(n.segmentFrom[s]);
+    const b = countryOf(n.segmentTo[s]);
+    if (a && b && a !== b) {
+      n.segmentFlags[s] |= SEGMENT_BORDER;
+      count++;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,30 @@
+// Append-only typed arrays that grow, for collecting millions of values during an import without
+// boxing each one in a JS array.
+type Ctor<T> = { new (length: number): T };
+
+export class TypedList<T extends Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array> {
+  private data: T;
+  length = 0;
+
+  constructor(private readonly Type: Ctor<T>, capacity = 1024) {
+    this.data = new Type(capacity);
+  }
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new this.Type(Math.ceil(this.data.length * 1.5) + 16);
+      bigger.set(this.data as never);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
+
+  get(i: number): number {
+    return this.data[i];
+  }
+
+  /** The values, trimmed to length (a copy, so the spare capacity goes). */
+  toArray(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+}

@@ -1,0 +1,8 @@
+// The stages every `waymark data import` runs, in order. Each entry makes a fresh stage for one
+// import (stages keep state between the passes). Routing, geocoding and places add theirs here.
+import { RoutingStage } from './routing/routing-stage';
+import type { ImportStage } from './stage';
+
+export const IMPORT_STAGES: ReadonlyArray<() => ImportStage> = [
+  () => new RoutingStage(),
+];

@@ -1,0 +1,160 @@
+// The embedded Router: answers from the road networks of every imported extract (the routing stage's
+// files), reloaded when the extract catalog changes. A request is answered by the first extract (by
+// name) that has every point within SNAP_RADIUS_M of a road open to the mode; when none does, the
+// first point no extract reaches is named in an OutsideNetwork error.
+import {
+  OutsideNetwork, type AvoidOption, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode,
+  type RouterSource, type TableRequest, type TableResult,
+} from '../../../adapters/router/port';
+import type { ModeRouter } from '../../engine/routing/mode-router';
+import { SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_TOLL } from '../../engine/routing/network';
+import type { Snap } from '../../engine/routing/segment-index';
+import type { ExtractCatalog, LoadedExtract } from '../../jobs/extract-catalog';
+import { loadNetwork, type LoadedNetwork } from './network-loader';
+
+/** How far a point may lie from the nearest road open to the mode, metres (every mode). */
+export const SNAP_RADIUS_M = 1000;
+
+/** Top speeds (km/h) of the profiles: what `reach` multiplies, an upper bound on straight-line progress. */
+const TOP_KPH: Record<RouterMode, number> = { car: 140, truck: 80, bike: 25, foot: 5 };
+
+const AVOID_BITS: Record<AvoidOption, number> = { tolls: SEGMENT_TOLL, highways: SEGMENT_HIGHWAY, ferries: SEGMENT_FERRY, borderCrossings: SEGMENT_BORDER };
+
+export function avoidMask(avoid: readonly AvoidOption[] | undefined): number {
+  let mask = 0;
+  for (const a of avoid ?? []) mask |= AVOID_BITS[a] ?? 0;
+  return mask;
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+export class EmbeddedRouter implements Router {
+  readonly name = 'embedded';
+  private networks: LoadedNetwork[] = [];
+  /** Extracts whose routing files failed to load, with why; for operators. */
+  problems: Record<string, string> = {};
+
+  constructor(private readonly catalog: ExtractCatalog) {
+    catalog.subscribe((extracts) => this.load(extracts));
+    this.load(catalog.current());
+  }
+
+  private load(extracts: readonly LoadedExtract[]): void {
+    const networks: LoadedNetwork[] = [];
+    const problems: Record<string, string> = {};
+    for (const e of extracts) {
+      // An extract already loaded from the same manifest is kept as is.
+      const same = this.networks.find((n) => n.extract === e.name && this.loadedFrom.get(n) === e.manifest.importedAt);
+      if (same) {
+        networks.push(same);
+        continue;
+      }
+      try {
+        const n = loadNetwork(e.name, e.dir, e.manifest.bbox);
+        if (n) {
+          this.loadedFrom.set(n, e.manifest.importedAt);
+          networks.push(n);
+        }
+      } catch (err) {
+        problems[e.name] = err instanceof Error ? err.message : String(err);
+      }
+    }
+    this.networks = networks;
+    this.problems = problems;
+  }
+
+  private readonly loadedFrom = new WeakMap<LoadedNetwork, string>();
+
+  /** The loaded networks, by extract name (operators' tools and tests look inside). */
+  get networksLoaded(): readonly LoadedNetwork[] {
+    this.catalog.current();
+    return this.networks;
+  }
+
+  /** Whether any extract is loaded: the gateway's router selection asks. */
+  get loaded(): boolean {
+    this.catalog.current();
+    return this.networks.length > 0;
+  }
+
+  /** The first extract reaching every point, with the snaps; else the first unreached point. */
+  private locate(points: LngLat[], mode: RouterMode, mask = 0): { router: ModeRouter; snaps: Snap[] } {
+    this.catalog.current();
+    let worst = 0;
+    for (const n of this.networks) {
+      const router = n.routers[mode];
+      const snaps: Snap[] = [];
+      for (const p of points) {
+        const [w, s, e, no] = n.bbox;
+        const margin = 0.02;
+        if (p[0] < w - margin || p[0] > e + margin || p[1] < s - margin || p[1] > no + margin) break;
+        const snap = router.snap(p, SNAP_RADIUS_M, mask);
+        if (snap === null) break;
+        snaps.push(snap);
+      }
+      if (snaps.length === points.length) return { router, snaps };
+      worst = Math.max(worst, snaps.length);
+    }
+    // The first point no single extract could take with the ones before it.
+    const index = this.networks.length === 0 ? 0 : worst;
+    throw new OutsideNetwork(index, points[index]);
+  }
+
+  sourceFor(locations: LngLat[], mode: RouterMode): RouterSource {
+    try {
+      this.locate(locations, mode);
+      return 'embedded';
+    } catch {
+      return 'geodesic-estimate';
+    }
+  }
+
+  async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
+    const { router, snaps } = this.locate([from, to], mode);
+    const t = router.table([snaps[0]], [snaps[1]]);
+    if (!Number.isFinite(t.cost[0])) throw new OutsideNetwork(1, to, `no ${mode} route connects location 0 and location 1`);
+    return { duration: round1(t.cost[0] / 60), distance: Math.round(t.metres[0]) };
+  }
+
+  reach(minutes: number, mode: RouterMode): number {
+    return (minutes / 60) * TOP_KPH[mode] * 1000;
+  }
+
+  async route(req: RouteRequest): Promise<RouteResult> {
+    const mask = avoidMask(req.avoid);
+    const { router, snaps } = this.locate(req.locations, req.mode, mask);
+    const routes = router.route(snaps, { avoidMask: mask, alternatives: req.alternatives, heading: req.heading });
+    if (routes === null) {
+      const last = req.locations.length - 1;
+      throw new OutsideNetwork(last, req.locations[last], `no ${req.mode} route connects the locations${mask ? ' with these avoid options' : ''}`);
+    }
+    if (!req.steps) for (const r of routes) for (const leg of r.legs) leg.steps = [];
+    return { routes, waypoints: snaps.map((s) => [Math.round(s.lon * 1e6) / 1e6, Math.round(s.lat * 1e6) / 1e6] as LngLat) };
+  }
+
+  async table(req: TableRequest): Promise<TableResult> {
+    const mask = avoidMask(req.avoid);
+    const { router, snaps } = this.locate([...req.sources, ...req.destinations], req.mode, mask);
+    const S = req.sources.length;
+    const t = router.table(snaps.slice(0, S), snaps.slice(S), mask);
+    const D = req.destinations.length;
+    const durations: Array<Array<number | null>> = [];
+    const distances: Array<Array<number | null>> = [];
+    for (let i = 0; i < S; i++) {
+      durations.push([]);
+      distances.push([]);
+      for (let j = 0; j < D; j++) {
+        const c = t.cost[i * D + j];
+        durations[i].push(Number.isFinite(c) ? round1(c) : null);
+        distances[i].push(Number.isFinite(c) ? round1(t.metres[i * D + j]) : null);
+      }
+    }
+    return { durations, distances };
+  }
+}
+
+export function createEmbeddedRouter(catalog: ExtractCatalog): EmbeddedRouter {
+  return new EmbeddedRouter(catalog);
+}

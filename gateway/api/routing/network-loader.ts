@@ -1,0 +1,59 @@
+// Loads the routing stage's files of one extract (data/osm/routing/network-files.ts) as typed-array
+// views over the file buffers, and makes a ModeRouter per mode. One read per file, no parsing.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RouterMode } from '../../../adapters/router/port';
+import type { Hierarchy } from '../../engine/routing/contraction';
+import { ModeRouter } from '../../engine/routing/mode-router';
+import type { ModeGraph, Network } from '../../engine/routing/network';
+import { SegmentIndex } from '../../engine/routing/segment-index';
+import { decodeArrays } from '../../engine/routing/typed-container';
+
+export const ROUTING_STAGE = 'routing';
+const MODES: readonly RouterMode[] = ['car', 'truck', 'bike', 'foot'];
+const TRAVEL_MODE: Record<RouterMode, string> = { car: 'driving', truck: 'driving', bike: 'cycling', foot: 'walking' };
+
+export interface LoadedNetwork {
+  extract: string;
+  /** [west, south, east, north]. */
+  bbox: [number, number, number, number];
+  routers: Record<RouterMode, ModeRouter>;
+}
+
+// The container's arrays are typed by name in network-files.ts; a cast per field keeps this readable.
+type Arrays = Record<string, any>;
+
+function readNetwork(dir: string): Network {
+  const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, 'network.bin')));
+  const a = arrays as Arrays;
+  return {
+    pointLon: a.pointLon, pointLat: a.pointLat, segmentStart: a.segmentStart, segmentFrom: a.segmentFrom, segmentTo: a.segmentTo,
+    segmentLength: a.segmentLength, segmentFlags: a.segmentFlags, segmentWay: a.segmentWay, wayName: a.wayName, wayRef: a.wayRef,
+    wayClass: a.wayClass, wayMaxspeed: a.wayMaxspeed, wayOsmId: a.wayOsmId, vertexPoint: a.vertexPoint, strings: (meta as { strings: string[] }).strings,
+  };
+}
+
+function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
+  const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, `${mode}.bin`)));
+  const a = arrays as Arrays;
+  const hierarchy: Hierarchy = {
+    rank: a.rank, childA: a.childA, childB: a.childB,
+    forward: { first: a.fFirst, other: a.fOther, weight: a.fWeight, distance: a.fDistance, edge: a.fEdge },
+    backward: { first: a.bFirst, other: a.bOther, weight: a.bWeight, distance: a.bDistance, edge: a.bEdge },
+  };
+  return {
+    vertexCount: (meta as { vertexCount: number }).vertexCount, arcTail: a.arcTail, arcHead: a.arcHead,
+    arcWeight: a.arcWeight, arcDistance: a.arcDistance, segmentForward: a.segmentForward,
+    segmentBackward: a.segmentBackward, segmentMain: a.segmentMain, hierarchy,
+  };
+}
+
+export function loadNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): LoadedNetwork | null {
+  const dir = path.join(extractDir, ROUTING_STAGE);
+  if (!fs.existsSync(path.join(dir, 'network.bin'))) return null;
+  const network = readNetwork(dir);
+  const index = new SegmentIndex(network);
+  const routers = {} as Record<RouterMode, ModeRouter>;
+  for (const mode of MODES) routers[mode] = new ModeRouter(network, readModeGraph(dir, mode), index, TRAVEL_MODE[mode]);
+  return { extract, bbox, routers };
+}

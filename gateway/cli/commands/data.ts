@@ -1,0 +1,171 @@
+// waymark data import | list | remove: OpenStreetMap extracts in <dataDir>/extracts/, built by the
+// import pipeline (data/osm/import-pipeline.ts) with the stages of data/osm/stages.ts. A gateway on
+// the same data directory picks a finished import or a removal up by itself (gateway/jobs/extract-catalog.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { EXTRACT_NAME, extractsDir } from '../../../data/osm/extract-layout';
+import { ExtractBusy, cleanLeftovers, listExtracts, lockExtract, removeExtract } from '../../../data/osm/extract-folders';
+import { downloadToFile, isUrl } from '../../../data/osm/download';
+import { formatBytes } from '../../../data/osm/import-progress';
+import { runImport, type ImportResult } from '../../../data/osm/import-pipeline';
+import { IMPORT_STAGES } from '../../../data/osm/stages';
+import type { GatewayConfig } from '../../config';
+import { flag, UsageError, type ParsedArgs } from '../args';
+import type { CliOutput } from '../output';
+import { progressBar, type Progress } from '../progress';
+
+export const DATA_USAGE = `waymark data import FILE|URL [--name NAME] [--json]
+waymark data list [--json]
+waymark data remove NAME [--json]
+  (import: an OpenStreetMap extract, .osm.pbf or .osm XML, optionally .bz2/.gz compressed; NAME defaults to
+   the file name without extensions; re-importing a NAME replaces it once the new import has succeeded)`;
+
+export async function dataCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {
+  const sub = args.words[1];
+  switch (sub) {
+    case 'import':
+      return importCommand(config, args, out);
+    case 'list':
+      return listCommand(config, out);
+    case 'remove':
+      return removeCommand(config, args, out);
+    default:
+      throw new UsageError(`${sub === undefined ? 'data needs a subcommand' : `Unknown data subcommand "${sub}"`}\n${DATA_USAGE}`);
+  }
+}
+
+/** `us-md-baltimore.osm.pbf` → `us-md-baltimore`; null when nothing usable is left. */
+export function defaultExtractName(source: string): string | null {
+  let base = source;
+  if (isUrl(source)) {
+    try {
+      base = decodeURIComponent(new URL(source).pathname.split('/').pop() ?? '');
+    } catch {
+      return null;
+    }
+  }
+  base = path.basename(base).toLowerCase();
+  base = base.replace(/(\.(bz2|gz))$/, '').replace(/(\.(osm\.pbf|pbf|osm|xml))$/, '').replace(/-latest$/, '');
+  const name = base.replace(/[^a-z0-9_-]+/g, '-').replace(/^[-_]+|[-_]+$/g, '').slice(0, 64);
+  return EXTRACT_NAME.test(name) ? name : null;
+}
+
+function readName(args: ParsedArgs, source: string): string {
+  const given = flag(args, 'name');
+  if (given === 'true') throw new UsageError('--name needs a value');
+  if (given !== undefined) {
+    if (!EXTRACT_NAME.test(given)) throw new UsageError(`--name ${JSON.stringify(given)} must be lowercase letters, digits, _ or - (at most 64, starting with a letter or digit)`);
+    return given;
+  }
+  const derived = defaultExtractName(source);
+  if (derived === null) throw new UsageError(`no extract name can be made from ${JSON.stringify(source)}: give one with --name`);
+  return derived;
+}
+
+/** Redraws one progress line per step; a new step finishes nothing by itself (the pipeline does). */
+function progressLines(out: CliOutput): (e: { label: string; done: number; total?: number; detail: string; finished?: boolean }) => void {
+  const bars = new Map<string, Progress>();
+  return (e) => {
+    if (out.json) return;
+    let bar = bars.get(e.label);
+    if (!bar) {
+      bar = progressBar(e.label);
+      bars.set(e.label, bar);
+    }
+    if (e.finished) bar.finish(e.detail);
+    else bar.update(e.done, e.total ?? 0, e.detail);
+  };
+}
+
+async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {
+  const source = args.words[2];
+  if (source === undefined) throw new UsageError(`data import needs a FILE or URL\n${DATA_USAGE}`);
+  const name = readName(args, source);
+  const remote = isUrl(source);
+  if (!remote && !fs.existsSync(source)) throw new Error(`cannot read ${source}: no such file`);
+  if (!remote && fs.statSync(source).isDirectory()) throw new Error(`cannot read ${source}: it is a directory`);
+
+  // Ctrl-C or a service stop: the staging folder goes, the previous extract stays.
+  const abort = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => abort.abort(new Error(`interrupted (${sig}); nothing was changed`));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const dir = extractsDir(config.dataDir);
+  fs.mkdirSync(dir, { recursive: true });
+  const downloaded = remote ? path.join(dir, `.download-${name}-${process.pid}`) : undefined;
+  const started = process.hrtime.bigint();
+  try {
+    let file = path.resolve(source);
+    if (downloaded !== undefined) {
+      const bar = out.json ? undefined : progressBar(`download ${name}`);
+      let got = 0;
+      try {
+        await downloadToFile(source, downloaded, { signal: abort.signal, onProgress: (bytes, total) => {
+          got = bytes;
+          bar?.update(bytes, total ?? 0, formatBytes(bytes));
+        } });
+      } catch (err) {
+        bar?.finish('failed');
+        throw abort.signal.aborted ? abort.signal.reason : err;
+      }
+      bar?.finish(`${formatBytes(got)}`);
+      file = downloaded;
+    }
+    let result: ImportResult;
+    try {
+      result = await runImport({
+        file, source: remote ? source : path.resolve(source), name, dataDir: config.dataDir,
+        stages: IMPORT_STAGES.map((make) => make()), signal: abort.signal, onProgress: progressLines(out),
+      });
+    } catch (err) {
+      if (err instanceof ExtractBusy) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(`import of ${source} failed: ${why}${fs.existsSync(path.join(dir, name)) ? ` (the previous "${name}" extract stays)` : ''}`);
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const m = result.manifest;
+    out.data({ name, dir: result.dir, seconds: Math.round(seconds * 1000) / 1000, peakMemoryBytes: result.peakMemoryBytes, manifest: m, steps: result.steps });
+    out.print(`Imported ${name} from ${source} in ${seconds.toFixed(2)} s (peak memory ${formatBytes(result.peakMemoryBytes)}): ${m.import?.nodes ?? 0} nodes, ${m.import?.ways ?? 0} ways, ${m.import?.relations ?? 0} relations.`);
+    for (const [stage, summary] of Object.entries(m.stages)) out.print(`  ${stage}: ${Object.entries(summary).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+    out.print(`Written to ${result.dir}; a gateway running on this data directory serves it within WAYMARK_EXTRACTS_RELOAD_CHECK_MS (default 1 s).`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (downloaded !== undefined) fs.rmSync(downloaded, { force: true });
+  }
+}
+
+function listCommand(config: GatewayConfig, out: CliOutput): number {
+  cleanLeftovers(config.dataDir);
+  const found = listExtracts(config.dataDir);
+  out.data({ directory: extractsDir(config.dataDir), extracts: found });
+  if (found.length === 0) out.print(`No imported extracts in ${extractsDir(config.dataDir)}.`);
+  for (const e of found) {
+    if (e.problem) {
+      out.print(`${e.name.padEnd(24)} UNUSABLE: ${e.problem}`);
+      continue;
+    }
+    const m = e.manifest!;
+    const stages = Object.entries(m.stages).map(([stage, s]) => `${stage} (${Object.entries(s).map(([k, v]) => `${v} ${k}`).join(', ')})`).join('; ');
+    out.print(`${e.name.padEnd(24)} ${formatBytes(e.bytes).padStart(10)}  imported ${m.importedAt} from ${m.source}${stages ? `\n${' '.repeat(26)}${stages}` : ''}`);
+  }
+  return found.some((e) => e.problem !== undefined) ? 1 : 0;
+}
+
+function removeCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): number {
+  const name = args.words[2];
+  if (name === undefined) throw new UsageError(`data remove needs a NAME\n${DATA_USAGE}`);
+  if (!EXTRACT_NAME.test(name)) throw new UsageError(`${JSON.stringify(name)} is not an extract name (see waymark data list)`);
+  cleanLeftovers(config.dataDir);
+  const release = lockExtract(config.dataDir, name);
+  let removed: boolean;
+  try {
+    removed = removeExtract(config.dataDir, name);
+  } finally {
+    release();
+  }
+  out.data({ name, removed });
+  out.print(removed ? `Removed the extract ${name}.` : `No extract named ${name} (see waymark data list).`);
+  return removed ? 0 : 1;
+}

@@ -1,0 +1,174 @@
+// Queries on a contraction hierarchy: one-to-one (bidirectional upward Dijkstra, stopped once both
+// queues pass the best meeting cost) and many-to-many (Knopp et al. 2007: backward searches from every
+// target leave (target, cost) in buckets at the vertices they settle; forward searches from every
+// source scan those buckets). Workspaces are reused between queries; a ChQuery is not re-entrant.
+import { unpackEdge, type Hierarchy, type UpwardGraph } from './contraction';
+import { MinHeap } from './min-heap';
+import type { SearchResult, SearchSeed } from './search-seed';
+
+class Side {
+  readonly cost: Float64Array;
+  readonly metres: Float64Array;
+  readonly parentEdge: Int32Array;
+  readonly parentVertex: Int32Array;
+  readonly seed: Int32Array;
+  readonly stamp: Uint32Array;
+  generation = 0;
+  readonly heap = new MinHeap(1024);
+  readonly touched: number[] = [];
+
+  constructor(n: number) {
+    this.cost = new Float64Array(n);
+    this.metres = new Float64Array(n);
+    this.parentEdge = new Int32Array(n);
+    this.parentVertex = new Int32Array(n);
+    this.seed = new Int32Array(n);
+    this.stamp = new Uint32Array(n);
+  }
+
+  reset(): void {
+    this.generation++;
+    this.heap.clear();
+    this.touched.length = 0;
+  }
+
+  has(v: number): boolean {
+    return this.stamp[v] === this.generation;
+  }
+
+  seedWith(seeds: readonly SearchSeed[]): void {
+    for (const s of seeds) {
+      if (this.has(s.vertex) && this.cost[s.vertex] <= s.cost) continue;
+      this.set(s.vertex, s.cost, s.metres, -1, -1, s.option);
+    }
+  }
+
+  set(v: number, cost: number, metres: number, edge: number, parent: number, seed: number): void {
+    if (!this.has(v)) this.touched.push(v);
+    this.stamp[v] = this.generation;
+    this.cost[v] = cost;
+    this.metres[v] = metres;
+    this.parentEdge[v] = edge;
+    this.parentVertex[v] = parent;
+    this.seed[v] = seed;
+    this.heap.push(v, cost);
+  }
+
+  /** Settles the next vertex and relaxes its upward edges; returns it, or -1 when the heap is empty. */
+  step(g: UpwardGraph): number {
+    const heap = this.heap;
+    while (heap.size > 0) {
+      const v = heap.pop();
+      const key = heap.lastKey;
+      if (key > this.cost[v]) continue;
+      const m = this.metres[v];
+      const seed = this.seed[v];
+      for (let i = g.first[v]; i < g.first[v + 1]; i++) {
+        const w = g.other[i];
+        const c = key + g.weight[i];
+        if (!this.has(w) || c < this.cost[w]) this.set(w, c, m + g.distance[i], g.edge[i], v, seed);
+      }
+      return v;
+    }
+    return -1;
+  }
+}
+
+export class ChQuery {
+  private readonly forward: Side;
+  private readonly backward: Side;
+  private bucketHead: Int32Array;
+  private bucketNext: number[] = [];
+  private bucketTarget: number[] = [];
+  private bucketCost: number[] = [];
+  private bucketMetres: number[] = [];
+
+  constructor(private readonly h: Hierarchy, vertexCount: number) {
+    this.forward = new Side(vertexCount);
+    this.backward = new Side(vertexCount);
+    this.bucketHead = new Int32Array(vertexCount).fill(-1);
+  }
+
+  shortest(sources: readonly SearchSeed[], targets: readonly SearchSeed[]): SearchResult | null {
+    const f = this.forward;
+    const b = this.backward;
+    f.reset();
+    b.reset();
+    f.seedWith(sources);
+    b.seedWith(targets);
+    let best = Infinity;
+    let meet = -1;
+    const consider = (v: number) => {
+      if (f.has(v) && b.has(v)) {
+        const c = f.cost[v] + b.cost[v];
+        if (c < best) {
+          best = c;
+          meet = v;
+        }
+      }
+    };
+    for (const s of sources) consider(s.vertex);
+    let turnForward = true;
+    for (;;) {
+      const fMin = f.heap.size > 0 ? f.heap.peekKey() : Infinity;
+      const bMin = b.heap.size > 0 ? b.heap.peekKey() : Infinity;
+      if (Math.min(fMin, bMin) >= best || (fMin === Infinity && bMin === Infinity)) break;
+      const useForward = fMin === Infinity ? false : bMin === Infinity ? true : turnForward;
+      turnForward = !turnForward;
+      const v = useForward ? f.step(this.h.forward) : b.step(this.h.backward);
+      if (v < 0) continue;
+      consider(v);
+      // Vertices reached (not only settled) by the step can meet too.
+      const g = useForward ? this.h.forward : this.h.backward;
+      for (let i = g.first[v]; i < g.first[v + 1]; i++) consider(g.other[i]);
+    }
+    if (meet < 0) return null;
+    const arcs: number[] = [];
+    const up: number[] = [];
+    for (let v = meet; f.parentEdge[v] >= 0; v = f.parentVertex[v]) up.push(f.parentEdge[v]);
+    for (let i = up.length - 1; i >= 0; i--) unpackEdge(this.h, up[i], arcs);
+    for (let v = meet; b.parentEdge[v] >= 0; v = b.parentVertex[v]) unpackEdge(this.h, b.parentEdge[v], arcs);
+    return { cost: best, metres: f.metres[meet] + b.metres[meet], sourceOption: f.seed[meet], targetOption: b.seed[meet], arcs };
+  }
+
+  /** Costs and metres of every (source, target) pair, row-major; Infinity where none. */
+  table(sources: ReadonlyArray<readonly SearchSeed[]>, targets: ReadonlyArray<readonly SearchSeed[]>): { cost: Float64Array; metres: Float64Array } {
+    const cost = new Float64Array(sources.length * targets.length).fill(Infinity);
+    const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
+    const b = this.backward;
+    const used: number[] = [];
+    this.bucketNext.length = this.bucketTarget.length = this.bucketCost.length = this.bucketMetres.length = 0;
+    targets.forEach((seeds, j) => {
+      b.reset();
+      b.seedWith(seeds);
+      for (let v = b.step(this.h.backward); v >= 0; v = b.step(this.h.backward)) {
+        if (this.bucketHead[v] < 0) used.push(v);
+        this.bucketNext.push(this.bucketHead[v]);
+        this.bucketHead[v] = this.bucketTarget.length;
+        this.bucketTarget.push(j);
+        this.bucketCost.push(b.cost[v]);
+        this.bucketMetres.push(b.metres[v]);
+      }
+    });
+    const f = this.forward;
+    const T = targets.length;
+    sources.forEach((seeds, i) => {
+      f.reset();
+      f.seedWith(seeds);
+      for (let v = f.step(this.h.forward); v >= 0; v = f.step(this.h.forward)) {
+        const c0 = f.cost[v];
+        const m0 = f.metres[v];
+        for (let e = this.bucketHead[v]; e >= 0; e = this.bucketNext[e]) {
+          const k = i * T + this.bucketTarget[e];
+          const c = c0 + this.bucketCost[e];
+          if (c < cost[k]) {
+            cost[k] = c;
+            metres[k] = m0 + this.bucketMetres[e];
+          }
+        }
+      }
+    });
+    for (const v of used) this.bucketHead[v] = -1;
+    return { cost, metres };
+  }
+}

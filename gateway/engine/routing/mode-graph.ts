@@ -1,0 +1,180 @@
+// Builds one mode's graph, edge-based as OSRM's: a vertex per open direction of a segment (code
+// 2 × segment + 1 when against its direction), an arc per allowed turn from one to the next, weighted
+// with the next segment's crossing time plus the turn's cost (turn-costs.ts). Turn restrictions drop
+// turns; u-turns exist only at dead ends. Then the large strongly connected part (for snapping) and
+// the contraction hierarchy.
+import { contract, type BaseArcs } from './contraction';
+import { bearing, turnAngle } from './geometry';
+import type { ModeGraph, Network } from './network';
+import { turnSeconds, type TurnCostSpec } from './turn-costs';
+
+export interface SegmentRestriction {
+  via: number;
+  /** Segments of the `from` way that touch `via`. */
+  fromSegments: number[];
+  toSegments: number[];
+  only: boolean;
+}
+
+export interface ModeGraphInput {
+  network: Network;
+  segmentForward: Float32Array;
+  segmentBackward: Float32Array;
+  restrictions: SegmentRestriction[];
+  turnCosts: TurnCostSpec | null;
+  onProgress?(step: string, done: number, total?: number): void;
+}
+
+/** Components smaller than this are islands (OSRM's default for "tiny components" is 1000). */
+const MAIN_COMPONENT_VERTICES = 1000;
+
+export function codeTail(n: Network, c: number): number {
+  return (c & 1) === 0 ? n.segmentFrom[c >> 1] : n.segmentTo[c >> 1];
+}
+
+export function codeHead(n: Network, c: number): number {
+  return (c & 1) === 0 ? n.segmentTo[c >> 1] : n.segmentFrom[c >> 1];
+}
+
+/** Bearing leaving (or, with `arriving`, entering) along code c. */
+export function codeBearing(n: Network, c: number, arriving: boolean): number {
+  const s = c >> 1;
+  const first = n.segmentStart[s], last = n.segmentStart[s + 1] - 1;
+  const reversed = (c & 1) === 1;
+  let a: number, b: number;
+  if (!reversed) [a, b] = arriving ? [last - 1, last] : [first, first + 1];
+  else [a, b] = arriving ? [first + 1, first] : [last, last - 1];
+  return bearing(n.pointLon[a] / 1e7, n.pointLat[a] / 1e7, n.pointLon[b] / 1e7, n.pointLat[b] / 1e7);
+}
+
+export function buildModeGraph(input: ModeGraphInput): ModeGraph {
+  const { network: n, segmentForward, segmentBackward } = input;
+  const segments = n.segmentFrom.length;
+  const codes = segments * 2;
+  const vertices = n.vertexPoint.length;
+  const weightOf = (c: number) => ((c & 1) === 0 ? segmentForward[c >> 1] : segmentBackward[c >> 1]);
+
+  // Open codes leaving each vertex, and roads (segments, either direction open) at each vertex.
+  const leaveFirst = new Uint32Array(vertices + 1);
+  const roads = new Uint16Array(vertices);
+  for (let s = 0; s < segments; s++) {
+    if (segmentForward[s] < 0 && segmentBackward[s] < 0) continue;
+    roads[n.segmentFrom[s]]++;
+    if (n.segmentTo[s] !== n.segmentFrom[s]) roads[n.segmentTo[s]]++;
+  }
+  for (let c = 0; c < codes; c++) if (weightOf(c) >= 0) leaveFirst[codeTail(n, c) + 1]++;
+  for (let v = 0; v < vertices; v++) leaveFirst[v + 1] += leaveFirst[v];
+  const leave = new Uint32Array(leaveFirst[vertices]);
+  const pos = leaveFirst.slice(0, vertices);
+  for (let c = 0; c < codes; c++) if (weightOf(c) >= 0) leave[pos[codeTail(n, c)]++] = c;
+
+  // Restrictions by (arriving segment, via vertex).
+  const rules = new Map<string, { forbidden: Set<number>; onlyTo: Set<number> | null }>();
+  for (const r of input.restrictions) {
+    for (const s of r.fromSegments) {
+      const key = `${s}:${r.via}`;
+      let rule = rules.get(key);
+      if (!rule) rules.set(key, (rule = { forbidden: new Set(), onlyTo: null }));
+      if (r.only) {
+        rule.onlyTo ??= new Set();
+        for (const t of r.toSegments) rule.onlyTo.add(t);
+      } else for (const t of r.toSegments) rule.forbidden.add(t);
+    }
+  }
+
+  const tail: number[] = [];
+  const head: number[] = [];
+  const weight: number[] = [];
+  const distance: number[] = [];
+  for (let c = 0; c < codes; c++) {
+    if (weightOf(c) < 0) continue;
+    const v = codeHead(n, c);
+    const before = codeBearing(n, c, true);
+    const rule = rules.get(`${c >> 1}:${v}`);
+    for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) {
+      const d = leave[i];
+      const uturn = (d >> 1) === (c >> 1);
+      if (uturn && roads[v] > 1) continue;
+      if (rule && (rule.onlyTo ? !rule.onlyTo.has(d >> 1) : rule.forbidden.has(d >> 1))) continue;
+      const angle = uturn ? 180 : turnAngle(before, codeBearing(n, d, false));
+      tail.push(c);
+      head.push(d);
+      weight.push(weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn));
+      distance.push(n.segmentLength[d >> 1]);
+    }
+  }
+  const arcTail = Uint32Array.from(tail);
+  const arcHead = Uint32Array.from(head);
+  const arcWeight = Float32Array.from(weight);
+  const arcDistance = Float32Array.from(distance);
+
+  input.onProgress?.('components', 0);
+  const component = stronglyConnected(codes, arcTail, arcHead);
+  const sizes = new Map<number, number>();
+  for (let c = 0; c < codes; c++) if (weightOf(c) >= 0) sizes.set(component[c], (sizes.get(component[c]) ?? 0) + 1);
+  const largest = Math.max(0, ...sizes.values());
+  const threshold = Math.min(MAIN_COMPONENT_VERTICES, largest);
+  const segmentMain = new Uint8Array(segments);
+  for (let c = 0; c < codes; c++) if (weightOf(c) >= 0 && (sizes.get(component[c]) ?? 0) >= threshold) segmentMain[c >> 1] = 1;
+
+  const arcs: BaseArcs = { vertexCount: codes, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
+  const hierarchy = contract(arcs, (done, total) => input.onProgress?.('contraction', done, total));
+  return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, segmentForward, segmentBackward, segmentMain, hierarchy };
+}
+
+/** Tarjan's strongly connected components, iterative (no recursion limit on long roads). */
+export function stronglyConnected(n: number, tail: Uint32Array, head: Uint32Array): Int32Array {
+  const first = new Uint32Array(n + 1);
+  for (let i = 0; i < tail.length; i++) first[tail[i] + 1]++;
+  for (let v = 0; v < n; v++) first[v + 1] += first[v];
+  const adj = new Uint32Array(tail.length);
+  const pos = first.slice(0, n);
+  for (let i = 0; i < tail.length; i++) adj[pos[tail[i]]++] = head[i];
+
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const component = new Int32Array(n).fill(-1);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const callStack: number[] = [];
+  const edgePos = new Uint32Array(n);
+  let counter = 0;
+  let components = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] >= 0) continue;
+    callStack.push(root);
+    index[root] = low[root] = counter++;
+    edgePos[root] = first[root];
+    stack.push(root);
+    onStack[root] = 1;
+    while (callStack.length > 0) {
+      const v = callStack[callStack.length - 1];
+      if (edgePos[v] < first[v + 1]) {
+        const w = adj[edgePos[v]++];
+        if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          edgePos[w] = first[w];
+          stack.push(w);
+          onStack[w] = 1;
+          callStack.push(w);
+        } else if (onStack[w] && index[w] < low[v]) low[v] = index[w];
+        continue;
+      }
+      callStack.pop();
+      if (callStack.length > 0) {
+        const parent = callStack[callStack.length - 1];
+        if (low[v] < low[parent]) low[parent] = low[v];
+      }
+      if (low[v] === index[v]) {
+        let w: number;
+        do {
+          w = stack.pop()!;
+          onStack[w] = 0;
+          component[w] = components;
+        } while (w !== v);
+        components++;
+      }
+    }
+  }
+  return component;
+}

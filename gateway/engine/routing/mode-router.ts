@@ -1,0 +1,283 @@
+// Routes and tables on one extract for one mode: snapping to the nearest open segment, seeds for the
+// partial segments at both ends, the hierarchy for plain queries, a base-graph Dijkstra when segments
+// must be avoided or alternatives are asked for, and the OSRM-shaped result.
+import type { LngLat, OsrmRoute } from '../../../adapters/router/port';
+import { BaseSearch, type BaseGraph } from './dijkstra';
+import { ChQuery } from './ch-query';
+import type { ModeGraph, Network } from './network';
+import { codeTail } from './mode-graph';
+import { buildLeg, type LegContext, type Piece } from './route-steps';
+import type { SearchResult, SearchSeed } from './search-seed';
+import { SegmentIndex, type Snap } from './segment-index';
+
+export interface RouteOptions {
+  /** SEGMENT_* bits a route must not use. */
+  avoidMask?: number;
+  alternatives?: boolean;
+  /** Degrees; the first leg starts in the direction closest to it. */
+  heading?: number;
+}
+
+/** Alternatives: weight factor on the arcs of routes found so far, and what makes one acceptable. */
+const ALTERNATIVE_PENALTY = 1.6;
+const ALTERNATIVE_MAX_STRETCH = 1.5;
+const ALTERNATIVE_MAX_SHARED = 0.7;
+
+export class ModeRouter {
+  private readonly query: ChQuery;
+  private readonly base: BaseSearch;
+  private readonly graph: BaseGraph;
+  /** Turn arcs arriving at each code (vertex), CSR: the target seeds. */
+  private readonly inFirst: Uint32Array;
+  private readonly inArc: Uint32Array;
+  private readonly legContext: LegContext;
+
+  constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
+    this.query = new ChQuery(mode.hierarchy, mode.vertexCount);
+    const arcs = mode.arcTail.length;
+    const n = mode.vertexCount;
+    const csr = (key: Uint32Array): [Uint32Array, Uint32Array] => {
+      const first = new Uint32Array(n + 1);
+      for (let a = 0; a < arcs; a++) first[key[a] + 1]++;
+      for (let v = 0; v < n; v++) first[v + 1] += first[v];
+      const list = new Uint32Array(arcs);
+      const pos = first.slice(0, n);
+      for (let a = 0; a < arcs; a++) list[pos[key[a]]++] = a;
+      return [first, list];
+    };
+    const [outFirst, outArc] = csr(mode.arcTail);
+    [this.inFirst, this.inArc] = csr(mode.arcHead);
+    this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance };
+    this.base = new BaseSearch(this.graph);
+    // Open segment directions leaving each network vertex, for the maneuvers.
+    const vertices = network.vertexPoint.length;
+    const leaveFirst = new Uint32Array(vertices + 1);
+    const open = (c: number) => ((c & 1) === 0 ? mode.segmentForward[c >> 1] : mode.segmentBackward[c >> 1]) >= 0;
+    for (let c = 0; c < n; c++) if (open(c)) leaveFirst[codeTail(network, c) + 1]++;
+    for (let v = 0; v < vertices; v++) leaveFirst[v + 1] += leaveFirst[v];
+    const leave = new Uint32Array(leaveFirst[vertices]);
+    const pos = leaveFirst.slice(0, vertices);
+    for (let c = 0; c < n; c++) if (open(c)) leave[pos[codeTail(network, c)]++] = c;
+    this.legContext = {
+      network, travelMode,
+      alongAt: (p) => index.alongAt(p),
+      departures: (v) => {
+        const out: Array<[number, boolean]> = [];
+        for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) out.push([leave[i] >> 1, (leave[i] & 1) === 1]);
+        return out;
+      },
+    };
+  }
+
+  private segmentOpen(segment: number, avoidMask: number): boolean {
+    if ((this.network.segmentFlags[segment] & avoidMask) !== 0) return false;
+    return this.mode.segmentForward[segment] >= 0 || this.mode.segmentBackward[segment] >= 0;
+  }
+
+  /** Nearest open segment within `radius` metres, preferring the network's large connected part. */
+  snap(point: LngLat, radius: number, avoidMask = 0): Snap | null {
+    const main = this.index.nearest(point[0], point[1], radius, (s) => this.mode.segmentMain[s] === 1 && this.segmentOpen(s, avoidMask));
+    return main ?? this.index.nearest(point[0], point[1], radius, (s) => this.segmentOpen(s, avoidMask));
+  }
+
+  /** Share of the segment behind the snapped point in the direction of code c. */
+  private travelled(snap: Snap, c: number): number {
+    const len = this.network.segmentLength[snap.segment];
+    const f = len > 0 ? snap.along / len : 0;
+    return (c & 1) === 0 ? f : 1 - f;
+  }
+
+  private seconds(c: number): number {
+    return (c & 1) === 0 ? this.mode.segmentForward[c >> 1] : this.mode.segmentBackward[c >> 1];
+  }
+
+  /** Seeds leaving a snapped point: at the end of its segment's open directions (option = code). */
+  sourceSeeds(snap: Snap, heading?: number): SearchSeed[] {
+    const s = snap.segment;
+    const len = this.network.segmentLength[s];
+    const seeds: SearchSeed[] = [];
+    for (const c of [2 * s, 2 * s + 1]) {
+      const secs = this.seconds(c);
+      if (secs < 0) continue;
+      const left = 1 - this.travelled(snap, c);
+      seeds.push({ vertex: c, cost: secs * left, metres: len * left, option: c });
+    }
+    if (heading !== undefined && seeds.length === 2) {
+      const off = (b: number) => Math.abs(((b - heading + 540) % 360) - 180);
+      const keep = seeds.filter((seed) => off((seed.option & 1) === 0 ? snap.bearing : (snap.bearing + 180) % 360) <= 90);
+      if (keep.length > 0) return keep;
+    }
+    return seeds;
+  }
+
+  /** Seeds arriving at a snapped point: every turn onto its segment's open directions (option = code). */
+  targetSeeds(snap: Snap): SearchSeed[] {
+    const s = snap.segment;
+    const len = this.network.segmentLength[s];
+    const seeds: SearchSeed[] = [];
+    for (const c of [2 * s, 2 * s + 1]) {
+      const secs = this.seconds(c);
+      if (secs < 0) continue;
+      const share = this.travelled(snap, c);
+      for (let i = this.inFirst[c]; i < this.inFirst[c + 1]; i++) {
+        const a = this.inArc[i];
+        // The turn's own cost is the arc's weight beyond the segment's.
+        const turn = this.mode.arcWeight[a] - secs;
+        seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, option: c });
+      }
+    }
+    return seeds;
+  }
+
+  /** Both points on one segment, going the open way from one to the other. */
+  private direct(from: Snap, to: Snap, sources: SearchSeed[]): SearchResult | null {
+    if (from.segment !== to.segment) return null;
+    const len = this.network.segmentLength[from.segment];
+    if (len <= 0) return null;
+    let best: SearchResult | null = null;
+    for (const seed of sources) {
+      const c = seed.option;
+      const ahead = this.travelled(to, c) - this.travelled(from, c);
+      if (ahead < 0) continue;
+      const cost = this.seconds(c) * ahead;
+      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, sourceOption: c, targetOption: c, arcs: [] };
+    }
+    return best;
+  }
+
+  private best(from: Snap, to: Snap, sources: SearchSeed[], targets: SearchSeed[], avoidMask: number): SearchResult | null {
+    const via = avoidMask === 0 ? this.query.shortest(sources, targets) : this.base.run(sources, [targets], this.filterFor(avoidMask))[0];
+    const direct = this.direct(from, to, sources);
+    if (direct && (via === null || direct.cost <= via.cost)) return direct;
+    return via;
+  }
+
+  private filterFor(avoidMask: number) {
+    const flags = this.network.segmentFlags;
+    const head = this.mode.arcHead;
+    return { allowed: (a: number) => (flags[head[a] >> 1] & avoidMask) === 0 };
+  }
+
+  /** The pieces of a leg from a search result. */
+  pieces(from: Snap, to: Snap, r: SearchResult): Piece[] {
+    const n = this.network;
+    const piece = (c: number, startShare: number, endShare: number): Piece => {
+      const segment = c >> 1;
+      const reversed = (c & 1) === 1;
+      const len = n.segmentLength[segment];
+      const along = (share: number) => (reversed ? len * (1 - share) : len * share);
+      const distance = len * (endShare - startShare);
+      return { segment, reversed, from: along(startShare), to: along(endShare), distance, duration: this.seconds(c) * (endShare - startShare) };
+    };
+    if (r.arcs.length === 0 && r.sourceOption === r.targetOption && from.segment === to.segment && this.travelled(to, r.targetOption) >= this.travelled(from, r.sourceOption)) {
+      return [piece(r.sourceOption, this.travelled(from, r.sourceOption), this.travelled(to, r.targetOption))];
+    }
+    const out: Piece[] = [piece(r.sourceOption, this.travelled(from, r.sourceOption), 1)];
+    for (const a of r.arcs) {
+      const p = piece(this.mode.arcHead[a], 0, 1);
+      // The arc's weight holds the turn onto the segment as well.
+      p.duration = this.mode.arcWeight[a];
+      out.push(p);
+    }
+    const last = piece(r.targetOption, 0, this.travelled(to, r.targetOption));
+    // Its turn is in the search's cost only: the rest of that cost is this piece's.
+    last.duration = Math.max(0, r.cost - out.reduce((t, p) => t + p.duration, 0));
+    out.push(last);
+    return out;
+  }
+
+  /** The best path between two snapped points as pieces of segments; null when there is none. */
+  legPieces(from: Snap, to: Snap, avoidMask = 0, heading?: number): Piece[] | null {
+    const sources = this.sourceSeeds(from, heading);
+    const r = this.best(from, to, sources, this.targetSeeds(to), avoidMask);
+    return r === null ? null : this.pieces(from, to, r);
+  }
+
+  /** A route through snapped points in order; null when some leg has no path. */
+  route(snaps: Snap[], options: RouteOptions = {}): OsrmRoute[] | null {
+    const avoid = options.avoidMask ?? 0;
+    const legs: Piece[][] = [];
+    for (let i = 0; i + 1 < snaps.length; i++) {
+      const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
+      if (pieces === null) return null;
+      legs.push(pieces);
+    }
+    const routes = [this.assemble(legs)];
+    if (options.alternatives && snaps.length === 2) {
+      for (const alt of this.alternatives(snaps[0], snaps[1], legs[0], avoid, options.heading)) routes.push(this.assemble([alt]));
+    }
+    return routes;
+  }
+
+  private alternatives(from: Snap, to: Snap, bestPieces: Piece[], avoidMask: number, heading?: number): Piece[][] {
+    const found: Piece[][] = [bestPieces];
+    const bestCost = bestPieces.reduce((t, p) => t + p.duration, 0);
+    const penalised = new Set<number>();
+    const out: Piece[][] = [];
+    for (let attempt = 0; attempt < 4 && out.length < 2; attempt++) {
+      for (const p of found[found.length - 1]) penalised.add(p.segment);
+      const head = this.mode.arcHead;
+      const r = this.base.run(this.sourceSeeds(from, heading), [this.targetSeeds(to)], {
+        allowed: avoidMask === 0 ? undefined : this.filterFor(avoidMask).allowed,
+        factor: (a) => (penalised.has(head[a] >> 1) ? ALTERNATIVE_PENALTY : 1),
+      })[0];
+      if (r === null) break;
+      const pieces = this.pieces(from, to, r);
+      const cost = pieces.reduce((t, p) => t + p.duration, 0);
+      if (cost > bestCost * ALTERNATIVE_MAX_STRETCH) break;
+      const length = pieces.reduce((t, p) => t + p.distance, 0);
+      const distinct = found.every((other) => {
+        const segs = new Set(other.map((p) => p.segment));
+        const shared = pieces.filter((p) => segs.has(p.segment)).reduce((t, p) => t + p.distance, 0);
+        return shared <= ALTERNATIVE_MAX_SHARED * length;
+      });
+      found.push(pieces);
+      if (distinct) out.push(pieces);
+    }
+    return out;
+  }
+
+  private assemble(legPieces: Piece[][]): OsrmRoute {
+    const legs = [];
+    const geometry: LngLat[] = [];
+    for (const pieces of legPieces) {
+      const built = buildLeg(this.legContext, pieces);
+      legs.push(built.leg);
+      geometry.push(...(geometry.length > 0 ? built.geometry.slice(1) : built.geometry));
+    }
+    const distance = legs.reduce((t, l) => t + l.distance, 0);
+    const duration = legs.reduce((t, l) => t + l.duration, 0);
+    return { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, geometry, legs };
+  }
+
+  /** Seconds and metres between every (source, target) pair, row-major; Infinity where none. */
+  table(sources: Snap[], targets: Snap[], avoidMask = 0): { cost: Float64Array; metres: Float64Array } {
+    const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
+    const targetSeeds = targets.map((t) => this.targetSeeds(t));
+    let result: { cost: Float64Array; metres: Float64Array };
+    if (avoidMask === 0) result = this.query.table(sourceSeeds, targetSeeds);
+    else {
+      const cost = new Float64Array(sources.length * targets.length).fill(Infinity);
+      const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
+      const filter = this.filterFor(avoidMask);
+      sourceSeeds.forEach((seeds, i) => {
+        this.base.run(seeds, targetSeeds, filter, false).forEach((r, j) => {
+          if (r) {
+            cost[i * targets.length + j] = r.cost;
+            metres[i * targets.length + j] = r.metres;
+          }
+        });
+      });
+      result = { cost, metres };
+    }
+    sources.forEach((from, i) => targets.forEach((to, j) => {
+      const d = this.direct(from, to, sourceSeeds[i]);
+      const k = i * targets.length + j;
+      if (d && d.cost < result.cost[k]) {
+        result.cost[k] = d.cost;
+        result.metres[k] = d.metres;
+      }
+    }));
+    return result;
+  }
+}

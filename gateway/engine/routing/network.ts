@@ -1,0 +1,61 @@
+// The road network one extract gives the engine, as built by the routing import stage: geometry,
+// segments (the stretch of one way between two vertices) and, per mode, the arcs, the base CSR graph
+// and the contraction hierarchy. Plain typed arrays; see docs/routing-engine.md for the files.
+import type { Hierarchy } from './contraction';
+
+/** Bits of `segmentFlags`. */
+export const SEGMENT_TOLL = 1;
+export const SEGMENT_HIGHWAY = 2;
+export const SEGMENT_FERRY = 4;
+export const SEGMENT_BORDER = 8;
+export const SEGMENT_ROUNDABOUT = 16;
+export const SEGMENT_LINK = 32;
+export const SEGMENT_MOTORWAY = 64;
+/** Traffic signals on the segment or at its end. */
+export const SEGMENT_SIGNALS = 128;
+
+export interface Network {
+  /** Geometry points, 1e-7 degrees. */
+  pointLon: Int32Array;
+  pointLat: Int32Array;
+  /** Segment s runs over points segmentStart[s] … segmentStart[s+1]-1; its ends are vertices. */
+  segmentStart: Uint32Array;
+  segmentFrom: Uint32Array;
+  segmentTo: Uint32Array;
+  /** Metres. */
+  segmentLength: Float32Array;
+  segmentFlags: Uint8Array;
+  segmentWay: Uint32Array;
+  /** Per way: index into `strings` of its name, ref; its road class; maxspeed km/h (0 unknown). */
+  wayName: Uint32Array;
+  wayRef: Uint32Array;
+  wayClass: Uint8Array;
+  wayMaxspeed: Uint16Array;
+  /** OSM id of each way (for operators' debugging and matching answers to the map). */
+  wayOsmId: Float64Array;
+  strings: string[];
+  /** Vertex v sits at point vertexPoint[v]. */
+  vertexPoint: Uint32Array;
+}
+
+/** One mode's graph, edge-based: vertex c is segment c >> 1 travelled along (c even) or against it. */
+export interface ModeGraph {
+  /** 2 × segments; closed directions are isolated vertices. */
+  vertexCount: number;
+  /** Turn arcs: from the end of one segment direction onto the next. */
+  arcTail: Uint32Array;
+  arcHead: Uint32Array;
+  /** Seconds (the next segment's crossing plus the turn), metres (the next segment). */
+  arcWeight: Float32Array;
+  arcDistance: Float32Array;
+  /** Seconds to cross segment s forward / backward for this mode; negative when closed. */
+  segmentForward: Float32Array;
+  segmentBackward: Float32Array;
+  /** 1 when the segment is in the mode's large connected part (snapping prefers those). */
+  segmentMain: Uint8Array;
+  hierarchy: Hierarchy;
+}
+
+/** Road classes (`wayClass`), for maneuvers and summaries. */
+export const ROAD_CLASSES = ['other', 'motorway', 'motorway_link', 'trunk', 'trunk_link', 'primary', 'primary_link', 'secondary', 'secondary_link',
+  'tertiary', 'tertiary_link', 'unclassified', 'residential', 'living_street', 'service', 'track', 'path', 'footway', 'cycleway', 'pedestrian', 'steps', 'ferry', 'road'] as const;

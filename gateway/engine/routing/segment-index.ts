@@ -1,0 +1,149 @@
+// Nearest point on the network: a uniform grid over every straight piece of every segment (a piece
+// is listed in each cell its bounding box touches), searched in growing rings of cells until no
+// unvisited cell can hold anything closer. Distances are metres in a local equirectangular plane,
+// exact enough within the snap radius.
+import type { Network } from './network';
+
+const CELL_DEG = 0.005;
+const M_PER_DEG = 111_320;
+
+export interface Snap {
+  segment: number;
+  /** Metres from the segment's start to the snapped point. */
+  along: number;
+  lon: number;
+  lat: number;
+  /** Metres from the query point. */
+  distance: number;
+  /** Bearing (degrees clockwise from north) of the segment's piece at the snapped point, in segment order. */
+  bearing: number;
+}
+
+export class SegmentIndex {
+  private readonly cellFirst: Uint32Array;
+  private readonly cellItems: Uint32Array;
+  private readonly west: number;
+  private readonly south: number;
+  private readonly cols: number;
+  private readonly rows: number;
+  /** Segment of each point index (the piece from point p to p+1 belongs to pieceSegment[p]). */
+  private readonly pieceSegment: Uint32Array;
+  /** Metres from its segment's start to each point. */
+  private readonly pointAlong: Float32Array;
+
+  constructor(private readonly n: Network) {
+    const points = n.pointLon.length;
+    const segments = n.segmentFrom.length;
+    this.pieceSegment = new Uint32Array(points);
+    this.pointAlong = new Float32Array(points);
+    let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity;
+    for (let p = 0; p < points; p++) {
+      const lon = n.pointLon[p] / 1e7, lat = n.pointLat[p] / 1e7;
+      if (lon < west) west = lon;
+      if (lon > east) east = lon;
+      if (lat < south) south = lat;
+      if (lat > north) north = lat;
+    }
+    if (points === 0) west = south = east = north = 0;
+    this.west = west;
+    this.south = south;
+    this.cols = Math.max(1, Math.ceil((east - west) / CELL_DEG) + 1);
+    this.rows = Math.max(1, Math.ceil((north - south) / CELL_DEG) + 1);
+    const counts = new Uint32Array(this.cols * this.rows + 1);
+    const forEachPiece = (visit: (p: number, c0: number, c1: number, r0: number, r1: number) => void) => {
+      for (let s = 0; s < segments; s++) {
+        for (let p = n.segmentStart[s]; p < n.segmentStart[s + 1] - 1; p++) {
+          const x0 = this.col(n.pointLon[p] / 1e7), x1 = this.col(n.pointLon[p + 1] / 1e7);
+          const y0 = this.row(n.pointLat[p] / 1e7), y1 = this.row(n.pointLat[p + 1] / 1e7);
+          visit(p, Math.min(x0, x1), Math.max(x0, x1), Math.min(y0, y1), Math.max(y0, y1));
+        }
+      }
+    };
+    for (let s = 0; s < segments; s++) {
+      let along = 0;
+      for (let p = n.segmentStart[s]; p < n.segmentStart[s + 1]; p++) {
+        this.pieceSegment[p] = s;
+        if (p > n.segmentStart[s]) along += planarMetres(n.pointLon[p - 1] / 1e7, n.pointLat[p - 1] / 1e7, n.pointLon[p] / 1e7, n.pointLat[p] / 1e7);
+        this.pointAlong[p] = along;
+      }
+      // Scale to the segment's stored (haversine) length so offsets agree with it.
+      const total = along;
+      if (total > 0) for (let p = n.segmentStart[s]; p < n.segmentStart[s + 1]; p++) this.pointAlong[p] *= n.segmentLength[s] / total;
+    }
+    forEachPiece((_p, c0, c1, r0, r1) => {
+      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) counts[r * this.cols + c + 1]++;
+    });
+    for (let i = 0; i < this.cols * this.rows; i++) counts[i + 1] += counts[i];
+    this.cellFirst = counts;
+    this.cellItems = new Uint32Array(counts[this.cols * this.rows]);
+    const pos = counts.slice(0, this.cols * this.rows);
+    forEachPiece((p, c0, c1, r0, r1) => {
+      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) this.cellItems[pos[r * this.cols + c]++] = p;
+    });
+  }
+
+  private col(lon: number): number {
+    return Math.min(this.cols - 1, Math.max(0, Math.floor((lon - this.west) / CELL_DEG)));
+  }
+
+  private row(lat: number): number {
+    return Math.min(this.rows - 1, Math.max(0, Math.floor((lat - this.south) / CELL_DEG)));
+  }
+
+  /** Nearest point of a segment `accept` allows, within `maxMetres`; null when none. */
+  nearest(lon: number, lat: number, maxMetres: number, accept: (segment: number) => boolean): Snap | null {
+    const n = this.n;
+    const kx = Math.cos(lat * Math.PI / 180) * M_PER_DEG;
+    const ky = M_PER_DEG;
+    const cellMetres = CELL_DEG * Math.min(kx, ky);
+    const cx = Math.floor((lon - this.west) / CELL_DEG);
+    const cy = Math.floor((lat - this.south) / CELL_DEG);
+    let best: Snap | null = null;
+    let bestD2 = maxMetres * maxMetres;
+    const maxRing = Math.ceil(maxMetres / cellMetres) + 1;
+    for (let ring = 0; ring <= maxRing; ring++) {
+      // Every unvisited cell is at least (ring - 1) cells away.
+      const near = Math.max(0, ring - 1) * cellMetres;
+      if (best !== null && near * near > bestD2) break;
+      for (let r = cy - ring; r <= cy + ring; r++) {
+        if (r < 0 || r >= this.rows) continue;
+        for (let c = cx - ring; c <= cx + ring; c++) {
+          if (c < 0 || c >= this.cols) continue;
+          if (Math.max(Math.abs(r - cy), Math.abs(c - cx)) !== ring) continue;
+          const cell = r * this.cols + c;
+          for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
+            const p = this.cellItems[i];
+            const s = this.pieceSegment[p];
+            const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
+            const bx = (n.pointLon[p + 1] / 1e7 - lon) * kx, by = (n.pointLat[p + 1] / 1e7 - lat) * ky;
+            const dx = bx - ax, dy = by - ay;
+            const len2 = dx * dx + dy * dy;
+            let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            const px = ax + t * dx, py = ay + t * dy;
+            const d2 = px * px + py * py;
+            if (d2 >= bestD2 || !accept(s)) continue;
+            bestD2 = d2;
+            const along = this.pointAlong[p] + t * (this.pointAlong[p + 1] - this.pointAlong[p]);
+            best = {
+              segment: s, along, lon: lon + px / kx, lat: lat + py / ky, distance: Math.sqrt(d2),
+              bearing: (Math.atan2(dx, dy) * 180 / Math.PI + 360) % 360,
+            };
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Metres from the segment's start to point p (of that segment). */
+  alongAt(p: number): number {
+    return this.pointAlong[p];
+  }
+}
+
+function planarMetres(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  const kx = Math.cos(((lat1 + lat2) / 2) * Math.PI / 180) * M_PER_DEG;
+  const dx = (lon2 - lon1) * kx, dy = (lat2 - lat1) * M_PER_DEG;
+  return Math.sqrt(dx * dx + dy * dy);
+}

@@ -1,0 +1,145 @@
+// `waymark data import|list|remove`, compiled as `npm run build` does and run as a child process on a
+// data directory a real gateway is serving: exit codes, progress and summary, a URL import from a local
+// HTTP server, a failed re-import that changes nothing, and the gateway's catalog following along.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { startTestServer, type TestServer } from '../support/server';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const OSM = path.resolve(REPO, '../shared/fixtures/osm');
+const present = fs.existsSync(path.join(OSM, 'monaco-osrm.osm.pbf'));
+if (!present) console.warn(`data CLI tests skipped: ${OSM} is missing`);
+const withFixtures = present ? describe : describe.skip;
+
+const BUILD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-data-cli-build-'));
+const MAIN = path.join(BUILD_DIR, 'gateway', 'cli', 'main.js');
+const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-data-cli-'));
+const DATA = path.join(WORK, 'data');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function waymark(args: string[]): Promise<Run> {
+  const env = { PATH: process.env.PATH, HOME: os.tmpdir(), NODE_PATH: path.join(REPO, 'node_modules'), WAYMARK_DATA_DIR: DATA };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args], { env, cwd: WORK, timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+let server: TestServer | undefined;
+let files: http.Server | undefined;
+let filesUrl = '';
+
+beforeAll(async () => {
+  if (!present) return;
+  await new Promise<void>((resolve) => {
+    execFile(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', BUILD_DIR], { cwd: REPO }, () => resolve());
+  });
+  expect(fs.existsSync(MAIN)).toBe(true);
+  server = await startTestServer({ dataDir: DATA, extracts: { reloadCheckMs: 0 } });
+  // Serves the fixtures, with one redirect and one missing file.
+  files = http.createServer((req, res) => {
+    if (req.url === '/latest/monaco-latest.osm.pbf') {
+      res.writeHead(302, { location: '/files/monaco-osrm.osm.pbf' });
+      res.end();
+      return;
+    }
+    const name = (req.url ?? '').replace(/^\/files\//, '');
+    const file = path.join(OSM, path.basename(name));
+    if (!req.url?.startsWith('/files/') || !fs.existsSync(file)) {
+      res.writeHead(404);
+      res.end('not here');
+      return;
+    }
+    res.writeHead(200, { 'content-length': fs.statSync(file).size });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => files!.listen(0, '127.0.0.1', resolve));
+  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+}, 240_000);
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => (files ? files.close(resolve) : resolve(undefined)));
+  fs.rmSync(BUILD_DIR, { recursive: true, force: true });
+  fs.rmSync(WORK, { recursive: true, force: true });
+});
+
+function served(): string[] {
+  return server!.running.services.extracts.current().map((e) => `${e.name}:${e.manifest.import?.nodes}`);
+}
+
+withFixtures('waymark data', () => {
+  test('import a PBF file: progress with counts and rates, a summary, the gateway serves it', async () => {
+    expect(served()).toEqual([]);
+    const run = await waymark(['data', 'import', path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf'), '--name', 'baltimore']);
+    expect(run.stderr).toMatch(/read nodes and ways: 51,385 nodes, 7,230 ways; node index \d+ KiB in \d+\.\d\d s/);
+    expect(run.stdout).toMatch(/^Imported baltimore from .*us-md-baltimore-valhalla\.osm\.pbf in \d+\.\d\d s \(peak memory [\d.]+ MiB\): 51385 nodes, 7230 ways, 167 relations\.$/m);
+    expect(run.code).toBe(0);
+    expect(served()).toEqual(['baltimore:51385']);
+  });
+
+  test('import bzip2 XML with the default name, and list as JSON', async () => {
+    const run = await waymark(['data', 'import', path.join(OSM, 'us-ca-west-oakland-osmnx.osm.bz2')]);
+    expect(run.code).toBe(0);
+    const list = await waymark(['data', 'list', '--json']);
+    expect(list.code).toBe(0);
+    const parsed = JSON.parse(list.stdout);
+    expect(parsed.extracts.map((e: { name: string }) => e.name)).toEqual(['baltimore', 'us-ca-west-oakland-osmnx']);
+    expect(parsed.extracts[1].manifest.import).toMatchObject({ format: 'xml', compression: 'bzip2', nodes: 446 });
+    const plain = await waymark(['data', 'list']);
+    expect(plain.stdout).toMatch(/^baltimore\s+[\d.]+ KiB\s+imported \S+ from .*us-md-baltimore-valhalla\.osm\.pbf$/m);
+  });
+
+  test('a failed re-import exits 1, says why, and the previous extract keeps serving', async () => {
+    for (const bad of [path.join(OSM, 'monaco-osrm.poly'), path.join(OSM, 'STATS.jsonl')]) {
+      const run = await waymark(['data', 'import', bad, '--name', 'baltimore']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/import of .* failed: .*not an OSM extract.*\(the previous "baltimore" extract stays\)/);
+    }
+    const truncated = path.join(WORK, 'cut.osm.pbf');
+    fs.writeFileSync(truncated, fs.readFileSync(path.join(OSM, 'monaco-osrm.osm.pbf')).subarray(0, 900_000));
+    const cut = await waymark(['data', 'import', truncated, '--name', 'baltimore']);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/truncated PBF file/);
+    expect(served()).toEqual(['baltimore:51385', 'us-ca-west-oakland-osmnx:446']);
+    expect(fs.readdirSync(path.join(DATA, 'extracts')).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  test('import from a URL (following a redirect) and replace a name atomically', async () => {
+    const run = await waymark(['data', 'import', `${filesUrl}/latest/monaco-latest.osm.pbf`, '--name', 'baltimore']);
+    expect(run.stderr).toMatch(/download baltimore: 1\.7 MiB/);
+    expect(run.code).toBe(0);
+    expect(served()).toEqual(['baltimore:180118', 'us-ca-west-oakland-osmnx:446']);
+    const named = await waymark(['data', 'import', `${filesUrl}/latest/monaco-latest.osm.pbf`]);
+    expect(named.stdout).toMatch(/^Imported monaco from http/m);
+    const missing = await waymark(['data', 'import', `${filesUrl}/files/nowhere.osm.pbf`]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/answered HTTP 404/);
+    expect(fs.readdirSync(path.join(DATA, 'extracts')).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  test('remove, and usage errors exit 2', async () => {
+    const removed = await waymark(['data', 'remove', 'monaco']);
+    expect([removed.code, removed.stdout.trim()]).toEqual([0, 'Removed the extract monaco.']);
+    const again = await waymark(['data', 'remove', 'monaco']);
+    expect(again.code).toBe(1);
+    expect(served()).toEqual(['baltimore:180118', 'us-ca-west-oakland-osmnx:446']);
+    for (const args of [['data'], ['data', 'frobnicate'], ['data', 'import'], ['data', 'remove'], ['data', 'import', 'x.osm.pbf', '--name', 'Bad Name'], ['data', 'import', path.join(OSM, '...pbf')]]) {
+      const run = await waymark(args);
+      expect([args.join(' '), run.code]).toEqual([args.join(' '), 2]);
+    }
+    const absent = await waymark(['data', 'import', path.join(WORK, 'absent.osm.pbf')]);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toMatch(/no such file/);
+  });
+});

@@ -1,0 +1,34 @@
+// Imports shared OSM extracts once per test file into a temporary data directory, with the real
+// pipeline and stages, and gives an embedded router over them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runImport } from '../../data/osm/import-pipeline';
+import { RoutingStage } from '../../data/osm/routing/routing-stage';
+import { createEmbeddedRouter, type EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
+import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
+
+export const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');
+export const OSRM = path.resolve(__dirname, '../../../shared/fixtures/engines/osrm/monaco-v6.0.0');
+
+export function fixturesPresent(name: string, ...files: string[]): boolean {
+  const missing = files.filter((f) => !fs.existsSync(f));
+  if (missing.length > 0) console.warn(`${name} skipped: missing ${missing.join(', ')}`);
+  return missing.length === 0;
+}
+
+export interface ImportedRouter {
+  dataDir: string;
+  catalog: ExtractCatalog;
+  router: EmbeddedRouter;
+  close(): void;
+}
+
+export async function importForRouting(extracts: Record<string, string>): Promise<ImportedRouter> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-routing-'));
+  for (const [name, file] of Object.entries(extracts)) {
+    await runImport({ file: path.join(OSM, file), name, dataDir, stages: [new RoutingStage()] });
+  }
+  const catalog = new ExtractCatalog({ dataDir, checkMs: 0 });
+  return { dataDir, catalog, router: createEmbeddedRouter(catalog), close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
