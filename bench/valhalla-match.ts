@@ -41,7 +41,7 @@ function main(): void {
   // What the adapter receives: the parsed JSON (EngineHttp parses it); parsing is timed apart.
   const text = JSON.stringify(answer);
   let sink = 0;
-  for (let i = 0; i < 200; i++) sink += matchFrom(JSON.parse(text)).roads.length; // warm-up
+  for (let i = 0; i < 200; i++) sink += matchFrom(JSON.parse(text), POINTS).roads.length; // warm-up
   const build: number[] = [];
   const parse: number[] = [];
   const read: number[] = [];
@@ -53,11 +53,11 @@ function main(): void {
     const body = JSON.parse(text) as Record<string, unknown>;
     parse.push(Number(process.hrtime.bigint() - t) / 1e3);
     t = process.hrtime.bigint();
-    const result = matchFrom(body);
+    const result = matchFrom(body, POINTS);
     read.push(Number(process.hrtime.bigint() - t) / 1e3);
     sink += result.roads.length + result.matchedPoints.length;
   }
-  const result = matchFrom(JSON.parse(text));
+  const result = matchFrom(JSON.parse(text), POINTS);
   console.log(`valhalla match adapter: ${POINTS} points, answer ${(text.length / 1024).toFixed(0)} KiB, ${(answer.edges as unknown[]).length} edges → ${result.roads.length} roads, ${result.geometry.length} shape points, ${result.matchedPoints.length} matched; ${RUNS} runs`);
   for (const [label, values] of [['build request body (JSON.stringify)', build], ['JSON.parse of the answer', parse], ['read answer (matchFrom)', read]] as const) {
     const s = summarize(values);

@@ -96,7 +96,7 @@ const TRACE: TracePoint[] = [
     ]);
   });
 
-  it('keeps the limit covering most of a run and ignores "unlimited" and shape indexes outside the shape', async () => {
+  it('keeps the limit covering most of a run; ignores "unlimited", shape indexes outside the shape, extra matched points', async () => {
     const shape = '_c`|@_c`|@_ibE?_ibE?_ibE?';
     const points = decodePolyline(shape, 6);
     replay.force({ status: 200, text: JSON.stringify({
@@ -106,11 +106,12 @@ const TRACE: TracePoint[] = [
         { names: ['A1'], road_class: 'motorway', speed_limit: 130, length: 2, begin_shape_index: 1, end_shape_index: 2 },
         { names: ['A1'], road_class: 'motorway', speed_limit: 120, length: 1, begin_shape_index: 2, end_shape_index: 99 },
       ],
-      matched_points: [{ type: 'matched', lat: 1, lon: 1 }, { type: 'matched', lat: 'x', lon: 1 }],
+      matched_points: [{ type: 'matched', lat: 1, lon: 1 }, { type: 'matched', lat: 'x', lon: 1 }, { type: 'matched', lat: 3, lon: 3 }],
     }) });
     const result = await valhalla.match({ points: TRACE.slice(0, 2), mode: 'car' });
     expect(result.roads).toEqual([{ highway: 'motorway', names: ['A1'], speedLimitKph: 130, start: points[0], end: points[points.length - 1] }]);
     expect(result.distance).toBe(8000);
+    // A malformed point is skipped; one past the two input points is not invented an index.
     expect(result.matchedPoints).toEqual([{ location: [1, 1], originalIndex: 0 }]);
   });
 

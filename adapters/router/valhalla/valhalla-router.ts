@@ -112,7 +112,7 @@ export class ValhallaRouter implements Router {
     if (typeof code === 'number' && NO_MATCH_CODES.has(code)) {
       throw new OutsideNetwork(0, first, `the path could not be matched to a road network for this mode (valhalla ${code})`);
     }
-    return matchFrom(this.okBody(reply, [first]));
+    return matchFrom(this.okBody(reply, [first]), req.points.length);
   }
 
   async isochrone(req: IsochroneRequest): Promise<LngLat[][]> {

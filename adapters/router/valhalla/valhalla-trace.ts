@@ -76,11 +76,11 @@ function speedLimitOf(edge: ValhallaEdge): number | undefined {
   return v !== undefined && v > 0 ? v : undefined;
 }
 
-function matchedPointsFrom(raw: unknown): MatchedPoint[] {
+function matchedPointsFrom(raw: unknown, inputCount: number): MatchedPoint[] {
   if (!Array.isArray(raw)) return [];
   const out: MatchedPoint[] = [];
   // Valhalla answers one matched point per input point, in input order; the index is the position.
-  raw.forEach((p: ValhallaMatchedPoint, originalIndex) => {
+  raw.slice(0, inputCount).forEach((p: ValhallaMatchedPoint, originalIndex) => {
     if (typeof p !== 'object' || p === null || p.type === 'unmatched') return;
     const lat = num(p.lat);
     const lon = num(p.lon);
@@ -132,13 +132,16 @@ export function roadsFrom(edges: readonly ValhallaEdge[], shape: readonly LngLat
   return roads;
 }
 
-/** Reads a `/trace_attributes` answer made with `units: kilometers` and a polyline6 `shape`. */
-export function matchFrom(body: Record<string, unknown>): MatchResult {
+/**
+ * Reads a `/trace_attributes` answer made with `units: kilometers` and a polyline6 `shape`, for a trace of
+ * `inputCount` points (matched points past it, which a sound server never sends, are ignored).
+ */
+export function matchFrom(body: Record<string, unknown>, inputCount: number): MatchResult {
   const shape = typeof body.shape === 'string' ? decodePolyline(body.shape, 6) : [];
   const edges = Array.isArray(body.edges) ? (body.edges.filter((e) => typeof e === 'object' && e !== null) as ValhallaEdge[]) : [];
   const km = edges.reduce((sum, e) => sum + (num(e.length) ?? 0), 0);
   return {
-    matchedPoints: matchedPointsFrom(body.matched_points),
+    matchedPoints: matchedPointsFrom(body.matched_points, inputCount),
     geometry: shape,
     // Valhalla writes lengths to the metre (3 decimals of km); keep that, not the float sum's noise.
     distance: Math.round(km * 1000 * 10) / 10,
