@@ -77,9 +77,12 @@ export class RouterSelection implements Router {
     throw new OutsideNetwork(0, locations[0], `no imported road network for ${mode} covers (${locations[0][1]},${locations[0][0]})`);
   }
 
+  /** A trace rarely has every point near a road, so the embedded router decides coverage itself. */
   match(req: MatchRequest): Promise<MatchResult> {
-    const router = this.networkRouter(req.points.map((p) => p.location), req.mode);
-    if (!router.match) throw new OutsideNetwork(0, req.points[0].location, `the ${router.name} router does not match paths`);
+    const first = req.points[0].location;
+    const router = this.external[req.mode]?.router ?? this.embedded;
+    if (!router) throw new OutsideNetwork(0, first, `no imported road network for ${req.mode} covers (${first[1]},${first[0]})`);
+    if (!router.match) throw new OutsideNetwork(0, first, `the ${router.name} router does not match paths`);
     return router.match(req);
   }
 
