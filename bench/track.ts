@@ -1,79 +1,149 @@
-// HTTP track benchmark: 100,000 geofences (metro mix), 10,000 devices on random walks, autocannon
-// against the gateway in a child process. Prints track throughput and latency, the same run's bare
-// authenticated route (GET /v1/config) for the ratio, the gateway's CPU time per track request, peak
-// RSS, and index load / update times.
+// HTTP track benchmark: 100,000 geofences (metro mix), 10,000 devices on random walks, one webhook
+// receiving every event (events and webhooks on), against the gateway in child processes. The load
+// generator runs in its own process too (bench/http/track-load-child.ts), so it never shares a core's
+// time with this driver. Prints track throughput and latency, the same run's bare authenticated route
+// (GET /v1/config) for the ratio, the gateways' CPU time per request for both, the RSS after the index
+// of 100k geofences loaded and at the peak, and the load average of the machine (it is shared).
 //
 // Run: npm run bench:build && node dist/bench/track.js
-// Options (env): GEOFENCES (100000), DEVICES (10000), SECONDS (10), CONNECTIONS (32)
+// Options (env): GEOFENCES (100000), DEVICES (10000), SECONDS (10), CONNECTIONS (32),
+//   STORE (sqlite | postgres; postgres needs DATABASE_URL), NODES (1 or 2 gateways; postgres only),
+//   BENCH_GATEWAY_MAIN (another build's gateway/cli/main.js: the same bench against an older commit).
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startGatewayProcess } from './http/gateway-process';
-import { runLoad } from './http/load';
-import { offset, prng, randomPoint, type LngLat } from './support/metro';
+import pg from 'pg';
+import { startGatewayProcess, type GatewayProcess } from './http/gateway-process';
+import { loadInChild } from './http/load-process';
+import type { LoadResult } from './http/load';
+import type { TrackLoadJob } from './http/track-load-child';
 import { seedGeofences } from './support/seed';
 
 const GEOFENCES = Number(process.env.GEOFENCES ?? 100_000);
 const DEVICES = Number(process.env.DEVICES ?? 10_000);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
+const STORE = process.env.STORE === 'postgres' ? 'postgres' : 'sqlite';
+const NODES = STORE === 'postgres' ? Math.max(1, Math.min(2, Number(process.env.NODES ?? 1))) : 1;
+const CHILD = path.join(__dirname, 'http', 'track-load-child.js');
+
+function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+}
+
+/** A webhook receiver answering 200 at once, counting what it got. */
+async function startReceiver(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received: () => received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-track-'));
-  console.log(`seeding ${GEOFENCES} geofences into ${dataDir} …`);
-  const seeded = await seedGeofences(dataDir, GEOFENCES);
-  console.log(`seeded in ${seeded.seedSeconds.toFixed(1)} s; index load of ${GEOFENCES} geofences from SQLite: ${(seeded.indexLoadSeconds * 1000).toFixed(0)} ms`);
+  const schema = `waymark_bench_${process.pid}`;
+  const storeEnv: Record<string, string> = STORE === 'postgres'
+    ? { WAYMARK_STORE: 'postgres', DATABASE_URL: String(process.env.DATABASE_URL), WAYMARK_DATABASE_SCHEMA: schema }
+    : {};
+  if (STORE === 'postgres' && !process.env.DATABASE_URL) throw new Error('STORE=postgres needs DATABASE_URL');
+  console.log(`store ${STORE}, ${NODES} node(s); seeding ${GEOFENCES} geofences …   (load average ${loadAverage()})`);
+  const seeded = await seedGeofences(dataDir, GEOFENCES, 42, STORE === 'postgres' ? { store: 'postgres', databaseUrl: process.env.DATABASE_URL, databaseSchema: schema } : {});
+  console.log(`seeded in ${seeded.seedSeconds.toFixed(1)} s; index load of ${GEOFENCES} geofences: ${(seeded.indexLoadSeconds * 1000).toFixed(0)} ms`);
+  // Seeding ran this build's start-up, which adds its indexes; an older build never had them.
+  if (process.env.BENCH_GATEWAY_MAIN) await dropNewerIndexes(dataDir, schema);
 
-  const gw = await startGatewayProcess(dataDir);
+  const receiver = await startReceiver();
+  const gateways: GatewayProcess[] = [];
+  const dirs = [dataDir];
+  for (let i = 0; i < NODES; i++) {
+    if (i > 0) dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-track-node-')));
+    const nodeDir = dirs[i];
+    gateways.push(await startGatewayProcess(nodeDir, { ...storeEnv, WAYMARK_WEBHOOK_ALLOW_PRIVATE: 'true' }));
+  }
   const pk = seeded.keys['test publishable'];
   const sk = seeded.keys['test secret'];
-  const headers = { authorization: pk, 'content-type': 'application/json' };
-  // Warm the index (first track of the project loads it) and the JIT.
-  await fetch(`${gw.url}/v1/track`, { method: 'POST', headers, body: JSON.stringify({ deviceId: 'warm', latitude: 40.75, longitude: -73.98, accuracy: 10 }) });
+  const hook = await fetch(`${gateways[0].url}/v1/webhooks`, { method: 'POST', headers: { authorization: sk, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
+  if (hook.status !== 200) throw new Error(`webhook not created: ${hook.status} ${await hook.text()}`);
 
-  const rnd = prng(7);
-  const positions: LngLat[] = Array.from({ length: DEVICES }, () => randomPoint(rnd));
-  let next = 0;
-  const trackRequest = (req: { body?: string }) => {
-    const d = next++ % DEVICES;
-    // A walk of up to ~30 m per step: devices drift into and out of geofences.
-    positions[d] = offset(positions[d], (rnd() * 2 - 1) * 30, (rnd() * 2 - 1) * 30);
-    const [lng, lat] = positions[d];
-    req.body = JSON.stringify({ deviceId: `device-${d}`, userId: `user-${d}`, latitude: lat, longitude: lng, accuracy: 5 + rnd() * 45, foreground: true, stopped: rnd() < 0.2 });
-    return req;
-  };
-
-  await runLoad({ title: 'warm-up (track)', url: `${gw.url}/v1/track`, method: 'POST', headers, setupRequest: trackRequest, durationSeconds: 3, connections: CONNECTIONS });
-  const bare = await runLoad({ title: 'GET /v1/config (bare, authenticated)', url: `${gw.url}/v1/config`, headers: { authorization: pk }, durationSeconds: SECONDS, connections: CONNECTIONS });
-  const cpuBefore = processCpuMs(gw.pid);
-  const track = await runLoad({ title: 'POST /v1/track', url: `${gw.url}/v1/track`, method: 'POST', headers, setupRequest: trackRequest, durationSeconds: SECONDS, connections: CONNECTIONS });
-
-  // CPU the gateway spent per track request: on a shared machine this moves far less than throughput.
-  const cpuPerTrackUs = ((processCpuMs(gw.pid) - cpuBefore) * 1000) / (track.requestsPerSecond * SECONDS);
-
-  // Index update cost as a client sees it: a geofence upsert round trip under no other load.
-  const t0 = process.hrtime.bigint();
-  const UPSERTS = 200;
-  for (let i = 0; i < UPSERTS; i++) {
-    const [lng, lat] = randomPoint(rnd);
-    await fetch(`${gw.url}/v1/geofences/bench/u${i}`, {
-      method: 'PUT', headers: { authorization: sk, 'content-type': 'application/json' },
-      body: JSON.stringify({ description: 'upsert', type: 'circle', coordinates: [lng, lat], radius: 100 }),
-    });
+  // The first track of the project loads the index of 100k geofences.
+  const rssStart = gateways.map((g) => g.rssMiB());
+  for (const gw of gateways) {
+    await fetch(`${gw.url}/v1/track`, { method: 'POST', headers: { authorization: pk, 'content-type': 'application/json' }, body: JSON.stringify({ deviceId: 'warm', latitude: 40.75, longitude: -73.98, accuracy: 10 }) });
   }
-  const upsertMs = Number(process.hrtime.bigint() - t0) / 1e6 / UPSERTS;
+  const rssLoaded = gateways.map((g) => g.rssMiB());
 
-  const events = await (await fetch(`${gw.url}/v1/events?limit=1`, { headers: { authorization: sk } })).json() as { events: unknown[] };
+  const job = (mode: TrackLoadJob['mode'], title: string, node: number, seconds: number, connections: number): TrackLoadJob => ({
+    mode, title, url: gateways[node].url, key: pk, seconds, connections, devices: Math.floor(DEVICES / NODES), deviceOffset: node * Math.floor(DEVICES / NODES), seed: 7 + node,
+  });
+  const cpuMs = (): number => gateways.reduce((sum, g) => sum + processCpuMs(g.pid), 0);
+  const trackAll = (title: string, seconds: number): Promise<LoadResult[]> =>
+    Promise.all(gateways.map((_, i) => loadInChild(CHILD, job('track', NODES > 1 ? `${title} (node ${i + 1})` : title, i, seconds, Math.ceil(CONNECTIONS / NODES)))));
+
+  await trackAll('warm-up (track)', 3);
+  console.log(`load average before the measured runs: ${loadAverage()}`);
+  const cpu0 = cpuMs();
+  const bare = await loadInChild(CHILD, job('bare', 'GET /v1/config (bare, authenticated)', 0, SECONDS, CONNECTIONS));
+  const cpu1 = cpuMs();
+  const track = await trackAll('POST /v1/track', SECONDS);
+  const cpu2 = cpuMs();
+  const trackRps = track.reduce((sum, r) => sum + r.requestsPerSecond, 0);
+  const trackNon2xx = track.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+
+  // CPU the gateways spent per request: on a shared machine this moves far less than throughput.
+  const cpuPerBareUs = ((cpu1 - cpu0) * 1000) / (bare.requestsPerSecond * SECONDS);
+  const cpuPerTrackUs = ((cpu2 - cpu1) * 1000) / (trackRps * SECONDS);
+
+  const events = await (await fetch(`${gateways[0].url}/v1/events?limit=1`, { headers: { authorization: sk } })).json() as { events: unknown[] };
   console.log('');
-  console.log(`track throughput        ${track.requestsPerSecond.toFixed(0)} req/s (p50 ${track.p50Ms} ms, p99 ${track.p99Ms} ms)`);
-  console.log(`gateway CPU per track     ${cpuPerTrackUs.toFixed(0)} µs (user + system)`);
-  console.log(`bare route throughput   ${bare.requestsPerSecond.toFixed(0)} req/s`);
-  console.log(`ratio track / bare      ${(track.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}`);
-  console.log(`geofence upsert         ${upsertMs.toFixed(2)} ms per sequential round trip (index updated in place)`);
-  console.log(`peak RSS (gateway)      ${gw.peakRssMiB().toFixed(0)} MiB`);
+  console.log(`store / nodes           ${STORE} / ${NODES}`);
+  console.log(`track throughput        ${trackRps.toFixed(0)} req/s (p50 ${track.map((t) => t.p50Ms).join('/')} ms, p99 ${track.map((t) => t.p99Ms).join('/')} ms)${trackNon2xx ? `, ${trackNon2xx} non-2xx or errors` : ''}`);
+  console.log(`bare route throughput   ${bare.requestsPerSecond.toFixed(0)} req/s (node 1)`);
+  console.log(`ratio track / bare      ${(trackRps / bare.requestsPerSecond).toFixed(2)}`);
+  console.log(`gateway CPU per track   ${cpuPerTrackUs.toFixed(0)} µs; per bare request ${cpuPerBareUs.toFixed(0)} µs; ratio ${(cpuPerTrackUs / cpuPerBareUs).toFixed(2)}`);
+  console.log(`RSS, ${GEOFENCES} loaded ${rssLoaded.map((r, i) => `${r.toFixed(0)} MiB (started at ${rssStart[i].toFixed(0)})`).join(', ')}`);
+  console.log(`peak RSS (gateways)     ${gateways.map((g) => g.peakRssMiB().toFixed(0)).join(', ')} MiB`);
+  console.log(`webhook requests        ${receiver.received()} received during the run`);
   console.log(`events were generated   ${events.events.length > 0 ? 'yes' : 'NO — check the data'}`);
-  await gw.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  console.log(`load average after      ${loadAverage()} (1 / 5 / 15 min; ${os.cpus().length} cores)`);
+  for (const gw of gateways) await gw.stop();
+  await receiver.close();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  if (STORE === 'postgres') {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+}
+
+/** Indexes this build declares that an older build under test would not have (named docs_unique_*, docs_sorted_*). */
+async function dropNewerIndexes(dataDir: string, schema: string): Promise<void> {
+  const newer = /^docs_(unique|sorted)_/;
+  if (STORE === 'postgres') {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    const r = await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema]);
+    for (const { indexname } of r.rows) if (newer.test(indexname)) await client.query(`DROP INDEX "${schema}"."${indexname}"`);
+    await client.end();
+    return;
+  }
+  const db = new Database(path.join(dataDir, 'waymark.sqlite'));
+  const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as Array<{ name: string }>).map((r) => r.name);
+  for (const name of names) if (newer.test(name)) db.exec(`DROP INDEX "${name}"`);
+  db.close();
 }
 
 /** utime + stime of a process, ms (from /proc; clock ticks are 100 Hz on Linux). */

@@ -20,6 +20,8 @@ import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
 import { createEmbeddedRouter } from './api/routing/embedded-router';
+import { CurrentPlaces } from './api/places/current-places';
+import { PlacesService } from './api/places/places-service';
 import { createRouterSelection, type RouterSelection } from './api/routing/router-selection';
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
 import { TrackService } from './api/track/track-service';
@@ -36,6 +38,7 @@ import { NotFound } from './http/errors';
 import { consoleLogger, type Logger } from './http/logger';
 import { answerClientError } from './http/client-error';
 import { cors } from './http/cors';
+import { dashboardFiles } from './http/dashboard-files';
 import { requestId } from './http/request-id';
 import { wireRoutes } from './http/wire';
 
@@ -55,6 +58,8 @@ export interface Services {
   timeZones: TimeZoneLookup;
   /** IP databases are read on first use. */
   ipLocator: IpLocator;
+  /** Places of the imported extracts (and bundled airports); loads on first use, reloads on re-import. */
+  places: PlacesService;
   scheduler: Scheduler;
   /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
   extracts: ExtractCatalog;
@@ -92,6 +97,7 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const regions = createEmbeddedRegions({ dataDir: config.dataDir });
   const store = await createStore(config, logger);
   for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
+  for (const warning of store.warnings) logger.warn('store', { warning });
   const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
     await store.close();
     throw err;
@@ -99,14 +105,20 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const auth = new Authenticator(store);
   const projects = new ProjectService(store);
   projects.onChange((id) => auth.forget(id));
+  // Keys rotated or settings changed by another node or the CLI (PostgreSQL): drop what auth cached.
+  store.onRemoteChange((change) => {
+    if (change.collection === 'projects' && change.projectId !== undefined) auth.forget(change.projectId);
+    else if (change.collection === '*') auth.forgetAll();
+  });
   // Operating hours are read in the geofence's own zone.
   const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
   const track = new TrackService(store, geofences);
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
   const router = createRouterSelection(config.routing, createEmbeddedRouter(extracts));
+  const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
   const services: Services = {
-    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, scheduler, extracts, features: new Map(),
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, features: new Map(),
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);
@@ -152,6 +164,8 @@ export function createApp(services: Services): Express {
   app.use(express.urlencoded({ limit: config.bodyLimit, extended: false }));
   // Operators' endpoint, outside /v1: plain text, its own guard (operator token or loopback), no project key.
   app.get('/metrics', metricsEndpoint(services));
+  // The browser dashboard: static files; it calls the API below with the signed-in key.
+  app.use(dashboardFiles());
   app.use(wireRoutes(v1Routes(services), { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');

@@ -34,6 +34,7 @@ export interface GatewayConfig {
   extracts: ExtractsConfig;
   ipGeocode: IpGeocodeConfig;
   routing: RoutingConfig;
+  geocoding: GeocodingConfig;
 }
 
 export type RoutingMode = 'car' | 'truck' | 'bike' | 'foot';
@@ -44,6 +45,15 @@ export interface RoutingConfig {
   modes: Record<RoutingMode, { engine: 'embedded' } | { engine: 'osrm' | 'valhalla'; url: string }>;
   /** Deadline of one request to an external engine, ms. */
   timeoutMs: number;
+}
+
+/** Forward/reverse geocoding and autocomplete (docs/geocoding.md). */
+export interface GeocodingConfig {
+  /** `embedded`: imported extracts plus bundled coarse data; `pelias`: a Pelias API at peliasUrl. */
+  engine: 'embedded' | 'pelias';
+  peliasUrl?: string;
+  /** Deadline of one Pelias request, ms. */
+  peliasTimeoutMs: number;
 }
 
 /** Region data (docs/data-regions.md). */
@@ -257,6 +267,25 @@ function routingConfigFromEnv(env: NodeJS.ProcessEnv): RoutingConfig {
   return { modes, timeoutMs: Math.max(1, intFrom('WAYMARK_ROUTER_TIMEOUT_MS', 10_000, env)) };
 }
 
+function geocodingConfigFromEnv(env: NodeJS.ProcessEnv): GeocodingConfig {
+  const engine = env.WAYMARK_GEOCODER || 'embedded';
+  if (engine !== 'embedded' && engine !== 'pelias') throw new Error(`WAYMARK_GEOCODER must be embedded or pelias, got "${engine}"`);
+  const peliasUrl = env.WAYMARK_PELIAS_URL || undefined;
+  if (engine === 'pelias') {
+    if (peliasUrl === undefined) throw new Error('WAYMARK_GEOCODER=pelias needs WAYMARK_PELIAS_URL (http://pelias-api:4000)');
+    let url: URL;
+    try {
+      url = new URL(peliasUrl);
+    } catch {
+      throw new Error(`WAYMARK_PELIAS_URL must be an http(s) URL, got "${peliasUrl}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`WAYMARK_PELIAS_URL must be an http(s) URL, got "${peliasUrl}"`);
+  }
+  const peliasTimeoutMs = intFrom('WAYMARK_PELIAS_TIMEOUT_MS', 5000, env);
+  if (peliasTimeoutMs < 1) throw new Error('WAYMARK_PELIAS_TIMEOUT_MS must be at least 1');
+  return { engine, peliasUrl, peliasTimeoutMs };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const store = env.WAYMARK_STORE ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'postgres') throw new Error(`WAYMARK_STORE must be sqlite or postgres, got "${store}"`);
@@ -285,5 +314,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     extracts: { reloadCheckMs: intFrom('WAYMARK_EXTRACTS_RELOAD_CHECK_MS', 1000, env) },
     ipGeocode: ipGeocodeConfigFromEnv(env),
     routing: routingConfigFromEnv(env),
+    geocoding: geocodingConfigFromEnv(env),
   };
 }

@@ -1,7 +1,11 @@
 // The installed features, in track-pipeline order (a feature's track steps see the events of those
 // before it: webhooks must come last so they deliver every event of the update).
 import type { Feature } from './feature';
+import { beaconsFeature } from './api/beacons/beacons-feature';
+import { fraudFeature } from './api/fraud/fraud-feature';
+import { geocodeFeature } from './api/geocode/geocode-feature';
 import { ipGeocodeFeature } from './api/geocode/ip-geocode-feature';
+import { placesFeature } from './api/places/places-feature';
 import { geofenceImportFeature } from './api/geofence-import/geofence-import-feature';
 import { regionsFeature } from './api/regions/regions-feature';
 import { tripsFeature } from './api/trips/trips-feature';
@@ -10,9 +14,16 @@ import { webhooksFeature } from './api/webhooks/webhooks-feature';
 export const FEATURES: Feature[] = [
   // Before trips and webhooks: region events are part of the update they see.
   regionsFeature,
+  // Before trips and webhooks, like regions: place events are part of the update they see.
+  placesFeature,
+  // Beacon endpoints and the beacons step; before trips and webhooks, which see its events.
+  beaconsFeature,
   ipGeocodeFeature,
+  geocodeFeature,
   tripsFeature,
   geofenceImportFeature,
+  // After every other step but webhooks: a held-back update undoes what the steps before it prepared.
+  fraudFeature,
   // Last: its track step turns every event of the update into outbox rows.
   webhooksFeature,
 ];

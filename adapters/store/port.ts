@@ -25,6 +25,31 @@ export interface CollectionSpec {
   point?: string;
   /** A datetime field indexed across all scopes, for background jobs (expiry, delivery). */
   due?: string;
+  /**
+   * Keys unique within a scope (adapters enforce them and raise UniqueViolation). `whenAbsent` narrows
+   * the rule to documents without that other key: devices are unique among users who have no userId.
+   */
+  unique?: ReadonlyArray<{ key: string; whenAbsent?: string }>;
+  /**
+   * Key combinations read in createdAt order (a queue head, a type's newest events): each gets a composite
+   * index carrying that order, so `list()` with exactly these keys (one value each), sorted by createdAt,
+   * reads its page from the index instead of sorting every match.
+   */
+  sorted?: ReadonlyArray<readonly string[]>;
+  /** Writes are announced to the other processes sharing the store, which keep copies in memory. */
+  broadcast?: boolean;
+}
+
+/**
+ * A change made by another process sharing the store (another gateway node, the CLI). `collection` is a
+ * collection declared with `broadcast`, 'projects' for a project's keys or settings, or '*' when the
+ * feed was interrupted and anything may have changed. Without `ids`, anything in the scope may have.
+ */
+export interface RemoteChange {
+  collection: string;
+  scope?: Scope;
+  projectId?: string;
+  ids?: string[];
 }
 
 export interface DateRange {
@@ -106,6 +131,9 @@ export interface ProjectRepository {
 export interface Store {
   readonly kind: string;
   readonly projects: ProjectRepository;
+  /** Problems found while defining collections that did not stop start-up (e.g. a unique index that
+   * existing duplicates prevent); the gateway logs them. */
+  readonly warnings: string[];
   /** Declares a collection; idempotent, called at start-up before use. */
   define(collection: string, spec: CollectionSpec): Promise<void>;
   get(collection: string, scope: Scope, id: string): Promise<Doc | undefined>;
@@ -124,5 +152,15 @@ export interface Store {
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /** All scopes that have any document in the collection (for index warm-up). */
   scopes(collection: string): Promise<Scope[]>;
+  /**
+   * Calls `listener` after every commit with that commit's operations, in this process (the delivery
+   * worker wakes on committed outbox rows). Listeners must be quick and must not throw.
+   */
+  onCommit(listener: (ops: readonly WriteOp[]) => void): void;
+  /**
+   * Calls `listener` for changes other processes made (see RemoteChange), within about a second. A store
+   * that only one process can use (SQLite) never calls it.
+   */
+  onRemoteChange(listener: (change: RemoteChange) => void): void;
   close(): Promise<void>;
 }

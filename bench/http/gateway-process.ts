@@ -12,6 +12,8 @@ export interface GatewayProcess {
   keys: Record<string, string>;
   /** Peak resident set size so far, MiB (VmHWM). */
   peakRssMiB(): number;
+  /** Resident set size now, MiB (VmRSS). */
+  rssMiB(): number;
   stop(): Promise<void>;
 }
 
@@ -26,9 +28,17 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The compiled CLI next to this file: bench files are compiled together with the gateway. */
+/**
+ * The compiled CLI next to this file: bench files are compiled together with the gateway.
+ * BENCH_GATEWAY_MAIN runs another build instead (the same bench against an older commit: before/after).
+ */
 function cliEntry(): string {
-  return path.resolve(__dirname, '..', '..', 'gateway', 'cli', 'main.js');
+  return process.env.BENCH_GATEWAY_MAIN ?? path.resolve(__dirname, '..', '..', 'gateway', 'cli', 'main.js');
+}
+
+function statusKiB(pid: number, field: string): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
 }
 
 export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
@@ -57,11 +67,8 @@ export async function startGatewayProcess(dataDir: string, env: Record<string, s
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     keys,
-    peakRssMiB: () => {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      return kb / 1024;
-    },
+    peakRssMiB: () => statusKiB(child.pid!, 'VmHWM') / 1024,
+    rssMiB: () => statusKiB(child.pid!, 'VmRSS') / 1024,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

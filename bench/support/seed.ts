@@ -2,7 +2,7 @@
 // API, minus HTTP), so a benchmark can start from 100,000 geofences in seconds.
 import { createServices } from '../../gateway/app';
 import { parseGeofenceInput } from '../../gateway/api/geofences/geofence-input';
-import { configFromEnv } from '../../gateway/config';
+import { configFromEnv, type GatewayConfig } from '../../gateway/config';
 import { silentLogger } from '../../gateway/http/logger';
 import { geofenceBody, prng } from './metro';
 
@@ -14,8 +14,9 @@ export interface Seeded {
   indexLoadSeconds: number;
 }
 
-export async function seedGeofences(dataDir: string, count: number, seed = 42): Promise<Seeded> {
-  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
+/** `config` picks another store (PostgreSQL benches); SQLite in `dataDir` by default. */
+export async function seedGeofences(dataDir: string, count: number, seed = 42, config: Partial<GatewayConfig> = {}): Promise<Seeded> {
+  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false, ...config }, silentLogger());
   const created = await services.projects.create('default');
   const scope = { projectId: created.id, live: false };
   const rnd = prng(seed);
@@ -35,7 +36,7 @@ export async function seedGeofences(dataDir: string, count: number, seed = 42): 
   await services.store.close();
 
   // A fresh process-like start: measure loading the index from the Store.
-  const again = await createServices({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
+  const again = await createServices({ ...configFromEnv({}), dataDir, logRequests: false, ...config }, silentLogger());
   const t0 = process.hrtime.bigint();
   const index = await again.geofences.index(scope);
   const indexLoadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -5,7 +5,7 @@
 // Row numbers are the ones a spreadsheet shows: the header is row 1, the first data row is row 2,
 // a quoted value spanning several lines is still one row, and blank rows count but are skipped.
 import { parse as parseCsvSync, type CsvError } from 'csv-parse/sync';
-import { collectGeofenceInputErrors, type GeofenceInput } from '../../gateway/api/geofences/geofence-input';
+import { collectGeofenceInputErrors, type GeofenceInput, type GeofenceInputOptions } from '../../gateway/api/geofences/geofence-input';
 import { readHeader, type CsvLayout } from './columns';
 import { decodeCsvInput, detectDelimiter } from './csv-text';
 import { rowToRaw } from './row-input';
@@ -47,6 +47,8 @@ export interface GeofenceCsvOptions {
    * into a transaction and rolls it back when the result has errors, since a later row may still fail.
    */
   onRow?: (row: GeofenceCsvRow) => void;
+  /** Geometry of a known place for rows with placeId (the gateway's places); absent: coordinates needed. */
+  placeShape?: GeofenceInputOptions['placeShape'];
 }
 
 export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
@@ -54,6 +56,11 @@ export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
   batchSize?: number;
   /** Stops the run between batches; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Turns a row's `address` into `coordinates` before the row is checked (the gateway's geocoder). A
+   * rejection with a `param` and `message` (a BadRequest) is that row's error; others propagate.
+   */
+  placeAddress?: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 const DEFAULT_MAX_ERRORS = 1000;
@@ -185,6 +192,7 @@ class CsvImport {
     private readonly layout: CsvLayout | undefined,
     private readonly maxErrors: number,
     private readonly onRow?: (row: GeofenceCsvRow) => void,
+    private readonly placeShape?: GeofenceInputOptions['placeShape'],
   ) {}
 
   get total(): number {
@@ -203,7 +211,31 @@ class CsvImport {
     for (let k = from + 1; k <= to; k++) this.validateRecord(k, layout);
   }
 
-  private validateRecord(k: number, layout: CsvLayout): void {
+  /** Validates data rows [from, to), geocoding addresses first where a row gives one. */
+  async validateWithAddresses(from: number, to: number, placeAddress: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<void> {
+    const layout = this.layout;
+    if (!layout) return;
+    for (let k = from + 1; k <= to; k++) {
+      const cells = this.records[k];
+      const address = layout.fieldColumn.has('address') && !isBlank(cells) ? rowToRaw(cells, layout).raw.address : undefined;
+      if (address === undefined || address === null || address === '') {
+        this.validateRecord(k, layout);
+        continue;
+      }
+      let placed: Record<string, unknown>;
+      try {
+        placed = await placeAddress(rowToRaw(cells, layout).raw);
+      } catch (err) {
+        const e = err as { param?: unknown; message?: unknown };
+        if (typeof e?.param !== 'string' || typeof e.message !== 'string') throw err;
+        this.addError({ row: k + 1, column: columnFor(e.param, layout), message: e.message });
+        continue;
+      }
+      this.validateRecord(k, layout, placed);
+    }
+  }
+
+  private validateRecord(k: number, layout: CsvLayout, placed?: Record<string, unknown>): void {
     const cells = this.records[k];
     const row = k + 1;
     if (isBlank(cells)) return;
@@ -217,9 +249,10 @@ class CsvImport {
       return;
     }
     const before = this.errorCount;
-    const { raw, errors: cellErrors } = rowToRaw(cells, layout);
+    const { raw: cellRaw, errors: cellErrors } = rowToRaw(cells, layout);
+    const raw = placed ?? cellRaw;
     for (const e of cellErrors) this.addError({ row, column: e.column, message: e.message });
-    const { value, errors } = collectGeofenceInputErrors(raw, { mode: 'csv' });
+    const { value, errors } = collectGeofenceInputErrors(raw, { mode: 'csv', placeShape: this.placeShape });
     for (const e of errors) {
       if (!suppressed(e.param, layout)) this.addError({ row, column: columnFor(e.param, layout), message: e.message });
     }
@@ -282,7 +315,7 @@ function prepare(input: string | Buffer, opts: GeofenceCsvOptions): CsvImport {
   const maxErrors = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
   const decoded = decodeCsvInput(input);
   if (!decoded.ok) {
-    const run = new CsvImport([], [], undefined, maxErrors, opts.onRow);
+    const run = new CsvImport([], [], undefined, maxErrors, opts.onRow, opts.placeShape);
     run.addError({ row: 1, column: '', message: `${decoded.message} (first bad byte on line ${decoded.line})` });
     return run;
   }
@@ -300,7 +333,7 @@ function prepare(input: string | Buffer, opts: GeofenceCsvOptions): CsvImport {
     layout = readHeader(header);
     for (const e of layout.errors) headerErrors.push({ row: 1, column: e.column, message: e.message });
   }
-  const run = new CsvImport(records, lines, layout, maxErrors, opts.onRow);
+  const run = new CsvImport(records, lines, layout, maxErrors, opts.onRow, opts.placeShape);
   for (const e of headerErrors) run.addError(e);
   if (syntaxError) run.addError(syntaxError);
   return run;
@@ -356,7 +389,8 @@ export async function parseGeofenceCsvAsync(
   const batch = Math.max(1, opts.batchSize ?? DEFAULT_BATCH_SIZE);
   for (let done = 0; done < total; ) {
     const next = Math.min(total, done + batch);
-    run.validate(done, next);
+    if (opts.placeAddress) await run.validateWithAddresses(done, next, opts.placeAddress);
+    else run.validate(done, next);
     done = next;
     opts.onProgress?.(done, total);
     await yieldToEventLoop();

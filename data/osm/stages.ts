@@ -2,7 +2,11 @@
 // import (stages keep state between the passes). Routing, geocoding and places add theirs here.
 import { RoutingStage } from './routing/routing-stage';
 import type { ImportStage } from './stage';
+import { GeocodingStage } from './stages/geocoding/geocoding-stage';
+import { PlacesStage } from './stages/places/places-stage';
 
 export const IMPORT_STAGES: ReadonlyArray<() => ImportStage> = [
   () => new RoutingStage(),
+  () => new GeocodingStage(),
+  () => new PlacesStage(),
 ];

@@ -2,16 +2,27 @@
 import type { CollectionSpec, Store } from '../../adapters/store/port';
 
 export const COLLECTIONS = {
-  users: { keys: ['userId', 'deviceId'], point: 'location' },
-  geofences: { keys: ['tag', 'externalId'], due: 'expiresAt' },
+  users: {
+    keys: ['userId', 'deviceId'], point: 'location',
+    // One user per userId, and one per device among users without a userId: two first updates of one
+    // device can never make twins, even across nodes (#10.2).
+    unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
+  },
+  // Every node keeps an index of them in memory: writes are announced to the others.
+  geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
-  events: { keys: ['type', 'userRef'] },
-  trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt' },
+  // A type's events are read newest first from their own ordered index (#10.3). Nothing lists a user's
+  // events, so userRef has none: each ordered index is one more entry per event written.
+  events: { keys: ['type', 'userRef'], sorted: [['type']] },
+  // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
+  trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true },
   /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
   presence: { keys: ['geofenceId', 'userRef'] },
   settings: { keys: [] },
   webhooks: { keys: [] },
-  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt' },
+  // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
+  // long the backlog (#10.3).
+  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt', sorted: [['webhookId', 'state'], ['state']] },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof COLLECTIONS;

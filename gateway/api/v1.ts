@@ -1,7 +1,6 @@
 // Every endpoint of the v1 API in one table: read this file to see the whole surface.
 import type { Services } from '../app';
 import type { Route } from '../http/route';
-import { beaconRoutes } from './beacons/beacons-routes';
 import { eventRoutes } from './events/events-routes';
 import { geofenceRoutes } from './geofences/geofences-routes';
 import { projectRoutes } from './projects/project-routes';
@@ -23,7 +22,6 @@ export function v1Routes(s: Services): Route[] {
     ...searchUsersRoutes(s.store, s.router),
     ...routingRoutes(new RoutingService(s.router)),
     ...matchRoutes(s.router),
-    ...beaconRoutes(s.store),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),
     ...sdkRoutes(s),

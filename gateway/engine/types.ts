@@ -74,6 +74,8 @@ export interface ProjectSettings {
   places: boolean;
   regions: boolean;
   fraud: boolean;
+  /** With `fraud` on: an update that fails the checks is held back (docs/fraud.md). */
+  fraudBlocking: boolean;
 }
 
 export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
@@ -87,4 +89,5 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   places: false,
   regions: false,
   fraud: false,
+  fraudBlocking: false,
 };

@@ -40,6 +40,11 @@ export class Authenticator {
     }
   }
 
+  /** Drops every cached context (change notices were interrupted: anything may have changed). */
+  forgetAll(): void {
+    this.cache.clear();
+  }
+
   async authenticate(header: string | undefined, level: AuthLevel): Promise<AuthContext> {
     const key = keyFromHeader(header);
     if (!key) throw new Unauthorized();

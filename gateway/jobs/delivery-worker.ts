@@ -129,6 +129,12 @@ export class DeliveryWorker {
     }
   }
 
+  /** Until when (ms since the epoch) this node leaves an endpoint alone, if it does: a retry is due later or another node's lease runs. */
+  waitingUntil(scope: Scope, webhookId: string): number | undefined {
+    const until = this.blockedUntil.get(scopeKey(scope, webhookId));
+    return until !== undefined && until > this.clock().getTime() ? until : undefined;
+  }
+
   /** Forget that an endpoint is waiting (its webhook was edited, rows were redelivered) and look now. */
   unblock(scope: Scope, webhookId: string): void {
     this.blockedUntil.delete(scopeKey(scope, webhookId));
@@ -207,7 +213,12 @@ export class DeliveryWorker {
     return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
       const now = this.clock();
       const lease = (await this.deps.store.get('webhook_leases', scope, webhookId)) as EndpointLease | undefined;
-      if (this.heldByOther(lease, now)) return false;
+      if (this.heldByOther(lease, now)) {
+        // Another node (perhaps a dead one) holds the endpoint: wakes until its lease ends would each
+        // cost a read and a lock for nothing, on every commit (#10.3). The sweep looks again then.
+        this.blockedUntil.set(scopeKey(scope, webhookId), Math.min(Date.parse(lease!.until), now.getTime() + BLOCK_RECHECK_MS));
+        return false;
+      }
       this.leased.set(scopeKey(scope, webhookId), { scope, webhookId });
       if (lease?.owner === this.owner && Date.parse(lease.until) - now.getTime() > this.leaseMs / 2) return true;
       await this.deps.store.write([this.leaseOp(scope, webhookId, now)]);

@@ -131,7 +131,7 @@ describe('body size limit', () => {
   afterAll(async () => {
     await small.close();
   });
-  const big = { chainMetadata: { filler: 'x'.repeat(2000) } };
+  const big = { chainMetadata: { filler: { text: 'x'.repeat(2000) } } };
   const rows: Array<[string, boolean]> = [['JSON', false], ['form-encoded', true]];
 
   test.each(rows)('a %s body over the limit → 413 body', async (_name, form) => {
@@ -143,7 +143,7 @@ describe('body size limit', () => {
 
   test.each(rows)('a %s body under the limit is accepted', async (_name, form) => {
     await expectCase(small, {
-      method: 'PATCH', path: '/v1/settings', opts: { key: small.keys.testSk, body: { chainMetadata: { filler: 'x'.repeat(500) } }, form },
+      method: 'PATCH', path: '/v1/settings', opts: { key: small.keys.testSk, body: { chainMetadata: { filler: { text: 'x'.repeat(500) } } }, form },
       want: { status: 200 },
     });
   });

@@ -161,8 +161,9 @@ describe('a file with problems', () => {
     ].join('\n'));
     expect(r.status).toBe(400);
     expect(r.body.import.errors.map((e: { row: number; message: string }) => [e.row, e.message.split(';')[0]])).toEqual([
-      [2, 'address needs a geocoder to find the centre'],
-      [3, expect.stringMatching(/^placeId needs place data/)],
+      // Geocoded since the geocoding feature: only the town is known here, which is no centre.
+      [2, expect.stringMatching(/^address "20 Jay St, Brooklyn" was not found/)],
+      [3, expect.stringMatching(/^placeId "[^"]+" is not a known place/)],
       [4, 'isochrone geofences need a road-network router'],
     ]);
     expect(await listAll(server.keys.testSk, 'needs')).toEqual([]);

@@ -131,7 +131,7 @@ describe('parseGeofenceInput: rejected bodies', () => {
     { name: 'circle longitude out of range', body: { ...circleBody, coordinates: [200, 10] }, param: 'coordinates', message: /longitude must be between -180 and 180/ },
     { name: 'circle latitude out of range', body: { ...circleBody, coordinates: '[10, -91]' }, param: 'coordinates', message: /latitude must be between -90 and 90/ },
     { name: 'circle with address only', body: { ...circleBody, coordinates: undefined, address: '20 Jay St' }, param: 'address', message: /^address needs a geocoder .* none is configured/ },
-    { name: 'circle with placeId only', body: { ...circleBody, coordinates: undefined, placeId: 'p1' }, param: 'placeId', message: /^placeId needs place data .* none is loaded/ },
+    { name: 'circle with placeId only', body: { ...circleBody, coordinates: undefined, placeId: 'p1' }, param: 'placeId', message: /^placeId "p1" is not a known place \(imported extracts\); give coordinates as well$/ },
     { name: 'polygon coordinates missing', body: { ...polygonBody, coordinates: undefined }, param: 'coordinates', message: /^coordinates is required for polygon geofences/ },
     { name: 'polygon with address only', body: { ...polygonBody, coordinates: undefined, address: '20 Jay St' }, param: 'coordinates', message: /^coordinates is required for polygon/ },
     { name: 'polygon ring of 3', body: { ...polygonBody, coordinates: [square[0], square[1], square[0]] }, param: 'coordinates', message: /^coordinates must be a closed ring of at least 4 coordinates, got 3$/ },

@@ -15,7 +15,7 @@ afterAll(async () => {
 
 const DEFAULTS = {
   stopDetection: false, bufferEntries: false, bufferExits: false, dwellEvents: false, operatingHoursSuppression: false,
-  tripApproachingThreshold: 5, tripExpirationHours: 24, places: false, regions: false, fraud: false,
+  tripApproachingThreshold: 5, tripExpirationHours: 24, places: false, regions: false, fraud: false, fraudBlocking: false,
 };
 
 async function settingsOf(key: string): Promise<Record<string, unknown>> {
@@ -41,7 +41,7 @@ describe('PATCH', () => {
   });
 
   const accepted: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-    ['every boolean on', Object.fromEntries(['stopDetection', 'bufferEntries', 'bufferExits', 'dwellEvents', 'operatingHoursSuppression', 'places', 'regions', 'fraud'].map((n) => [n, true])), {}],
+    ['every boolean on', Object.fromEntries(['stopDetection', 'bufferEntries', 'bufferExits', 'dwellEvents', 'operatingHoursSuppression', 'places', 'regions', 'fraud', 'fraudBlocking'].map((n) => [n, true])), {}],
     ['boolean as text "false"', { stopDetection: 'false' }, { stopDetection: false }],
     ['threshold 0', { tripApproachingThreshold: 0 }, {}],
     ['threshold 1440', { tripApproachingThreshold: '1440' }, { tripApproachingThreshold: 1440 }],
@@ -92,7 +92,7 @@ describe('PATCH: refused bodies change nothing', () => {
     await call(s, 'PATCH', '/v1/project/settings', { key: k.testSk, body: { bufferExits: true } });
   });
   const unknown = (name: string): string =>
-    `${name} is not a project setting; known settings: stopDetection, bufferEntries, bufferExits, dwellEvents, operatingHoursSuppression, tripApproachingThreshold, tripExpirationHours, places, regions, fraud`;
+    `${name} is not a project setting; known settings: stopDetection, bufferEntries, bufferExits, dwellEvents, operatingHoursSuppression, tripApproachingThreshold, tripExpirationHours, places, regions, fraud, fraudBlocking`;
   const cases: Array<{ name: string; body: string; want: Want }> = [
     { name: 'unknown name', body: '{"stopDetecton": true}', want: { status: 400, param: 'stopDetecton', message: unknown('stopDetecton') } },
     { name: 'name of an Object method (constructor)', body: '{"constructor": 1}', want: { status: 400, param: 'constructor', message: unknown('constructor') } },

@@ -153,13 +153,13 @@ describe('a 429 changes nothing', () => {
 
   test('a rate-limited PATCH leaves the Places settings as they were', async () => {
     const { k, reply } = await refusedWrite(async (k) => {
-      assertRateLimited((await exhaust(() => s.request('PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { n: 1 } } }))).refused);
-      return s.request('PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { changed: true } } });
+      assertRateLimited((await exhaust(() => s.request('PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { n: '1' } } }))).refused);
+      return s.request('PATCH', '/v1/settings', { key: k.testSk, body: { chainMappings: { changed: 'yes' } } });
     });
     assertRateLimited(reply);
     // Only this key reads these settings: wait out its Retry-After, then look.
     await wait(reply);
-    expect((await call(s, 'GET', '/v1/settings', { key: k.testSk })).body.settings.chainMappings).toEqual({ n: 1 });
+    expect((await call(s, 'GET', '/v1/settings', { key: k.testSk })).body.settings.chainMappings).toEqual({ n: '1' });
   });
 
   test('a rate-limited PATCH leaves the project settings as they were', async () => {

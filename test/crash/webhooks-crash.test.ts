@@ -3,101 +3,47 @@
 // keeps deliveries pending. The gateway is killed with SIGKILL twice in the middle of it and restarted
 // on the same data directory. Every event of an acknowledged track update must reach the receiver at
 // least once, for a single-mode and a batched webhook alike.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startReceiver, type Answer, type Received, type TestReceiver } from '../api/webhooks-receiver';
+import {
+  buildGateway, freePort, killGateway as kill, parseTestKeys as parseKeys, startGateway as startProcess,
+  type GatewayBuild, type GatewayProcess as Gateway,
+} from '../support/gateway-process';
 
-const REPO = path.resolve(__dirname, '../..');
-const BUILD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-crash-build-'));
-const MAIN = path.join(BUILD_DIR, 'gateway/cli/main.js');
 const CAFE = { lat: 40.7831, lng: -73.9712 };
 const AWAY = { lat: 40.77, lng: -73.98 };
 const DEVICES = 8;
 
 jest.setTimeout(240_000);
 
-interface Gateway {
-  child: ChildProcess;
-  exited: Promise<void>;
-  output: string[];
-}
+let build: GatewayBuild;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
+function startGateway(port: number, dataDir: string): Promise<Gateway> {
+  return startProcess(build, port, {
+    WAYMARK_DATA_DIR: dataDir,
+    WAYMARK_WEBHOOK_ALLOW_PRIVATE: 'true',
+    WAYMARK_WEBHOOK_POLL_MS: '50',
+    WAYMARK_WEBHOOK_TIMEOUT_MS: '800',
+    WAYMARK_WEBHOOK_BACKOFF_BASE_MS: '40',
+    WAYMARK_WEBHOOK_BACKOFF_MAX_MS: '200',
+    WAYMARK_WEBHOOK_MAX_ATTEMPTS: '1000',
+    WAYMARK_WEBHOOK_CACHE_MS: '200',
   });
-}
-
-async function startGateway(port: number, dataDir: string): Promise<Gateway> {
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      // The build lives outside the repository; its require() calls find the dependencies here.
-      NODE_PATH: path.join(REPO, 'node_modules'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WAYMARK_DATA_DIR: dataDir,
-      WAYMARK_RATE_LIMIT_SCALE: '0',
-      WAYMARK_LOG_REQUESTS: 'false',
-      WAYMARK_WEBHOOK_ALLOW_PRIVATE: 'true',
-      WAYMARK_WEBHOOK_POLL_MS: '50',
-      WAYMARK_WEBHOOK_TIMEOUT_MS: '800',
-      WAYMARK_WEBHOOK_BACKOFF_BASE_MS: '40',
-      WAYMARK_WEBHOOK_BACKOFF_MAX_MS: '200',
-      WAYMARK_WEBHOOK_MAX_ATTEMPTS: '1000',
-      WAYMARK_WEBHOOK_CACHE_MS: '200',
-    },
-  });
-  const output: string[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const listening = new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output.push(chunk.toString('utf8'));
-      if (output.join('').includes('Waymark listening on')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before listening:\n${output.join('')}`)));
-  });
-  await listening;
-  return { child, exited, output };
-}
-
-async function kill(g: Gateway): Promise<void> {
-  g.child.kill('SIGKILL');
-  await g.exited;
-}
-
-function parseKeys(text: string): { pk: string; sk: string } {
-  const pk = /prj_test_pk_[0-9a-f]+/.exec(text)?.[0];
-  const sk = /prj_test_sk_[0-9a-f]+/.exec(text)?.[0];
-  if (!pk || !sk) throw new Error(`no keys in the first start's output:\n${text}`);
-  return { pk, sk };
 }
 
 let receiver: TestReceiver;
 let current: Gateway | undefined;
 
 beforeAll(() => {
-  const build = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', BUILD_DIR], { cwd: REPO, encoding: 'utf8' });
-  // Type errors elsewhere in a shared tree still emit JavaScript; only a missing entry point stops the test.
-  if (!fs.existsSync(MAIN)) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+  build = buildGateway();
 });
 
 afterAll(async () => {
-  if (current && current.child.exitCode === null) await kill(current);
+  if (current) await kill(current);
   await receiver?.close();
-  fs.rmSync(BUILD_DIR, { recursive: true, force: true });
+  build?.remove();
 });
 
 function idsOf(r: Received): string[] {

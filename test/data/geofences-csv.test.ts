@@ -188,7 +188,7 @@ describe('geofence CSV: row problems', () => {
       errors: [{ column: 'column 8', message: /^row has 9 values but the header names 7 columns/ }],
     },
     { name: 'address only (no geocoder)', header: `${HEADER},address`, row: 'A,circle,store,1,,100,20 Jay St', errors: [{ column: 'address', message: /^address needs a geocoder/ }] },
-    { name: 'placeId only (no places)', header: `${HEADER},placeId`, row: 'A,circle,store,1,,100,pl1', errors: [{ column: 'placeId', message: /^placeId needs place data/ }] },
+    { name: 'placeId only (no places)', header: `${HEADER},placeId`, row: 'A,circle,store,1,,100,pl1', errors: [{ column: 'placeId', message: /^placeId "pl1" is not a known place/ }] },
     { name: 'mode unknown', header: `${HEADER},mode`, row: `${GOOD},plane`, errors: [{ column: 'mode', message: /^mode must be one of car, truck, foot, bike$/ }] },
     { name: 'enabled not a boolean', header: `${HEADER},enabled`, row: `${GOOD},maybe`, errors: [{ column: 'enabled', message: /^enabled must be a boolean/ }] },
     { name: 'stopDetection not a boolean', header: `${HEADER},stopDetection`, row: `${GOOD},sometimes`, errors: [{ column: 'stopDetection', message: /^stopDetection must be a boolean/ }] },

@@ -303,7 +303,10 @@ describe('prepared candidates and many visits', () => {
     const plain = evaluateGeofences(input([], false));
     const prepared = evaluateGeofences(input([], true));
     expect(plain.events).toHaveLength(300);
-    expect(prepared).toEqual(plain);
+    // The index keeps drawn circles without their ring (evaluation never reads it): equal but for that.
+    const noRing = (r: typeof plain) => JSON.parse(JSON.stringify(r, (key, value) => (key === 'geometry' ? undefined : value)));
+    expect(prepared.inside.every((g) => g.geometry === undefined)).toBe(true);
+    expect(noRing(prepared)).toEqual(noRing(plain));
   });
 
   test('300 open visits are all matched to their candidates: no events, visits kept', () => {

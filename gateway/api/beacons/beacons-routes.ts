@@ -6,6 +6,7 @@ import { newObjectId } from '../../engine/object-id';
 import { publicView } from '../collections';
 import { ranges, readDateRange, readLimit } from '../list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
+import type { BeaconDirectory } from './beacon-directory';
 import { parseBeaconInput } from './beacon-input';
 
 const KEY_TEXT = { maxLength: 256 };
@@ -24,7 +25,7 @@ function saveBeacon(scope: Scope, existing: Doc | undefined, tag: string, extern
   };
 }
 
-export function beaconRoutes(store: Store): Route[] {
+export function beaconRoutes(store: Store, directory: BeaconDirectory): Route[] {
   const rate = { name: 'beacons', perSecond: 10 };
   // PUT by tag/externalId creates or updates; PUT by _id can only update (an _id is ours to assign).
   const upsert = async (ctx: RequestContext) => {
@@ -35,6 +36,7 @@ export function beaconRoutes(store: Store): Route[] {
       const externalId = at.externalId ?? (existing?.externalId as string);
       const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
       await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
+      directory.put(ctx.scope, doc);
       return { body: { beacon: publicView(doc) } };
     });
   };
@@ -61,6 +63,7 @@ export function beaconRoutes(store: Store): Route[] {
           const existing = await store.findOne('beacons', ctx.scope, { tag, externalId });
           const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
           await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
+          directory.put(ctx.scope, doc);
           return { body: { beacon: publicView(doc) } };
         });
       },
@@ -77,6 +80,7 @@ export function beaconRoutes(store: Store): Route[] {
         handler: async (ctx) => {
           const doc = await requireTagged(store, 'beacons', ctx.scope, taggedAddress(ctx.params), 'beacon');
           await store.write([{ op: 'delete', collection: 'beacons', scope: ctx.scope, id: doc._id }]);
+          directory.deleted(ctx.scope, doc._id);
           return {};
         },
       },

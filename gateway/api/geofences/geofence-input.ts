@@ -41,9 +41,14 @@ export type GeofenceInput = Omit<Geofence, '_id' | 'projectId' | 'live' | 'tag' 
   address?: string;
 };
 
+/** A known place's geometry for `placeId` (api/places), as the geofence takes it. */
+export type PlaceShape = Pick<Geofence, 'type' | 'geometry' | 'geometryCenter' | 'geometryRadius'>;
+
 export interface GeofenceInputOptions {
   /** 'csv' rows must carry tag and externalId; the API takes them from the path or body. */
   mode: 'api' | 'csv';
+  /** Finds a place by `placeId`; without it (or for an unknown id) placeId needs coordinates too. */
+  placeShape?: (placeId: string) => PlaceShape | undefined;
 }
 
 export interface GeofenceInputError {
@@ -67,6 +72,8 @@ type Draft = Partial<Omit<GeofenceInput, 'geometry' | 'geometryCenter' | 'geomet
   ring?: LngLat[];
   /** Set when the `coordinates` step failed, so later steps do not also say it is missing. */
   coordinatesInvalid?: boolean;
+  /** The geometry of the known place `placeId` names: it replaces coordinates and address. */
+  place?: PlaceShape;
   radius?: number;
 };
 
@@ -136,13 +143,15 @@ const STEPS: readonly Step[] = [
   (raw, d) => {
     d.address = readString(raw.address, 'address');
   },
-  (raw, d) => {
-    d.placeId = readString(raw.placeId, 'placeId');
+  (raw, d, opts) => {
+    d.placeId = readString(raw.placeId, 'placeId', { maxLength: 256 });
+    // A known place's geometry wins over coordinates and address (spec); an unknown id is kept as given.
+    if (d.placeId !== undefined && d.type !== 'isochrone') d.place = opts.placeShape?.(d.placeId);
   },
   (_raw, d) => {
-    // Where the geometry comes from: coordinates when given (they win over address and placeId);
+    // Where the geometry comes from: a known place; else coordinates when given (they win over address);
     // otherwise an engine that does not exist yet.
-    if (d.type === undefined || d.coordinatesInvalid || d.point || d.ring) return;
+    if (d.place || d.type === undefined || d.coordinatesInvalid || d.point || d.ring) return;
     if (d.type === 'polygon') {
       throw new BadRequest(
         'coordinates',
@@ -150,7 +159,7 @@ const STEPS: readonly Step[] = [
       );
     }
     if (d.placeId !== undefined) {
-      throw new BadRequest('placeId', 'placeId needs place data to find the geometry; none is loaded, so give coordinates as well');
+      throw new BadRequest('placeId', `placeId "${d.placeId.slice(0, 64)}" is not a known place (imported extracts); give coordinates as well`);
     }
     if (d.address !== undefined) {
       throw new BadRequest('address', 'address needs a geocoder to find the centre; none is configured, so give coordinates as well');
@@ -158,6 +167,7 @@ const STEPS: readonly Step[] = [
     throw new BadRequest('coordinates', 'coordinates is required ([longitude,latitude] of the centre)');
   },
   (raw, d) => {
+    if (d.place) return;
     if (d.type === 'circle') {
       const radius = readNumber(raw.radius, 'radius', { min: MIN_CIRCLE_RADIUS_M, max: MAX_CIRCLE_RADIUS_M });
       if (radius === undefined) {
@@ -238,6 +248,7 @@ const OPTIONAL_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof Draft & keyof GeofenceInput>;
 
 function geometryOf(d: Draft): Pick<GeofenceInput, 'geometry' | 'geometryCenter' | 'geometryRadius'> | undefined {
+  if (d.place) return { geometry: d.place.geometry, geometryCenter: d.place.geometryCenter, geometryRadius: d.place.geometryRadius };
   if (d.type === 'polygon' && d.ring) {
     const center = polygonCentroid(d.ring);
     return {
@@ -282,7 +293,8 @@ export function collectGeofenceInputErrors(
   }
   const value: GeofenceInput = {
     description: draft.description,
-    type: draft.type,
+    // A place's outline makes a polygon, a place without one a circle, whatever type was asked.
+    type: draft.place?.type ?? draft.type,
     ...geometry,
     enabled: draft.enabled ?? true,
   };

@@ -1,12 +1,14 @@
 // Geofence writes and the in-memory spatial index that track and search read. The index of a project
 // environment loads from the Store on first use and is kept current on every write, delete and expiry
-// made through this service. (Several gateway nodes sharing one PostgreSQL need change notifications
-// to stay current; see docs/architecture.md.)
-import type { Doc, Scope, Store } from '../../../adapters/store/port';
+// made through this service, and on those other nodes announce through the store (PostgreSQL
+// LISTEN/NOTIFY): the changed geofences are read again, or the whole index when a change was too big
+// to list or the announcements were interrupted.
+import type { Doc, RemoteChange, Scope, Store } from '../../../adapters/store/port';
 import { GeofenceIndex } from '../../engine/geofencing';
+import { withoutDrawnRing } from '../../engine/geofencing/geofence-index';
 import { newObjectId } from '../../engine/object-id';
 import type { Geofence, LngLat } from '../../engine/types';
-import type { GeofenceInput } from './geofence-input';
+import type { GeofenceInput, PlaceShape } from './geofence-input';
 
 export type ZoneLookup = (point: LngLat) => string | undefined;
 
@@ -25,11 +27,50 @@ function scopeKey(scope: Scope): string {
 
 export class GeofenceService {
   private readonly indexes = new Map<string, Promise<GeofenceIndex>>();
+  /** Set by the places feature: the geometry of a known place, for geofences written with placeId. */
+  placeShape: ((placeId: string) => PlaceShape | undefined) | undefined = undefined;
+  /** The latest refresh of each scope's index after other nodes' changes, so refreshes run in order. */
+  private readonly refreshes = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: Store,
     private readonly zoneAt: ZoneLookup = () => undefined,
-  ) {}
+  ) {
+    store.onRemoteChange((change) => this.remoteChange(change));
+  }
+
+  private remoteChange(change: RemoteChange): void {
+    if (change.collection === '*') {
+      this.indexes.clear();
+      return;
+    }
+    if (change.collection !== 'geofences' || !change.scope) return;
+    const { scope, ids } = change;
+    const key = scopeKey(scope);
+    const loading = this.indexes.get(key);
+    // Not loaded here: the first use will read the current set anyway.
+    if (!loading) return;
+    if (!ids) {
+      this.indexes.delete(key);
+      return;
+    }
+    // After the load (which may or may not have seen the change) and after earlier notices of the scope
+    // (so an older read never lands after a newer one), read each geofence as it is now.
+    const previous = this.refreshes.get(key) ?? Promise.resolve();
+    const refresh = previous.then(() => loading).then(async (index) => {
+      for (const id of ids) {
+        const doc = await this.store.get('geofences', scope, id);
+        if (doc) index.set(doc as unknown as Geofence);
+        else index.delete(id);
+      }
+    }).catch(() => {
+      // A failed read leaves the index unsure of these geofences: read it all again on next use.
+      if (this.indexes.get(key) === loading) this.indexes.delete(key);
+    }).finally(() => {
+      if (this.refreshes.get(key) === refresh) this.refreshes.delete(key);
+    });
+    this.refreshes.set(key, refresh);
+  }
 
   /** The index of one project environment, loaded once. */
   index(scope: Scope): Promise<GeofenceIndex> {
@@ -39,7 +80,8 @@ export class GeofenceService {
       loading = (async () => {
         const all: Geofence[] = [];
         await this.store.scan('geofences', scope, (docs) => {
-          for (const d of docs) all.push(d as unknown as Geofence);
+          // Compact as read: 100k full circles (rings and all) would otherwise sit in memory until load().
+          for (const d of docs) all.push(withoutDrawnRing(d as unknown as Geofence));
         });
         const index = new GeofenceIndex();
         index.load(all);
@@ -49,6 +91,18 @@ export class GeofenceService {
       this.indexes.set(key, loading);
     }
     return loading;
+  }
+
+  private addressPlacer?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+  /** Set by the geocoding feature: turns a body's `address` into coordinates (gateway/api/geocode/geofence-address.ts). */
+  placeAddressesWith(placer: (body: Record<string, unknown>) => Promise<Record<string, unknown>>): void {
+    this.addressPlacer = placer;
+  }
+
+  /** The body with `coordinates` from its `address` when a geocoder is installed; unchanged otherwise. */
+  placeAddress(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.addressPlacer ? this.addressPlacer(body) : Promise.resolve(body);
   }
 
   /** Builds the stored geofence for an input, keeping identity and creation time of `existing`. */

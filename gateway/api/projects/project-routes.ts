@@ -1,5 +1,6 @@
 // Ours, not Radar's: GET/PATCH /v1/project/settings reads and changes the project settings that the
-// spec says live "in the dashboard" (stop detection, buffers, dwell, hours, trips, feature switches).
+// spec says live "in the dashboard" (stop detection, buffers, dwell, hours, trips, feature switches);
+// POST /v1/project/keys/rotate issues new keys for the caller's environment (the dashboard's rotation).
 import type { Route } from '../../http/route';
 import type { ProjectService } from './project-service';
 import { readSettingsPatch } from './project-settings';
@@ -14,6 +15,13 @@ export function projectRoutes(projects: ProjectService): Route[] {
     {
       method: 'PATCH', path: '/v1/project/settings', auth: 'secret', rate,
       handler: async ({ auth, body }) => ({ body: { settings: await projects.updateSettings(auth.projectId, readSettingsPatch(body)) } }),
+    },
+    {
+      method: 'POST', path: '/v1/project/keys/rotate', auth: 'secret', rate: { name: 'project-keys', perSecond: 1 },
+      handler: async ({ auth, now }) => {
+        const keys = await projects.rotateEnvironmentKeys(auth.projectId, auth.live, now);
+        return { body: { keys: keys.map((k) => ({ key: k.key, live: k.record.live, kind: k.record.kind })) } };
+      },
     },
   ];
 }

@@ -3,7 +3,7 @@
 import type { Store } from '../../../adapters/store/port';
 import { newObjectId } from '../../engine/object-id';
 import type { ProjectSettings } from '../../engine/types';
-import { issueProjectKeys, type IssuedKey } from './api-keys';
+import { issueKey, issueProjectKeys, type IssuedKey } from './api-keys';
 import { projectSettings } from './project-settings';
 
 export interface CreatedProject {
@@ -40,6 +40,21 @@ export class ProjectService {
     await this.store.projects.replaceKeys(projectId, keys.map((k) => k.record));
     this.changed(projectId);
     return keys;
+  }
+
+  /**
+   * New publishable and secret keys for one environment, the other's kept: a test secret key can rotate
+   * test keys without ever seeing live ones (the dashboard's "rotate keys").
+   */
+  async rotateEnvironmentKeys(projectId: string, live: boolean, now = new Date()): Promise<IssuedKey[]> {
+    const issued = await this.store.withLock(JSON.stringify(['project-keys', projectId]), async () => {
+      const kept = (await this.store.projects.keys(projectId)).filter((k) => k.live !== live);
+      const fresh = [issueKey(projectId, live, 'publishable', now), issueKey(projectId, live, 'secret', now)];
+      await this.store.projects.replaceKeys(projectId, [...kept, ...fresh.map((k) => k.record)]);
+      return fresh;
+    });
+    this.changed(projectId);
+    return issued;
   }
 
   async settings(projectId: string): Promise<ProjectSettings> {

@@ -17,6 +17,7 @@ const READERS: Record<keyof ProjectSettings, SettingReader> = {
   places: readBoolean,
   regions: readBoolean,
   fraud: readBoolean,
+  fraudBlocking: readBoolean,
 };
 
 export const PROJECT_SETTING_NAMES = Object.keys(READERS) as Array<keyof ProjectSettings>;

@@ -5,32 +5,34 @@
 // - country, state, dma, postalCode: the Regions data, whatever the project's `regions` setting
 //   (that setting governs what track stores on users; a context lookup is asked for explicitly);
 //   any other imported boundary type appears under its own name (e.g. `county`);
-// - place: absent until Waymark has places.
+// - place: the place at the point (api/places), whatever the project's `places` setting; always
+//   present, null where there is none.
 import type { Region } from '../../../adapters/regions/port';
 import type { RequestContext, Route } from '../../http/route';
 import { readLatLng, readString, required } from '../../http/params';
 import type { GeofenceService } from '../geofences/geofence-service';
+import type { PlacesService } from '../places/places-service';
 import { contextGeofence, geofencesAt } from './context-geofences';
 import type { CurrentRegions } from './current-regions';
 import { USER_REGION_TYPES } from './region-transitions';
 
-export function contextRoutes(geofences: GeofenceService, regions: CurrentRegions): Route[] {
+export function contextRoutes(geofences: GeofenceService, regions: CurrentRegions, places: PlacesService): Route[] {
   return [
     {
       method: 'GET', path: '/v1/context', auth: 'publishable', rate: { name: 'context', perSecond: 10 },
       handler: async (ctx) => {
-        const context = await contextAt(ctx, geofences, regions);
+        const context = await contextAt(ctx, geofences, regions, places);
         return { body: { context, ...context } };
       },
     },
   ];
 }
 
-async function contextAt(ctx: RequestContext, geofences: GeofenceService, regions: CurrentRegions): Promise<Record<string, unknown>> {
+async function contextAt(ctx: RequestContext, geofences: GeofenceService, regions: CurrentRegions, places: PlacesService): Promise<Record<string, unknown>> {
   const point = required(readLatLng(ctx.query.coordinates, 'coordinates'), 'coordinates');
   const userId = readString(ctx.query.userId, 'userId', { maxLength: 256 });
   const inside = await geofencesAt(geofences, { scope: ctx.scope, point, at: ctx.now, userId, ip: ctx.ip, settings: ctx.auth.settings });
-  const context: Record<string, unknown> = { live: ctx.scope.live, geofences: inside.map(contextGeofence) };
+  const context: Record<string, unknown> = { live: ctx.scope.live, geofences: inside.map(contextGeofence), place: await places.placeAt(ctx.scope, point, ctx.now) };
   const found = regions.lookup(point, ctx.now);
   // Radar's four first, in its order; then the operator's own types by name.
   const types = [...USER_REGION_TYPES, ...Object.keys(found).filter((t) => !(USER_REGION_TYPES as readonly string[]).includes(t)).sort()];

@@ -15,7 +15,7 @@ export const regionsFeature: Feature = {
       reloadCheckMs: services.config.regions.reloadCheckMs,
     });
     return {
-      routes: contextRoutes(services.geofences, regions),
+      routes: contextRoutes(services.geofences, regions, services.places),
       trackSteps: [new RegionsTrackStep(regions)],
     };
   },

@@ -75,7 +75,7 @@ export interface FormatOptions {
 }
 
 export function measures(route: { distance: number; duration: number }, units: Units): { distance: Measure; duration: Measure } {
-  return { distance: distanceMeasure(route.distance, units), duration: durationMeasure(route.duration, units) };
+  return { distance: distanceMeasure(route.distance, units), duration: durationMeasure(route.duration) };
 }
 
 /** Short spoken distances for announcements, in the request's units. */

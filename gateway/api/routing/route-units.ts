@@ -24,7 +24,7 @@ export function distanceMeasure(metres: number, units: Units): Measure {
   return { value: round(metres), text };
 }
 
-export function durationMeasure(seconds: number, _units: Units): Measure {
+export function durationMeasure(seconds: number): Measure {
   const minutes = seconds / 60;
   return { value: round(minutes), text: durationText(minutes) };
 }

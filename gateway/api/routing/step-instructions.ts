@@ -53,12 +53,17 @@ export interface VoiceInstruction {
 
 /** The step as osrm-text-instructions wants it: a known type, and a modifier wherever one is required. */
 function normalized(step: OsrmStep): OsrmStep {
-  const known = KNOWN_TYPES.has(step.maneuver.type);
-  const type = known ? step.maneuver.type : 'turn';
+  // "use lane" needs the intersection's lanes; without them the library throws, so it reads as continue.
+  const lanes = (step as { intersections?: Array<{ lanes?: unknown }> }).intersections?.[0]?.lanes;
+  const known = KNOWN_TYPES.has(step.maneuver.type) && (step.maneuver.type !== 'use lane' || lanes !== undefined);
+  const type = known ? step.maneuver.type : step.maneuver.type === 'use lane' ? 'continue' : 'turn';
   const needsModifier = type !== 'depart' && type !== 'arrive';
   const modifier = step.maneuver.modifier ?? (needsModifier ? 'straight' : undefined);
-  if (known && modifier === step.maneuver.modifier) return step;
-  return { ...step, maneuver: { ...step.maneuver, type, modifier } };
+  // The library throws on a bearing outside 0–360 (a depart heading "Degree … invalid").
+  const bearing = step.maneuver.bearing_after;
+  const bearingAfter = Number.isFinite(bearing) ? ((bearing % 360) + 360) % 360 : 0;
+  if (known && modifier === step.maneuver.modifier && bearingAfter === bearing) return step;
+  return { ...step, maneuver: { ...step.maneuver, type, modifier, bearing_after: bearingAfter } };
 }
 
 export function instructionText(step: OsrmStep, lang: Language, legIndex: number, legCount: number): string {

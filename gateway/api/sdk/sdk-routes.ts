@@ -17,6 +17,9 @@ const SYNC_GEOFENCE_RADIUS_M = 10_000;
 const SYNC_GEOFENCE_LIMIT = 100;
 /** The spec's beacon sync area. */
 const SYNC_BEACON_RADIUS_M = 1_000;
+/** Places sent for offline use: the nearest, within the beacons' kilometre. */
+const SYNC_PLACES_RADIUS_M = 1_000;
+const SYNC_PLACES_LIMIT = 100;
 const MAX_LOG_LINES = 500;
 
 /** Beacons within `radiusM` of `point`, nearest first. */
@@ -55,14 +58,15 @@ export function sdkRoutes(s: Services): Route[] {
     },
     {
       method: 'POST', path: '/v1/sync/region', auth: 'publishable', rate: { name: 'sync-region', perSecond: 10 },
-      handler: async ({ body, scope }) => {
+      handler: async ({ body, scope, now }) => {
         const point = bodyPoint(body);
         const index = await s.geofences.index(scope);
         const geofences = index
           .nearest(point, { radiusM: SYNC_GEOFENCE_RADIUS_M, limit: SYNC_GEOFENCE_LIMIT, filter: (g) => g.enabled })
           .map(({ geofence }) => publicGeofence(geofence));
         const beacons = await beaconsNear(s, scope, point, SYNC_BEACON_RADIUS_M, 100);
-        return { body: { geofences, places: [], beacons, region: { latitude: point[1], longitude: point[0], radius: SYNC_GEOFENCE_RADIUS_M } } };
+        const places = await s.places.near(scope, point, SYNC_PLACES_RADIUS_M, SYNC_PLACES_LIMIT, now);
+        return { body: { geofences, places, beacons, region: { latitude: point[1], longitude: point[0], radius: SYNC_GEOFENCE_RADIUS_M } } };
       },
     },
     {

@@ -1,9 +1,10 @@
 // GET/PATCH /v1/settings: the Places settings object (chainMetadata, chainMappings, placeFilters), one
-// per project environment. Their inner fields are not specified, so any dictionary is kept as given.
+// per project environment. Their inner shape is Waymark's own (api/places/places-settings.ts, docs/places.md).
 import type { Store } from '../../../adapters/store/port';
 import { BadRequest } from '../../http/errors';
 import { readDictionary } from '../../http/params';
 import type { Route } from '../../http/route';
+import { validatePlacesSetting } from '../places/places-settings';
 
 const FIELDS = ['chainMetadata', 'chainMappings', 'placeFilters'] as const;
 const DOC_ID = 'places-settings';
@@ -33,7 +34,7 @@ export function settingsRoutes(store: Store): Route[] {
         const patch: Partial<PlacesSettings> = {};
         for (const f of FIELDS) {
           const value = readDictionary(body[f], f);
-          if (value !== undefined) patch[f] = value;
+          if (value !== undefined) patch[f] = validatePlacesSetting(f, value);
         }
         // Read, merge, write under a lock: PATCHes of different fields at once must not undo each other.
         return store.withLock(JSON.stringify(['places-settings', scope.projectId, scope.live]), async () => {

@@ -3,6 +3,10 @@
 import { BadRequest } from '../../http/errors';
 import { readBoolean, readDatetime, readEnum, readMetadata, readNumber, readString, required } from '../../http/params';
 import type { LngLat, Metadata } from '../../engine/types';
+import type { RangedBeacon } from '../../engine/beacons';
+import type { FraudHints } from '../../engine/fraud';
+import { readFraudHints } from '../../http/params/fraud-hints';
+import { readRangedBeacons } from '../../http/params/ranged-beacons';
 
 export type DeviceType = 'iOS' | 'Android' | 'Web';
 
@@ -23,6 +27,10 @@ export interface TrackInput {
   deviceModel?: string;
   /** Raw `tripOptions` as the SDKs send it; the trips feature reads it. */
   tripOptions?: Record<string, unknown>;
+  /** The beacons the device ranged; undefined when the body has no list (it did not range). */
+  beacons?: RangedBeacon[];
+  /** What the SDK said about the device (mocked, verified, fraudPayload…); the fraud feature reads it. */
+  fraudHints?: FraudHints;
 }
 
 const ID_TEXT = { maxLength: 256 };
@@ -62,5 +70,7 @@ export function parseTrackInput(body: Record<string, unknown>): TrackInput {
     deviceMake: readString(body.deviceMake, 'deviceMake'),
     deviceModel: readString(body.deviceModel, 'deviceModel'),
     tripOptions: (trip ?? undefined) as Record<string, unknown> | undefined,
+    beacons: readRangedBeacons(body.beacons),
+    fraudHints: readFraudHints(body),
   };
 }

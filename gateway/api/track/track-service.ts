@@ -2,6 +2,8 @@
 // update's time, evaluate geofences, then persist user, events and presence in one Store write.
 // Updates of one user are serialised by the Store's lock, in one process or (with PostgreSQL) many.
 import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
+import { UniqueViolation } from '../../../adapters/store/unique-violation';
+import { Conflict } from '../../http/errors';
 import { evaluateGeofences, type GeofenceEventDraft, type VisitState } from '../../engine/geofencing';
 import { newObjectId } from '../../engine/object-id';
 import type { Geofence, Metadata, ProjectSettings } from '../../engine/types';
@@ -71,6 +73,17 @@ export function userLockKey(scope: Scope, userId: string | undefined, deviceId: 
   return `user:${scope.projectId}:${scope.live ? 1 : 0}:${userId ?? `device:${deviceId}`}`;
 }
 
+/** Input keys whose lock key track() remembers (about 200 bytes each: 20 MB at most). */
+const KNOWN_KEYS = 100_000;
+
+/** Attempts of track()'s resolve-lock-re-check before answering 409: each one means another update won a race. */
+const MAX_IDENTITY_ATTEMPTS = 5;
+
+/** The key of the user an update resolves to; a new user is created under its device's key. */
+function lockKeyFor(scope: Scope, user: UserDoc | undefined, input: TrackInput): string {
+  return user ? userLockKey(scope, user.userId, user.deviceId) : userLockKey(scope, undefined, input.deviceId);
+}
+
 export function eventUser(user: UserDoc): Record<string, unknown> {
   const out: Record<string, unknown> = { _id: user._id, deviceId: user.deviceId };
   if (user.userId !== undefined) out.userId = user.userId;
@@ -101,6 +114,20 @@ export class TrackService {
     private readonly geofences: GeofenceService,
   ) {}
 
+  /**
+   * The lock key each input key resolved to last time (its user's userId, or the device): the first
+   * guess of track(), so that a steady user takes one lock and one lookup. Only a hint, always checked
+   * under the lock; bounded, oldest entries dropped first.
+   */
+  private readonly knownKeys = new Map<string, string>();
+
+  private remember(inputKey: string, key: string): void {
+    if (this.knownKeys.get(inputKey) === key) return;
+    this.knownKeys.delete(inputKey);
+    this.knownKeys.set(inputKey, key);
+    if (this.knownKeys.size > KNOWN_KEYS) this.knownKeys.delete(this.knownKeys.keys().next().value as string);
+  }
+
   use(step: TrackStep): void {
     this.steps.push(step);
   }
@@ -124,13 +151,42 @@ export class TrackService {
     return given;
   }
 
+  /**
+   * Lock, resolve, re-check (#10.2). The lock that counts is the one of the user the update resolves to
+   * (its userId, else its device), or of the device when it resolves to nobody, so both forms of a first
+   * update (with and without userId) queue on the same key. The first guess is the key this input resolved
+   * to last time, else the device's (right for a new device); under the lock the user is resolved, and
+   * when its key differs the update tries again under that one (no read before the lock). Two devices
+   * creating one userId at once hold different locks: the store's unique userId refuses the second write
+   * and it tries again too.
+   */
   async track(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
-    return this.store.withLock(userLockKey(ctx.scope, input.userId, input.deviceId), () => this.trackLocked(ctx, input));
+    const inputKey = userLockKey(ctx.scope, input.userId, input.deviceId);
+    // A device this process has not seen is most likely new: its key is the device's.
+    let guess = this.knownKeys.get(inputKey) ?? userLockKey(ctx.scope, undefined, input.deviceId);
+    for (let attempt = 0; attempt < MAX_IDENTITY_ATTEMPTS; attempt++) {
+      const outcome = await this.store.withLock(guess, async (): Promise<{ done: TrackResult } | { retry: string }> => {
+        const previous = await this.findUser(ctx.scope, input);
+        const key = lockKeyFor(ctx.scope, previous, input);
+        if (key !== guess) return { retry: key };
+        try {
+          const done = await this.trackLocked(ctx, input, previous);
+          this.remember(inputKey, userLockKey(ctx.scope, done.user.userId, done.user.deviceId));
+          return { done };
+        } catch (err) {
+          if (err instanceof UniqueViolation) return { retry: key };
+          throw err;
+        }
+      });
+      if ('done' in outcome) return outcome.done;
+      // Either the user moved to another key while this update waited, or a twin was refused by the store.
+      guess = outcome.retry;
+    }
+    throw new Conflict('deviceId', `The user of device "${input.deviceId}" kept changing while this update was applied; send it again`);
   }
 
-  private async trackLocked(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
+  private async trackLocked(ctx: TrackContext, input: TrackInput, previous: UserDoc | undefined): Promise<TrackResult> {
     const { scope, now } = ctx;
-    const previous = await this.findUser(scope, input);
     const at = this.updateTime(input, previous, now);
     // Replayed updates were recorded offline: their events keep the time the device recorded.
     const eventTime = (input.replayed && input.updatedAt && input.updatedAt.getTime() <= now.getTime() + MAX_CLOCK_SKEW_MS ? input.updatedAt : at).toISOString();
@@ -199,7 +255,8 @@ export class TrackService {
 
     ops.unshift({ op: 'put', collection: 'users', scope, doc: user });
     for (const e of events) ops.push({ op: 'put', collection: 'events', scope, doc: e });
-    ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], evaluation.visits, nowIso));
+    // From the user as the steps left it: a step may hold the update back and restore the previous visits.
+    ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
     await this.store.write(ops);
     return { user, events };
   }

@@ -18,6 +18,7 @@ import { Conflict, NotFound } from '../../http/errors';
 import type { Logger } from '../../http/logger';
 import type { GeofenceService } from '../geofences/geofence-service';
 import type { ProjectService } from '../projects/project-service';
+import { OpenTripScopes } from './open-trip-scopes';
 import { eventUser, userLockKey, type EventDoc, type UserDoc } from '../track/track-service';
 import { pendingUserRef, tripSummary, type TripDoc } from './trip-doc';
 import type { CreateTripInput, ListTripsInput, TripFields, UpdateTripInput } from './trip-input';
@@ -47,7 +48,12 @@ export class TripService {
     private readonly projects: ProjectService,
     private readonly logger: Logger,
     private readonly eventOps: EventOpsHook = async () => [],
-  ) {}
+  ) {
+    this.openScopes = new OpenTripScopes(store);
+  }
+
+  /** Environments known to have no open trip: track skips their open-trips query. */
+  readonly openScopes: OpenTripScopes;
 
   // ---- reads ----
 

@@ -30,10 +30,11 @@ export class TripTrackStep implements TrackStep {
   async run(update: TrackUpdate): Promise<void> {
     const { ctx, input, user } = update;
     const { scope } = ctx;
-    const lockKey = userLockKey(scope, input.userId, input.deviceId);
+    // The key the user's next updates will lock (track resolves the user, then locks its key).
+    const lockKey = userLockKey(scope, user.userId, user.deviceId);
     const refs = [user._id];
     if (user.userId !== undefined) refs.push(pendingUserRef(user.userId));
-    const trips = (await this.openTripsOf(update, refs)).reverse();
+    const trips = (await this.trips.openScopes.mayHaveOpenTrips(scope)) ? (await this.openTripsOf(update, refs)).reverse() : [];
     const starting = new Set<string>();
 
     const options = readTripOptions(input.tripOptions);

@@ -12,7 +12,7 @@ import { publicView } from '../collections';
 import { WebhookDirectory } from './webhook-directory';
 import { WEBHOOK_COLLECTIONS } from './webhook-docs';
 import { WebhookMetrics } from './webhook-metrics';
-import { WebhookService, type OutboxAddition } from './webhook-service';
+import { WebhookService } from './webhook-service';
 import { webhookRoutes } from './webhooks-routes';
 
 /** How often delivery-log entries and old dead letters are cleaned up. */
@@ -33,14 +33,21 @@ export function webhooksOf(services: Services): WebhooksRuntime | undefined {
 }
 
 /**
- * Wakes the worker once the write that carries `addition` has committed, so new rows go out at once
- * rather than at the next poll. The embedded store commits in a setImmediate queued when the caller
- * calls write(), right after this function returns; an immediate queued from inside our own
- * immediate runs after that one. A store that commits later (over a network) may be missed: the
- * poll then finds the rows.
+ * Wakes the worker for the endpoints of pending outbox rows a commit wrote, whoever wrote them (track,
+ * trips, conversions, redelivery): the store calls this after the commit, on every adapter, so the
+ * worker never looks before the rows are visible (#10.3).
  */
-function wakeAfterCommit(runtime: WebhooksRuntime, scope: Scope, addition: OutboxAddition): void {
-  if (addition.webhookIds.length > 0) setImmediate(() => setImmediate(() => runtime.worker.wake(scope, addition.webhookIds)));
+function wakeOnCommit(worker: DeliveryWorker, ops: readonly WriteOp[]): void {
+  let byScope: Map<string, { scope: Scope; ids: Set<string> }> | undefined;
+  for (const op of ops) {
+    if (op.op !== 'put' || op.collection !== 'outbox' || op.doc.state !== 'pending') continue;
+    byScope ??= new Map();
+    const key = `${op.scope.projectId}:${op.scope.live ? 1 : 0}`;
+    let entry = byScope.get(key);
+    if (!entry) byScope.set(key, (entry = { scope: op.scope, ids: new Set() }));
+    entry.ids.add(String(op.doc.webhookId));
+  }
+  for (const { scope, ids } of byScope?.values() ?? []) worker.wake(scope, ids);
 }
 
 /**
@@ -53,7 +60,6 @@ export async function outboxOpsFor(services: Services, scope: Scope, events: rea
   const runtime = webhooksOf(services);
   if (!runtime) return [];
   const addition = await runtime.service.outboxFor(scope, events, user === null ? null : publicView(user), at);
-  wakeAfterCommit(runtime, scope, addition);
   return addition.ops;
 }
 
@@ -79,6 +85,7 @@ export const webhooksFeature: Feature = {
     const service = new WebhookService(store, directory, c, metrics, worker);
     const runtime: WebhooksRuntime = { service, worker, metrics, directory };
     runtimes.set(services, runtime);
+    store.onCommit((ops) => wakeOnCommit(worker, ops));
     return {
       routes: webhookRoutes(service),
       trackSteps: [
@@ -91,7 +98,6 @@ export const webhooksFeature: Feature = {
             // Stamped now, not at the request's arrival: rows of one user then sort in commit order.
             const addition = await service.outboxFor(update.ctx.scope, update.events, publicView(update.user), new Date());
             update.ops.push(...addition.ops);
-            wakeAfterCommit(runtime, update.ctx.scope, addition);
           },
         },
       ],

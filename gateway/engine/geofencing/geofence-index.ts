@@ -7,6 +7,7 @@ import { METERS_PER_DEGREE } from '../geo/planar';
 import { EARTH_RADIUS_M, haversineMeters } from '../geo/sphere';
 import { ringProximity } from '../geo/planar-ring';
 import { prepareGeofence, type PreparedGeofence } from './prepared-geofence';
+import { circleGeometry } from '../geofence-shape';
 
 const RAD = Math.PI / 180;
 /** Beyond this, a polygon's local projection is no longer trusted for distances (see distanceTo). */
@@ -45,14 +46,15 @@ export class GeofenceIndex {
   }
 
   get(id: string): Geofence | undefined {
-    return this.byId.get(id)?.geofence;
+    const fence = this.byId.get(id);
+    return fence && whole(fence);
   }
 
   /** Inserts `g`, or replaces the geofence with the same _id. */
   set(g: Geofence): void {
     const old = this.byId.get(g._id);
     if (old) this.tree.remove(old);
-    const fence = prepareGeofence(g, true);
+    const fence = prepareCompact(g);
     this.byId.set(g._id, fence);
     this.tree.insert(fence);
   }
@@ -78,7 +80,7 @@ export class GeofenceIndex {
     for (const g of all) latest.set(g._id, g); // a repeated _id: last wins
     const prepared = [...latest.values()].map((g) => [zOrderKey(g), g] as const);
     prepared.sort((a, b) => a[0] - b[0]);
-    const fences = prepared.map(([, g]) => prepareGeofence(g, true));
+    const fences = prepared.map(([, g]) => prepareCompact(g));
     for (const fence of fences) this.byId.set(fence._id, fence);
     this.tree.load(fences);
   }
@@ -90,7 +92,7 @@ export class GeofenceIndex {
   near(point: LngLat, radiusM: number): Geofence[] {
     const found = this.nearPrepared(point, radiusM);
     const out: Geofence[] = new Array(found.length);
-    for (let i = 0; i < found.length; i++) out[i] = found[i].geofence;
+    for (let i = 0; i < found.length; i++) out[i] = whole(found[i]);
     return out;
   }
 
@@ -122,21 +124,64 @@ export class GeofenceIndex {
     if (limit <= 0 || this.byId.size === 0) return [];
     let radius = opts.radiusM ?? FIRST_SEARCH_RADIUS_M;
     for (;;) {
-      const found: NearestGeofence[] = [];
-      const whole = radius >= WHOLE_EARTH_M;
-      const fences = whole ? this.tree.all() : this.nearPrepared(point, radius);
+      const found: Array<{ fence: PreparedGeofence; distanceM: number }> = [];
+      const everything = radius >= WHOLE_EARTH_M;
+      const fences = everything ? this.tree.all() : this.nearPrepared(point, radius);
       for (const fence of fences) {
+        // The filter reads fields, never the ring: the compact form will do.
         if (filter && !filter(fence.geofence)) continue;
         const distanceM = distanceTo(fence, point);
-        if (distanceM <= radius) found.push({ geofence: fence.geofence, distanceM });
+        if (distanceM <= radius) found.push({ fence, distanceM });
       }
-      if (opts.radiusM !== undefined || found.length >= limit || whole) {
-        found.sort((a, b) => a.distanceM - b.distanceM || (a.geofence._id < b.geofence._id ? -1 : a.geofence._id > b.geofence._id ? 1 : 0));
-        return found.slice(0, limit);
+      if (opts.radiusM !== undefined || found.length >= limit || everything) {
+        found.sort((a, b) => a.distanceM - b.distanceM || (a.fence._id < b.fence._id ? -1 : a.fence._id > b.fence._id ? 1 : 0));
+        return found.slice(0, limit).map(({ fence, distanceM }) => ({ geofence: whole(fence), distanceM }));
       }
       radius *= 4;
     }
   }
+}
+
+/**
+ * The prepared form the index keeps: a circle whose stored ring is the one circleGeometry() draws is
+ * kept without it (evaluation reads the centre and radius; the ring was 40 % of the index's memory).
+ * Anything else (a polygon, a circle stored with another ring) is kept as given.
+ */
+function prepareCompact(g: Geofence): PreparedGeofence {
+  const compact = withoutDrawnRing(g);
+  const fence = prepareGeofence(compact, true);
+  fence.geometryOmitted = compact.type === 'circle' && compact.geometry === undefined;
+  return fence;
+}
+
+/**
+ * `g` without its ring when it is a circle whose ring circleGeometry() draws (already without it is
+ * fine too); else `g` itself. Loaders call it on each batch they read so that the full documents
+ * never pile up before load(). The result is typed as a Geofence for evaluation, which never reads
+ * `geometry` of a circle; the index gives it back whole.
+ */
+export function withoutDrawnRing(g: Geofence): Geofence {
+  if (g.type !== 'circle' || g.geometry === undefined || !isDrawnCircle(g)) return g;
+  const { geometry: _ring, ...rest } = g;
+  return rest as Geofence;
+}
+
+function isDrawnCircle(g: Geofence): boolean {
+  const stored = g.geometry?.coordinates?.[0];
+  if (!stored) return false;
+  const drawn = circleGeometry(g.geometryCenter.coordinates, g.geometryRadius).coordinates[0];
+  if (stored.length !== drawn.length) return false;
+  for (let i = 0; i < drawn.length; i++) {
+    if (stored[i]?.[0] !== drawn[i][0] || stored[i]?.[1] !== drawn[i][1]) return false;
+  }
+  return true;
+}
+
+/** The geofence as stored, its ring drawn again when the index dropped it. */
+function whole(fence: PreparedGeofence): Geofence {
+  const g = fence.geofence;
+  if (!fence.geometryOmitted) return g;
+  return { ...g, geometry: circleGeometry(g.geometryCenter.coordinates, g.geometryRadius) };
 }
 
 /**

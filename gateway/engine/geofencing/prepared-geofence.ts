@@ -53,6 +53,13 @@ export class PreparedGeofence {
   /** idHash(_id): lets evaluation match visits to candidates without touching the id strings. */
   readonly idHash: number;
 
+  /**
+   * The index dropped this circle's stored 33-point ring (it is exactly circleGeometry(centre, radius),
+   * which evaluation never reads): `geofence.geometry` is then absent and GeofenceIndex rebuilds it
+   * for the callers that return whole geofences. About 3 KiB per circle.
+   */
+  geometryOmitted = false;
+
   /** Scratch field of evaluateGeofences (single-threaded, never re-entered): the update that last saw it. */
   seenStamp = 0;
 

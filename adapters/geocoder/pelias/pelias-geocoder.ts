@@ -1,0 +1,63 @@
+// The Geocoder port over a Pelias API (/v1/search, /v1/reverse, /v1/autocomplete), for operators who
+// run Pelias and Elasticsearch. Each call has a deadline; a non-200 answer or a body that is not a
+// FeatureCollection is an error (the gateway answers 503), an empty collection is no answers.
+import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../port';
+import { PELIAS_LAYERS, peliasToAddress, type PeliasFeature } from './pelias-feature';
+
+export interface PeliasOptions {
+  /** Base URL of the Pelias API ("http://pelias-api:4000"); paths are appended to it. */
+  url: string;
+  timeoutMs: number;
+  /** Extra query parameters on every call (an `api_key` for hosted Pelias). */
+  extraParams?: Record<string, string>;
+}
+
+/** Largest answer read from Pelias: a page of features is a few hundred kilobytes at most. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export class PeliasGeocoder implements Geocoder {
+  readonly name = 'pelias';
+
+  constructor(private readonly opts: PeliasOptions) {}
+
+  forward(q: ForwardQuery): Promise<GeocodedAddress[]> {
+    return this.call('/v1/search', { text: q.query, size: String(q.limit), ...layerParams(q.layers), ...countryParams(q.countries), lang: q.lang }, q.layers);
+  }
+
+  autocomplete(q: AutocompleteQuery): Promise<GeocodedAddress[]> {
+    const focus: Record<string, string> = q.near === undefined ? {} : { 'focus.point.lat': String(q.near[1]), 'focus.point.lon': String(q.near[0]) };
+    return this.call('/v1/autocomplete', { text: q.query, size: String(q.limit), ...focus, ...layerParams(q.layers), ...countryParams(q.countries), lang: q.lang }, q.layers);
+  }
+
+  reverse(q: ReverseQuery): Promise<GeocodedAddress[]> {
+    return this.call('/v1/reverse', { 'point.lat': String(q.point[1]), 'point.lon': String(q.point[0]), size: String(q.limit), ...layerParams(q.layers), lang: q.lang }, q.layers);
+  }
+
+  private async call(pathname: string, params: Record<string, string>, layers: ReadonlySet<GeocodeLayer>): Promise<GeocodedAddress[]> {
+    const url = new URL(`${this.opts.url.replace(/\/+$/, '')}${pathname}`);
+    for (const [k, v] of Object.entries({ ...params, ...this.opts.extraParams })) url.searchParams.set(k, v);
+    const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), headers: { accept: 'application/json' } });
+    const body = await res.text();
+    if (body.length > MAX_BODY_BYTES) throw new Error(`Pelias answered more than ${MAX_BODY_BYTES} bytes`);
+    if (res.status !== 200) throw new Error(`Pelias answered ${res.status} to ${pathname}`);
+    let parsed: { type?: unknown; features?: unknown };
+    try {
+      parsed = JSON.parse(body) as typeof parsed;
+    } catch {
+      throw new Error(`Pelias answered ${pathname} with a body that is not JSON`);
+    }
+    if (parsed.type !== 'FeatureCollection' || !Array.isArray(parsed.features)) throw new Error(`Pelias answered ${pathname} without a FeatureCollection`);
+    return (parsed.features as PeliasFeature[]).flatMap((f) => {
+      const a = peliasToAddress(f);
+      return a !== undefined && layers.has(a.layer) ? [a] : [];
+    });
+  }
+}
+
+function layerParams(layers: ReadonlySet<GeocodeLayer>): Record<string, string> {
+  return { layers: [...layers].flatMap((l) => PELIAS_LAYERS[l]).join(',') };
+}
+
+function countryParams(countries: readonly string[] | undefined): Record<string, string> {
+  return countries === undefined ? {} : { 'boundary.country': countries.join(',') };
+}

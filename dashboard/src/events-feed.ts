@@ -1,0 +1,43 @@
+// The live event feed shared by the map's side panel and the events page: polls GET /v1/events with
+// `createdAfter` the newest event seen, so each poll returns only what is new.
+import type { Api } from './api';
+
+export interface EventItem {
+  _id: string;
+  type: string;
+  createdAt: string;
+  user?: { _id?: string; userId?: string; deviceId?: string };
+  geofence?: { _id?: string; tag?: string; externalId?: string; description?: string };
+  trip?: { _id?: string; externalId?: string; eta?: { duration: number; distance: number } };
+  location?: { coordinates: [number, number] };
+  confidence?: number;
+}
+
+export class EventFeed {
+  private newest?: string;
+  private seen = new Set<string>();
+
+  constructor(private readonly api: Api, private readonly types?: string) {}
+
+  /** The first call returns the latest `initial` events; later calls, the events since. Oldest first. */
+  async next(initial = 50): Promise<EventItem[]> {
+    // A millisecond back, with `seen` dropping repeats: events stamped in the same millisecond as the newest
+    // one seen, but stored after the last poll, are not skipped.
+    const after = this.newest ? new Date(Date.parse(this.newest) - 1).toISOString() : undefined;
+    const query = { limit: this.newest ? 1000 : initial, types: this.types || undefined, createdAfter: after };
+    const page = await this.api.get('/v1/events', query);
+    const events = ((page.events ?? []) as EventItem[]).filter((e) => !this.seen.has(e._id));
+    // The list is newest first; the feed appends oldest first.
+    events.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const e of events) this.seen.add(e._id);
+    const last = events[events.length - 1];
+    if (last && (!this.newest || last.createdAt > this.newest)) this.newest = last.createdAt;
+    return events;
+  }
+}
+
+export function describeEvent(e: EventItem): string {
+  const who = e.user?.userId ?? e.user?.deviceId ?? e.user?._id ?? 'unknown user';
+  const what = e.geofence ? ` ${e.geofence.description || `${e.geofence.tag ?? ''}/${e.geofence.externalId ?? ''}`}` : e.trip ? ` trip ${e.trip.externalId ?? ''}` : '';
+  return `${e.type} · ${who}${what}`;
+}

@@ -1,0 +1,104 @@
+// The dashboard's shell: sign-in, the environment switch, and hash routing to the views.
+import { createApi } from './api';
+import type { View, ViewContext } from './context';
+import { attempt, field, h } from './elements';
+import { clearKeys, environmentOf, loadKeys, saveKeys, type Environment, type Keys } from './session';
+import { eventsView } from './views/events-view';
+import { geofencesView } from './views/geofences-view';
+import { mapView } from './views/map-view';
+import { settingsView } from './views/settings-view';
+import { tripsView } from './views/trips-view';
+import { webhooksView } from './views/webhooks-view';
+
+const VIEWS: Record<string, View> = {
+  map: mapView, geofences: geofencesView, events: eventsView, trips: tripsView, webhooks: webhooksView, settings: settingsView,
+};
+
+const main = document.getElementById('main')!;
+const nav = document.getElementById('nav')!;
+const session = document.getElementById('session')!;
+const envSwitch = document.getElementById('env-switch') as HTMLSelectElement;
+let keys: Keys | undefined = loadKeys();
+let leave: Array<() => void> = [];
+
+const api = createApi(() => (keys ? keys[keys.current] ?? '' : ''));
+
+function signIn(): void {
+  nav.hidden = true;
+  session.hidden = true;
+  const key = h('input', { name: 'key', type: 'password', autocomplete: 'off', required: true, placeholder: 'prj_test_sk_…' });
+  const other = h('input', { name: 'otherKey', type: 'password', autocomplete: 'off', placeholder: 'optional: the other environment’s secret key' });
+  const error = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { class: 'card signin', 'aria-label': 'Sign in' },
+    h('h1', {}, 'Sign in'),
+    h('p', { class: 'muted' }, 'Use a project secret key. It stays in this browser tab only and is sent to this server alone.'),
+    field('Secret key', key), field('Other environment’s secret key', other), error,
+    h('button', { type: 'submit', class: 'primary' }, 'Sign in'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void attempt(error, async () => {
+      const first = environmentOf(key.value);
+      if (!first) throw new Error('That is not a secret key: it starts with prj_test_sk_ or prj_live_sk_.');
+      const candidate: Keys = { current: first, [first]: key.value.trim() };
+      const second = other.value ? environmentOf(other.value) : undefined;
+      if (other.value && (!second || second === first)) throw new Error(`The other key must be the ${first === 'test' ? 'live' : 'test'} secret key.`);
+      if (second) candidate[second] = other.value.trim();
+      keys = candidate;
+      try {
+        await api.get('/v1/project/settings');
+      } catch (err) {
+        keys = undefined;
+        throw err;
+      }
+      saveKeys(keys);
+      route();
+    });
+  });
+  main.replaceChildren(form);
+  key.focus();
+}
+
+async function switchEnvironment(env: Environment): Promise<void> {
+  if (!keys) return;
+  if (!keys[env]) {
+    const typed = prompt(`Secret key for ${env} (prj_${env}_sk_…)`) ?? '';
+    if (environmentOf(typed) !== env) {
+      envSwitch.value = keys.current;
+      if (typed) alert(`That is not a ${env} secret key.`);
+      return;
+    }
+    keys[env] = typed.trim();
+  }
+  keys.current = env;
+  saveKeys(keys);
+  route();
+}
+
+function route(): void {
+  for (const fn of leave.splice(0)) fn();
+  if (!keys) return signIn();
+  nav.hidden = false;
+  session.hidden = false;
+  envSwitch.value = keys.current;
+  const [path, query] = location.hash.replace(/^#\/?/, '').split('?');
+  const [name, arg] = path.split('/');
+  const view = VIEWS[name] ?? mapView;
+  for (const a of nav.querySelectorAll('a')) {
+    if (a.getAttribute('href') === `#/${name || 'map'}`) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  main.replaceChildren();
+  const ctx: ViewContext = {
+    api, env: keys.current, root: main,
+    onLeave: (fn) => leave.push(fn),
+    navigate: (hash) => { location.hash = hash; },
+    replaceKey: (key) => { if (keys) { keys[keys.current] = key; saveKeys(keys); } },
+  };
+  void Promise.resolve(view(ctx, arg ?? query)).catch((err) => main.append(h('p', { class: 'error', role: 'alert' }, String(err?.message ?? err))));
+  main.focus({ preventScroll: true });
+}
+
+envSwitch.addEventListener('change', () => void switchEnvironment(envSwitch.value as Environment));
+document.getElementById('sign-out')!.addEventListener('click', () => { clearKeys(); keys = undefined; location.hash = ''; route(); });
+window.addEventListener('hashchange', route);
+route();

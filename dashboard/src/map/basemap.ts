@@ -1,0 +1,44 @@
+// The offline base map: a graticule, country and US state outlines shipped with the dashboard, and the
+// operator's imported road network when the gateway has one. No tile or font server is ever contacted.
+import L from 'leaflet';
+import { feature } from 'topojson-client';
+
+const LINE = { color: '#9fb3c8', weight: 1, interactive: false } as const;
+
+/** Graticule spacing: the power of ten of degrees that puts lines at least ~100 px apart at this zoom. */
+function spacingFor(zoom: number): number {
+  const degreesPer100Px = (100 * 360) / (256 * 2 ** zoom);
+  return Math.min(10, 10 ** Math.ceil(Math.log10(degreesPer100Px)));
+}
+
+export function addGraticule(map: L.Map): void {
+  const layer = L.layerGroup().addTo(map);
+  const draw = () => {
+    layer.clearLayers();
+    const b = map.getBounds();
+    const step = spacingFor(map.getZoom());
+    const west = Math.max(-180, Math.floor(b.getWest() / step) * step);
+    const east = Math.min(180, Math.ceil(b.getEast() / step) * step);
+    const south = Math.max(-85, Math.floor(b.getSouth() / step) * step);
+    const north = Math.min(85, Math.ceil(b.getNorth() / step) * step);
+    // Bounded: at most ~60 lines each way whatever the window size.
+    for (let x = west, n = 0; x <= east && n < 60; x += step, n++) L.polyline([[south, x], [north, x]], { ...LINE, opacity: 0.5 }).addTo(layer);
+    for (let y = south, n = 0; y <= north && n < 60; y += step, n++) L.polyline([[y, west], [y, east]], { ...LINE, opacity: 0.5 }).addTo(layer);
+  };
+  map.on('moveend', draw);
+  draw();
+}
+
+async function outlines(url: string, object: string, style: L.PathOptions, map: L.Map, renderer: L.Renderer): Promise<void> {
+  const res = await fetch(url);
+  if (!res.ok) return;
+  const topology = await res.json();
+  const geojson = feature(topology, topology.objects[object]);
+  L.geoJSON(geojson as any, { style: { ...style, fill: false, interactive: false }, renderer } as L.GeoJSONOptions).addTo(map);
+}
+
+export function addOutlines(map: L.Map): void {
+  const renderer = L.canvas({ padding: 0.2 });
+  void outlines('countries.json', 'countries', { color: '#7d93a8', weight: 1.2 }, map, renderer);
+  void outlines('states.json', 'states', { color: '#a9bacb', weight: 0.8, dashArray: '3 3' }, map, renderer);
+}

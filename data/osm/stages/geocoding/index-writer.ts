@@ -1,0 +1,187 @@
+// Writes the collected features into the extract's geocoding index (index-schema.ts): admin fields
+// from the boundaries each point lies in (address tags win where present), streets grouped by
+// normalised name and town, numbers attached to their street, POIs and areas with their FTS rows.
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { houseNumberValue, normalizeHouseNumber, normalizeName } from '../../../../gateway/engine/geocoding/normalize';
+import type { AdminContext } from './admin-context';
+import type { AdminBoundaries } from './admin-boundaries';
+import type { AddressPoint, InterpolationLine, NamedPlace, NamedStreet } from './features';
+import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_SCHEMA, INDEX_VERSION } from './index-schema';
+import { middleVertex } from './way-geometry';
+
+export interface IndexInput {
+  addresses: AddressPoint[];
+  streets: NamedStreet[];
+  places: NamedPlace[];
+  interpolations: InterpolationLine[];
+  boundaries: AdminBoundaries;
+  progress(step: string, done: number, total?: number): void;
+}
+
+export interface IndexCounts {
+  addresses: number;
+  streets: number;
+  places: number;
+  interpolations: number;
+  areas: number;
+}
+
+/** A highway joins the address street of the same name within this distance. */
+const STREET_JOIN_METERS = 3000;
+
+interface StreetGroup {
+  id: number;
+  name: string;
+  norm: string;
+  lon: number;
+  lat: number;
+  count: number;
+  admin: AdminContext;
+}
+
+export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts {
+  const db = new Database(path.join(dir, INDEX_FILE));
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec(INDEX_SCHEMA);
+  const counts: IndexCounts = { addresses: 0, streets: 0, places: 0, interpolations: 0, areas: 0 };
+  const adminValues = (a: AdminContext): Array<string | null> => [
+    a.countryCode ?? null, a.country ?? null, a.state ?? null, a.stateCode ?? null, a.county ?? null,
+    a.city ?? null, a.borough ?? null, a.neighborhood ?? null, a.postalCode ?? null,
+  ];
+  const adminPlaceholders = ADMIN_COLUMNS.map(() => '?').join(', ');
+  const adminNames = ADMIN_COLUMNS.join(', ');
+
+  db.transaction(() => {
+    // Streets from the addresses that name them, grouped per town.
+    const groups = new Map<string, StreetGroup>();
+    const byNorm = new Map<string, StreetGroup[]>();
+    const addressRows: Array<{ point: AddressPoint; group: StreetGroup; admin: AdminContext }> = [];
+    let done = 0;
+    for (const point of input.addresses) {
+      const admin = withTags(input.boundaries.contextAt(point.lon, point.lat), point);
+      const norm = normalizeName(point.street);
+      if (norm === '') continue;
+      const key = `${norm}|${admin.city ?? ''}`;
+      let group = groups.get(key);
+      if (group === undefined) {
+        group = { id: groups.size + 1, name: point.street, norm, lon: 0, lat: 0, count: 0, admin: { ...admin, postalCode: undefined } };
+        groups.set(key, group);
+        byNorm.set(norm, [...(byNorm.get(norm) ?? []), group]);
+      }
+      group.lon += point.lon;
+      group.lat += point.lat;
+      group.count++;
+      addressRows.push({ point, group, admin });
+      if (++done % 10_000 === 0) input.progress('admin lookup', done, input.addresses.length);
+    }
+    for (const g of groups.values()) {
+      g.lon /= g.count;
+      g.lat /= g.count;
+    }
+    // Highways: a street with addresses takes its highway's vertex as its point; others become streets.
+    for (const street of input.streets) {
+      const norm = normalizeName(street.name);
+      if (norm === '') continue;
+      const [lon, lat] = middleVertex(street.coords);
+      const near = (byNorm.get(norm) ?? []).find((g) => roughMeters(g.lon, g.lat, lon, lat) < STREET_JOIN_METERS);
+      if (near !== undefined) continue;
+      const admin = input.boundaries.contextAt(lon, lat);
+      const key = `${norm}|${admin.city ?? ''}`;
+      if (groups.has(key)) continue;
+      const group: StreetGroup = { id: groups.size + 1, name: street.name, norm, lon, lat, count: 0, admin };
+      groups.set(key, group);
+      byNorm.set(norm, [...(byNorm.get(norm) ?? []), group]);
+    }
+
+    const insertStreet = db.prepare(`INSERT INTO streets (id, name, norm, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ${adminPlaceholders})`);
+    const insertStreetFts = db.prepare('INSERT INTO street_fts (rowid, norm) VALUES (?, ?)');
+    for (const g of groups.values()) {
+      insertStreet.run(g.id, g.name, g.norm, g.lon, g.lat, ...adminValues(g.admin));
+      insertStreetFts.run(g.id, g.norm);
+      counts.streets++;
+    }
+
+    const insertAddress = db.prepare(
+      `INSERT INTO addresses (street, number, num, unit, flats, name, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ${adminPlaceholders})`,
+    );
+    const postal = new Map<string, { lon: number; lat: number; n: number; admin: AdminContext }>();
+    for (const { point, group, admin } of addressRows) {
+      const num = houseNumberValue(point.number);
+      insertAddress.run(
+        group.id, normalizeHouseNumber(point.number), Number.isNaN(num) ? null : num, point.unit ?? null, point.flats ?? null,
+        point.name ?? null, point.lon, point.lat, ...adminValues(admin),
+      );
+      counts.addresses++;
+      if (admin.postalCode !== undefined) {
+        const key = `${admin.countryCode ?? ''}|${admin.postalCode}`;
+        const p = postal.get(key) ?? { lon: 0, lat: 0, n: 0, admin: { ...admin, neighborhood: undefined } };
+        p.lon += point.lon;
+        p.lat += point.lat;
+        p.n++;
+        postal.set(key, p);
+      }
+    }
+    input.progress('addresses', counts.addresses, counts.addresses);
+
+    const insertInterpolation = db.prepare('INSERT INTO interpolations (street, first, last, step, coords) VALUES (?, ?, ?, ?, ?)');
+    for (const line of input.interpolations) {
+      const norm = line.street === undefined ? '' : normalizeName(line.street);
+      const group = groups.get(`${norm}|${line.city ?? ''}`) ?? byNorm.get(norm)?.[0];
+      const first = houseNumberValue(line.firstNumber);
+      const last = houseNumberValue(line.lastNumber);
+      const step = line.scheme === 'odd' || line.scheme === 'even' ? 2 : Number(line.scheme) > 0 ? Math.floor(Number(line.scheme)) : 1;
+      if (group === undefined || Number.isNaN(first) || Number.isNaN(last) || first === last) continue;
+      insertInterpolation.run(group.id, first, last, step, JSON.stringify(Array.from(line.coords)));
+      counts.interpolations++;
+    }
+
+    const insertPlace = db.prepare(`INSERT INTO places (name, kind, number, street_name, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ?, ${adminPlaceholders})`);
+    const insertPlaceFts = db.prepare('INSERT INTO place_fts (rowid, norm) VALUES (?, ?)');
+    for (const place of input.places) {
+      const norm = normalizeName(place.name);
+      if (norm === '') continue;
+      const admin = withTags(input.boundaries.contextAt(place.lon, place.lat), place);
+      const { lastInsertRowid } = insertPlace.run(place.name, place.kind, place.number ?? null, place.street ?? null, place.lon, place.lat, ...adminValues(admin));
+      insertPlaceFts.run(lastInsertRowid, norm);
+      counts.places++;
+    }
+
+    const insertArea = db.prepare(`INSERT INTO areas (name, layer, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ${adminPlaceholders})`);
+    const insertAreaFts = db.prepare('INSERT INTO area_fts (rowid, norm) VALUES (?, ?)');
+    const addArea = (name: string, layer: string, lon: number, lat: number, admin: AdminContext): void => {
+      const { lastInsertRowid } = insertArea.run(name, layer, lon, lat, ...adminValues(admin));
+      insertAreaFts.run(lastInsertRowid, normalizeName(name));
+      counts.areas++;
+    };
+    for (const area of input.boundaries.areas()) {
+      const layer = area.field === 'city' || area.field === 'borough' ? 'locality' : area.field === 'neighborhood' ? 'neighborhood' : area.field;
+      addArea(area.name, layer, area.lon, area.lat, { ...area.context, [area.field]: area.name });
+    }
+    for (const p of postal.values()) addArea(p.admin.postalCode!, 'postalCode', p.lon / p.n, p.lat / p.n, p.admin);
+
+    const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    meta.run('format', INDEX_FORMAT);
+    meta.run('version', String(INDEX_VERSION));
+    meta.run('counts', JSON.stringify(counts));
+  })();
+  db.exec("INSERT INTO street_fts (street_fts) VALUES ('optimize'); INSERT INTO place_fts (place_fts) VALUES ('optimize'); INSERT INTO area_fts (area_fts) VALUES ('optimize');");
+  db.close();
+  return counts;
+}
+
+/** Address tags override what the boundaries say: they are what the building's owner writes. */
+function withTags(admin: AdminContext, tags: { city?: string; postalCode?: string; state?: string; countryCode?: string }): AdminContext {
+  const out = { ...admin };
+  if (tags.city !== undefined) out.city = tags.city;
+  if (tags.postalCode !== undefined) out.postalCode = tags.postalCode;
+  if (tags.countryCode !== undefined) out.countryCode = tags.countryCode;
+  if (tags.state !== undefined && /^[A-Za-z]{2}$/.test(tags.state)) out.stateCode = tags.state.toUpperCase();
+  return out;
+}
+
+function roughMeters(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  const kx = 111_320 * Math.cos((lat1 * Math.PI) / 180);
+  return Math.hypot((lon2 - lon1) * kx, (lat2 - lat1) * 110_574);
+}

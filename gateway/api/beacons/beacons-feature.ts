@@ -1,0 +1,18 @@
+// Beacons as a gateway feature: the beacon endpoints, which keep the in-memory index of each
+// environment current, and the beacons step of track. Listed after regions and before trips and
+// webhooks in features.ts, so webhooks deliver beacon events.
+import type { Feature } from '../../feature';
+import { BeaconDirectory } from './beacon-directory';
+import { beaconRoutes } from './beacons-routes';
+import { BeaconsTrackStep } from './beacons-track-step';
+
+export const beaconsFeature: Feature = {
+  name: 'beacons',
+  setup(services) {
+    const directory = new BeaconDirectory(services.store);
+    return {
+      routes: beaconRoutes(services.store, directory),
+      trackSteps: [new BeaconsTrackStep(directory)],
+    };
+  },
+};

@@ -1,0 +1,16 @@
+// Fraud as a gateway feature: the fraud step of track and the operator's per-user overrides. Its step
+// must run after every other step but webhooks (features.ts): a held-back update undoes what the
+// steps before it prepared, and webhooks must still deliver the `user.failed_fraud` event.
+import type { Feature } from '../../feature';
+import { fraudRoutes } from './fraud-routes';
+import { FraudTrackStep } from './fraud-track-step';
+
+export const fraudFeature: Feature = {
+  name: 'fraud',
+  setup(services) {
+    return {
+      routes: fraudRoutes(services.store),
+      trackSteps: [new FraudTrackStep(services.ipLocator, services.logger)],
+    };
+  },
+};

@@ -1,0 +1,304 @@
+// The embedded geocoder: the imported extracts' indexes for addresses, streets and places, the bundled
+// coarse data for postal codes, cities, states and countries, joined by the pure query understanding
+// and matching of gateway/engine/geocoding. Every candidate gets a score; the best `limit` are answered.
+//
+//   address found with its number            exact          100 + name and town agreement
+//   number between known ones / on a line    interpolated    90 + …
+//   street without that number               fallback        60 + … (45 + … when no number was asked)
+//   named place                              exact           70 + …
+//   postal code, city, state, country        exact           40…62 (cities by population)
+//   address query, nothing but its town      fallback
+import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../../../../adapters/geocoder/port';
+import { completeAddress } from '../../../../adapters/geocoder/address-format';
+import type { RegionLookup } from '../../../../adapters/regions/port';
+import type { AdminRow } from '../../../../data/osm/stages/geocoding/index-schema';
+import { MAX_INTERPOLATION_GAP, numberFraction, onInterpolation, pointAlong } from '../../../engine/geocoding/interpolate';
+import { adminAgreement, matchName } from '../../../engine/geocoding/match-name';
+import { foldText, houseNumberValue, nameTokens } from '../../../engine/geocoding/normalize';
+import { parseQuery, type ParsedQuery } from '../../../engine/geocoding/parse-query';
+import { haversineMeters } from '../../../engine/geo/sphere';
+import { compact, point, type Candidate } from './candidate';
+import type { CoarseIndex } from './coarse-index';
+import { ftsAny, type AddressRow, type ExtractIndex, type StreetRow } from './extract-index';
+
+/** Streets tried per query after scoring: the best few are enough, the rest only cost lookups. */
+const STREETS_TRIED = 5;
+/** Reverse: addresses farther than this are not "at" the point; coarse answers take over. */
+const REVERSE_ADDRESS_METERS = 500;
+const REVERSE_CITY_METERS = 30_000;
+/** An address without a town takes the nearest GeoNames city within this distance. */
+const CITY_FILL_METERS = 15_000;
+/** Completion (state from regions, town from GeoNames) is cached per cell of this size, about 500 m. */
+const FILL_CELL_DEGREES = 0.005;
+const FILL_CACHE_MAX = 100_000;
+
+interface Fill {
+  countryCode?: string;
+  state?: string;
+  stateCode?: string;
+  city?: string;
+  cityCountry?: string;
+}
+
+export interface EmbeddedGeocoderOptions {
+  extracts: { current(): ExtractIndex[] };
+  coarse: CoarseIndex;
+  regions?: RegionLookup;
+}
+
+export class EmbeddedGeocoder implements Geocoder {
+  readonly name = 'embedded';
+
+  private readonly fills = new Map<string, Fill>();
+
+  constructor(private readonly opts: EmbeddedGeocoderOptions) {}
+
+  async forward(q: ForwardQuery): Promise<GeocodedAddress[]> {
+    return this.search(q, false);
+  }
+
+  async autocomplete(q: AutocompleteQuery): Promise<GeocodedAddress[]> {
+    return this.search(q, true);
+  }
+
+  async reverse(q: ReverseQuery): Promise<GeocodedAddress[]> {
+    const [lon, lat] = q.point;
+    const found: Candidate[] = [];
+    for (const index of this.opts.extracts.current()) {
+      if (q.layers.has('address')) {
+        for (const [row, meters] of index.nearestAddresses(lon, lat, REVERSE_ADDRESS_METERS, q.limit)) {
+          found.push({ address: { ...addressOf(row, 'exact'), distance: Math.round(meters) }, score: -meters });
+        }
+      }
+      if (q.layers.has('place')) {
+        for (const [row, meters] of index.nearestPlaces(lon, lat, REVERSE_ADDRESS_METERS, q.limit)) {
+          found.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined, distance: Math.round(meters) }, score: -meters });
+        }
+      }
+    }
+    found.sort((a, b) => b.score - a.score);
+    const out = found.slice(0, q.limit).map((c) => c.address);
+    if (out.length === 0) out.push(...this.coarseAt(lon, lat, q.layers));
+    return out.map((a) => this.complete(a));
+  }
+
+  /** What is known of a point without an address near it: its city, postal code, state and country. */
+  private coarseAt(lon: number, lat: number, layers: ReadonlySet<GeocodeLayer>): GeocodedAddress[] {
+    const regions = this.opts.regions?.lookup([lon, lat]);
+    const base = {
+      ...point(lon, lat),
+      countryCode: regions?.country?.code,
+      country: regions?.country?.name,
+      stateCode: regions?.state?.code.includes('-') ? regions.state.code.split('-')[1] : regions?.state?.code,
+      state: regions?.state?.name,
+      postalCode: regions?.postalCode?.code,
+    };
+    const city = this.opts.coarse.nearestCity(lon, lat, REVERSE_CITY_METERS);
+    const sameCountry = city !== undefined && (base.countryCode === undefined || city.address.countryCode === base.countryCode);
+    for (const layer of ['locality', 'postalCode', 'state', 'country'] as const) {
+      if (!layers.has(layer)) continue;
+      if (layer === 'locality' && sameCountry) return [compact({ ...base, city: city!.address.city, layer, distance: Math.round(city!.meters) })];
+      if (layer === 'postalCode' && base.postalCode !== undefined) return [compact({ ...base, city: sameCountry ? city!.address.city : undefined, layer, distance: 0 })];
+      if (layer === 'state' && base.state !== undefined) return [compact({ ...base, postalCode: undefined, layer, distance: 0 })];
+      if (layer === 'country' && base.countryCode !== undefined) return [compact({ ...base, postalCode: undefined, state: undefined, stateCode: undefined, layer, distance: 0 })];
+    }
+    return [];
+  }
+
+  private search(q: ForwardQuery, typing: boolean): GeocodedAddress[] {
+    const coarse = this.opts.coarse;
+    const parsed = parseQuery(q.query, { stateCode: (t) => coarse.stateCode(t), countryCode: (t) => coarse.countryCode(t) });
+    // Typing ends on a partial word only when the last character is not a separator.
+    const lastIsPrefix = typing && /[\p{L}\p{N}]$/u.test(q.query);
+    const countries = parsed.countryCode !== undefined ? [...(q.countries ?? [parsed.countryCode])].filter((c) => c === parsed.countryCode) : q.countries;
+    const cands: Candidate[] = [];
+    for (const index of this.opts.extracts.current()) {
+      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...this.addresses(index, parsed, lastIsPrefix));
+      if (q.layers.has('place')) cands.push(...this.places(index, q.query, parsed, lastIsPrefix));
+      cands.push(...this.areas(index, parsed, q.layers, lastIsPrefix));
+    }
+    cands.push(...coarse.search({ parsed, layers: q.layers, countries, lastIsPrefix, limit: q.limit }));
+    const addressLike = parsed.number !== undefined;
+    if (addressLike && !cands.some((c) => c.address.layer === 'address' || c.address.layer === 'place')) {
+      // The street is unknown here: answer the town or postal code it names, as a fallback.
+      const town: ParsedQuery = { ...parsed, number: undefined, streetTokens: [], tokens: parsed.localityTokens };
+      const layers = new Set<GeocodeLayer>([...q.layers].filter((l) => l === 'locality' || l === 'postalCode'));
+      const towns = coarse.search({ parsed: town, layers, countries, lastIsPrefix: false, limit: 1 });
+      for (const index of this.opts.extracts.current()) towns.push(...this.areas(index, town, layers, false));
+      for (const t of towns) cands.push({ address: { ...t.address, confidence: 'fallback' }, score: t.score - 30 });
+    }
+    const near = q.near;
+    const kept = cands.filter((c) => q.layers.has(c.address.layer) && (countries === undefined || (c.address.countryCode !== undefined && countries.includes(c.address.countryCode))));
+    for (const c of kept) {
+      if (near === undefined) continue;
+      const meters = haversineMeters(near, [c.address.longitude, c.address.latitude]);
+      if (typing) c.address.distance = Math.round(meters);
+      // Nearer answers first among equals: up to 10 points over 0–500 km.
+      c.score -= Math.min(10, meters / 50_000);
+    }
+    kept.sort((a, b) => b.score - a.score);
+    const out: GeocodedAddress[] = [];
+    const seen = new Set<string>();
+    for (const c of kept) {
+      const a = this.complete(c.address);
+      const key = `${a.layer}|${a.formattedAddress}|${a.placeLabel ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(a);
+      if (out.length >= q.limit) break;
+    }
+    return out;
+  }
+
+  private addresses(index: ExtractIndex, parsed: ParsedQuery, lastIsPrefix: boolean): Candidate[] {
+    const match = ftsAny(parsed.tokens, lastIsPrefix);
+    if (match === undefined) return [];
+    const scored: Array<{ street: StreetRow; score: number }> = [];
+    for (const street of index.streets(match)) {
+      const m = matchName(street.norm.split(' '), parsed.tokens, lastIsPrefix);
+      if (m === undefined) continue;
+      scored.push({ street, score: m.score * 2 + adminAgreement(m.leftover, adminTokens(street), lastIsPrefix) + agreement(street, parsed) });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    const out: Candidate[] = [];
+    for (const { street, score } of scored.slice(0, STREETS_TRIED)) {
+      if (parsed.number === undefined) {
+        // A bare name ("Ontario", "Baltimore") is more often a region than a street.
+        out.push({ address: { ...adminOf(street), ...point(street.lon, street.lat), street: street.name, layer: 'address', confidence: 'fallback' }, score: 45 + score });
+        continue;
+      }
+      const rows = index.address(street.id, parsed.number);
+      if (rows.length > 0) {
+        for (const row of rows) {
+          const unitAgrees = parsed.unit !== undefined && row.unit !== null && foldText(row.unit) === foldText(parsed.unit.replace(/^#/, '')) ? 1 : 0;
+          out.push({ address: { ...addressOf(row, 'exact'), unit: row.unit ?? undefined }, score: 100 + score + agreement(row, parsed) - agreement(street, parsed) + unitAgrees });
+        }
+        continue;
+      }
+      const interpolated = interpolate(index, street, parsed.number);
+      if (interpolated !== undefined) {
+        out.push({ address: { ...adminOf(interpolated.admin), ...point(interpolated.lon, interpolated.lat), number: parsed.number.toUpperCase(), street: street.name, layer: 'address', confidence: 'interpolated' }, score: 90 + score });
+      } else {
+        out.push({ address: { ...adminOf(street), ...point(street.lon, street.lat), street: street.name, layer: 'address', confidence: 'fallback' }, score: 60 + score });
+      }
+    }
+    return out;
+  }
+
+  private places(index: ExtractIndex, query: string, parsed: ParsedQuery, lastIsPrefix: boolean): Candidate[] {
+    // A place's name may hold digits ("Public School 134"): match the whole query's words.
+    const words = nameTokens(query).filter((w) => w !== parsed.postalCode?.toLowerCase());
+    const match = ftsAny(words, lastIsPrefix);
+    if (match === undefined) return [];
+    const out: Candidate[] = [];
+    for (const row of index.places(match)) {
+      const name = nameTokens(row.name);
+      const m = matchName(name, words, lastIsPrefix);
+      if (m === undefined || m.score < name.length * 0.6) continue;
+      const score = 70 + m.score * 2 + adminAgreement(m.leftover, adminTokens(row), lastIsPrefix) + agreement(row, parsed);
+      out.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', confidence: 'exact', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined }, score });
+    }
+    return out;
+  }
+
+  private areas(index: ExtractIndex, parsed: ParsedQuery, layers: ReadonlySet<GeocodeLayer>, lastIsPrefix: boolean): Candidate[] {
+    if (parsed.number !== undefined) return [];
+    const words = parsed.tokens.length > 0 ? parsed.tokens : parsed.postalCode !== undefined ? [parsed.postalCode.toLowerCase()] : [];
+    const match = ftsAny(words, lastIsPrefix);
+    if (match === undefined) return [];
+    const out: Candidate[] = [];
+    for (const row of index.areas(match)) {
+      const layer = (row.layer === 'neighborhood' ? 'locality' : row.layer) as GeocodeLayer;
+      if (!layers.has(layer)) continue;
+      const m = matchName(nameTokens(row.name), words, lastIsPrefix);
+      if (m === undefined) continue;
+      const score = (layer === 'postalCode' ? 61 : 52) + m.score + adminAgreement(m.leftover, adminTokens(row), lastIsPrefix) + agreement(row, parsed);
+      out.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer, confidence: 'exact' }, score });
+    }
+    return out;
+  }
+
+  /** Fills what the index lacks (country and state from the bundled regions, a town from GeoNames) and the labels. */
+  private complete(a: GeocodedAddress): GeocodedAddress {
+    const wantsCity = a.city === undefined && (a.layer === 'address' || a.layer === 'place');
+    if (a.countryCode === undefined || a.state === undefined || wantsCity) {
+      const fill = this.fillAt(a.longitude, a.latitude);
+      a.countryCode ??= fill.countryCode;
+      if (a.layer !== 'country' && fill.state !== undefined && (a.stateCode === undefined || a.stateCode === fill.stateCode)) {
+        a.state ??= fill.state;
+        a.stateCode ??= fill.stateCode;
+      }
+      if (wantsCity && fill.city !== undefined && fill.cityCountry === a.countryCode) a.city = fill.city;
+    }
+    return completeAddress(compact(a));
+  }
+
+  /** Regions and town around a point, cached per ~500 m cell: neighbouring answers share them. */
+  private fillAt(lon: number, lat: number): Fill {
+    const key = `${Math.round(lon / FILL_CELL_DEGREES)},${Math.round(lat / FILL_CELL_DEGREES)}`;
+    const cached = this.fills.get(key);
+    if (cached !== undefined) return cached;
+    const regions = this.opts.regions?.lookup([lon, lat]);
+    const stateCode = regions?.state?.code;
+    const city = this.opts.coarse.nearestCity(lon, lat, CITY_FILL_METERS);
+    const fill: Fill = {
+      countryCode: regions?.country?.code,
+      state: regions?.state?.name,
+      stateCode: stateCode?.includes('-') ? stateCode.split('-')[1] : stateCode,
+      city: city?.address.city,
+      cityCountry: city?.address.countryCode,
+    };
+    if (this.fills.size >= FILL_CACHE_MAX) this.fills.clear();
+    this.fills.set(key, fill);
+    return fill;
+  }
+}
+
+function interpolate(index: ExtractIndex, street: StreetRow, number: string): { lon: number; lat: number; admin: AdminRow } | undefined {
+  const value = houseNumberValue(number);
+  if (Number.isNaN(value)) return undefined;
+  for (const line of index.interpolations(street.id)) {
+    if (!onInterpolation(value, line.first, line.last, line.step)) continue;
+    const [lon, lat] = pointAlong(JSON.parse(line.coords) as number[], numberFraction(value, line.first, line.last));
+    return { lon, lat, admin: street };
+  }
+  const [below, above] = index.neighbours(street.id, value);
+  if (below === undefined || above === undefined || below.num === null || above.num === null) return undefined;
+  if (above.num - below.num > MAX_INTERPOLATION_GAP) return undefined;
+  const t = numberFraction(value, below.num, above.num);
+  return { lon: below.lon + t * (above.lon - below.lon), lat: below.lat + t * (above.lat - below.lat), admin: below };
+}
+
+function addressOf(row: AddressRow, confidence: 'exact' | 'interpolated'): GeocodedAddress {
+  return { ...adminOf(row), ...point(row.lon, row.lat), number: row.number.toUpperCase(), street: row.street_name, layer: 'address', confidence };
+}
+
+function adminOf(row: AdminRow): Partial<GeocodedAddress> {
+  return compact({
+    countryCode: row.country_code ?? undefined,
+    country: row.country ?? undefined,
+    state: row.state ?? undefined,
+    stateCode: row.state_code ?? undefined,
+    county: row.county ?? undefined,
+    city: row.city ?? undefined,
+    borough: row.borough ?? undefined,
+    neighborhood: row.neighborhood ?? undefined,
+    postalCode: row.postal_code ?? undefined,
+  });
+}
+
+function adminTokens(row: AdminRow): Set<string> {
+  const words = new Set<string>();
+  for (const v of [row.city, row.county, row.borough, row.neighborhood, row.state, row.country]) if (v) for (const w of nameTokens(v)) words.add(w);
+  for (const v of [row.state_code, row.postal_code, row.country_code]) if (v) words.add(v.toLowerCase());
+  return words;
+}
+
+/** Postal code, state and country written in the query against a row: +2 each agreeing, -2 each not. */
+function agreement(row: AdminRow, parsed: ParsedQuery): number {
+  let score = 0;
+  if (parsed.postalCode !== undefined && row.postal_code !== null) score += row.postal_code.toUpperCase().startsWith(parsed.postalCode.toUpperCase()) ? 2 : -2;
+  if (parsed.stateCode !== undefined && row.state_code !== null) score += row.state_code === parsed.stateCode ? 2 : -2;
+  if (parsed.countryCode !== undefined && row.country_code !== null) score += row.country_code === parsed.countryCode ? 2 : -4;
+  return score;
+}

@@ -1,0 +1,36 @@
+// Geocoding as a gateway feature: forward, reverse, autocomplete and address validation over the
+// geocoder WAYMARK_GEOCODER selects (docs/geocoding.md): the embedded one (imported extracts plus
+// bundled coarse data) or a Pelias API.
+import type { Geocoder } from '../../../adapters/geocoder/port';
+import { PeliasGeocoder } from '../../../adapters/geocoder/pelias/pelias-geocoder';
+import type { Services } from '../../app';
+import type { Feature } from '../../feature';
+import { AddressValidator } from './address-validation';
+import { CoarseIndex } from './embedded/coarse-index';
+import { EmbeddedGeocoder } from './embedded/embedded-geocoder';
+import { ExtractIndexes } from './embedded/extract-indexes';
+import { geofenceAddressPlacer } from './geofence-address';
+import { GeocodeService } from './geocode-service';
+import { geocodeRoutes } from './geocode-routes';
+
+export function createGeocoder(services: Pick<Services, 'config' | 'regions' | 'logger' | 'extracts'>): { geocoder: Geocoder; stop(): Promise<void> } {
+  const { geocoding } = services.config;
+  if (geocoding.engine === 'pelias') {
+    return { geocoder: new PeliasGeocoder({ url: geocoding.peliasUrl!, timeoutMs: geocoding.peliasTimeoutMs }), stop: async () => undefined };
+  }
+  const extracts = new ExtractIndexes(services.extracts, services.logger);
+  return {
+    geocoder: new EmbeddedGeocoder({ extracts, coarse: new CoarseIndex(), regions: services.regions }),
+    stop: async () => extracts.close(),
+  };
+}
+
+export const geocodeFeature: Feature = {
+  name: 'geocode',
+  setup(services) {
+    const { geocoder, stop } = createGeocoder(services);
+    const service = new GeocodeService(geocoder, services.timeZones);
+    services.geofences.placeAddressesWith(geofenceAddressPlacer(geocoder));
+    return { routes: geocodeRoutes(service, new AddressValidator(geocoder), services.ipLocator), stop };
+  },
+};
