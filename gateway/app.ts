@@ -116,6 +116,7 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
   const router = createRouterSelection(config.routing, createEmbeddedRouter(extracts));
+  geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
   const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
   const services: Services = {
     config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, features: new Map(),
