@@ -19,6 +19,7 @@ import type { TimeZoneLookup } from '../adapters/time-zones/port';
 import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
+import { createEmbeddedRouter } from './api/routing/embedded-router';
 import { CurrentPlaces } from './api/places/current-places';
 import { PlacesService } from './api/places/places-service';
 import { createRouterSelection, type RouterSelection } from './api/routing/router-selection';
@@ -112,10 +113,10 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   // Operating hours are read in the geofence's own zone.
   const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
   const track = new TrackService(store, geofences);
-  // Lead: once embedded-router.ts lands, pass createEmbeddedRouter(catalog) as the second argument.
-  const router = createRouterSelection(config.routing);
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
+  const router = createRouterSelection(config.routing, createEmbeddedRouter(extracts));
+  geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
   const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
   const services: Services = {
     config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, features: new Map(),

@@ -49,6 +49,8 @@ export interface GeofenceCsvOptions {
   onRow?: (row: GeofenceCsvRow) => void;
   /** Geometry of a known place for rows with placeId (the gateway's places); absent: coordinates needed. */
   placeShape?: GeofenceInputOptions['placeShape'];
+  /** Outline of an isochrone row, computed by `prepareRow` (the gateway's router); absent: isochrones refused. */
+  isochroneShape?: GeofenceInputOptions['isochroneShape'];
 }
 
 export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
@@ -57,10 +59,11 @@ export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
   /** Stops the run between batches; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
   /**
-   * Turns a row's `address` into `coordinates` before the row is checked (the gateway's geocoder). A
+   * Turns a row's `address` into `coordinates` and computes an isochrone's outline before the row is
+   * checked (the gateway's geocoder and router). A
    * rejection with a `param` and `message` (a BadRequest) is that row's error; others propagate.
    */
-  placeAddress?: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  prepareRow?: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 const DEFAULT_MAX_ERRORS = 1000;
@@ -192,7 +195,7 @@ class CsvImport {
     private readonly layout: CsvLayout | undefined,
     private readonly maxErrors: number,
     private readonly onRow?: (row: GeofenceCsvRow) => void,
-    private readonly placeShape?: GeofenceInputOptions['placeShape'],
+    private readonly shapes: Pick<GeofenceInputOptions, 'placeShape' | 'isochroneShape'> = {},
   ) {}
 
   get total(): number {
@@ -211,20 +214,25 @@ class CsvImport {
     for (let k = from + 1; k <= to; k++) this.validateRecord(k, layout);
   }
 
-  /** Validates data rows [from, to), geocoding addresses first where a row gives one. */
-  async validateWithAddresses(from: number, to: number, placeAddress: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<void> {
+  /**
+   * Validates data rows [from, to), each first through `prepareRow` (addresses geocoded, isochrone
+   * outlines computed) where it gives an address or is an isochrone.
+   */
+  async validatePrepared(from: number, to: number, prepareRow: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<void> {
     const layout = this.layout;
     if (!layout) return;
     for (let k = from + 1; k <= to; k++) {
       const cells = this.records[k];
-      const address = layout.fieldColumn.has('address') && !isBlank(cells) ? rowToRaw(cells, layout).raw.address : undefined;
-      if (address === undefined || address === null || address === '') {
+      const raw = isBlank(cells) ? undefined : rowToRaw(cells, layout).raw;
+      const address = raw?.address;
+      const isochrone = typeof raw?.type === 'string' && raw.type.trim().toLowerCase() === 'isochrone';
+      if (!raw || ((address === undefined || address === null || address === '') && !isochrone)) {
         this.validateRecord(k, layout);
         continue;
       }
       let placed: Record<string, unknown>;
       try {
-        placed = await placeAddress(rowToRaw(cells, layout).raw);
+        placed = await prepareRow(raw);
       } catch (err) {
         const e = err as { param?: unknown; message?: unknown };
         if (typeof e?.param !== 'string' || typeof e.message !== 'string') throw err;
@@ -252,7 +260,7 @@ class CsvImport {
     const { raw: cellRaw, errors: cellErrors } = rowToRaw(cells, layout);
     const raw = placed ?? cellRaw;
     for (const e of cellErrors) this.addError({ row, column: e.column, message: e.message });
-    const { value, errors } = collectGeofenceInputErrors(raw, { mode: 'csv', placeShape: this.placeShape });
+    const { value, errors } = collectGeofenceInputErrors(raw, { mode: 'csv', ...this.shapes });
     for (const e of errors) {
       if (!suppressed(e.param, layout)) this.addError({ row, column: columnFor(e.param, layout), message: e.message });
     }
@@ -315,7 +323,7 @@ function prepare(input: string | Buffer, opts: GeofenceCsvOptions): CsvImport {
   const maxErrors = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
   const decoded = decodeCsvInput(input);
   if (!decoded.ok) {
-    const run = new CsvImport([], [], undefined, maxErrors, opts.onRow, opts.placeShape);
+    const run = new CsvImport([], [], undefined, maxErrors, opts.onRow, opts);
     run.addError({ row: 1, column: '', message: `${decoded.message} (first bad byte on line ${decoded.line})` });
     return run;
   }
@@ -333,7 +341,7 @@ function prepare(input: string | Buffer, opts: GeofenceCsvOptions): CsvImport {
     layout = readHeader(header);
     for (const e of layout.errors) headerErrors.push({ row: 1, column: e.column, message: e.message });
   }
-  const run = new CsvImport(records, lines, layout, maxErrors, opts.onRow, opts.placeShape);
+  const run = new CsvImport(records, lines, layout, maxErrors, opts.onRow, opts);
   for (const e of headerErrors) run.addError(e);
   if (syntaxError) run.addError(syntaxError);
   return run;
@@ -389,7 +397,7 @@ export async function parseGeofenceCsvAsync(
   const batch = Math.max(1, opts.batchSize ?? DEFAULT_BATCH_SIZE);
   for (let done = 0; done < total; ) {
     const next = Math.min(total, done + batch);
-    if (opts.placeAddress) await run.validateWithAddresses(done, next, opts.placeAddress);
+    if (opts.prepareRow) await run.validatePrepared(done, next, opts.prepareRow);
     else run.validate(done, next);
     done = next;
     opts.onProgress?.(done, total);

@@ -5,6 +5,7 @@ import { eventRoutes } from './events/events-routes';
 import { geofenceRoutes } from './geofences/geofences-routes';
 import { projectRoutes } from './projects/project-routes';
 import { RoutingService } from './routing/routing-service';
+import { matchRoutes } from './routing/match-routes';
 import { routingRoutes } from './routing/routing-routes';
 import { sdkRoutes } from './sdk/sdk-routes';
 import { searchUsersRoutes } from './search/search-users-routes';
@@ -20,6 +21,7 @@ export function v1Routes(s: Services): Route[] {
     ...geofenceRoutes(s.store, s.geofences),
     ...searchUsersRoutes(s.store, s.router),
     ...routingRoutes(new RoutingService(s.router)),
+    ...matchRoutes(s.router),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),
     ...sdkRoutes(s),

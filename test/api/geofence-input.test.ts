@@ -117,7 +117,7 @@ describe('parseGeofenceInput: rejected bodies', () => {
     { name: 'description empty', body: { ...circleBody, description: '' }, param: 'description', message: /^description is required$/ },
     { name: 'type missing', body: { ...circleBody, type: undefined }, param: 'type', message: /^type is required$/ },
     { name: 'type unknown', body: { ...circleBody, type: 'square' }, param: 'type', message: /^type must be one of circle, polygon, isochrone$/ },
-    { name: 'isochrone', body: { ...circleBody, type: 'isochrone', radius: '10', mode: 'car' }, param: 'type', message: /^isochrone geofences need a road-network router; none is configured$/ },
+    { name: 'isochrone', body: { ...circleBody, type: 'isochrone', radius: '10', mode: 'car' }, param: 'type', message: /^isochrone geofences need a road network \(an imported extract or a configured routing engine\)$/ },
     { name: 'csv tag missing', body: { ...circleBody, externalId: 'e' }, mode: 'csv', param: 'tag', message: /^tag is required$/ },
     { name: 'csv externalId missing', body: { ...circleBody, tag: 't' }, mode: 'csv', param: 'externalId', message: /^externalId is required$/ },
     { name: 'circle radius missing', body: { ...circleBody, radius: undefined }, param: 'radius', message: /^radius is required for circle geofences \(meters, 10 to 10000\)$/ },
@@ -205,9 +205,9 @@ describe('collectGeofenceInputErrors', () => {
     expect(errors.map((e) => e.param)).toEqual(['type']);
   });
 
-  it('reports an isochrone row and its other problems', () => {
+  it('reports an isochrone row\'s own problems before asking for its outline', () => {
     const { errors } = collectGeofenceInputErrors({ description: 'x', type: 'isochrone', coordinates: '[1,2]', mode: 'rocket' }, { mode: 'api' });
-    expect(errors.map((e) => e.param)).toEqual(['type', 'radius', 'mode']);
+    expect(errors.map((e) => e.param)).toEqual(['radius', 'mode']);
   });
 
   it('returns a value and no errors for a good row', () => {

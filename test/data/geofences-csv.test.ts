@@ -167,7 +167,7 @@ describe('geofence CSV: row problems', () => {
     { name: 'description empty', row: ',circle,store,1,"[1,2]",100', errors: [{ column: 'description', message: /^description is required$/ }] },
     { name: 'type unknown', row: 'A,square,store,1,"[1,2]",100', errors: [{ column: 'type', message: /^type must be one of circle, polygon, isochrone$/ }] },
     { name: 'type empty', row: 'A,,store,1,"[1,2]",100', errors: [{ column: 'type', message: /^type is required$/ }] },
-    { name: 'isochrone', header: `${HEADER},mode`, row: 'A,isochrone,store,1,"[1,2]",10,car', errors: [{ column: 'type', message: /need a road-network router; none is configured/ }] },
+    { name: 'isochrone', header: `${HEADER},mode`, row: 'A,isochrone,store,1,"[1,2]",10,car', errors: [{ column: 'type', message: /^isochrone geofences need a road network \(an imported extract or a configured routing engine\)$/ }] },
     { name: 'tag empty', row: 'A,circle,,1,"[1,2]",100', errors: [{ column: 'tag', message: /^tag is required$/ }] },
     { name: 'externalId empty', row: 'A,circle,store,,"[1,2]",100', errors: [{ column: 'externalId', message: /^externalId is required$/ }] },
     { name: 'radius below 10', row: 'A,circle,store,1,"[1,2]",9', errors: [{ column: 'radius', message: /^radius must be between 10 and 10000$/ }] },

@@ -166,18 +166,28 @@ export function startOsrmReplay(dir: string = OSRM_MONACO): Promise<ReplayServer
   }, log, {});
 }
 
+/** Valhalla's POST services the replay answers, each with its documented example answer. */
+const VALHALLA_EXAMPLES: Record<string, string> = {
+  '/sources_to_targets': 'docs-examples/sources_to_targets.json',
+  '/trace_attributes': 'docs-examples/trace_attributes.json',
+  '/trace_route': 'docs-examples/trace_route.json',
+  '/isochrone': 'docs-examples/isochrone.json',
+};
+
 /**
  * Replays Valhalla: `/route` answers a recorded OSRM-format route (whatever the locations: the recording's
- * own request is not published), `/sources_to_targets` the documented matrix example.
+ * own request is not published); `/sources_to_targets`, `/trace_attributes`, `/trace_route` and
+ * `/isochrone` answer Valhalla's documented examples, whatever was asked.
  */
 export function startValhallaReplay(routeFile = 'osrm-format-ferrostar/valhalla_osrm_response.json'): Promise<ReplayServer> {
   const log: LoggedRequest[] = [];
   const route = fs.readFileSync(path.join(VALHALLA_FIXTURES, routeFile), 'utf8');
-  const table = fs.readFileSync(path.join(VALHALLA_FIXTURES, 'docs-examples/sources_to_targets.json'), 'utf8');
+  const examples = new Map(Object.entries(VALHALLA_EXAMPLES).map(([service, file]) => [service, fs.readFileSync(path.join(VALHALLA_FIXTURES, file), 'utf8')]));
   return listen((req, _body, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'POST' && url.pathname === '/route') return send(res, 200, route);
-    if (req.method === 'POST' && url.pathname === '/sources_to_targets') return send(res, 200, table);
+    const example = req.method === 'POST' ? examples.get(url.pathname) : undefined;
+    if (example !== undefined) return send(res, 200, example);
     send(res, 400, { error_code: 106, error: 'Try any of', status_code: 400, status: 'Bad Request' });
   }, log, {});
 }

@@ -1,10 +1,13 @@
 // The Router port over a Valhalla server: `/route` with `format: osrm` (Valhalla writes OSRM v5 routes and
-// steps, polyline6 shapes) and `/sources_to_targets` for tables. One server serves every mode through its
-// costing models. Map matching and isochrones through Valhalla are left for a later issue.
-import { OutsideNetwork, type AvoidOption, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
+// steps, polyline6 shapes), `/sources_to_targets` for tables, `/trace_attributes` for map matching
+// (valhalla-trace.ts) and `/isochrone` for reachable areas (valhalla-isochrone.ts). One server serves every
+// mode through its costing models.
+import { OutsideNetwork, type AvoidOption, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
 import { RouterRejected, RouterUnavailable } from '../engine-errors';
 import { EngineHttp, type EngineReply } from '../engine-http';
 import { routeFrom } from '../osrm/osrm-router';
+import { isochroneBody, ringsFrom } from './valhalla-isochrone';
+import { matchFrom, traceAttributesBody } from './valhalla-trace';
 
 export interface ValhallaRouterOptions {
   url: string;
@@ -20,6 +23,9 @@ const MAX_SPEED_KMH: Record<RouterMode, number> = { car: 130, truck: 100, bike: 
 
 /** Valhalla's error codes for "no road near this location" (170s: locate failures). */
 const NO_EDGE_CODES = new Set([171, 172]);
+
+/** Map matching's "no match": no path for the trace (442), the exact (443) or HMM (444) matcher failed. */
+const NO_MATCH_CODES = new Set([442, 443, 444]);
 
 const ENGINE = 'valhalla';
 
@@ -97,6 +103,23 @@ export class ValhallaRouter implements Router {
     const reply = await this.http.post('/sources_to_targets', body);
     const ok = this.okBody(reply, [...req.sources, ...req.destinations]);
     return tableFrom(ok.sources_to_targets, req.sources.length, req.destinations.length);
+  }
+
+  async match(req: MatchRequest): Promise<MatchResult> {
+    const reply = await this.http.post('/trace_attributes', traceAttributesBody(req, COSTING[req.mode]));
+    const first = req.points[0].location;
+    const code = (reply.body as { error_code?: unknown } | null)?.error_code;
+    if (typeof code === 'number' && NO_MATCH_CODES.has(code)) {
+      throw new OutsideNetwork(0, first, `the path could not be matched to a road network for this mode (valhalla ${code})`);
+    }
+    return matchFrom(this.okBody(reply, [first]), req.points.length);
+  }
+
+  async isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
+    const reply = await this.http.post('/isochrone', isochroneBody(req, COSTING[req.mode]));
+    const rings = ringsFrom(this.okBody(reply, [req.center]));
+    if (rings.length === 0) throw new RouterUnavailable(ENGINE, 'answered an isochrone without a contour');
+    return rings;
   }
 
   async close(): Promise<void> {

@@ -91,9 +91,10 @@ export class GeofenceImporter {
       signal: opts.signal,
       onProgress: opts.onProgress ? (done, total) => opts.onProgress?.('validate', done, total) : undefined,
       batchSize: 2000,
-      // Rows given by address are geocoded to their centre (gateway/api/geocode/geofence-address.ts).
-      placeAddress: (raw) => this.geofences.placeAddress(raw),
+      // Rows given by address are geocoded to their centre, isochrones get their outline from the router.
+      prepareRow: (raw) => this.geofences.prepareBody(raw),
       placeShape: this.geofences.placeShape,
+      isochroneShape: this.geofences.isochroneShape,
     });
     if (parsed.dataRows > this.maxRows) {
       return { ok: false, dataRows: parsed.dataRows, imported: 0, created: 0, updated: 0, errors: [tooManyRows(parsed.dataRows, this.maxRows, 'rows')], errorCount: 1 };

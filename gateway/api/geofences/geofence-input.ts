@@ -49,6 +49,11 @@ export interface GeofenceInputOptions {
   mode: 'api' | 'csv';
   /** Finds a place by `placeId`; without it (or for an unknown id) placeId needs coordinates too. */
   placeShape?: (placeId: string) => PlaceShape | undefined;
+  /**
+   * The outline of an isochrone computed before parsing (GeofenceService.prepareBody), or why there is
+   * none; without it isochrones are refused.
+   */
+  isochroneShape?: (center: LngLat, mode: string, minutes: number) => LngLat[] | string | undefined;
 }
 
 export interface GeofenceInputError {
@@ -57,6 +62,10 @@ export interface GeofenceInputError {
 }
 
 export const GEOFENCE_TYPES: readonly GeofenceType[] = ['circle', 'polygon', 'isochrone'];
+
+/** Travel time of isochrone geofences, minutes: an hour's reach is already a metro area. */
+export const MIN_ISOCHRONE_MINUTES = 1;
+export const MAX_ISOCHRONE_MINUTES = 60;
 export const TRAVEL_MODES: readonly TravelMode[] = ['car', 'truck', 'foot', 'bike'];
 export const MIN_CIRCLE_RADIUS_M = 10;
 export const MAX_CIRCLE_RADIUS_M = 10000;
@@ -118,12 +127,6 @@ const STEPS: readonly Step[] = [
   (raw, d) => {
     d.type = required(readType(raw.type), 'type');
   },
-  (_raw, d) => {
-    // Said up front so a caller does not fix mode and radius only to learn this.
-    if (d.type === 'isochrone') {
-      throw new BadRequest('type', 'isochrone geofences need a road-network router; none is configured');
-    }
-  },
   (raw, d, opts) => {
     const tag = readString(raw.tag, 'tag');
     d.tag = opts.mode === 'csv' ? required(tag, 'tag') : tag;
@@ -175,8 +178,8 @@ const STEPS: readonly Step[] = [
       }
       d.radius = radius;
     } else if (d.type === 'isochrone') {
-      const minutes = readNumber(raw.radius, 'radius', { greaterThan: 0 });
-      if (minutes === undefined) throw new BadRequest('radius', 'radius is required for isochrone geofences (minutes)');
+      const minutes = readNumber(raw.radius, 'radius', { min: MIN_ISOCHRONE_MINUTES, max: MAX_ISOCHRONE_MINUTES });
+      if (minutes === undefined) throw new BadRequest('radius', `radius is required for isochrone geofences (minutes, ${MIN_ISOCHRONE_MINUTES} to ${MAX_ISOCHRONE_MINUTES})`);
       d.radius = minutes;
     }
     // Polygons ignore radius (spec), so a stray value in a mixed CSV is not an error.
@@ -185,6 +188,13 @@ const STEPS: readonly Step[] = [
     const mode = readEnum(typeof raw.mode === 'string' ? raw.mode.trim().toLowerCase() : raw.mode, 'mode', TRAVEL_MODES);
     if (d.type === 'isochrone') d.mode = required(mode, 'mode');
     // Only isochrones have a travel mode; for other types the value is checked but not kept.
+  },
+  (_raw, d, opts) => {
+    if (d.type !== 'isochrone' || !d.point || d.radius === undefined || !d.mode) return;
+    const shape = opts.isochroneShape?.(d.point, d.mode, d.radius);
+    if (shape === undefined) throw new BadRequest('type', 'isochrone geofences need a road network (an imported extract or a configured routing engine)');
+    if (typeof shape === 'string') throw new BadRequest('coordinates', shape);
+    d.ring = shape;
   },
   (raw, d) => {
     d.metadata = readMetadata(raw.metadata, 'metadata', MAX_GEOFENCE_METADATA_KEYS);
@@ -255,6 +265,13 @@ function geometryOf(d: Draft): Pick<GeofenceInput, 'geometry' | 'geometryCenter'
       geometry: { type: 'Polygon', coordinates: [d.ring] },
       geometryCenter: { type: 'Point', coordinates: center },
       geometryRadius: polygonApproxRadius(d.ring, center),
+    };
+  }
+  if (d.type === 'isochrone' && d.point && d.ring && d.radius !== undefined) {
+    return {
+      geometry: { type: 'Polygon', coordinates: [d.ring] },
+      geometryCenter: { type: 'Point', coordinates: d.point },
+      geometryRadius: d.radius,
     };
   }
   if (d.type === 'circle' && d.point && d.radius !== undefined) {

@@ -3,12 +3,14 @@
 // made through this service, and on those other nodes announce through the store (PostgreSQL
 // LISTEN/NOTIFY): the changed geofences are read again, or the whole index when a change was too big
 // to list or the announcements were interrupted.
+import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
+import { OutsideNetwork, type RouterMode } from '../../../adapters/router/port';
 import type { Doc, RemoteChange, Scope, Store } from '../../../adapters/store/port';
 import { GeofenceIndex } from '../../engine/geofencing';
 import { withoutDrawnRing } from '../../engine/geofencing/geofence-index';
 import { newObjectId } from '../../engine/object-id';
 import type { Geofence, LngLat } from '../../engine/types';
-import type { GeofenceInput, PlaceShape } from './geofence-input';
+import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type GeofenceInput, type GeofenceInputOptions, type PlaceShape } from './geofence-input';
 
 export type ZoneLookup = (point: LngLat) => string | undefined;
 
@@ -100,9 +102,43 @@ export class GeofenceService {
     this.addressPlacer = placer;
   }
 
-  /** The body with `coordinates` from its `address` when a geocoder is installed; unchanged otherwise. */
-  placeAddress(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.addressPlacer ? this.addressPlacer(body) : Promise.resolve(body);
+  private isochroneMaker?: (center: LngLat, mode: RouterMode, minutes: number) => Promise<LngLat[]>;
+  /** Outlines (or why there is none) computed by prepareBody, for the parser; oldest dropped first. */
+  private readonly isochrones = new Map<string, LngLat[] | string>();
+
+  /** Set at start-up with the router: the outline of the area reachable within minutes. */
+  makeIsochronesWith(maker: (center: LngLat, mode: RouterMode, minutes: number) => Promise<LngLat[]>): void {
+    this.isochroneMaker = maker;
+  }
+
+  /**
+   * The work a geofence body needs before the (synchronous) parser: `coordinates` from its `address`
+   * when a geocoder is installed, and an isochrone's outline from the router. Anything malformed is
+   * left for the parser to report.
+   */
+  async prepareBody(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const placed = this.addressPlacer ? await this.addressPlacer(body) : body;
+    const wanted = isochroneRequest(placed);
+    if (wanted && this.isochroneMaker && !this.isochrones.has(wanted.key)) {
+      let shape: LngLat[] | string;
+      try {
+        shape = await this.isochroneMaker(wanted.center, wanted.mode, wanted.minutes);
+      } catch (err) {
+        if (!(err instanceof OutsideNetwork || err instanceof RouterRejected || err instanceof RouterUnavailable)) throw err;
+        shape = `no ${wanted.mode} road network reaches (${wanted.center[1]},${wanted.center[0]}) to compute the isochrone: ${err.message}`;
+      }
+      this.isochrones.set(wanted.key, shape);
+      if (this.isochrones.size > MAX_CACHED_ISOCHRONES) this.isochrones.delete(this.isochrones.keys().next().value!);
+    }
+    return placed;
+  }
+
+  readonly isochroneShape = (center: LngLat, mode: string, minutes: number): LngLat[] | string | undefined =>
+    this.isochroneMaker ? this.isochrones.get(isochroneKey(center, mode, minutes)) : undefined;
+
+  /** The parser's options for this service's places and isochrones. */
+  inputOptions(mode: GeofenceInputOptions['mode']): GeofenceInputOptions {
+    return { mode, placeShape: this.placeShape, isochroneShape: this.isochroneShape };
   }
 
   /** Builds the stored geofence for an input, keeping identity and creation time of `existing`. */
@@ -155,4 +191,32 @@ export class GeofenceService {
       if (due.length < batch) return total;
     }
   }
+}
+
+/** Isochrone outlines kept between prepareBody and the parser (a CSV import of many isochrones reuses them). */
+const MAX_CACHED_ISOCHRONES = 1000;
+
+function isochroneKey(center: LngLat, mode: string, minutes: number): string {
+  return `${center[0].toFixed(7)},${center[1].toFixed(7)},${mode},${minutes}`;
+}
+
+/** Centre, mode and minutes of an isochrone body when they read as such; the parser judges the rest. */
+function isochroneRequest(body: Record<string, unknown>): { key: string; center: LngLat; mode: RouterMode; minutes: number } | undefined {
+  if (typeof body.type !== 'string' || body.type.trim().toLowerCase() !== 'isochrone') return undefined;
+  let coordinates = body.coordinates;
+  if (typeof coordinates === 'string') {
+    try {
+      coordinates = JSON.parse(coordinates);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!Array.isArray(coordinates) || coordinates.length < 2) return undefined;
+  const center: LngLat = [Number(coordinates[0]), Number(coordinates[1])];
+  const minutes = Number(body.radius);
+  const mode = typeof body.mode === 'string' ? body.mode.trim().toLowerCase() : '';
+  if (!center.every(Number.isFinite) || Math.abs(center[0]) > 180 || Math.abs(center[1]) > 90) return undefined;
+  if (!Number.isFinite(minutes) || minutes < MIN_ISOCHRONE_MINUTES || minutes > MAX_ISOCHRONE_MINUTES) return undefined;
+  if (!(TRAVEL_MODES as readonly string[]).includes(mode)) return undefined;
+  return { key: isochroneKey(center, mode, minutes), center, mode: mode as RouterMode, minutes };
 }

@@ -19,7 +19,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
   // PUT by tag/externalId creates or updates; PUT by _id only updates (the _id is ours to assign).
   const upsert = async (ctx: RequestContext) => {
     const at = taggedAddress(ctx.params);
-    const input = parseGeofenceInput(await geofences.placeAddress(ctx.body), { mode: 'api', placeShape: geofences.placeShape });
+    const input = parseGeofenceInput(await geofences.prepareBody(ctx.body), geofences.inputOptions('api'));
     return store.withLock(taggedLockKey('geofence', ctx.scope, at), async () => {
       const existing = (at.id !== undefined
         ? await requireTagged(store, 'geofences', ctx.scope, at, 'geofence')
@@ -57,7 +57,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
       handler: async (ctx) => {
         const tag = required(readString(ctx.body.tag, 'tag', KEY_TEXT), 'tag');
         const externalId = required(readString(ctx.body.externalId, 'externalId', KEY_TEXT), 'externalId');
-        const input = parseGeofenceInput(await geofences.placeAddress(ctx.body), { mode: 'api', placeShape: geofences.placeShape });
+        const input = parseGeofenceInput(await geofences.prepareBody(ctx.body), geofences.inputOptions('api'));
         return store.withLock(taggedLockKey('geofence', ctx.scope, { tag, externalId }), async () => {
           const existing = await geofences.findByKey(ctx.scope, tag, externalId);
           const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);

@@ -3,10 +3,12 @@
 // name) that has every point within SNAP_RADIUS_M of a road open to the mode; when none does, the
 // first point no extract reaches is named in an OutsideNetwork error.
 import {
-  OutsideNetwork, type AvoidOption, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode,
+  OutsideNetwork, type AvoidOption, type IsochroneRequest, type MatchRequest, type MatchResult, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode,
   type RouterSource, type TableRequest, type TableResult,
 } from '../../../adapters/router/port';
+import { reachPolygon } from '../../engine/isochrone/reach-polygon';
 import type { ModeRouter } from '../../engine/routing/mode-router';
+import { defaultMatcherParams, matchOnNetwork } from '../../engine/routing/trace-match';
 import { SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_TOLL } from '../../engine/routing/network';
 import type { Snap } from '../../engine/routing/segment-index';
 import type { ExtractCatalog, LoadedExtract } from '../../jobs/extract-catalog';
@@ -152,6 +154,33 @@ export class EmbeddedRouter implements Router {
       }
     }
     return { durations, distances };
+  }
+
+  /**
+   * Map matching on the extract that holds most of the path's points (a trace rarely has all of them on
+   * a road, so `locate`'s every-point rule does not fit). Points no road is near stay unmatched.
+   */
+  async match(req: MatchRequest): Promise<MatchResult> {
+    this.catalog.current();
+    let best: LoadedNetwork | undefined;
+    let bestCount = 0;
+    for (const n of this.networks) {
+      const [w, s, e, no] = n.bbox;
+      const margin = 0.02;
+      const count = req.points.filter(({ location: [x, y] }) => x >= w - margin && x <= e + margin && y >= s - margin && y <= no + margin).length;
+      if (count > bestCount) { best = n; bestCount = count; }
+    }
+    const first = req.points[0].location;
+    if (!best) throw new OutsideNetwork(0, first);
+    const result = matchOnNetwork(best.routers[req.mode], req.points, defaultMatcherParams(TOP_KPH[req.mode]));
+    if (result.matchedPoints.length === 0) throw new OutsideNetwork(0, first, `no point of the path is near a ${req.mode} road of the imported networks`);
+    return result;
+  }
+
+  /** The area reachable from the centre within the minutes, as one outline ring. */
+  async isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
+    const { router, snaps } = this.locate([req.center], req.mode);
+    return [reachPolygon(req.center, router.reach(snaps[0], req.minutes * 60))];
   }
 }
 

@@ -3,7 +3,7 @@
 // It is itself a Router, so trips and search users get the same choice as the routing endpoints.
 import { GeodesicRouter } from '../../../adapters/router/geodesic';
 import { OsrmRouter } from '../../../adapters/router/osrm/osrm-router';
-import type { Eta, LngLat, RouteRequest, RouteResult, Router, RouterMode, RouterSource, TableRequest, TableResult } from '../../../adapters/router/port';
+import { OutsideNetwork, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type RouterSource, type TableRequest, type TableResult } from '../../../adapters/router/port';
 import { ValhallaRouter } from '../../../adapters/router/valhalla/valhalla-router';
 import type { RoutingConfig } from '../../config';
 
@@ -63,6 +63,33 @@ export class RouterSelection implements Router {
 
   table(req: TableRequest): Promise<TableResult> {
     return this.pick([...req.sources, ...req.destinations], req.mode).router.table(req);
+  }
+
+  /**
+   * Matching and isochrones need a road network: the configured engine's, else the embedded one's; the
+   * straight-line estimate cannot answer them, so a path or centre no network covers is refused.
+   */
+  private networkRouter(locations: readonly LngLat[], mode: RouterMode): Router {
+    const external = this.external[mode]?.router;
+    if (external) return external;
+    const embedded = this.embedded;
+    if (embedded && (embedded.sourceFor?.([...locations], mode) ?? 'embedded') === 'embedded') return embedded;
+    throw new OutsideNetwork(0, locations[0], `no imported road network for ${mode} covers (${locations[0][1]},${locations[0][0]})`);
+  }
+
+  /** A trace rarely has every point near a road, so the embedded router decides coverage itself. */
+  match(req: MatchRequest): Promise<MatchResult> {
+    const first = req.points[0].location;
+    const router = this.external[req.mode]?.router ?? this.embedded;
+    if (!router) throw new OutsideNetwork(0, first, `no imported road network for ${req.mode} covers (${first[1]},${first[0]})`);
+    if (!router.match) throw new OutsideNetwork(0, first, `the ${router.name} router does not match paths`);
+    return router.match(req);
+  }
+
+  isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
+    const router = this.networkRouter([req.center], req.mode);
+    if (!router.isochrone) throw new OutsideNetwork(0, req.center, `the ${router.name} router does not compute isochrones`);
+    return router.isochrone(req);
   }
 
   async close(): Promise<void> {

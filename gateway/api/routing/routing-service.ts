@@ -37,7 +37,7 @@ function asApiError(err: unknown, named: NamedPoints): unknown {
   return err;
 }
 
-async function guarded<T>(named: NamedPoints, work: () => Promise<T>): Promise<T> {
+export async function guarded<T>(named: NamedPoints, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {

@@ -121,4 +121,37 @@ export class BaseSearch {
       return { cost: trueCost[b.vertex] + b.at.cost, metres: metres[b.vertex] + b.at.metres, sourceOption: seed[b.vertex], targetOption: b.at.option, arcs };
     });
   }
+
+  /**
+   * Every vertex a search from `sources` labels without passing `maxCost` (isochrones): settled ones
+   * cost at most `maxCost`; the others are the arcs the time runs out on, labelled with what they would
+   * cost in full. Same arc filter as `run`.
+   */
+  within(sources: readonly SearchSeed[], maxCost: number, filter: ArcFilter = {}): { vertices: number[]; costs: number[] } {
+    const { g, heap, cost, stamp } = this;
+    const gen = ++this.generation;
+    heap.clear();
+    const labelled: number[] = [];
+    const label = (v: number, c: number) => {
+      if (stamp[v] !== gen) labelled.push(v);
+      stamp[v] = gen;
+      cost[v] = c;
+      heap.push(v, c);
+    };
+    for (const s of sources) if (stamp[s.vertex] !== gen || s.cost < cost[s.vertex]) label(s.vertex, s.cost);
+    while (heap.size > 0) {
+      const v = heap.pop();
+      const key = heap.lastKey;
+      if (key > cost[v]) continue;
+      if (key > maxCost) break;
+      for (let i = g.outFirst[v]; i < g.outFirst[v + 1]; i++) {
+        const a = g.outArc[i];
+        if (filter.allowed && !filter.allowed(a)) continue;
+        const w = g.arcHead[a];
+        const c = key + g.arcWeight[a];
+        if (stamp[w] !== gen || c < cost[w]) label(w, c);
+      }
+    }
+    return { vertices: labelled, costs: labelled.map((v) => cost[v]) };
+  }
 }

@@ -6,7 +6,7 @@ import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery } from './ch-query';
 import type { ModeGraph, Network } from './network';
 import { codeTail } from './mode-graph';
-import { buildLeg, type LegContext, type Piece } from './route-steps';
+import { buildLeg, pieceGeometry, type LegContext, type Piece } from './route-steps';
 import type { SearchResult, SearchSeed } from './search-seed';
 import { SegmentIndex, type Snap } from './segment-index';
 
@@ -158,17 +158,19 @@ export class ModeRouter {
     return { allowed: (a: number) => (flags[head[a] >> 1] & avoidMask) === 0 };
   }
 
+  /** The stretch of segment direction c between two shares of it (0 = where c enters, 1 = where it leaves). */
+  private piece(c: number, startShare: number, endShare: number): Piece {
+    const segment = c >> 1;
+    const reversed = (c & 1) === 1;
+    const len = this.network.segmentLength[segment];
+    const along = (share: number) => (reversed ? len * (1 - share) : len * share);
+    const distance = len * (endShare - startShare);
+    return { segment, reversed, from: along(startShare), to: along(endShare), distance, duration: this.seconds(c) * (endShare - startShare) };
+  }
+
   /** The pieces of a leg from a search result. */
   pieces(from: Snap, to: Snap, r: SearchResult): Piece[] {
-    const n = this.network;
-    const piece = (c: number, startShare: number, endShare: number): Piece => {
-      const segment = c >> 1;
-      const reversed = (c & 1) === 1;
-      const len = n.segmentLength[segment];
-      const along = (share: number) => (reversed ? len * (1 - share) : len * share);
-      const distance = len * (endShare - startShare);
-      return { segment, reversed, from: along(startShare), to: along(endShare), distance, duration: this.seconds(c) * (endShare - startShare) };
-    };
+    const piece = (c: number, startShare: number, endShare: number) => this.piece(c, startShare, endShare);
     if (r.arcs.length === 0 && r.sourceOption === r.targetOption && from.segment === to.segment && this.travelled(to, r.targetOption) >= this.travelled(from, r.sourceOption)) {
       return [piece(r.sourceOption, this.travelled(from, r.sourceOption), this.travelled(to, r.targetOption))];
     }
@@ -279,5 +281,42 @@ export class ModeRouter {
       }
     }));
     return result;
+  }
+
+  /** Nearest positions on open segments within `radius` metres, one per segment, nearest first (map matching). */
+  candidates(point: LngLat, radius: number, limit: number): Snap[] {
+    return this.index.within(point[0], point[1], radius, (s) => this.segmentOpen(s, 0), limit);
+  }
+
+  /** The points of consecutive pieces as one line. */
+  piecesGeometry(pieces: readonly Piece[]): LngLat[] {
+    const line: LngLat[] = [];
+    for (const p of pieces) {
+      const g = pieceGeometry(this.legContext, p);
+      line.push(...(line.length > 0 ? g.slice(1) : g));
+    }
+    return line;
+  }
+
+  /**
+   * What can be reached from a snapped point within `seconds` (isochrones): each reached stretch of road
+   * as a line, the stretch the time runs out on cut where it does.
+   */
+  reach(from: Snap, seconds: number): LngLat[][] {
+    const seeds = this.sourceSeeds(from);
+    const { vertices, costs } = this.base.within(seeds, seconds);
+    const lines: LngLat[][] = [];
+    const sourceCodes = new Set(seeds.map((s) => s.vertex));
+    vertices.forEach((c, i) => {
+      const full = this.seconds(c);
+      // The source segment is entered at the snapped point, not at its start.
+      const startShare = sourceCodes.has(c) ? this.travelled(from, c) : 0;
+      const entered = costs[i] - full * (1 - startShare);
+      if (entered > seconds || full <= 0) return;
+      const endShare = Math.min(1, startShare + (seconds - entered) / full);
+      if (endShare <= startShare) return;
+      lines.push(pieceGeometry(this.legContext, this.piece(c, startShare, endShare)));
+    });
+    return lines;
   }
 }

@@ -136,6 +136,47 @@ export class SegmentIndex {
     return best;
   }
 
+  /**
+   * The nearest point of every segment `accept` allows within `maxMetres`, nearest first, at most
+   * `limit` of them: the candidate positions of a trace point for map matching.
+   */
+  within(lon: number, lat: number, maxMetres: number, accept: (segment: number) => boolean, limit: number): Snap[] {
+    const n = this.n;
+    const kx = Math.cos(lat * Math.PI / 180) * M_PER_DEG;
+    const ky = M_PER_DEG;
+    const c0 = this.col(lon - maxMetres / kx), c1 = this.col(lon + maxMetres / kx);
+    const r0 = this.row(lat - maxMetres / ky), r1 = this.row(lat + maxMetres / ky);
+    const bySegment = new Map<number, Snap>();
+    const seen = new Set<number>();
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const cell = r * this.cols + c;
+        for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
+          const p = this.cellItems[i];
+          if (seen.has(p)) continue;
+          seen.add(p);
+          const s = this.pieceSegment[p];
+          const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
+          const bx = (n.pointLon[p + 1] / 1e7 - lon) * kx, by = (n.pointLat[p + 1] / 1e7 - lat) * ky;
+          const dx = bx - ax, dy = by - ay;
+          const len2 = dx * dx + dy * dy;
+          let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
+          t = t < 0 ? 0 : t > 1 ? 1 : t;
+          const px = ax + t * dx, py = ay + t * dy;
+          const d = Math.sqrt(px * px + py * py);
+          if (d > maxMetres) continue;
+          const known = bySegment.get(s);
+          if ((known && known.distance <= d) || !accept(s)) continue;
+          bySegment.set(s, {
+            segment: s, along: this.pointAlong[p] + t * (this.pointAlong[p + 1] - this.pointAlong[p]),
+            lon: lon + px / kx, lat: lat + py / ky, distance: d, bearing: (Math.atan2(dx, dy) * 180 / Math.PI + 360) % 360,
+          });
+        }
+      }
+    }
+    return [...bySegment.values()].sort((a, b) => a.distance - b.distance).slice(0, limit);
+  }
+
   /** Metres from the segment's start to point p (of that segment). */
   alongAt(p: number): number {
     return this.pointAlong[p];

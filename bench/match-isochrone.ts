@@ -1,0 +1,102 @@
+// Map matching and isochrones on the embedded router, in process: the time to match an 80-point trace
+// (OSRM's CI publishes 3–4.6 ms for 82 points) and to build 5-, 10- and 20-minute isochrones by car and
+// on foot, with the outline's size. Seeded: the traces follow routes between seeded points, resampled
+// every 50 m with ±10 m of noise, 5 s apart.
+//
+//   npm run bench:build && node dist/bench/match-isochrone.js [extract.osm.pbf]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runImport } from '../data/osm/import-pipeline';
+import { RoutingStage } from '../data/osm/routing/routing-stage';
+import type { LngLat, TracePoint } from '../adapters/router/port';
+import { createEmbeddedRouter } from '../gateway/api/routing/embedded-router';
+import { ExtractCatalog } from '../gateway/jobs/extract-catalog';
+import { prng } from './support/prng';
+
+const FILE = process.argv[2] ?? path.resolve(__dirname, '../../../shared/fixtures/osm/us-md-baltimore-valhalla.osm.pbf');
+const TRACES = 30;
+const POINTS = 80;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function resample(line: LngLat[], every: number, count: number, random: () => number): TracePoint[] {
+  const out: TracePoint[] = [];
+  let carried = 0;
+  for (let i = 1; i < line.length && out.length < count; i++) {
+    const [ax, ay] = line[i - 1];
+    const [bx, by] = line[i];
+    const kx = Math.cos((ay * Math.PI) / 180) * 111320;
+    const len = Math.hypot((bx - ax) * kx, (by - ay) * 111320);
+    for (let d = every - carried; d <= len && out.length < count; d += every) {
+      const t = d / len;
+      const noise = () => (random() - 0.5) * 20;
+      out.push({ location: [ax + (bx - ax) * t + noise() / kx, ay + (by - ay) * t + noise() / 111320], time: 1_700_000_000 + out.length * 5, accuracy: 10 });
+    }
+    carried = (carried + len) % every;
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-match-'));
+  const started = Date.now();
+  const imported = await runImport({ file: FILE, name: 'bench', dataDir, stages: [new RoutingStage()] });
+  console.log(`imported ${path.basename(FILE)} in ${((Date.now() - started) / 1000).toFixed(1)} s; load ${os.loadavg()[0].toFixed(1)}`);
+  void imported;
+  const router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 0 }));
+  const network = router.networksLoaded[0].routers.car.network;
+  const random = prng(42);
+  const onRoad = (): LngLat => {
+    const s = Math.floor(random() * network.segmentFrom.length);
+    const p = network.segmentStart[s];
+    return [network.pointLon[p] / 1e7, network.pointLat[p] / 1e7];
+  };
+
+  const times: number[] = [];
+  let matchedShare = 0;
+  for (let made = 0; made < TRACES; ) {
+    let route;
+    try {
+      route = (await router.route({ locations: [onRoad(), onRoad()], mode: 'car' })).routes[0];
+    } catch {
+      continue;
+    }
+    const points = resample(route.geometry, 50, POINTS, random);
+    if (points.length < POINTS) continue;
+    made++;
+    const t0 = process.hrtime.bigint();
+    const result = await router.match({ points, mode: 'car' });
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    matchedShare += result.matchedPoints.length / POINTS;
+  }
+  times.sort((a, b) => a - b);
+  console.log(`match, ${POINTS} points, ${TRACES} traces: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms; ${(100 * matchedShare / TRACES).toFixed(1)} % of points matched`);
+
+  const center = onRoad();
+  for (const mode of ['car', 'foot'] as const) {
+    for (const minutes of [5, 10, 20]) {
+      const runs: number[] = [];
+      let ring: LngLat[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t0 = process.hrtime.bigint();
+        [ring] = await router.isochrone({ center, mode, minutes });
+        runs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+      runs.sort((a, b) => a - b);
+      const kx = Math.cos((center[1] * Math.PI) / 180) * 111.32;
+      let area = 0;
+      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) area += ring[j][0] * kx * ring[i][1] * 111.32 - ring[i][0] * kx * ring[j][1] * 111.32;
+      console.log(`isochrone ${mode} ${minutes} min: median ${runs[2].toFixed(1)} ms, ${ring.length} vertices, ${Math.abs(area / 2).toFixed(2)} km²`);
+    }
+  }
+  console.log(`load ${os.loadavg()[0].toFixed(1)}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
