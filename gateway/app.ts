@@ -19,7 +19,7 @@ import type { TimeZoneLookup } from '../adapters/time-zones/port';
 import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
-import { createEmbeddedRouter } from './api/routing/embedded-router';
+import { createEmbeddedRouter, type EmbeddedRouter } from './api/routing/embedded-router';
 import { CurrentPlaces } from './api/places/current-places';
 import { PlacesService } from './api/places/places-service';
 import { createRouterSelection, type RouterSelection } from './api/routing/router-selection';
@@ -63,6 +63,8 @@ export interface Services {
   scheduler: Scheduler;
   /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
   extracts: ExtractCatalog;
+  /** The road networks of the imported extracts (also inside `router`), for the data endpoints. */
+  embeddedRouter: EmbeddedRouter;
   /** Installed features, by name. */
   features: Map<string, FeatureInstance>;
 }
@@ -115,11 +117,12 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const track = new TrackService(store, geofences);
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
-  const router = createRouterSelection(config.routing, createEmbeddedRouter(extracts));
+  const embeddedRouter = createEmbeddedRouter(extracts);
+  const router = createRouterSelection(config.routing, embeddedRouter);
   geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
   const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
   const services: Services = {
-    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, features: new Map(),
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, embeddedRouter, features: new Map(),
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);

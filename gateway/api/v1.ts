@@ -5,6 +5,7 @@ import { eventRoutes } from './events/events-routes';
 import { geofenceRoutes } from './geofences/geofences-routes';
 import { projectRoutes } from './projects/project-routes';
 import { RoutingService } from './routing/routing-service';
+import { dataRoutes } from './data/data-routes';
 import { matchRoutes } from './routing/match-routes';
 import { routingRoutes } from './routing/routing-routes';
 import { sdkRoutes } from './sdk/sdk-routes';
@@ -22,6 +23,7 @@ export function v1Routes(s: Services): Route[] {
     ...searchUsersRoutes(s.store, s.router),
     ...routingRoutes(new RoutingService(s.router)),
     ...matchRoutes(s.router),
+    ...dataRoutes(s.extracts, s.embeddedRouter),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),
     ...sdkRoutes(s),
