@@ -28,7 +28,10 @@ const DEVICE_ID_MAX = 256;
  * by the number of devices, not by the bytes an attacker sends in ids that are refused anyway.
  */
 function deviceOf(req: Request): string {
-  const fromBody = asRecord(req.body).deviceId ?? asRecord(req.query).deviceId;
+  const body = asRecord(req.body);
+  // A replay batch speaks for the device of its updates (the handler refuses a batch that mixes devices).
+  const replayed = Array.isArray(body.replays) ? asRecord(body.replays[0]).deviceId : undefined;
+  const fromBody = body.deviceId ?? replayed ?? asRecord(req.query).deviceId;
   return typeof fromBody === 'string' && fromBody !== '' && fromBody.length <= DEVICE_ID_MAX ? fromBody : `ip:${req.ip ?? ''}`;
 }
 
