@@ -21,6 +21,7 @@ import type { ProjectService } from '../projects/project-service';
 import { eventUser, userLockKey, type EventDoc, type UserDoc } from '../track/track-service';
 import { pendingUserRef, tripSummary, type TripDoc } from './trip-doc';
 import type { CreateTripInput, ListTripsInput, TripFields, UpdateTripInput } from './trip-input';
+import { listPage } from '../list-query';
 
 export interface TripWrite {
   trip: TripDoc;
@@ -82,7 +83,7 @@ export class TripService {
     if (q.updatedAfter || q.updatedBefore) {
       ranges.push({ field: 'updatedAt' as const, after: q.updatedAfter?.toISOString(), before: q.updatedBefore?.toISOString() });
     }
-    const { docs, hasMore } = await this.store.list('trips', scope, { limit: q.limit, sortBy: q.sortBy, ranges, equals });
+    const { docs, hasMore } = await listPage(this.store, 'trips', scope, { limit: q.limit, sortBy: q.sortBy, ranges, equals });
     return { trips: docs as TripDoc[], hasMore };
   }
 
