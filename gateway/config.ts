@@ -1,4 +1,5 @@
 // Configuration from the environment, read once at start-up. docs/configuration.md lists every variable.
+import { trustProxyFrom, type TrustProxy } from './http/trust-proxy';
 import path from 'node:path';
 import { parseDailyTime, type DailyTime } from './engine/geofence-sync/schedule';
 import { parseIpRanges } from './engine/ip-ranges';
@@ -19,7 +20,7 @@ export interface GatewayConfig {
   /** Largest accepted request body. */
   bodyLimit: string;
   /** Express "trust proxy" value: which X-Forwarded-For hops to believe. Off by default. */
-  trustProxy: string | false;
+  trustProxy: TrustProxy;
   /** Period of the background jobs (geofence expiry, trip expiry), ms. */
   jobIntervalMs: number;
   logRequests: boolean;
@@ -303,7 +304,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     redisUrl: env.REDIS_URL,
     rateLimitScale: intFrom('WAYMARK_RATE_LIMIT_SCALE', 1, env),
     bodyLimit: env.WAYMARK_BODY_LIMIT ?? '1mb',
-    trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust,
+    trustProxy: trustProxyFrom(trust),
     jobIntervalMs: intFrom('WAYMARK_JOB_INTERVAL_MS', 30_000, env),
     logRequests: env.WAYMARK_LOG_REQUESTS !== 'false',
     corsOrigins: listFrom('WAYMARK_CORS_ORIGINS', env),

@@ -164,3 +164,17 @@ export interface Store {
   onRemoteChange(listener: (change: RemoteChange) => void): void;
   close(): Promise<void>;
 }
+
+/**
+ * withLock() gave up waiting for a lock held elsewhere (another node, a long import). The caller may retry;
+ * the gateway answers 503 with Retry-After rather than 500.
+ */
+export class LockWaitTimeout extends Error {
+  constructor(
+    readonly key: string,
+    readonly waitedMs: number,
+  ) {
+    super(`withLock(${JSON.stringify(key)}): lock timeout after ${waitedMs} ms: another section holds it`);
+    this.name = 'LockWaitTimeout';
+  }
+}

@@ -1,7 +1,8 @@
 // The response envelope: every body is JSON with meta.code equal to the HTTP status, errors included.
 // This file is the one place where errors become responses.
 import type { ErrorRequestHandler, Response } from 'express';
-import { ApiError, BadRequest, PayloadTooLarge, TooManyRequests } from './errors';
+import { ApiError, BadRequest, Busy, PayloadTooLarge, TooManyRequests } from './errors';
+import { LockWaitTimeout } from '../../adapters/store/port';
 import type { Logger } from './logger';
 
 export function sendEnvelope(res: Response, status: number, meta: Record<string, unknown> = {}, body: Record<string, unknown> = {}): void {
@@ -49,15 +50,21 @@ function fromExpress(err: unknown): ApiError | undefined {
   return new ApiError(status, 'Request body could not be read (check Content-Type and Content-Encoding)', 'body');
 }
 
+/** A lock held elsewhere for longer than the store waits is contention, not a fault: 503, retry later. */
+function fromStore(err: unknown): ApiError | undefined {
+  if (!(err instanceof LockWaitTimeout)) return undefined;
+  return new Busy('The resource is busy with another request (a lock is held elsewhere); retry shortly', 1);
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const known = err instanceof ApiError ? err : (fromBodyParser(err as BodyParserError) ?? fromExpress(err));
+    const known = err instanceof ApiError ? err : (fromBodyParser(err as BodyParserError) ?? fromExpress(err) ?? fromStore(err));
     if (!known) {
       logger.error('unhandled error', { requestId: res.getHeader('x-request-id'), path: req.path, error: err instanceof Error ? err.stack : String(err) });
       sendEnvelope(res, 500, { message: 'Internal server error', type: 'ERROR_SERVER' });
       return;
     }
-    if (known instanceof TooManyRequests) res.setHeader('Retry-After', String(known.retryAfterSeconds));
+    if (known instanceof TooManyRequests || known instanceof Busy) res.setHeader('Retry-After', String(known.retryAfterSeconds));
     const meta: Record<string, unknown> = { message: known.message };
     if (known.param !== undefined) meta.param = known.param;
     if (known.type !== undefined) meta.type = known.type;

@@ -72,3 +72,13 @@ export class EngineUnavailable extends ApiError {
     super(503, `${engine} is unavailable: ${detail}`, undefined, 'ERROR_ENGINE_UNAVAILABLE');
   }
 }
+
+/** Contention: the work is locked by another request for longer than we wait. Safe to retry. */
+export class Busy extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, message, undefined, 'ERROR_BUSY');
+  }
+}

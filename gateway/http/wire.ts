@@ -5,6 +5,7 @@ import type { RateLimiter } from '../../adapters/rate-limiter/port';
 import type { Authenticator, AuthContext } from './auth';
 import { sendEnvelope } from './envelope';
 import { MethodNotAllowed, TooManyRequests } from './errors';
+import { rejectHostile } from './params/hostile';
 import type { RateRule, RequestContext, Route } from './route';
 
 export interface WireOptions {
@@ -18,10 +19,20 @@ function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** The device a request speaks for: the body's or query's deviceId, else the client address. */
+/** The longest deviceId any endpoint accepts (track, trips, replay): longer ones are refused with 400. */
+const DEVICE_ID_MAX = 256;
+
+/**
+ * The device a request speaks for: the body's or query's deviceId when it is one the handler could accept,
+ * else the client address. Checking the length BEFORE keying a bucket keeps the limiter's memory bounded
+ * by the number of devices, not by the bytes an attacker sends in ids that are refused anyway.
+ */
 function deviceOf(req: Request): string {
-  const fromBody = asRecord(req.body).deviceId ?? asRecord(req.query).deviceId;
-  return typeof fromBody === 'string' && fromBody !== '' ? fromBody : `ip:${req.ip ?? ''}`;
+  const body = asRecord(req.body);
+  // A replay batch speaks for the device of its updates (the handler refuses a batch that mixes devices).
+  const replayed = Array.isArray(body.replays) ? asRecord(body.replays[0]).deviceId : undefined;
+  const fromBody = body.deviceId ?? replayed ?? asRecord(req.query).deviceId;
+  return typeof fromBody === 'string' && fromBody !== '' && fromBody.length <= DEVICE_ID_MAX ? fromBody : `ip:${req.ip ?? ''}`;
 }
 
 async function enforceRate(rule: RateRule, auth: AuthContext, req: Request, opts: WireOptions): Promise<void> {
@@ -45,6 +56,9 @@ export function wireRoutes(routes: Route[], opts: WireOptions): Router {
       const now = new Date();
       const auth = await opts.auth.authenticate(req.headers.authorization, route.auth);
       if (route.rate) await enforceRate(route.rate, auth, req, opts);
+      rejectHostile(req.params as Record<string, string>, 'path');
+      rejectHostile(asRecord(req.query), 'query');
+      rejectHostile(asRecord(req.body), 'body');
       const ctx: RequestContext = {
         auth,
         scope: { projectId: auth.projectId, live: auth.live },

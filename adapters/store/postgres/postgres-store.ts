@@ -1,13 +1,14 @@
 // Store adapter on PostgreSQL, for many gateway nodes sharing one database. Same tables, orderings and
 // filter semantics as the SQLite store; documents are jsonb. within() uses a PostGIS GiST index when the
 // extension is available and a lat/lng btree otherwise (`spatial` says which). withLock() serialises across
-// processes with a session advisory lock held on a connection from a separate pool, so that sections
-// waiting for or holding locks can never starve the queries they run of connections. Writes of broadcast
-// collections and project changes carry a pg_notify in their transaction; other nodes hear them through
-// one listening connection (change-channel.ts, onRemoteChange).
+// processes with session advisory locks, all held on one dedicated connection and taken by polling
+// (advisory-session.ts), so that sections waiting for or holding locks never take a pool connection.
+// Writes of broadcast collections and project changes carry a pg_notify in their transaction; other
+// nodes hear them through one listening connection (change-channel.ts, onRemoteChange).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
+import { AdvisorySession } from './advisory-session';
 import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
 import type {
@@ -36,9 +37,9 @@ export interface PostgresStoreOptions {
   spatial?: 'auto' | 'btree';
   /** Connections for queries and writes. Default 10. */
   poolSize?: number;
-  /** Connections that hold advisory locks for withLock(); bounds concurrent locked sections. Default 10. */
+  /** Ignored: withLock() holds every advisory lock on one dedicated connection. Kept for old callers. */
   lockPoolSize?: number;
-  /** How long withLock() waits for a lock held elsewhere before failing. Default 30 s. */
+  /** How long withLock() waits for a lock held elsewhere before failing with LockWaitTimeout. Default 30 s. */
   lockTimeoutMs?: number;
   /** Errors of idle pooled connections (server restart, network); the pool replaces them. */
   onError?: (err: Error) => void;
@@ -81,7 +82,7 @@ export class PostgresStore implements Store {
 
   private constructor(
     private readonly pool: Pool,
-    private readonly lockPool: Pool,
+    private readonly lockSession: AdvisorySession,
     schema: string,
     migration: MigrationOutcome,
     private readonly opts: PostgresStoreOptions,
@@ -112,26 +113,22 @@ export class PostgresStore implements Store {
       connectionString: opts.connectionString, max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000,
       application_name: 'waymark',
     });
-    const lockPool = new pg.Pool({
-      connectionString: opts.connectionString, max: opts.lockPoolSize ?? 10, connectionTimeoutMillis: 10_000,
-      application_name: 'waymark-locks', lock_timeout: opts.lockTimeoutMs ?? 30_000,
-    });
+    const lockSession = new AdvisorySession({ connectionString: opts.connectionString, timeoutMs: opts.lockTimeoutMs ?? 30_000, onError });
     pool.on('error', onError);
-    lockPool.on('error', onError);
     let client: PoolClient;
     try {
       client = await pool.connect();
     } catch (err) {
-      await Promise.all([pool.end(), lockPool.end()]);
+      await pool.end();
       throw new Error(`PostgreSQL at ${where} is unreachable: ${errorText(err)}`);
     }
     try {
       const migration = await migrate(client, { schema, spatial: opts.spatial ?? 'auto' });
       client.release();
-      return new PostgresStore(pool, lockPool, schema, migration, opts);
+      return new PostgresStore(pool, lockSession, schema, migration, opts);
     } catch (err) {
       client.release(err as Error);
-      await Promise.all([pool.end(), lockPool.end()]);
+      await pool.end();
       throw new Error(`PostgreSQL at ${where}: cannot prepare schema ${schema}: ${errorText(err)}`);
     }
   }
@@ -344,27 +341,15 @@ export class PostgresStore implements Store {
   }
 
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    // The in-process mutex first: waiters of this process queue in memory instead of each pinning a
-    // connection to wait on the same advisory lock.
+    // The in-process mutex first: waiters of this process queue in memory, and the shared lock session
+    // asks the server for each key at most once at a time.
     return this.locks.run(key, async () => {
       const lockId = advisoryKey(`waymark:lock:${this.schema}\u0000${key}`);
-      const client = await this.lockPool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [lockId]);
-      } catch (err) {
-        client.release(err as Error);
-        throw new Error(`withLock(${JSON.stringify(key)}): could not take the advisory lock: ${errorText(err)}`);
-      }
+      await this.lockSession.acquire(key, lockId);
       try {
         return await fn();
       } finally {
-        try {
-          await client.query('SELECT pg_advisory_unlock($1)', [lockId]);
-          client.release();
-        } catch (unlockErr) {
-          // Ending the session is what frees a session lock we could not release by hand.
-          client.release(unlockErr as Error);
-        }
+        await this.lockSession.release(lockId);
       }
     });
   }
@@ -379,7 +364,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.changes?.close();
-    await Promise.all([this.pool.end(), this.lockPool.end()]);
+    await Promise.all([this.pool.end(), this.lockSession.close()]);
   }
 }
 

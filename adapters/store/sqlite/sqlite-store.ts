@@ -26,6 +26,16 @@ interface DocRow {
 export interface SqliteStoreOptions {
   /** Path of the database file; ':memory:' for throwaway stores. */
   file: string;
+  /** 'FULL' (default) or 'NORMAL'; else WAYMARK_SQLITE_SYNC decides. */
+  synchronous?: string;
+}
+
+/** The synchronous pragma: FULL unless NORMAL is asked for; anything else is a configuration mistake. */
+export function sqliteSynchronous(raw: string | undefined): 'FULL' | 'NORMAL' {
+  const value = (raw ?? '').trim().toUpperCase();
+  if (value === '' || value === 'FULL') return 'FULL';
+  if (value === 'NORMAL') return 'NORMAL';
+  throw new Error(`WAYMARK_SQLITE_SYNC must be FULL or NORMAL, got "${raw}"`);
 }
 
 export class SqliteStore implements Store {
@@ -52,9 +62,10 @@ export class SqliteStore implements Store {
     if (opts.file !== ':memory:') fs.mkdirSync(path.dirname(opts.file), { recursive: true });
     this.db = new Database(opts.file);
     this.db.pragma('journal_mode = WAL');
-    // NORMAL under WAL is durable across process crashes (the case we guarantee); only an OS crash or power
-    // loss can lose the last transactions. Operators who need more set WAYMARK_SQLITE_SYNC=FULL.
-    this.db.pragma(`synchronous = ${process.env.WAYMARK_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    // FULL (default) fsyncs the WAL at every commit, so an acknowledged write survives an OS crash or a
+    // power loss, which is what the docs promise. NORMAL (WAYMARK_SQLITE_SYNC=NORMAL) survives a process
+    // crash only: the last commits before a power loss can be lost. docs/architecture.md has the measured cost.
+    this.db.pragma(`synchronous = ${sqliteSynchronous(opts.synchronous ?? process.env.WAYMARK_SQLITE_SYNC)}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     // Documents are a few KiB each; SQLite's default 2 MiB page cache makes every lookup go to the OS.

@@ -24,7 +24,25 @@ export class SyncSettingsService {
     private readonly config: GeofenceImportConfig['sync'],
   ) {}
 
-  /** The settings as GET shows them, with schedule and last run. */
+  /**
+   * The settings as a key of one environment may see them. The settings are one document per project
+   * (one schedule, one e-mail, one S3 bucket and credentials for both CSVs), but a test key must never
+   * read live data: the live URL (whose query may be a signature), the live object key, the access key id
+   * when it serves live, and the live half of the last run are hidden from it.
+   */
+  viewFor(doc: SyncSettingsDoc | undefined, live: boolean): Record<string, unknown> {
+    const view = this.view(doc);
+    if (live || !doc) return view;
+    const hidden: Record<string, unknown> = { ...view, liveUrl: null, liveObjectKey: null, liveHidden: feedsLive(doc) };
+    if (feedsLive(doc)) hidden.accessKeyId = null;
+    if (doc.lastRun) {
+      const run = runView(doc.lastRun);
+      hidden.lastRun = { ...run, environments: run.environments.filter((e) => e.environment !== 'live') };
+    }
+    return hidden;
+  }
+
+  /** The settings as GET shows them to a live key (and the CLI), with schedule and last run. */
   view(doc: SyncSettingsDoc | undefined): Record<string, unknown> {
     return {
       ...publicSettings(doc),

@@ -6,7 +6,7 @@ import { readBoolean, readBracketFilters, readLatLng, readList, readNumber, read
 import type { RequestContext, Route } from '../../http/route';
 import type { Geofence } from '../../engine/types';
 import { publicView } from '../collections';
-import { ranges, readDateRange, readLimit } from '../list-query';
+import { listPage, ranges, readDateRange, readLimit } from '../list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
 import { parseGeofenceInput } from './geofence-input';
 import { publicGeofence, type GeofenceService } from './geofence-service';
@@ -42,7 +42,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
         const externalId = readString(query.externalId, 'externalId', KEY_TEXT);
         if (tag !== undefined) equals.tag = tag;
         if (externalId !== undefined) equals.externalId = externalId;
-        const { docs, hasMore } = await store.list('geofences', scope, {
+        const { docs, hasMore } = await listPage(store, 'geofences', scope, {
           limit,
           sortBy: 'updatedAt',
           ranges: ranges(readDateRange(query, 'createdAt'), readDateRange(query, 'updatedAt')),

@@ -7,6 +7,21 @@ import { publicEvent, type TrackService } from './track-service';
 
 const MAX_REPLAYS = 500;
 
+/**
+ * A replay batch is one device's offline updates: every update carries the same deviceId (the top-level
+ * one, when sent). The per-device rate limit is charged to that device, so a batch that mixed devices,
+ * or a new top-level deviceId per request, can no longer replay far more updates than track allows.
+ */
+function checkOneDevice(topLevel: unknown, replays: unknown[]): void {
+  let device = typeof topLevel === 'string' && topLevel !== '' ? topLevel : undefined;
+  for (const [i, item] of replays.entries()) {
+    const id = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).deviceId : undefined;
+    if (typeof id !== 'string' || id === '') continue;
+    device ??= id;
+    if (id !== device) throw new BadRequest(`replays[${i}].deviceId`, `replays[${i}].deviceId must be "${device.slice(0, 64)}": a replay carries the updates of one device`);
+  }
+}
+
 export function trackRoutes(track: TrackService): Route[] {
   const run = (ctx: RequestContext, body: Record<string, unknown>) =>
     track.track({ scope: ctx.scope, settings: ctx.auth.settings, ip: ctx.ip, now: ctx.now }, parseTrackInput(body));
@@ -25,6 +40,7 @@ export function trackRoutes(track: TrackService): Route[] {
         const replays = ctx.body.replays;
         if (!Array.isArray(replays)) throw new BadRequest('replays', 'replays must be an array of track bodies');
         if (replays.length > MAX_REPLAYS) throw new BadRequest('replays', `replays can hold at most ${MAX_REPLAYS} updates`);
+        checkOneDevice(ctx.body.deviceId, replays);
         const results: Array<Record<string, unknown>> = [];
         for (const [i, item] of replays.entries()) {
           if (typeof item !== 'object' || item === null || Array.isArray(item)) {

@@ -62,6 +62,14 @@ export interface TrackUpdate {
   newEvent(type: string, fields: Record<string, unknown>): EventDoc;
 }
 
+/**
+ * The widest candidate search one update may cause. Accuracy is the search radius; a hostile (or broken)
+ * client sending accuracy 2.5e7 used to make every geofence of the environment a candidate, and with
+ * buffer entries one request entered all of them. Worse fixes than a cell-tower's few kilometres carry
+ * no usable position, so geofences farther than this are not considered.
+ */
+export const MAX_CANDIDATE_RADIUS_M = 5_000;
+
 /** Clients' clocks drift; a timestamp this far in the future is treated as bad and replaced. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -200,7 +208,7 @@ export class TrackService {
       userId: input.userId ?? previous?.userId,
       ip: ctx.ip,
       settings: ctx.settings,
-      candidates: index.nearPrepared(input.location, input.accuracy),
+      candidates: index.nearPrepared(input.location, Math.min(input.accuracy, MAX_CANDIDATE_RADIUS_M)),
       visits: previous?._visits ?? [],
       lookup: (id) => index.getPrepared(id),
     });

@@ -22,6 +22,7 @@ import { OpenTripScopes } from './open-trip-scopes';
 import { eventUser, userLockKey, type EventDoc, type UserDoc } from '../track/track-service';
 import { pendingUserRef, tripSummary, type TripDoc } from './trip-doc';
 import type { CreateTripInput, ListTripsInput, TripFields, UpdateTripInput } from './trip-input';
+import { listPage } from '../list-query';
 
 export interface TripWrite {
   trip: TripDoc;
@@ -88,7 +89,7 @@ export class TripService {
     if (q.updatedAfter || q.updatedBefore) {
       ranges.push({ field: 'updatedAt' as const, after: q.updatedAfter?.toISOString(), before: q.updatedBefore?.toISOString() });
     }
-    const { docs, hasMore } = await this.store.list('trips', scope, { limit: q.limit, sortBy: q.sortBy, ranges, equals });
+    const { docs, hasMore } = await listPage(this.store, 'trips', scope, { limit: q.limit, sortBy: q.sortBy, ranges, equals });
     return { trips: docs as TripDoc[], hasMore };
   }
 

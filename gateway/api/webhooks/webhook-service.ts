@@ -15,6 +15,7 @@ import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-d
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
+import { listPage } from '../list-query';
 
 const ID = /^[0-9a-f]{24}$/;
 const ROW_BATCH = 500;
@@ -139,7 +140,7 @@ export class WebhookService {
     await this.get(scope, id);
     const equals: Record<string, string> = { webhookId: id };
     if (query.outcome !== undefined) equals.outcome = query.outcome;
-    const { docs, hasMore } = await this.store.list('webhook_deliveries', scope, { limit: query.limit, ranges: query.ranges, sortBy: 'createdAt', equals });
+    const { docs, hasMore } = await listPage(this.store, 'webhook_deliveries', scope, { limit: query.limit, ranges: query.ranges, sortBy: 'createdAt', equals });
     return { entries: docs as DeliveryLogEntry[], hasMore };
   }
 

@@ -84,10 +84,16 @@ export function classifyAddress(ip: string): AddressClass | undefined {
   return 'public';
 }
 
+/**
+ * Loopback names that common /etc/hosts files (Debian, Red Hat) define besides localhost: they resolve to
+ * loopback without DNS, so they are refused by name, like localhost, when settings are saved.
+ */
+const LOOPBACK_NAMES = new Set(['localhost.localdomain', 'localhost4', 'localhost4.localdomain4', 'localhost6', 'localhost6.localdomain6', 'ip6-localhost', 'ip6-loopback']);
+
 /** A class for host names that must never be trusted to DNS: localhost and the metadata names. */
 export function classifyHostname(host: string): AddressClass | undefined {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  if (name === 'localhost' || name.endsWith('.localhost')) return 'loopback';
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost') || LOOPBACK_NAMES.has(name)) return 'loopback';
   if (METADATA_NAMES.has(name)) return 'metadata';
   return undefined;
 }
@@ -125,7 +131,8 @@ export function hostnameVerdict(host: string, policy: AddressPolicy): Verdict | 
   const cls = classifyHostname(host);
   if (cls === undefined) return undefined;
   if (cls === 'loopback' && policy.allowPrivate) return { allowed: true, class: cls };
-  // An allowed network may hold the loopback receiver: the resolved addresses are checked against it.
-  if (cls === 'loopback' && policy.allowedNetworks.length > 0) return undefined;
+  // An allowed network may hold the loopback receiver: then the resolved addresses are checked against
+  // it. When no allowed network holds a loopback address the name can never be reached: refuse it now.
+  if (cls === 'loopback' && policy.allowedNetworks.length > 0 && (addressVerdict('127.0.0.1', policy).allowed || addressVerdict('::1', policy).allowed)) return undefined;
   return { allowed: false, class: cls, reason: `${host} names ${describe(cls)}` };
 }

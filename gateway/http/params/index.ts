@@ -1,3 +1,4 @@
 export * from './scalars';
 export * from './structured';
 export * from './geocoding';
+export * from './hostile';

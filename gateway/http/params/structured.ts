@@ -2,16 +2,21 @@
 // and query strings carry them as JSON strings; JSON bodies as objects.
 import { BadRequest } from '../errors';
 import type { LngLat, Metadata } from '../../engine/types';
+import { rejectHostile } from './hostile';
 import { isAbsent } from './scalars';
 
 export function readJson(raw: unknown, param: string): unknown {
   if (isAbsent(raw)) return undefined;
   if (typeof raw !== 'string') return raw;
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     throw new BadRequest(param, `${param} must be valid JSON`);
   }
+  // Form and query values decode here, after the request-wide check: the same rule applies inside them.
+  rejectHostile({ [param]: value }, 'body');
+  return value;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
