@@ -8,6 +8,8 @@ module.exports = {
   // rbush and quickselect ship ES modules only; jest's CommonJS runtime needs them compiled.
   transformIgnorePatterns: ['/node_modules/(?!(rbush|quickselect)/)'],
   testTimeout: 30000,
+  // Probes PostgreSQL/PostGIS once and opens the skip log (test/support/requires.ts).
+  globalSetup: '<rootDir>/test/support/probe-services.ts',
   // CI reads a plain "N passed, N failed" line; jest's own summary is not one of the formats it knows.
   reporters: ['default', '<rootDir>/test/support/summary-line-reporter.js'],
 };
