@@ -22,6 +22,8 @@ import type { ReloadableRegions } from './api/regions/current-regions';
 import { defineCollections } from './api/collections';
 import { GeofenceService } from './api/geofences/geofence-service';
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
+import { healthEndpoints } from './api/health/health-endpoints';
+import { Readiness } from './api/health/readiness';
 import { TrackService } from './api/track/track-service';
 import type { FeatureInstance } from './feature';
 import { FEATURES } from './features';
@@ -145,6 +147,8 @@ export function createApp(services: Services): Express {
   app.use(express.urlencoded({ limit: config.bodyLimit, extended: false }));
   // Operators' endpoint, outside /v1: plain text, its own guard (operator token or loopback), no project key.
   app.get('/metrics', metricsEndpoint(services));
+  // GET /, /health, /ready: no key, outside /v1 (docs/operations.md).
+  app.use(healthEndpoints(new Readiness(services.store, services.regions)));
   app.use(wireRoutes(v1Routes(services), { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
