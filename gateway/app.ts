@@ -61,7 +61,7 @@ export interface Services {
 }
 
 export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
-  const store = config.store === 'postgres' ? await openPostgres(config, logger) : new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite') });
+  const store = config.store === 'postgres' ? await openPostgres(config, logger) : new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite'), ...config.sqlite });
   await defineCollections(store);
   return store;
 }

@@ -234,7 +234,7 @@ describe('usage errors and failures', () => {
     ['keys with no project yet', () => empty, ['project', 'keys'], 2, /^No project exists yet: run waymark project create --name NAME\n$/],
     ['keys with several projects and no --project', () => two, ['project', 'keys'], 2, /^Several projects exist: choose one with --project ID\|NAME\n$/],
     ['rotate-keys of a project that does not exist', () => two, ['project', 'rotate-keys', '--project', 'three'], 2, /^No project "three"/],
-    ['a store that does not exist', () => empty, ['project', 'list'], 1, /^waymark: WAYMARK_STORE must be sqlite or postgres, got "mongo"\n$/],
+    ['a store that does not exist', () => empty, ['project', 'list'], 1, /^waymark: Invalid configuration:\n  WAYMARK_STORE="mongo" is not valid: WAYMARK_STORE must be one of sqlite, postgres\n$/],
   ];
   test.each(rows.map(([name, dir, args, code, output]) => ({ name, dir, args, code, output })))('$name → exit $code', async ({ name, dir, args, code, output }) => {
     const run = await waymark(dir(), args, name.startsWith('a store') ? { WAYMARK_STORE: 'mongo' } : {});

@@ -24,6 +24,10 @@ interface DocRow {
 export interface SqliteStoreOptions {
   /** Path of the database file; ':memory:' for throwaway stores. */
   file: string;
+  /** NORMAL (default) survives process crashes; FULL also power loss, at a cost in write speed. */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** Page cache, MiB (default 64). */
+  cacheMb?: number;
 }
 
 export class SqliteStore implements Store {
@@ -50,11 +54,12 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     // NORMAL under WAL is durable across process crashes (the case we guarantee); only an OS crash or power
     // loss can lose the last transactions. Operators who need more set WAYMARK_SQLITE_SYNC=FULL.
-    this.db.pragma(`synchronous = ${process.env.WAYMARK_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma(`synchronous = ${opts.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     // Documents are a few KiB each; SQLite's default 2 MiB page cache makes every lookup go to the OS.
-    this.db.pragma(`cache_size = -${Number(process.env.WAYMARK_SQLITE_CACHE_MB ?? 64) * 1024}`);
+    const cacheMb = opts.cacheMb !== undefined && Number.isSafeInteger(opts.cacheMb) && opts.cacheMb > 0 ? opts.cacheMb : 64;
+    this.db.pragma(`cache_size = -${cacheMb * 1024}`);
     this.db.pragma('mmap_size = 268435456');
     // Every track update dirties a user row, event rows and a dozen index pages; with the default
     // checkpoint every 1,000 WAL pages a checkpoint (and its fsync) ran every few group commits and
