@@ -39,6 +39,10 @@ import { answerClientError } from './http/client-error';
 import { cors } from './http/cors';
 import { requestId } from './http/request-id';
 import { wireRoutes } from './http/wire';
+import { apiDocs } from './http/api-docs';
+import { openApiDocument } from './http/openapi';
+import { ROUTE_DOCS } from './api/route-docs';
+import { packageInfo } from './api/health/package-version';
 
 export interface Services {
   config: GatewayConfig;
@@ -149,7 +153,9 @@ export function createApp(services: Services): Express {
   app.get('/metrics', metricsEndpoint(services));
   // GET /, /health, /ready: no key, outside /v1 (docs/operations.md).
   app.use(healthEndpoints(new Readiness(services.store, services.regions)));
-  app.use(wireRoutes(v1Routes(services), { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
+  const routes = v1Routes(services);
+  app.use(apiDocs(() => openApiDocument(routes, { version: packageInfo().version, docs: ROUTE_DOCS })));
+  app.use(wireRoutes(routes, { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
   });

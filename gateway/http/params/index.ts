@@ -1,2 +1,3 @@
 export * from './scalars';
 export * from './structured';
+export * from './param-docs';
