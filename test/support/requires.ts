@@ -45,7 +45,7 @@ export function files(...absolutePaths: string[]): Need {
 
 /** An environment variable, with an example value for the message. */
 export function envVar(name: string, example: string): Need {
-  return { missing: process.env[name] ? undefined : `${name} is unset`, how: `set ${name}=${example}` };
+  return { missing: process.env[name] ? undefined : name, how: `set ${name}=${example}` };
 }
 
 /**
