@@ -253,9 +253,15 @@ describe('geofences sync', () => {
     expect(JSON.parse(runs.stdout).runs.map((r: { status: string }) => r.status)).toEqual(['failed', 'succeeded']);
   });
 
+  test('sync delete with nothing to delete fails (exit 1) and says so', async () => {
+    const run = await waymark(['geofences', 'sync', 'delete', '--project', 'nosync']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('waymark: project "nosync" has no sync settings: nothing deleted\n');
+  });
+
   test('without WAYMARK_SYNC_ALLOW_PRIVATE a loopback URL is refused: exit 2 with the reason', async () => {
     const run = await waymark(['geofences', 'sync', 'set', '--test-url', 'http://127.0.0.1:9/geo.csv']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('testUrl: testUrl is refused: 127.0.0.1 is a loopback address; operators may allow it with WAYMARK_SYNC_ALLOW_PRIVATE=true');
+    expect(run.stderr).toContain('--test-url is refused: 127.0.0.1 is a loopback address; operators may allow it with WAYMARK_SYNC_ALLOW_PRIVATE=true');
   });
 });

@@ -13,7 +13,7 @@ import type { SyncRunRecord } from '../../api/geofence-import/sync-store';
 import type { EnvironmentOutcome } from '../../engine/geofence-sync/sync-report';
 import { ApiError } from '../../http/errors';
 import { readNumber } from '../../http/params';
-import { flag, UsageError, type ParsedArgs } from '../args';
+import { cliMessage, environmentFlag, flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, type Progress } from '../progress';
 import { resolveProject } from './project';
@@ -41,9 +41,7 @@ const SET_FLAGS: ReadonlyArray<[string, string]> = [
 ];
 
 function readEnv(args: ParsedArgs): boolean {
-  const env = flag(args, 'env') ?? 'test';
-  if (env !== 'test' && env !== 'live') throw new UsageError(`--env must be test or live, got "${env}"`);
-  return env === 'live';
+  return environmentFlag(args) === 'live';
 }
 
 function problemLine(e: { row: number; column: string; message: string }): string {
@@ -249,11 +247,16 @@ async function syncCommand(s: Services, runtime: GeofenceImportRuntime, args: Pa
       const project = await resolveProject(s, args);
       const removed = await settings.remove(project._id, true);
       out.data({ deleted: removed });
-      out.print(removed ? `Deleted the sync settings and run history of "${project.name}".` : `Project "${project.name}" had no sync settings.`);
+      if (!removed) {
+        // Nothing was deleted: a script that expected settings there must learn it (exit 1).
+        process.stderr.write(`waymark: project "${project.name}" has no sync settings: nothing deleted\n`);
+        return 1;
+      }
+      out.print(`Deleted the sync settings and run history of "${project.name}".`);
       return 0;
     }
     default:
-      throw new UsageError(GEOFENCES_USAGE);
+      throw unknownSubcommand('geofences sync', args.words[2], GEOFENCES_USAGE);
   }
 }
 
@@ -263,10 +266,10 @@ export async function geofencesCommand(s: Services, args: ParsedArgs, out: CliOu
   try {
     if (args.words[1] === 'import') return await importCommand(s, runtime, args, out);
     if (args.words[1] === 'sync') return await syncCommand(s, runtime, args, out);
-    throw new UsageError(GEOFENCES_USAGE);
+    throw unknownSubcommand('geofences', args.words[1], GEOFENCES_USAGE);
   } catch (err) {
     // Validation errors read the same as over HTTP, minus the status code.
-    if (err instanceof ApiError) throw new UsageError(err.param ? `${err.param}: ${err.message}` : err.message);
+    if (err instanceof ApiError) throw new UsageError(cliMessage(err.param, err.message));
     throw err;
   } finally {
     // The CLI never starts the gateway's jobs or stop hooks; close what a run may have opened (SMTP pool).

@@ -3,7 +3,7 @@ import type { Services } from '../../app';
 import type { IssuedKey } from '../../api/projects/api-keys';
 import { keyLabel } from '../../api/projects/api-keys';
 import { readSettingsPatch } from '../../api/projects/project-settings';
-import { flag, UsageError, type ParsedArgs } from '../args';
+import { flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 
 export const PROJECT_USAGE = `waymark project create --name NAME [--json]
@@ -82,6 +82,6 @@ export async function projectCommand(s: Services, args: ParsedArgs, out: CliOutp
       return 0;
     }
     default:
-      throw new UsageError(PROJECT_USAGE);
+      throw unknownSubcommand('project', sub, PROJECT_USAGE);
   }
 }
