@@ -254,6 +254,7 @@ describe('geofences sync', () => {
   });
 
   test('sync delete with nothing to delete fails (exit 1) and says so', async () => {
+    expect((await waymark(['project', 'create', '--name', 'nosync'])).code).toBe(0);
     const run = await waymark(['geofences', 'sync', 'delete', '--project', 'nosync']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('waymark: project "nosync" has no sync settings: nothing deleted\n');
