@@ -87,7 +87,8 @@ describe('geofences import', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Imported 2 geofences into "geo" \(test\): 2 created, 0 updated, from 2 rows in \d+\.\d\d s \(\d+ rows\/s\)\.\n/);
     expect(run.stderr).toContain('Checking rows: 100% (2/2)');
-    expect(run.stderr).toContain('Writing: 2 geofences written in one transaction');
+    expect(run.stderr).toContain('Writing: 2 geofences in one transaction (all or nothing)…\n');
+    expect(run.stderr).toMatch(/Writing: 2 geofences written in \d+\.\d s \(\d+\/s\)\n/);
     firstIds = await withServer(async (server, { sk }) => {
       const { geofences } = await get(server, sk, '/v1/geofences');
       expect(geofences.map((g: { externalId: string }) => g.externalId).sort()).toEqual(['cafe', 'd1']);

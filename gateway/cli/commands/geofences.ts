@@ -48,10 +48,14 @@ function problemLine(e: { row: number; column: string; message: string }): strin
   return `row ${e.row}${e.column ? `, ${e.column}` : ''}: ${e.message}`;
 }
 
-/** Progress of the two phases: a bar while rows are checked, a line for the write. */
+/**
+ * Progress of the two phases: a bar while rows are checked, then the write. The write is one atomic
+ * transaction (all or nothing), which reports nothing until it commits: rather than a bar that sits at
+ * 0%, it gets a line saying what is happening and, at the end, its time and rate.
+ */
 function importProgress(): { onProgress: (phase: 'validate' | 'write', done: number, total: number) => void; finish(): void } {
   let checking: Progress | undefined = progressBar('Checking rows');
-  let writing: Progress | undefined;
+  let writeStarted: number | undefined;
   return {
     onProgress(phase, done, total) {
       if (phase === 'validate') {
@@ -61,11 +65,12 @@ function importProgress(): { onProgress: (phase: 'validate' | 'write', done: num
       if (done === 0) {
         checking?.finish(`${total} valid rows`);
         checking = undefined;
-        writing = progressBar('Writing');
-        writing.update(0, total);
-      } else {
-        writing?.finish(`${total} geofences written in one transaction`);
-        writing = undefined;
+        writeStarted = performance.now();
+        process.stderr.write(`Writing: ${total} geofences in one transaction (all or nothing)…\n`);
+      } else if (writeStarted !== undefined) {
+        const seconds = (performance.now() - writeStarted) / 1000;
+        process.stderr.write(`Writing: ${total} geofences written in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))}/s)\n`);
+        writeStarted = undefined;
       }
     },
     finish() {
