@@ -248,7 +248,7 @@ describe('usage errors and failures', () => {
     const a = await json(dir, ['project', 'create', '--name', 'Twin']);
     const again = await waymark(dir, ['project', 'create', '--name', ' twin ']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`waymark: A project named "Twin" already exists (${a.id})\n`);
+    expect(again.stderr).toBe(`waymark: a project named "Twin" already exists (${a.id})\n`);
     expect((await json(dir, ['project', 'list'])).map((p: { id: string }) => p.id)).toEqual([a.id]);
   });
 

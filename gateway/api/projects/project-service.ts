@@ -2,7 +2,6 @@
 // the auth cache can be told.
 import type { Store } from '../../../adapters/store/port';
 import { newObjectId } from '../../engine/object-id';
-import { Conflict } from '../../http/errors';
 import type { ProjectSettings } from '../../engine/types';
 import { issueProjectKeys, type IssuedKey } from './api-keys';
 import { projectSettings } from './project-settings';
@@ -27,11 +26,7 @@ export class ProjectService {
     for (const l of this.listeners) l(projectId);
   }
 
-  /** Names are unique (ignoring case and surrounding blanks): the CLI finds projects by name. */
   async create(name: string, now = new Date()): Promise<CreatedProject> {
-    const wanted = name.trim().toLowerCase();
-    const twin = (await this.store.projects.list()).find((p) => p.name.trim().toLowerCase() === wanted);
-    if (twin) throw new Conflict('name', `A project named "${twin.name}" already exists (${twin._id})`);
     const id = newObjectId(now);
     const keys = issueProjectKeys(id, now);
     await this.store.projects.create({ _id: id, name, createdAt: now.toISOString(), settings: {} }, keys.map((k) => k.record));

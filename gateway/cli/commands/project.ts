@@ -37,6 +37,14 @@ export async function projectCommand(s: Services, args: ParsedArgs, out: CliOutp
     case 'create': {
       const name = flag(args, 'name');
       if (!name || name === 'true') throw new UsageError('project create needs --name NAME');
+      // Operators find projects by name (--project NAME): names are unique, ignoring case and blanks.
+      // Checked here, where names are chosen; a race of two concurrent CLI runs is not guarded.
+      const wanted = name.trim().toLowerCase();
+      const twin = (await s.store.projects.list()).find((p) => p.name.trim().toLowerCase() === wanted);
+      if (twin) {
+        process.stderr.write(`waymark: a project named "${twin.name}" already exists (${twin._id})\n`);
+        return 1;
+      }
       const created = await s.projects.create(name);
       out.data({ id: created.id, name: created.name, keys: Object.fromEntries(created.keys.map((k) => [keyLabel(k.record.live, k.record.kind), k.key])) });
       out.print(`Created project "${created.name}" (${created.id}) with keys:`);
