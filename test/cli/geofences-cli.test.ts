@@ -255,8 +255,10 @@ describe('geofences sync', () => {
   });
 
   test('sync delete with nothing to delete fails (exit 1) and says so', async () => {
-    expect((await waymark(['project', 'create', '--name', 'nosync'])).code).toBe(0);
-    const run = await waymark(['geofences', 'sync', 'delete', '--project', 'nosync']);
+    // A data directory of its own: a second project in the shared one would make --project necessary below.
+    const own = { WAYMARK_DATA_DIR: fs.mkdtempSync(path.join(WORK, 'nosync-')) };
+    expect((await waymark(['project', 'create', '--name', 'nosync'], own)).code).toBe(0);
+    const run = await waymark(['geofences', 'sync', 'delete', '--project', 'nosync'], own);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('waymark: project "nosync" has no sync settings: nothing deleted\n');
   });
