@@ -5,9 +5,11 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  // rbush and quickselect ship ES modules only; jest's CommonJS runtime needs them compiled.
-  transformIgnorePatterns: ['/node_modules/(?!(rbush|quickselect)/)'],
+  // rbush, quickselect and the OpenAPI validator ship ES modules only; jest's CommonJS runtime needs them compiled.
+  transformIgnorePatterns: ['/node_modules/(?!(rbush|quickselect|@seriousme/openapi-schema-validator)/)'],
   testTimeout: 30000,
+  // Probes PostgreSQL/PostGIS once and opens the skip log (test/support/requires.ts).
+  globalSetup: '<rootDir>/test/support/probe-services.ts',
   // CI reads a plain "N passed, N failed" line; jest's own summary is not one of the formats it knows.
   reporters: ['default', '<rootDir>/test/support/summary-line-reporter.js'],
 };

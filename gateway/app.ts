@@ -24,6 +24,8 @@ import { CurrentPlaces } from './api/places/current-places';
 import { PlacesService } from './api/places/places-service';
 import { createRouterSelection, type RouterSelection } from './api/routing/router-selection';
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
+import { healthEndpoints } from './api/health/health-endpoints';
+import { Readiness } from './api/health/readiness';
 import { TrackService } from './api/track/track-service';
 import type { FeatureInstance } from './feature';
 import { FEATURES } from './features';
@@ -41,6 +43,10 @@ import { cors } from './http/cors';
 import { dashboardFiles } from './http/dashboard-files';
 import { requestId } from './http/request-id';
 import { wireRoutes } from './http/wire';
+import { apiDocs } from './http/api-docs';
+import { openApiDocument } from './http/openapi';
+import { ROUTE_DOCS } from './api/route-docs';
+import { packageInfo } from './api/health/package-version';
 
 export interface Services {
   config: GatewayConfig;
@@ -70,7 +76,7 @@ export interface Services {
 }
 
 export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
-  const store = config.store === 'postgres' ? await openPostgres(config, logger) : new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite') });
+  const store = config.store === 'postgres' ? await openPostgres(config, logger) : new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite'), ...config.sqlite });
   await defineCollections(store);
   return store;
 }
@@ -170,7 +176,11 @@ export function createApp(services: Services): Express {
   app.get('/metrics', metricsEndpoint(services));
   // The browser dashboard: static files; it calls the API below with the signed-in key.
   app.use(dashboardFiles());
-  app.use(wireRoutes(v1Routes(services), { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
+  // GET /, /health, /ready: no key, outside /v1 (docs/operations.md).
+  app.use(healthEndpoints(new Readiness(services.store, services.regions)));
+  const routes = v1Routes(services);
+  app.use(apiDocs(() => openApiDocument(routes, { version: packageInfo().version, docs: ROUTE_DOCS })));
+  app.use(wireRoutes(routes, { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
   });

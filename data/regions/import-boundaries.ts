@@ -114,7 +114,7 @@ function normaliseFeature(value: unknown, opts: ImportBoundariesOptions): Bounda
   const code = opts.codeProperty !== undefined
     ? scalarText(properties[opts.codeProperty])
     : firstText(properties, ['code', 'CODE', 'Code', `${opts.type}_code`, 'id']) ?? scalarText(feature.id);
-  if (code === undefined) return opts.codeProperty !== undefined ? `no ${opts.codeProperty} property` : 'no code property (pass codeProperty)';
+  if (code === undefined) return opts.codeProperty !== undefined ? `no ${opts.codeProperty} property` : 'no code property (pass --code-property)';
   const name = (opts.nameProperty !== undefined
     ? scalarText(properties[opts.nameProperty])
     : firstText(properties, ['name', 'NAME', 'Name', `${opts.type}_name`])) ?? code;

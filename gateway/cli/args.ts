@@ -38,5 +38,39 @@ export function hasFlag(args: ParsedArgs, name: string): boolean {
   return args.flags.has(name) && flag(args, name) !== 'false';
 }
 
-/** A problem with what the operator typed: printed plainly, exit code 2. */
+/**
+ * A problem with what the operator typed: printed plainly, exit code 2. The CLI's exit codes are
+ * 0 success, 1 failure (the work could not be done), 2 usage (the command line is wrong).
+ */
 export class UsageError extends Error {}
+
+/** An unknown or missing subcommand, said as such, followed by the command's usage. */
+export function unknownSubcommand(command: string, sub: string | undefined, usage: string): UsageError {
+  return new UsageError(`${sub === undefined ? `${command} needs a subcommand` : `Unknown ${command} subcommand "${sub}"`}\n${usage}`);
+}
+
+/**
+ * The environment a command works in, one flag for every command: `--env test|live` (default test);
+ * `--live` is accepted as short for `--env live`.
+ */
+export function environmentFlag(args: ParsedArgs): 'test' | 'live' {
+  const env = flag(args, 'env');
+  if (env === undefined) return hasFlag(args, 'live') ? 'live' : 'test';
+  if (env !== 'test' && env !== 'live') throw new UsageError(`--env must be test or live, got "${env}"`);
+  if (env === 'test' && hasFlag(args, 'live')) throw new UsageError('--env test and --live contradict each other');
+  return env;
+}
+
+/** Parameters the CLI takes as positional words, not options: named without a `--`. */
+const POSITIONAL = new Set(['id', 'file']);
+
+/**
+ * A validation error of the API layer in the CLI's words: the parameter as the operator types it
+ * (codeProperty → --code-property), and named once (a message that starts with it is not prefixed again).
+ */
+export function cliMessage(param: string | undefined, message: string): string {
+  if (param === undefined || POSITIONAL.has(param)) return message;
+  const option = `--${param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (message.startsWith(`${param} `) || message.startsWith(`${param}:`)) return option + message.slice(param.length);
+  return `${option}: ${message}`;
+}

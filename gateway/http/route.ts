@@ -42,10 +42,33 @@ export interface Reply {
 
 export type Handler = (ctx: RequestContext) => Promise<Reply>;
 
+/** JSON Schema (OpenAPI 3.1 dialect) of one parameter; param-docs.ts builds them from the readers' options. */
+export type ParamSchema = Record<string, unknown>;
+
+export interface ParamDoc {
+  name: string;
+  /** Default: query for GET and DELETE, body otherwise (where the readers look). */
+  in?: 'query' | 'body';
+  required?: boolean;
+  description?: string;
+  schema: ParamSchema;
+}
+
+/** What the OpenAPI document says of a route beyond what the route itself shows (all optional). */
+export interface RouteDoc {
+  summary?: string;
+  description?: string;
+  params?: ParamDoc[];
+  /** Top-level fields of a success body beside meta, e.g. ['user', 'events']. */
+  returns?: string[];
+}
+
 export interface Route {
   method: Method;
   path: string;
   auth: AuthLevel;
   rate?: RateRule;
   handler: Handler;
+  /** Documentation for GET /v1/openapi.json; without it the route is still listed (method, path, auth, rate). */
+  doc?: RouteDoc;
 }

@@ -7,10 +7,10 @@ import Redis from 'ioredis';
 import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
 import type { RateDecision } from '../../adapters/rate-limiter/port';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from '../../adapters/rate-limiter/redis';
+import { envVar, requires } from '../support/requires';
 
 const REDIS_URL = process.env.REDIS_URL;
-if (!REDIS_URL) console.warn('REDIS_URL is unset: Redis rate-limiter tests skipped (e.g. REDIS_URL=redis://127.0.0.1:6379)');
-const d = REDIS_URL ? describe : describe.skip;
+const d = requires('Redis rate limiter', envVar('REDIS_URL', 'redis://127.0.0.1:6379'));
 
 const PREFIX = `waymark_test:${randomBytes(5).toString('hex')}:`;
 let admin: Redis;

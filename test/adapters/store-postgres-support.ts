@@ -2,14 +2,24 @@
 // migrations and dropped here, so files can run in parallel against one database.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { envVar, postgis, requires } from '../support/requires';
 
 export const DATABASE_URL = process.env.DATABASE_URL;
 
-/** `describe` when DATABASE_URL is set, else `describe.skip` after saying why. */
-export function describeWithPostgres(): jest.Describe {
-  if (DATABASE_URL) return describe;
-  console.warn('DATABASE_URL is unset: PostgreSQL tests skipped (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)');
-  return describe.skip;
+/** The test file's name, for skip lines of callers that name no group. */
+function currentFile(): string {
+  const file = expect.getState().testPath;
+  return file ? file.slice(file.lastIndexOf('/test/') + 1) : 'PostgreSQL tests';
+}
+
+/** `describe` when DATABASE_URL is set, else `describe.skip` after one line saying why (requires.ts). */
+export function describeWithPostgres(group = currentFile()): jest.Describe {
+  return requires(group, envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
+}
+
+/** `describe` when DATABASE_URL's server has PostGIS, else `describe.skip` after one line. */
+export function describeWithPostgis(group = currentFile()): jest.Describe {
+  return requires(group, postgis());
 }
 
 export function freshSchemaName(): string {

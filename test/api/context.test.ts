@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server';
+import { files, requires } from '../support/requires';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/radar');
 
@@ -93,7 +94,7 @@ test('the live key reads live context', async () => {
   expect(r.body.live).toBe(true);
 });
 
-const withRadarFixtures = fs.existsSync(path.join(FIXTURES, 'android/context.json')) ? describe : describe.skip;
+const withRadarFixtures = requires('context against the Radar SDK fixtures', files(path.join(FIXTURES, 'android/context.json')));
 withRadarFixtures('against Radar SDK fixtures', () => {
   test.each(['android', 'ios'])('%s context.json: same keys in every region object we return, same geofence fields', async (platform) => {
     const fixture = JSON.parse(fs.readFileSync(path.join(FIXTURES, platform, 'context.json'), 'utf8'));

@@ -42,6 +42,50 @@ test('listed origins only, when the operator narrows them', async () => {
   }
 });
 
+describe('headers an app adds through the SDK (getRequestHeaders)', () => {
+  const preflight = (url: string, origin: string, requested: string): Promise<Response> => fetch(`${url}/v1/track`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requested },
+  });
+
+  test('a configured origin may send the headers it asks for', async () => {
+    const narrow = await startTestServer({ corsOrigins: ['https://app.example'] });
+    try {
+      const res = await preflight(narrow.url, 'https://app.example', 'authorization, x-app-tenant, x-trace-parent');
+      expect(res.status).toBe(204);
+      const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      expect(allowed).toEqual(expect.arrayContaining(['authorization', 'x-app-tenant', 'x-trace-parent']));
+      expect(res.headers.get('vary')).toMatch(/Access-Control-Request-Headers/);
+      const other = await preflight(narrow.url, 'https://evil.example', 'x-app-tenant');
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      expect(other.headers.get('access-control-allow-headers')).not.toMatch(/x-app-tenant/i);
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  test('any origin (the default) too', async () => {
+    const res = await preflight(server.url, 'https://shop.example', 'x-app-tenant');
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/x-app-tenant/);
+  });
+
+  test('a request for something that is not a header name gets the base list only', async () => {
+    const res = await preflight(server.url, 'https://shop.example', 'x-ok, bad header');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-headers')).not.toMatch(/x-ok|bad/);
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+  });
+});
+
+test('x-radar-request-id carries the request id and browsers may read it', async () => {
+  const r = await server.request('GET', '/v1/config', { key: server.keys.testPk, headers: { origin: 'https://shop.example', 'x-request-id': 'abc-123' } });
+  expect(r.headers.get('x-radar-request-id')).toBe('abc-123');
+  expect(r.headers.get('access-control-expose-headers')).toMatch(/x-radar-request-id/);
+  const fresh = await server.request('GET', '/v1/config', { key: server.keys.testPk });
+  expect(fresh.headers.get('x-radar-request-id')).toBe(fresh.headers.get('x-request-id'));
+  expect(fresh.headers.get('x-radar-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+});
+
 function rawRequest(text: string): Promise<string> {
   const { port } = new URL(server.url);
   return new Promise((resolve, reject) => {

@@ -28,7 +28,7 @@ describe('unknown paths and wrong methods', () => {
   const sk = (): string => s.keys.testSk;
   const cases: Array<Omit<Case, 'opts'> & { key?: boolean; allow?: string[] }> = [
     { name: 'path outside /v1', method: 'GET', path: '/nope', want: { status: 404, param: 'path', type: 'ERROR_NOT_FOUND', message: 'No endpoint GET /nope' } },
-    { name: 'root', method: 'GET', path: '/', want: { status: 404, param: 'path', type: 'ERROR_NOT_FOUND' } },
+    { name: 'root with another method', method: 'DELETE', path: '/', want: { status: 404, param: 'path', type: 'ERROR_NOT_FOUND' } },
     { name: 'unknown /v1 resource', method: 'GET', path: '/v1/nothing', key: true, want: { status: 404, param: 'path', message: 'No endpoint GET /v1/nothing' } },
     { name: 'unknown /v2 path', method: 'GET', path: '/v2/users', key: true, want: { status: 404, param: 'path' } },
     { name: 'too many segments', method: 'GET', path: '/v1/beacons/a/b/c', key: true, want: { status: 404, param: 'path' } },

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { configFromEnv } from '../../gateway/config';
 import { startTestServer, type TestServer } from '../support/server';
+import { files, requires, requiresTest } from '../support/requires';
 
 const MMDB = path.resolve(__dirname, '../../../shared/fixtures/mmdb');
 const CITY_TEST = path.join(MMDB, 'GeoIP2-City-Test.mmdb');
@@ -21,7 +22,7 @@ const TIME_ZONE = {
   currentTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/), utcOffset: expect.any(Number), dstOffset: expect.any(Number),
 };
 
-const withMaxmindTests = fs.existsSync(CITY_TEST) && fs.existsSync(ANONYMOUS_TEST) ? describe : describe.skip;
+const withMaxmindTests = requires('IP geocode on MaxMind test databases', files(CITY_TEST, ANONYMOUS_TEST));
 withMaxmindTests('MaxMind test databases (configured through the environment)', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -103,7 +104,7 @@ withMaxmindTests('MaxMind test databases (configured through the environment)', 
     expect((await ipGeocode(server, '81.2.69.142', server.keys.testSk)).status).toBe(200);
   });
 
-  const withRadarFixtures = fs.existsSync(path.join(RADAR_FIXTURES, 'android/geocode_ip.json')) ? test.each(['android', 'ios']) : test.skip.each(['android', 'ios']);
+  const withRadarFixtures = requiresTest('IP geocode against the Radar SDK fixtures', files(path.join(RADAR_FIXTURES, 'android/geocode_ip.json'))).each(['android', 'ios']);
   withRadarFixtures('%s geocode_ip.json: our top-level keys and every address field we send are fields Radar sends', async (platform) => {
     const fixture = JSON.parse(fs.readFileSync(path.join(RADAR_FIXTURES, platform, 'geocode_ip.json'), 'utf8'));
     const r = await ipGeocode(server, '216.160.83.56');

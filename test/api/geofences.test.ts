@@ -157,3 +157,18 @@ test('concurrent creates of one new (tag, externalId) make one geofence', async 
   const listed = await server.request('GET', '/v1/geofences', { key: sk, query: { tag: 'race' } });
   expect(listed.body.geofences).toHaveLength(1);
 });
+
+test('userIds and ip are answered as comma-separated strings (the spec types them so), and still restrict', async () => {
+  const body = circle(5.5, 5.5, { userIds: ['u1', 'u2'], ip: '10.0.0.0/8, 127.0.0.1' });
+  const put = await server.request('PUT', '/v1/geofences/restricted/1', { key: sk, body });
+  expect(put.status).toBe(200);
+  expect(put.body.geofence).toMatchObject({ userIds: 'u1,u2', ip: '10.0.0.0/8,127.0.0.1' });
+  const got = await server.request('GET', '/v1/geofences/restricted/1', { key: sk });
+  expect(got.body.geofence).toMatchObject({ userIds: 'u1,u2', ip: '10.0.0.0/8,127.0.0.1' });
+  const listed = await server.request('GET', '/v1/geofences', { key: sk, query: { tag: 'restricted' } });
+  expect(listed.body.geofences[0]).toMatchObject({ userIds: 'u1,u2', ip: '10.0.0.0/8,127.0.0.1' });
+  // Restriction still applies: u3 gets no event, u1 does (the request comes from 127.0.0.1).
+  const track = (userId: string) => server.request('POST', '/v1/track', { key: pk, body: { deviceId: `d-${userId}`, userId, latitude: 5.5, longitude: 5.5, accuracy: 5 } });
+  expect((await track('u3')).body.user.geofences ?? []).toEqual([]);
+  expect((await track('u1')).body.user.geofences.map((g: { tag: string }) => g.tag)).toEqual(['restricted']);
+});

@@ -4,12 +4,12 @@
 import { startServer, type RunningServer } from '../../gateway/app';
 import { configFromEnv, type GatewayConfig } from '../../gateway/config';
 import { silentLogger } from '../../gateway/http/logger';
+import { envVar, requires } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 
 const REDIS_URL = process.env.REDIS_URL;
-if (!DATABASE_URL || !REDIS_URL) console.warn('DATABASE_URL or REDIS_URL is unset: two-node PostgreSQL + Redis test skipped');
-const d = DATABASE_URL && REDIS_URL ? describe : describe.skip;
+const d = requires('two gateway nodes on PostgreSQL and Redis', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'), envVar('REDIS_URL', 'redis://127.0.0.1:6379'));
 
 d('two gateway nodes sharing PostgreSQL and Redis', () => {
   const schema = freshSchemaName();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type TestReceiver } from './webhooks-receiver';
+import { files, requires } from '../support/requires';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/radar');
 
@@ -171,7 +172,7 @@ describe('regions off (the default)', () => {
   });
 });
 
-const withRadarFixtures = fs.existsSync(path.join(FIXTURES, 'android/track.json')) ? describe : describe.skip;
+const withRadarFixtures = requires('regions on track against the Radar SDK fixtures', files(path.join(FIXTURES, 'android/track.json')));
 withRadarFixtures("against Radar's track fixtures", () => {
   test.each(['android', 'ios'])('%s track.json: the same event type names, order within a type and region object keys', async (platform) => {
     // iOS fixtures may have trailing commas.

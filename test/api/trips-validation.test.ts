@@ -42,7 +42,6 @@ test.each([
 });
 
 test.each([
-  ['missing status', { metadata: { a: 1 } }, 'status', 'status is required'],
   ['expired is the job\'s', { status: 'expired' }, 'status', 'status must be one of pending, started, approaching, arrived, completed, canceled (expired is set by the expiry job only)'],
   ['unknown status', { status: 'done' }, 'status', 'status must be one of pending, started, approaching, arrived, completed, canceled'],
   ['bad mode', { status: 'started', mode: 'boat' }, 'mode', 'mode must be one of foot, bike, car'],
@@ -110,4 +109,27 @@ test('a destination that does not exist (yet) is accepted; the trip simply has n
   expect(r.status).toBe(200);
   expect(r.body.trip.destinationLocation).toBeUndefined();
   expect(r.body.trip.eta).toBeUndefined();
+});
+
+describe('update without status (the web SDK never sends one)', () => {
+  test('an open trip keeps its status, takes the new fields and reports user.updated_trip', async () => {
+    const created = await server.request('POST', '/v1/trips', { key: pk, body: { externalId: 'no-status', status: 'started' } });
+    expect(created.status).toBe(200);
+    const r = await server.request('PATCH', '/v1/trips/no-status/update', { key: pk, body: { metadata: { leg: 2 } } });
+    expect(r.status).toBe(200);
+    expect(r.body.trip).toMatchObject({ status: 'started', metadata: { leg: 2 } });
+    expect(r.body.events.map((e: { type: string }) => e.type)).toEqual(['user.updated_trip']);
+    const stored = (await server.request('GET', '/v1/trips/no-status', { key: sk })).body.trip;
+    expect(stored).toMatchObject({ status: 'started', metadata: { leg: 2 } });
+  });
+
+  test('a completed trip does not change and sends no event', async () => {
+    await server.request('POST', '/v1/trips', { key: pk, body: { externalId: 'done-no-status', status: 'started' } });
+    expect((await server.request('PATCH', '/v1/trips/done-no-status/update', { key: pk, body: { status: 'completed' } })).status).toBe(200);
+    const r = await server.request('PATCH', '/v1/trips/done-no-status/update', { key: pk, body: { metadata: { late: true } } });
+    expect(r.status).toBe(200);
+    expect(r.body.trip.status).toBe('completed');
+    expect(r.body.trip.metadata).toBeUndefined();
+    expect(r.body.events).toEqual([]);
+  });
 });

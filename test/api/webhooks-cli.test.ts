@@ -65,12 +65,12 @@ test('create, list, update, rotate, inspect and delete webhooks from the CLI', a
 });
 
 test.each([
-  ['a refused address', ['webhooks', 'create', '--url', 'http://169.254.169.254/'], /^url: url refused: 169\.254\.169\.254 is a cloud metadata address$/],
-  ['no url', ['webhooks', 'create'], /^url: url is required$/],
-  ['a bad mode', ['webhooks', 'create', '--url', 'http://127.0.0.1:9/', '--mode', 'bulk'], /^mode: mode must be one of single, batch$/],
+  ['a refused address', ['webhooks', 'create', '--url', 'http://169.254.169.254/'], /^--url refused: 169\.254\.169\.254 is a cloud metadata address$/],
+  ['no url', ['webhooks', 'create'], /^--url is required$/],
+  ['a bad mode', ['webhooks', 'create', '--url', 'http://127.0.0.1:9/', '--mode', 'bulk'], /^--mode must be one of single, batch$/],
   ['redeliver without what', ['webhooks', 'redeliver', 'ffffffffffffffffffffffff'], /^redeliver needs --dead-letters, --events or --since\/--until/],
-  ['an unknown webhook', ['webhooks', 'rotate-token', 'ffffffffffffffffffffffff'], /^id: No webhook with _id "ffffffffffffffffffffffff"$/],
-  ['no sub-command', ['webhooks'], /^waymark webhooks list/],
+  ['an unknown webhook', ['webhooks', 'rotate-token', 'ffffffffffffffffffffffff'], /^No webhook with _id "ffffffffffffffffffffffff"$/],
+  ['no sub-command', ['webhooks'], /^webhooks needs a subcommand\nwaymark webhooks list/],
 ])('%s is a usage error', async (_name, argv, message) => {
   await expect(main(argv)).rejects.toThrow(UsageError);
   await expect(main(argv)).rejects.toThrow(message);
@@ -96,4 +96,17 @@ test('a gateway on the same data directory delivers to the webhook the CLI creat
   } finally {
     await server.close();
   }
+});
+
+test('one environment flag: --env live is --live; an unknown subcommand or environment is a usage error', async () => {
+  const created = await cli('webhooks', 'create', '--url', `${receiver.url}/live-one`, '--env', 'live', '--json');
+  expect(created.live).toBe(true);
+  const viaEnv = await cli('webhooks', 'list', '--env', 'live', '--json');
+  const viaLive = await cli('webhooks', 'list', '--live', '--json');
+  expect(viaEnv.map((w: { _id: string }) => w._id)).toEqual([created._id]);
+  expect(viaLive).toEqual(viaEnv);
+  await expect(main(['webhooks', 'explode'])).rejects.toThrow(/^Unknown webhooks subcommand "explode"\nwaymark webhooks list/);
+  await expect(main(['webhooks', 'list', '--env', 'prod'])).rejects.toThrow(/^--env must be test or live, got "prod"$/);
+  await expect(main(['webhooks', 'create', '--url', 'ftp://x'])).rejects.toThrow(/^--url\b/);
+  await expect(main(['webhooks', 'create', '--url', 'ftp://x'])).rejects.not.toThrow(/^--url: url\b|^url: url\b/);
 });

@@ -87,7 +87,8 @@ describe('geofences import', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Imported 2 geofences into "geo" \(test\): 2 created, 0 updated, from 2 rows in \d+\.\d\d s \(\d+ rows\/s\)\.\n/);
     expect(run.stderr).toContain('Checking rows: 100% (2/2)');
-    expect(run.stderr).toContain('Writing: 2 geofences written in one transaction');
+    expect(run.stderr).toContain('Writing: 2 geofences in one transaction (all or nothing)…\n');
+    expect(run.stderr).toMatch(/Writing: 2 geofences written in \d+\.\d s \(\d+\/s\)\n/);
     firstIds = await withServer(async (server, { sk }) => {
       const { geofences } = await get(server, sk, '/v1/geofences');
       expect(geofences.map((g: { externalId: string }) => g.externalId).sort()).toEqual(['cafe', 'd1']);
@@ -253,9 +254,18 @@ describe('geofences sync', () => {
     expect(JSON.parse(runs.stdout).runs.map((r: { status: string }) => r.status)).toEqual(['failed', 'succeeded']);
   });
 
+  test('sync delete with nothing to delete fails (exit 1) and says so', async () => {
+    // A data directory of its own: a second project in the shared one would make --project necessary below.
+    const own = { WAYMARK_DATA_DIR: fs.mkdtempSync(path.join(WORK, 'nosync-')) };
+    expect((await waymark(['project', 'create', '--name', 'nosync'], own)).code).toBe(0);
+    const run = await waymark(['geofences', 'sync', 'delete', '--project', 'nosync'], own);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('waymark: project "nosync" has no sync settings: nothing deleted\n');
+  });
+
   test('without WAYMARK_SYNC_ALLOW_PRIVATE a loopback URL is refused: exit 2 with the reason', async () => {
     const run = await waymark(['geofences', 'sync', 'set', '--test-url', 'http://127.0.0.1:9/geo.csv']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('testUrl: testUrl is refused: 127.0.0.1 is a loopback address; operators may allow it with WAYMARK_SYNC_ALLOW_PRIVATE=true');
+    expect(run.stderr).toContain('--test-url is refused: 127.0.0.1 is a loopback address; operators may allow it with WAYMARK_SYNC_ALLOW_PRIVATE=true');
   });
 });

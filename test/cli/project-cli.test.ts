@@ -227,14 +227,14 @@ describe('usage errors and failures', () => {
     ['no command at all', () => empty, [], 2, /^Usage:\n/],
     ['help', () => empty, ['help'], 0, /^Usage:\n/],
     ['--help', () => empty, ['project', '--help'], 0, /^Usage:\n/],
-    ['project without a subcommand', () => empty, ['project'], 2, /^waymark project create --name NAME/],
-    ['an unknown subcommand', () => empty, ['project', 'explode'], 2, /^waymark project create --name NAME/],
+    ['project without a subcommand', () => empty, ['project'], 2, /^project needs a subcommand\nwaymark project create --name NAME/],
+    ['an unknown subcommand', () => empty, ['project', 'explode'], 2, /^Unknown project subcommand "explode"\nwaymark project create --name NAME/],
     ['create without --name', () => empty, ['project', 'create'], 2, /^project create needs --name NAME\n$/],
     ['create with --name and no value', () => empty, ['project', 'create', '--name', '--json'], 2, /^project create needs --name NAME\n$/],
     ['keys with no project yet', () => empty, ['project', 'keys'], 2, /^No project exists yet: run waymark project create --name NAME\n$/],
     ['keys with several projects and no --project', () => two, ['project', 'keys'], 2, /^Several projects exist: choose one with --project ID\|NAME\n$/],
     ['rotate-keys of a project that does not exist', () => two, ['project', 'rotate-keys', '--project', 'three'], 2, /^No project "three"/],
-    ['a store that does not exist', () => empty, ['project', 'list'], 1, /^waymark: WAYMARK_STORE must be sqlite or postgres, got "mongo"\n$/],
+    ['a store that does not exist', () => empty, ['project', 'list'], 1, /^waymark: Invalid configuration:\n  WAYMARK_STORE="mongo" is not valid: WAYMARK_STORE must be one of sqlite, postgres\n$/],
   ];
   test.each(rows.map(([name, dir, args, code, output]) => ({ name, dir, args, code, output })))('$name → exit $code', async ({ name, dir, args, code, output }) => {
     const run = await waymark(dir(), args, name.startsWith('a store') ? { WAYMARK_STORE: 'mongo' } : {});
@@ -243,16 +243,13 @@ describe('usage errors and failures', () => {
     expect(run.stdout + run.stderr).not.toMatch(STACK);
   });
 
-  test('a name two projects share is refused, not guessed; their ids still work', async () => {
+  test('a project name cannot be created twice (whatever its case): exit 1, nothing created', async () => {
     const dir = dataDir();
     const a = await json(dir, ['project', 'create', '--name', 'Twin']);
-    const b = await json(dir, ['project', 'create', '--name', 'Twin']);
-    const before = await json(dir, ['project', 'keys', '--project', a.id]);
-    const run = await waymark(dir, ['project', 'rotate-keys', '--project', 'Twin']);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`waymark: several projects are named "Twin" (${a.id}, ${b.id}): give the id\n`);
-    expect(await json(dir, ['project', 'keys', '--project', a.id])).toEqual(before);
-    expect((await json(dir, ['project', 'keys', '--project', b.id])).length).toBe(4);
+    const again = await waymark(dir, ['project', 'create', '--name', ' twin ']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`waymark: a project named "Twin" already exists (${a.id})\n`);
+    expect((await json(dir, ['project', 'list'])).map((p: { id: string }) => p.id)).toEqual([a.id]);
   });
 
   test('list on an empty directory', async () => {

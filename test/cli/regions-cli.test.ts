@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server';
+import { files, requires } from '../support/requires';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DMA_TOPOJSON = path.resolve(REPO, '../shared/fixtures/regions/nielsen_dma.topojson.json');
@@ -70,7 +71,7 @@ async function contextAt(at: { lat: number; lng: number }): Promise<Record<strin
   return r.body.context;
 }
 
-const withDmaFixture = fs.existsSync(DMA_TOPOJSON) ? describe : describe.skip;
+const withDmaFixture = requires('regions CLI import of Nielsen DMAs', files(DMA_TOPOJSON));
 withDmaFixture('DMA import from the Nielsen TopoJSON fixture (degrees)', () => {
   test('import with a progress bar and a summary; the running gateway answers the DMA', async () => {
     expect(await contextAt(TIMES_SQUARE)).not.toHaveProperty('dma');

@@ -9,9 +9,10 @@ import {
 } from '../../gateway/engine/geofence-shape';
 import { haversineMeters } from '../../gateway/engine/geo/sphere';
 import type { LngLat } from '../../gateway/engine/types';
+import { files, requires } from '../support/requires';
 
 const radarGeofence = path.resolve(__dirname, '../../../shared/fixtures/radar/radar-python/geofence.json');
-const withRadarFixture = fs.existsSync(radarGeofence) ? describe : describe.skip;
+const withRadarFixture = requires('geofence shapes of the Radar python SDK fixture', files(radarGeofence));
 
 withRadarFixture('circleGeometry against Radar’s stored circle', () => {
   test('reproduces the 33-point ring of the radar-python sample', () => {

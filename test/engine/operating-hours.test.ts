@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isOperating, localClock, normalizeDayKey, parseOperatingHours } from '../../gateway/engine/operating-hours';
 import type { OperatingHours } from '../../gateway/engine/types';
+import { files, requires } from '../support/requires';
 
 describe('parseOperatingHours accepts and normalises', () => {
   const cases: Array<{ name: string; input: unknown; expected: OperatingHours }> = [
@@ -221,7 +222,7 @@ describe('localClock agrees with Intl at every instant', () => {
 });
 
 const fixture = path.resolve(__dirname, '../../../shared/fixtures/radar/android/search_geofences.json');
-const withFixture = fs.existsSync(fixture) ? describe : describe.skip;
+const withFixture = requires('operating hours of the Radar SDK fixture geofences', files(fixture));
 withFixture('Radar fixture operatingHours', () => {
   it('parses to itself (already canonical)', () => {
     const body = JSON.parse(fs.readFileSync(fixture, 'utf8')) as { geofences: Array<{ operatingHours: unknown }> };

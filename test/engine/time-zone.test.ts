@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { timeZoneObject } from '../../gateway/engine/time-zone';
+import { files, requires } from '../support/requires';
 
 const RADAR = path.resolve(__dirname, '../../../shared/fixtures/radar');
 
@@ -23,7 +24,7 @@ const radarSamples = (): Array<[string, Record<string, unknown>]> => {
 };
 
 const samples = radarSamples();
-const withRadar = samples.length > 0 ? describe : describe.skip;
+const withRadar = samples.length > 0 ? describe : requires('time zones of the Radar SDK fixtures', files(RADAR));
 withRadar("Radar's own timeZone objects", () => {
   test.each(samples)('%s', (_file, expected) => {
     const now = new Date(String(expected.currentTime));

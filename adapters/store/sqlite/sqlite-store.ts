@@ -26,11 +26,15 @@ interface DocRow {
 export interface SqliteStoreOptions {
   /** Path of the database file; ':memory:' for throwaway stores. */
   file: string;
-  /** 'FULL' (default) or 'NORMAL'; else WAYMARK_SQLITE_SYNC decides. */
-  synchronous?: string;
+  /** FULL (default) survives an OS crash or power loss too; NORMAL a process crash only, and writes faster. */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** Page cache, MiB (default 64). */
+  cacheMb?: number;
+  /** Memory map, MiB (default 0: off). */
+  mmapMb?: number;
 }
 
-/** The synchronous pragma: FULL unless NORMAL is asked for; anything else is a configuration mistake. */
+/** WAYMARK_SQLITE_SYNC read: FULL unless NORMAL is asked for; anything else is a configuration mistake. */
 export function sqliteSynchronous(raw: string | undefined): 'FULL' | 'NORMAL' {
   const value = (raw ?? '').trim().toUpperCase();
   if (value === '' || value === 'FULL') return 'FULL';
@@ -65,16 +69,17 @@ export class SqliteStore implements Store {
     // FULL (default) fsyncs the WAL at every commit, so an acknowledged write survives an OS crash or a
     // power loss, which is what the docs promise. NORMAL (WAYMARK_SQLITE_SYNC=NORMAL) survives a process
     // crash only: the last commits before a power loss can be lost. docs/architecture.md has the measured cost.
-    this.db.pragma(`synchronous = ${sqliteSynchronous(opts.synchronous ?? process.env.WAYMARK_SQLITE_SYNC)}`);
+    this.db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     // Documents are a few KiB each; SQLite's default 2 MiB page cache makes every lookup go to the OS.
-    this.db.pragma(`cache_size = -${Number(process.env.WAYMARK_SQLITE_CACHE_MB ?? 64) * 1024}`);
+    const cacheMb = opts.cacheMb !== undefined && Number.isSafeInteger(opts.cacheMb) && opts.cacheMb > 0 ? opts.cacheMb : 64;
+    this.db.pragma(`cache_size = -${cacheMb * 1024}`);
     // Reads through a memory map skip a copy, but every page read stays in the process's RSS (file-backed,
     // reclaimable): loading 100k geofences mapped ~300 MiB of documents and the peak RSS of bench/track went
     // from 550 to 1,236 MiB with 256 MiB mapped, for no measurable gain in CPU per track. Off by default;
     // WAYMARK_SQLITE_MMAP_MB turns it on.
-    this.db.pragma(`mmap_size = ${Number(process.env.WAYMARK_SQLITE_MMAP_MB ?? 0) * 1048576}`);
+    this.db.pragma(`mmap_size = ${(opts.mmapMb ?? 0) * 1048576}`);
     // Every track update dirties a user row, event rows and a dozen index pages; with the default
     // checkpoint every 1,000 WAL pages a checkpoint (and its fsync) ran every few group commits and
     // copied the same hot pages again each time. 4,000 pages (~16 MiB of WAL) lets them coalesce; at

@@ -17,9 +17,13 @@ export type ZoneLookup = (point: LngLat) => string | undefined;
 /** Fields stored with a geofence that are ours, not the API's. */
 const INTERNAL_FIELDS = ['projectId', 'timeZone', 'expiresAt'] as const;
 
+/** Stored as arrays (the engine matches on them); the spec's Geofence types them as comma-separated strings. */
+const LIST_FIELDS = ['userIds', 'ip'] as const;
+
 export function publicGeofence(g: Geofence | Doc): Record<string, unknown> {
   const out: Record<string, unknown> = { ...g };
   for (const f of INTERNAL_FIELDS) delete out[f];
+  for (const f of LIST_FIELDS) if (Array.isArray(out[f])) out[f] = (out[f] as unknown[]).join(',');
   return out;
 }
 

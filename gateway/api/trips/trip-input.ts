@@ -34,7 +34,8 @@ export interface CreateTripInput extends TripFields {
 }
 
 export interface UpdateTripInput extends TripFields {
-  status: RequestableStatus;
+  /** Absent: keep the trip's current status (the web SDK's updateTrip never sends one). */
+  status?: RequestableStatus;
 }
 
 function readTripFields(body: Record<string, unknown>): TripFields {
@@ -56,7 +57,7 @@ export function parseCreateTrip(body: Record<string, unknown>): CreateTripInput 
 }
 
 export function parseUpdateTrip(body: Record<string, unknown>): UpdateTripInput {
-  const status = required(readStatus(body.status, REQUESTABLE_STATUSES, 'expired is set by the expiry job only'), 'status');
+  const status = readStatus(body.status, REQUESTABLE_STATUSES, 'expired is set by the expiry job only');
   return { ...readTripFields(body), status };
 }
 

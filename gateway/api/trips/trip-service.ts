@@ -9,7 +9,7 @@ import type { Router } from '../../../adapters/router/port';
 import type { Scalar, Scope, Store, WriteOp } from '../../../adapters/store/port';
 import { newObjectId, isObjectId } from '../../engine/object-id';
 import {
-  OPEN_STATUSES, decideStatusChange, isActive, isOpen, isStopped, startEvents, tripDelay, tripExpiresAt,
+  OPEN_STATUSES, decideStatusChange, isActive, isOpen, isStopped, keepStatus, startEvents, tripDelay, tripExpiresAt,
   type TripEventType,
 } from '../../engine/trips';
 import type { Geofence, LngLat, ProjectSettings } from '../../engine/types';
@@ -281,7 +281,7 @@ export class TripService {
   async update(scope: Scope, settings: ProjectSettings, id: string, input: UpdateTripInput, now: Date): Promise<TripWrite> {
     const found = await this.find(scope, id);
     return this.withTripLock(scope, found._id, async (trip) => {
-      const decision = decideStatusChange(trip.status, input.status);
+      const decision = input.status === undefined ? keepStatus(trip.status) : decideStatusChange(trip.status, input.status);
       if (decision.kind === 'refused') throw new Conflict('status', decision.reason);
       if (decision.kind === 'unchanged') return { trip, events: [] };
       const user = await this.userOf(scope, trip);

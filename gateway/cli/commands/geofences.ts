@@ -13,7 +13,7 @@ import type { SyncRunRecord } from '../../api/geofence-import/sync-store';
 import type { EnvironmentOutcome } from '../../engine/geofence-sync/sync-report';
 import { ApiError } from '../../http/errors';
 import { readNumber } from '../../http/params';
-import { flag, UsageError, type ParsedArgs } from '../args';
+import { cliMessage, environmentFlag, flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, type Progress } from '../progress';
 import { resolveProject } from './project';
@@ -41,19 +41,21 @@ const SET_FLAGS: ReadonlyArray<[string, string]> = [
 ];
 
 function readEnv(args: ParsedArgs): boolean {
-  const env = flag(args, 'env') ?? 'test';
-  if (env !== 'test' && env !== 'live') throw new UsageError(`--env must be test or live, got "${env}"`);
-  return env === 'live';
+  return environmentFlag(args) === 'live';
 }
 
 function problemLine(e: { row: number; column: string; message: string }): string {
   return `row ${e.row}${e.column ? `, ${e.column}` : ''}: ${e.message}`;
 }
 
-/** Progress of the two phases: a bar while rows are checked, a line for the write. */
+/**
+ * Progress of the two phases: a bar while rows are checked, then the write. The write is one atomic
+ * transaction (all or nothing), which reports nothing until it commits: rather than a bar that sits at
+ * 0%, it gets a line saying what is happening and, at the end, its time and rate.
+ */
 function importProgress(): { onProgress: (phase: 'validate' | 'write', done: number, total: number) => void; finish(): void } {
   let checking: Progress | undefined = progressBar('Checking rows');
-  let writing: Progress | undefined;
+  let writeStarted: number | undefined;
   return {
     onProgress(phase, done, total) {
       if (phase === 'validate') {
@@ -63,11 +65,12 @@ function importProgress(): { onProgress: (phase: 'validate' | 'write', done: num
       if (done === 0) {
         checking?.finish(`${total} valid rows`);
         checking = undefined;
-        writing = progressBar('Writing');
-        writing.update(0, total);
-      } else {
-        writing?.finish(`${total} geofences written in one transaction`);
-        writing = undefined;
+        writeStarted = performance.now();
+        process.stderr.write(`Writing: ${total} geofences in one transaction (all or nothing)…\n`);
+      } else if (writeStarted !== undefined) {
+        const seconds = (performance.now() - writeStarted) / 1000;
+        process.stderr.write(`Writing: ${total} geofences written in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))}/s)\n`);
+        writeStarted = undefined;
       }
     },
     finish() {
@@ -249,11 +252,16 @@ async function syncCommand(s: Services, runtime: GeofenceImportRuntime, args: Pa
       const project = await resolveProject(s, args);
       const removed = await settings.remove(project._id, true);
       out.data({ deleted: removed });
-      out.print(removed ? `Deleted the sync settings and run history of "${project.name}".` : `Project "${project.name}" had no sync settings.`);
+      if (!removed) {
+        // Nothing was deleted: a script that expected settings there must learn it (exit 1).
+        process.stderr.write(`waymark: project "${project.name}" has no sync settings: nothing deleted\n`);
+        return 1;
+      }
+      out.print(`Deleted the sync settings and run history of "${project.name}".`);
       return 0;
     }
     default:
-      throw new UsageError(GEOFENCES_USAGE);
+      throw unknownSubcommand('geofences sync', args.words[2], GEOFENCES_USAGE);
   }
 }
 
@@ -263,10 +271,10 @@ export async function geofencesCommand(s: Services, args: ParsedArgs, out: CliOu
   try {
     if (args.words[1] === 'import') return await importCommand(s, runtime, args, out);
     if (args.words[1] === 'sync') return await syncCommand(s, runtime, args, out);
-    throw new UsageError(GEOFENCES_USAGE);
+    throw unknownSubcommand('geofences', args.words[1], GEOFENCES_USAGE);
   } catch (err) {
     // Validation errors read the same as over HTTP, minus the status code.
-    if (err instanceof ApiError) throw new UsageError(err.param ? `${err.param}: ${err.message}` : err.message);
+    if (err instanceof ApiError) throw new UsageError(cliMessage(err.param, err.message));
     throw err;
   } finally {
     // The CLI never starts the gateway's jobs or stop hooks; close what a run may have opened (SMTP pool).

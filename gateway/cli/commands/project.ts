@@ -3,7 +3,7 @@ import type { Services } from '../../app';
 import type { IssuedKey } from '../../api/projects/api-keys';
 import { keyLabel } from '../../api/projects/api-keys';
 import { readSettingsPatch } from '../../api/projects/project-settings';
-import { flag, UsageError, type ParsedArgs } from '../args';
+import { flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 
 export const PROJECT_USAGE = `waymark project create --name NAME [--json]
@@ -37,6 +37,14 @@ export async function projectCommand(s: Services, args: ParsedArgs, out: CliOutp
     case 'create': {
       const name = flag(args, 'name');
       if (!name || name === 'true') throw new UsageError('project create needs --name NAME');
+      // Operators find projects by name (--project NAME): names are unique, ignoring case and blanks.
+      // Checked here, where names are chosen; a race of two concurrent CLI runs is not guarded.
+      const wanted = name.trim().toLowerCase();
+      const twin = (await s.store.projects.list()).find((p) => p.name.trim().toLowerCase() === wanted);
+      if (twin) {
+        process.stderr.write(`waymark: a project named "${twin.name}" already exists (${twin._id})\n`);
+        return 1;
+      }
       const created = await s.projects.create(name);
       out.data({ id: created.id, name: created.name, keys: Object.fromEntries(created.keys.map((k) => [keyLabel(k.record.live, k.record.kind), k.key])) });
       out.print(`Created project "${created.name}" (${created.id}) with keys:`);
@@ -82,6 +90,6 @@ export async function projectCommand(s: Services, args: ParsedArgs, out: CliOutp
       return 0;
     }
     default:
-      throw new UsageError(PROJECT_USAGE);
+      throw unknownSubcommand('project', sub, PROJECT_USAGE);
   }
 }

@@ -1,11 +1,13 @@
 // waymark serve: runs the gateway. On a fresh data directory it first creates a default project and
 // prints its keys, so `npm install && npm start` is all a newcomer needs.
 import { startServer } from '../../app';
-import type { GatewayConfig } from '../../config';
+import { unknownVariables, type GatewayConfig } from '../../config';
 import type { CliOutput } from '../output';
 import { printIssuedKeys } from './project';
 
 export async function serveCommand(config: GatewayConfig, out: CliOutput): Promise<number> {
+  // Not an error: a variable of a newer or older version may be set on purpose.
+  for (const name of unknownVariables()) process.stderr.write(`waymark: warning: ${name} is set but nothing reads it (see docs/configuration.md)\n`);
   const server = await startServer(config);
   const { services } = server;
   if ((await services.store.projects.list()).length === 0) {

@@ -9,10 +9,10 @@ import { readWebhookFields } from '../../api/webhooks/webhook-input';
 import { MAX_REDELIVER_EVENTS } from '../../api/webhooks/webhook-service';
 import { ApiError } from '../../http/errors';
 import { readDatetime, readEnum, readList, readNumber } from '../../http/params';
-import { flag, hasFlag, UsageError, type ParsedArgs } from '../args';
+import { cliMessage, environmentFlag, flag, hasFlag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 
-const COMMON = '[--project ID|NAME] [--live] [--json]';
+const COMMON = '[--project ID|NAME] [--env test|live] [--json]';
 
 export const WEBHOOKS_USAGE = `waymark webhooks list ${COMMON}
 waymark webhooks create --url URL [--types TYPE,…|all] [--mode single|batch] [--disabled] [--description TEXT] ${COMMON}
@@ -23,7 +23,7 @@ waymark webhooks deliveries ID [--limit N] [--outcome delivered|retry|dead|expir
 waymark webhooks dead-letters ID [--limit N] ${COMMON}
 waymark webhooks redeliver ID --dead-letters [--ids ROW,…] ${COMMON}
 waymark webhooks redeliver ID --events EVENT,… | --since ISO [--until ISO] [--limit N] ${COMMON}
-  (test environment unless --live)`;
+  (--env defaults to test; --live is short for --env live)`;
 
 async function resolveScope(s: Services, args: ParsedArgs): Promise<Scope> {
   const wanted = flag(args, 'project');
@@ -38,7 +38,7 @@ async function resolveScope(s: Services, args: ParsedArgs): Promise<Scope> {
     if (all.length > 1) throw new UsageError('Several projects exist: choose one with --project ID|NAME');
     projectId = all[0]._id;
   }
-  return { projectId, live: hasFlag(args, 'live') };
+  return { projectId, live: environmentFlag(args) === 'live' };
 }
 
 /** Flags shaped as the HTTP body readWebhookFields expects. */
@@ -155,11 +155,11 @@ export async function webhooksCommand(s: Services, args: ParsedArgs, out: CliOut
         return 0;
       }
       default:
-        throw new UsageError(WEBHOOKS_USAGE);
+        throw unknownSubcommand('webhooks', sub, WEBHOOKS_USAGE);
     }
   } catch (err) {
     // Validation errors read the same as over HTTP, minus the status code.
-    if (err instanceof ApiError) throw new UsageError(err.param ? `${err.param}: ${err.message}` : err.message);
+    if (err instanceof ApiError) throw new UsageError(cliMessage(err.param, err.message));
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 // Pure trip rules: statuses, client-requested changes, progress on location updates, delay, expiry
 // and the location trail. No I/O; time is always an input.
 export * from './status';
-export { decideStatusChange, startEvents, type StatusDecision } from './transitions';
+export { decideStatusChange, keepStatus, startEvents, type StatusDecision } from './transitions';
 export { progressOnLocation, approachingThreshold, type LocationProgress, type LocationProgressInput, type ThresholdSources } from './progress';
 export { tripDelay, type TripDelay, type DelayInput } from './delay';
 export { tripExpiresAt } from './expiry';

@@ -10,7 +10,9 @@
 //  - within the active statuses status only moves forward: asking for an earlier one (an app that
 //    says "started" while updating the metadata of an approaching trip) keeps the current status
 //    and updates the other fields;
-//  - any open trip may be completed or canceled.
+//  - any open trip may be completed or canceled;
+//  - an update without a status keeps the current one (Radar's web SDK never sends it): an open trip's
+//    fields are updated with `user.updated_trip`, a stopped trip does not change.
 import { activeRank, isActive, isStopped, type RequestableStatus, type TripEventType, type TripStatus } from './status';
 
 export type StatusDecision =
@@ -20,6 +22,12 @@ export type StatusDecision =
   | { kind: 'unchanged' }
   /** Not allowed; `reason` is the client's message. */
   | { kind: 'refused'; reason: string };
+
+/** PATCH without `status`: keep the trip's status (docs/trips.md, "Update without status"). */
+export function keepStatus(current: TripStatus): StatusDecision {
+  if (isStopped(current)) return { kind: 'unchanged' };
+  return { kind: 'apply', status: current, events: ['user.updated_trip'] };
+}
 
 export function decideStatusChange(current: TripStatus, requested: RequestableStatus): StatusDecision {
   if (isStopped(current)) {

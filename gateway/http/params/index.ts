@@ -2,3 +2,4 @@ export * from './scalars';
 export * from './structured';
 export * from './geocoding';
 export * from './hostile';
+export * from './param-docs';

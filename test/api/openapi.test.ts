@@ -1,0 +1,84 @@
+// GET /v1/openapi.json: a valid OpenAPI 3.1 document of every route the gateway serves (checked with
+// @seriousme/openapi-schema-validator), and GET /docs rendering it from local files only.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { ROUTE_DOCS } from '../../gateway/api/route-docs';
+import { v1Routes } from '../../gateway/api/v1';
+import { openApiDocument, openApiPath, routeKey } from '../../gateway/http/openapi';
+import type { Route } from '../../gateway/http/route';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let routes: Route[];
+let doc: any;
+beforeAll(async () => {
+  server = await startTestServer();
+  routes = v1Routes(server.running.services);
+  const res = await fetch(`${server.url}/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  doc = await res.json();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+test('the document is valid OpenAPI 3.1', async () => {
+  const validator = new Validator();
+  const result = await validator.validate(doc);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+  expect(validator.version).toBe('3.1');
+});
+
+test('every route of the table is in it, with its key level, rate rule and path parameters', () => {
+  expect(routes.length).toBeGreaterThan(30);
+  for (const route of routes) {
+    const op = doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    expect({ route: routeKey(route), present: op !== undefined }).toEqual({ route: routeKey(route), present: true });
+    expect(op['x-waymark-auth']).toBe(route.auth);
+    expect(op.security).toEqual([{ [route.auth === 'secret' ? 'secretKey' : 'publishableKey']: [] }]);
+    if (route.rate) expect(op['x-waymark-rate-limit']).toMatchObject({ name: route.rate.name, perSecond: route.rate.perSecond });
+    const pathParams = (op.parameters ?? []).filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name);
+    expect(pathParams).toEqual([...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]));
+  }
+});
+
+test('operation ids are unique', () => {
+  const ids = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
+  expect(new Set(ids).size).toBe(ids.length);
+});
+
+test('documented parameters carry the readers\' limits', () => {
+  const track = doc.paths['/v1/track'].post;
+  const schema = track.requestBody.content['application/json'].schema;
+  expect(schema.required).toEqual(expect.arrayContaining(['deviceId', 'latitude', 'longitude', 'accuracy']));
+  expect(schema.properties.latitude).toMatchObject({ type: 'number', minimum: -90, maximum: 90 });
+  const update = doc.paths['/v1/trips/{id}/update'].patch.requestBody.content['application/json'].schema;
+  expect(update.required).toBeUndefined();
+});
+
+test('every key of the side table names a route that exists (the table cannot go stale)', () => {
+  const keys = new Set(routes.map(routeKey));
+  expect(Object.keys(ROUTE_DOCS).filter((k) => !keys.has(k))).toEqual([]);
+});
+
+test('a route added without any documentation still appears, fully described by what it has', async () => {
+  const bare: Route = { method: 'POST', path: '/v1/brand-new/:thing', auth: 'secret', rate: { name: 'new', perSecond: 5 }, handler: async () => ({}) };
+  const generated: any = openApiDocument([bare], { version: '0' });
+  const op = generated.paths['/v1/brand-new/{thing}'].post;
+  expect(op).toMatchObject({ summary: 'POST /v1/brand-new/:thing', 'x-waymark-auth': 'secret', 'x-waymark-rate-limit': { name: 'new', perSecond: 5, per: 'key' } });
+  expect((await new Validator().validate(generated)).valid).toBe(true);
+});
+
+test('GET /docs renders from local assets (no CDN)', async () => {
+  const page = await fetch(`${server.url}/docs`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+  expect(sources.length).toBeGreaterThan(0);
+  for (const src of sources) {
+    expect(src.startsWith('/')).toBe(true);
+    expect((await fetch(server.url + src)).status).toBe(200);
+  }
+  expect(await (await fetch(`${server.url}/docs/start.js`)).text()).toMatch(/\/v1\/openapi\.json/);
+});
