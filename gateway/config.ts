@@ -150,7 +150,18 @@ function v<T>(parser: EnvParser<T>, fallback: string | undefined, doc: string): 
 
 const ms = integer({ min: 0 });
 const engineChoice = oneOf<RoutingEngine>('embedded', 'osrm', 'valhalla');
-const engineUrl = url('http:', 'https:');
+/** An engine's base URL: http(s), and nothing after the path, since request paths are appended to it. */
+const engineUrl: EnvParser<string> = {
+  accepts: 'an http(s) URL without a query or fragment, such as http://127.0.0.1:5000',
+  parse: (raw) => {
+    try {
+      const u = new URL(raw);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash ? raw : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
 
 /** WAYMARK_TRUST_PROXY: off, `true`, a hop count, or addresses/ranges/names (gateway/http/trust-proxy.ts). */
 const trustProxy: EnvParser<TrustProxy> = {

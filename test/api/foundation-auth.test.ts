@@ -83,7 +83,10 @@ describe('every route of the table', () => {
 
   test('secret key is let through everywhere (and an empty request is never a 5xx)', async () => {
     const other = await s.newProject('sweep');
-    expect(await sweep(() => true, () => other.testSk, (st) => st !== 401 && st !== 403 && st < 500)).toEqual([]);
+    // Key rotation would end the sweep's key halfway: it is swept last, on its own.
+    const ROTATE = '/v1/project/keys/rotate';
+    expect(await sweep((r) => r.path !== ROTATE, () => other.testSk, (st) => st !== 401 && st !== 403 && st < 500)).toEqual([]);
+    expect(await sweep((r) => r.path === ROTATE, () => other.testSk, (st) => st === 200)).toEqual([]);
   });
 });
 

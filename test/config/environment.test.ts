@@ -19,7 +19,7 @@ test('values are parsed as documented', () => {
     WAYMARK_LOG_REQUESTS: 'off', WAYMARK_SQLITE_SYNC: 'FULL', WAYMARK_SQLITE_CACHE_MB: '128', WAYMARK_CORS_ORIGINS: 'https://a.example, https://b.example',
     WAYMARK_BODY_LIMIT: '2kb', WAYMARK_TRUST_PROXY: 'loopback', WAYMARK_SYNC_S3_ENDPOINT: 'http://minio:9000', PORT: '0',
   });
-  expect(c).toMatchObject({ logRequests: false, sqlite: { synchronous: 'FULL', cacheMb: 128 }, corsOrigins: ['https://a.example', 'https://b.example'], bodyLimit: '2048b', trustProxy: 'loopback', port: 0 });
+  expect(c).toMatchObject({ logRequests: false, sqlite: { synchronous: 'FULL', cacheMb: 128 }, corsOrigins: ['https://a.example', 'https://b.example'], bodyLimit: '2048b', trustProxy: ['loopback'], port: 0 });
   expect(c.geofenceImport.sync.s3ForcePathStyle).toBe(true);
 });
 
