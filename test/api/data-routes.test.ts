@@ -1,19 +1,15 @@
 // GET /v1/data/extracts and /v1/data/roads: what is imported, and its roads in a box (the dashboard's
 // base map), with Monaco imported through the real pipeline.
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { OSM, fixturesPresent } from '../routing/support';
-import { startTestServer, tempDataDir, type TestServer } from '../support/server';
+import { OSM, fixturesPresent, serverWithExtracts } from '../routing/support';
+import type { TestServer } from '../support/server';
 
 const present = fixturesPresent('data endpoints', path.join(OSM, 'monaco-osrm.osm.pbf'));
 
 (present ? describe : describe.skip)('data endpoints', () => {
   let server: TestServer;
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    await runImport({ file: path.join(OSM, 'monaco-osrm.osm.pbf'), name: 'monaco', dataDir, stages: [new RoutingStage()] });
-    server = await startTestServer({ dataDir });
+    server = await serverWithExtracts({ monaco: 'monaco-osrm.osm.pbf' });
   }, 300_000);
   afterAll(() => server?.close());
 

@@ -2,10 +2,8 @@
 // by the mode, as a polygon; longer times and faster modes reach further; track enters it as a polygon;
 // CSV rows make them too; a centre no network reaches, and bad input, are refused naming the parameter.
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { OSM, fixturesPresent } from '../routing/support';
-import { startTestServer, tempDataDir, type TestServer } from '../support/server';
+import { OSM, fixturesPresent, serverWithExtracts } from '../routing/support';
+import type { TestServer } from '../support/server';
 
 const present = fixturesPresent('isochrone geofences', path.join(OSM, 'monaco-osrm.osm.pbf'));
 const CASINO: [number, number] = [7.4277, 43.7392];
@@ -29,9 +27,7 @@ function area(ring: Array<[number, number]>): number {
 (present ? describe : describe.skip)('isochrone geofences', () => {
   let server: TestServer;
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    await runImport({ file: path.join(OSM, 'monaco-osrm.osm.pbf'), name: 'monaco', dataDir, stages: [new RoutingStage()] });
-    server = await startTestServer({ dataDir });
+    server = await serverWithExtracts({ monaco: 'monaco-osrm.osm.pbf' });
   }, 300_000);
   afterAll(() => server?.close());
 

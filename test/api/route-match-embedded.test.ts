@@ -3,11 +3,9 @@
 // gap splits the trace; noise and an outlier do not throw it off; GraphHopper's real Andorra GPX track.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
 import { prng } from '../../bench/support/prng';
-import { OSM, OSRM, fixturesPresent } from '../routing/support';
-import { startTestServer, tempDataDir, type TestServer } from '../support/server';
+import { OSM, OSRM, fixturesPresent, serverWithExtracts } from '../routing/support';
+import type { TestServer } from '../support/server';
 
 const TRACE = path.join(OSRM, 'match_input_trace.json');
 const GPX = path.join(OSM, 'andorra-graphhopper-map-matching.gpx');
@@ -35,11 +33,7 @@ function body(coords: Array<[number, number]>, times?: number[], extra: Record<s
   let osrm: { matchings: Array<{ distance: number; legs: Array<{ steps: Array<{ name: string }> }> }>; tracepoints: Array<{ location: [number, number] } | null> };
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    for (const [name, file] of [['monaco', 'monaco-osrm.osm.pbf'], ['andorra', 'andorra-graphhopper.osm.pbf']]) {
-      await runImport({ file: path.join(OSM, file), name, dataDir, stages: [new RoutingStage()] });
-    }
-    server = await startTestServer({ dataDir });
+    server = await serverWithExtracts({ monaco: 'monaco-osrm.osm.pbf', andorra: 'andorra-graphhopper.osm.pbf' });
     trace = JSON.parse(fs.readFileSync(TRACE, 'utf8'));
     osrm = JSON.parse(fs.readFileSync(path.join(OSRM, 'match_trace_steps_annotations.json'), 'utf8'));
   }, 300_000);

@@ -3,10 +3,8 @@
 // in every language, a matrix equal to its pairwise routes, and a point outside the network.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { OSM, OSRM, fixturesPresent } from '../routing/support';
-import { startTestServer, tempDataDir, type TestServer } from '../support/server';
+import { OSM, OSRM, fixturesPresent, serverWithExtracts } from '../routing/support';
+import type { TestServer } from '../support/server';
 
 const RECORDED = path.join(OSRM, 'route_casino_to_palace_steps_full.json');
 const present = fixturesPresent('routing endpoints on the embedded router', path.join(OSM, 'monaco-osrm.osm.pbf'), RECORDED);
@@ -17,9 +15,7 @@ const LARVOTTO = '43.746,7.436';
 (present ? describe : describe.skip)('routing endpoints on the embedded router', () => {
   let server: TestServer;
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    await runImport({ file: path.join(OSM, 'monaco-osrm.osm.pbf'), name: 'monaco', dataDir, stages: [new RoutingStage()] });
-    server = await startTestServer({ dataDir });
+    server = await serverWithExtracts({ monaco: 'monaco-osrm.osm.pbf' });
   }, 300_000);
   afterAll(() => server?.close());
 

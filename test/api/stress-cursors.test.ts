@@ -1,22 +1,10 @@
 // Issue #10 item 9: following the documented date cursor (createdBefore = the last item's createdAt)
 // reaches every item even when many share one timestamp, on SQLite and PostgreSQL.
 import type { Doc } from '../../adapters/store/port';
-import type { GatewayConfig } from '../../gateway/config';
-import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
+import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 
-const schemas: string[] = [];
-const stores: Array<[string, () => Partial<GatewayConfig>]> = [['sqlite', () => ({})]];
-if (DATABASE_URL) {
-  stores.push(['postgres', () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    return { store: 'postgres', databaseUrl: DATABASE_URL, databaseSchema: schema };
-  }]);
-} else {
-  console.warn('DATABASE_URL is unset: the PostgreSQL half of the cursor tests is skipped');
-}
-afterAll(() => dropSchemas(schemas));
+const stores = eachStore('cursor tests');
 
 describe.each(stores)('date cursors with tied timestamps on %s', (_name, config) => {
   let server: TestServer;

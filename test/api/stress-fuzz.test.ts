@@ -1,24 +1,12 @@
 // Issue #10: a bounded, seeded fuzz run against a real server on each store. Hostile values (deep
 // nesting, NUL, lone surrogates, huge numbers, long strings, wrong types) are put into the fields of
 // real requests; no answer may be a 5xx. 600 requests per store by default (FUZZ_REQUESTS to change).
-import type { GatewayConfig } from '../../gateway/config';
 import { prng } from '../../bench/support/prng';
-import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
+import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 600);
-const schemas: string[] = [];
-const stores: Array<[string, () => Partial<GatewayConfig>]> = [['sqlite', () => ({})]];
-if (DATABASE_URL) {
-  stores.push(['postgres', () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    return { store: 'postgres', databaseUrl: DATABASE_URL, databaseSchema: schema };
-  }]);
-} else {
-  console.warn('DATABASE_URL is unset: the PostgreSQL fuzz run is skipped');
-}
-afterAll(() => dropSchemas(schemas));
+const stores = eachStore('fuzz run');
 
 const HOSTILE: Array<(r: () => number) => string> = [
   () => '"a\\u0000b"', () => '"\\ud800"', () => '"x\\udc00y"', () => '1e308', () => '-1e308', () => '"NaN"',

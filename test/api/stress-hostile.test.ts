@@ -3,22 +3,11 @@
 // SQLite's durability setting.
 import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
 import { sqliteSynchronous } from '../../adapters/store/sqlite/sqlite-store';
-import { configFromEnv, type GatewayConfig } from '../../gateway/config';
-import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
+import { configFromEnv } from '../../gateway/config';
+import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 
-const schemas: string[] = [];
-const stores: Array<[string, () => Partial<GatewayConfig>]> = [['sqlite', () => ({})]];
-if (DATABASE_URL) {
-  stores.push(['postgres', () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    return { store: 'postgres', databaseUrl: DATABASE_URL, databaseSchema: schema };
-  }]);
-} else {
-  console.warn('DATABASE_URL is unset: the PostgreSQL half of the hostile-input tests is skipped');
-}
-afterAll(() => dropSchemas(schemas));
+const stores = eachStore('hostile-input tests');
 
 /** JSON text with `value` nested `depth` arrays deep (built as text: JSON.stringify would overflow too). */
 function nested(depth: number): string {

@@ -3,22 +3,11 @@
 // 10-connection lock pool, so 60 concurrent creations for 20 users deadlocked the pool and answered 500.
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { LockWaitTimeout } from '../../adapters/store/port';
-import type { GatewayConfig } from '../../gateway/config';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
+import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 
-const schemas: string[] = [];
-const stores: Array<[string, () => Partial<GatewayConfig>]> = [['sqlite', () => ({})]];
-if (DATABASE_URL) {
-  stores.push(['postgres', () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    return { store: 'postgres', databaseUrl: DATABASE_URL, databaseSchema: schema };
-  }]);
-} else {
-  console.warn('DATABASE_URL is unset: the PostgreSQL half of the lock stress tests is skipped');
-}
-afterAll(() => dropSchemas(schemas));
+const stores = eachStore('lock stress tests');
 
 describe.each(stores)('locked sections under concurrent HTTP on %s', (_name, config) => {
   let server: TestServer;
@@ -59,13 +48,13 @@ d('PostgreSQL withLock() holds no pool connection', () => {
   let a: PostgresStore;
   let b: PostgresStore;
   beforeAll(async () => {
-    schemas.push(schema);
     a = await PostgresStore.open({ connectionString: DATABASE_URL as string, schema, poolSize: 2 });
     b = await PostgresStore.open({ connectionString: DATABASE_URL as string, schema, poolSize: 2, lockTimeoutMs: 150 });
   });
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    await dropSchemas([schema]);
   });
 
   test('50 nested sections on distinct keys with a 2-connection pool all run their queries', async () => {

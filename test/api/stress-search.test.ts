@@ -3,23 +3,11 @@
 // 20,000 candidates; on SQLite and PostgreSQL where the store answers.
 import type { Doc } from '../../adapters/store/port';
 import { GeofenceIndex } from '../../gateway/engine/geofencing/geofence-index';
-import type { GatewayConfig } from '../../gateway/config';
 import { haversineMeters } from '../../gateway/engine/geo/sphere';
-import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
+import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 
-const schemas: string[] = [];
-const stores: Array<[string, () => Partial<GatewayConfig>]> = [['sqlite', () => ({})]];
-if (DATABASE_URL) {
-  stores.push(['postgres', () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    return { store: 'postgres', databaseUrl: DATABASE_URL, databaseSchema: schema };
-  }]);
-} else {
-  console.warn('DATABASE_URL is unset: the PostgreSQL half of the search stress tests is skipped');
-}
-afterAll(() => dropSchemas(schemas));
+const stores = eachStore('search stress tests');
 
 describe.each(stores)('bounded updates and /v1/search/users on %s', (_name, config) => {
   let server: TestServer;

@@ -7,6 +7,7 @@ import { runImport } from '../../data/osm/import-pipeline';
 import { RoutingStage } from '../../data/osm/routing/routing-stage';
 import { createEmbeddedRouter, type EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
 import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
+import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 
 export const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');
 export const OSRM = path.resolve(__dirname, '../../../shared/fixtures/engines/osrm/monaco-v6.0.0');
@@ -31,4 +32,13 @@ export async function importForRouting(extracts: Record<string, string>): Promis
   }
   const catalog = new ExtractCatalog({ dataDir, checkMs: 0 });
   return { dataDir, catalog, router: createEmbeddedRouter(catalog), close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/** A real gateway over a data directory holding these extracts (name → file under ../shared/fixtures/osm), routing stage only. */
+export async function serverWithExtracts(extracts: Record<string, string>): Promise<TestServer> {
+  const dataDir = tempDataDir();
+  for (const [name, file] of Object.entries(extracts)) {
+    await runImport({ file: path.join(OSM, file), name, dataDir, stages: [new RoutingStage()] });
+  }
+  return startTestServer({ dataDir });
 }

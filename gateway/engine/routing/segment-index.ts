@@ -92,7 +92,6 @@ export class SegmentIndex {
 
   /** Nearest point of a segment `accept` allows, within `maxMetres`; null when none. */
   nearest(lon: number, lat: number, maxMetres: number, accept: (segment: number) => boolean): Snap | null {
-    const n = this.n;
     const kx = Math.cos(lat * Math.PI / 180) * M_PER_DEG;
     const ky = M_PER_DEG;
     const cellMetres = CELL_DEG * Math.min(kx, ky);
@@ -112,23 +111,10 @@ export class SegmentIndex {
           if (Math.max(Math.abs(r - cy), Math.abs(c - cx)) !== ring) continue;
           const cell = r * this.cols + c;
           for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
-            const p = this.cellItems[i];
-            const s = this.pieceSegment[p];
-            const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
-            const bx = (n.pointLon[p + 1] / 1e7 - lon) * kx, by = (n.pointLat[p + 1] / 1e7 - lat) * ky;
-            const dx = bx - ax, dy = by - ay;
-            const len2 = dx * dx + dy * dy;
-            let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
-            t = t < 0 ? 0 : t > 1 ? 1 : t;
-            const px = ax + t * dx, py = ay + t * dy;
-            const d2 = px * px + py * py;
-            if (d2 >= bestD2 || !accept(s)) continue;
-            bestD2 = d2;
-            const along = this.pointAlong[p] + t * (this.pointAlong[p + 1] - this.pointAlong[p]);
-            best = {
-              segment: s, along, lon: lon + px / kx, lat: lat + py / ky, distance: Math.sqrt(d2),
-              bearing: (Math.atan2(dx, dy) * 180 / Math.PI + 360) % 360,
-            };
+            const snap = this.project(this.cellItems[i], lon, lat, kx, ky);
+            if (snap.distance * snap.distance >= bestD2 || !accept(snap.segment)) continue;
+            bestD2 = snap.distance * snap.distance;
+            best = snap;
           }
         }
       }
@@ -141,7 +127,6 @@ export class SegmentIndex {
    * `limit` of them: the candidate positions of a trace point for map matching.
    */
   within(lon: number, lat: number, maxMetres: number, accept: (segment: number) => boolean, limit: number): Snap[] {
-    const n = this.n;
     const kx = Math.cos(lat * Math.PI / 180) * M_PER_DEG;
     const ky = M_PER_DEG;
     const c0 = this.col(lon - maxMetres / kx), c1 = this.col(lon + maxMetres / kx);
@@ -155,26 +140,32 @@ export class SegmentIndex {
           const p = this.cellItems[i];
           if (seen.has(p)) continue;
           seen.add(p);
-          const s = this.pieceSegment[p];
-          const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
-          const bx = (n.pointLon[p + 1] / 1e7 - lon) * kx, by = (n.pointLat[p + 1] / 1e7 - lat) * ky;
-          const dx = bx - ax, dy = by - ay;
-          const len2 = dx * dx + dy * dy;
-          let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
-          t = t < 0 ? 0 : t > 1 ? 1 : t;
-          const px = ax + t * dx, py = ay + t * dy;
-          const d = Math.sqrt(px * px + py * py);
-          if (d > maxMetres) continue;
-          const known = bySegment.get(s);
-          if ((known && known.distance <= d) || !accept(s)) continue;
-          bySegment.set(s, {
-            segment: s, along: this.pointAlong[p] + t * (this.pointAlong[p + 1] - this.pointAlong[p]),
-            lon: lon + px / kx, lat: lat + py / ky, distance: d, bearing: (Math.atan2(dx, dy) * 180 / Math.PI + 360) % 360,
-          });
+          const snap = this.project(p, lon, lat, kx, ky);
+          if (snap.distance > maxMetres) continue;
+          const known = bySegment.get(snap.segment);
+          if ((known && known.distance <= snap.distance) || !accept(snap.segment)) continue;
+          bySegment.set(snap.segment, snap);
         }
       }
     }
     return [...bySegment.values()].sort((a, b) => a.distance - b.distance).slice(0, limit);
+  }
+
+  /** The nearest point of piece p (point p to p+1) to (lon, lat), in the local plane of kx, ky metres per degree. */
+  private project(p: number, lon: number, lat: number, kx: number, ky: number): Snap {
+    const n = this.n;
+    const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
+    const bx = (n.pointLon[p + 1] / 1e7 - lon) * kx, by = (n.pointLat[p + 1] / 1e7 - lat) * ky;
+    const dx = bx - ax, dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const px = ax + t * dx, py = ay + t * dy;
+    return {
+      segment: this.pieceSegment[p], along: this.pointAlong[p] + t * (this.pointAlong[p + 1] - this.pointAlong[p]),
+      lon: lon + px / kx, lat: lat + py / ky, distance: Math.sqrt(px * px + py * py),
+      bearing: (Math.atan2(dx, dy) * 180 / Math.PI + 360) % 360,
+    };
   }
 
   /** Metres from the segment's start to point p (of that segment). */
