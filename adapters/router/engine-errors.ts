@@ -10,10 +10,5 @@ export class RouterRejected extends Error {
   }
 }
 
-/** The engine did not answer usefully: refused connection, timeout, 5xx, a body that is not its JSON. */
-export class RouterUnavailable extends Error {
-  constructor(readonly engine: string, detail: string) {
-    super(`${engine} is unavailable: ${detail}`);
-    this.name = 'RouterUnavailable';
-  }
-}
+/** The engine did not answer usefully: the shared engine client's error (adapters/engine-http). */
+export { EngineUnreachable as RouterUnavailable } from '../engine-http/engine-http';

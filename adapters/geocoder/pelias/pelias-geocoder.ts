@@ -1,6 +1,8 @@
 // The Geocoder port over a Pelias API (/v1/search, /v1/reverse, /v1/autocomplete), for operators who
-// run Pelias and Elasticsearch. Each call has a deadline; a non-200 answer or a body that is not a
-// FeatureCollection is an error (the gateway answers 503), an empty collection is no answers.
+// run Pelias and Elasticsearch, over the shared engine client (deadline, bounded body). A non-200 answer
+// or a body that is not a FeatureCollection is an error (the gateway answers 503), an empty collection is
+// no answers.
+import { EngineHttp } from '../../engine-http/engine-http';
 import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../port';
 import { PELIAS_LAYERS, peliasToAddress, type PeliasFeature } from './pelias-feature';
 
@@ -17,8 +19,15 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export class PeliasGeocoder implements Geocoder {
   readonly name = 'pelias';
+  private readonly http: EngineHttp;
 
-  constructor(private readonly opts: PeliasOptions) {}
+  constructor(private readonly opts: PeliasOptions) {
+    this.http = new EngineHttp({ engine: 'pelias', baseUrl: opts.url, timeoutMs: opts.timeoutMs, maxBytes: MAX_BODY_BYTES });
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
 
   forward(q: ForwardQuery): Promise<GeocodedAddress[]> {
     return this.call('/v1/search', { text: q.query, size: String(q.limit), ...layerParams(q.layers), ...countryParams(q.countries), lang: q.lang }, q.layers);
@@ -34,18 +43,11 @@ export class PeliasGeocoder implements Geocoder {
   }
 
   private async call(pathname: string, params: Record<string, string>, layers: ReadonlySet<GeocodeLayer>): Promise<GeocodedAddress[]> {
-    const url = new URL(`${this.opts.url.replace(/\/+$/, '')}${pathname}`);
-    for (const [k, v] of Object.entries({ ...params, ...this.opts.extraParams })) url.searchParams.set(k, v);
-    const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), headers: { accept: 'application/json' } });
-    const body = await res.text();
-    if (body.length > MAX_BODY_BYTES) throw new Error(`Pelias answered more than ${MAX_BODY_BYTES} bytes`);
-    if (res.status !== 200) throw new Error(`Pelias answered ${res.status} to ${pathname}`);
-    let parsed: { type?: unknown; features?: unknown };
-    try {
-      parsed = JSON.parse(body) as typeof parsed;
-    } catch {
-      throw new Error(`Pelias answered ${pathname} with a body that is not JSON`);
-    }
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...params, ...this.opts.extraParams })) if (v !== undefined) query.set(k, v);
+    const reply = await this.http.get(`${pathname}?${query.toString()}`);
+    if (reply.status !== 200) throw new Error(`Pelias answered ${reply.status} to ${pathname}`);
+    const parsed = (reply.body ?? {}) as { type?: unknown; features?: unknown };
     if (parsed.type !== 'FeatureCollection' || !Array.isArray(parsed.features)) throw new Error(`Pelias answered ${pathname} without a FeatureCollection`);
     return (parsed.features as PeliasFeature[]).flatMap((f) => {
       const a = peliasToAddress(f);

@@ -3,7 +3,7 @@
 // asked as polyline6 (precise and compact) and decoded here; tables ask for durations and distances.
 import { OutsideNetwork, type AvoidOption, type Eta, type LngLat, type OsrmLeg, type OsrmRoute, type OsrmStep, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
 import { RouterRejected, RouterUnavailable } from '../engine-errors';
-import { EngineHttp, type EngineReply } from '../engine-http';
+import { EngineHttp, type EngineReply } from '../../engine-http/engine-http';
 import { decodePolyline } from '../polyline';
 
 export interface OsrmRouterOptions {

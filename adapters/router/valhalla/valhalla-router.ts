@@ -4,7 +4,7 @@
 // mode through its costing models.
 import { OutsideNetwork, type AvoidOption, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
 import { RouterRejected, RouterUnavailable } from '../engine-errors';
-import { EngineHttp, type EngineReply } from '../engine-http';
+import { EngineHttp, type EngineReply } from '../../engine-http/engine-http';
 import { routeFrom } from '../osrm/osrm-router';
 import { isochroneBody, ringsFrom } from './valhalla-isochrone';
 import { matchFrom, traceAttributesBody } from './valhalla-trace';

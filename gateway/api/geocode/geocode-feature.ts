@@ -16,7 +16,8 @@ import { geocodeRoutes } from './geocode-routes';
 export function createGeocoder(services: Pick<Services, 'config' | 'regions' | 'logger' | 'extracts'>): { geocoder: Geocoder; stop(): Promise<void> } {
   const { geocoding } = services.config;
   if (geocoding.engine === 'pelias') {
-    return { geocoder: new PeliasGeocoder({ url: geocoding.peliasUrl!, timeoutMs: geocoding.peliasTimeoutMs }), stop: async () => undefined };
+    const pelias = new PeliasGeocoder({ url: geocoding.peliasUrl!, timeoutMs: geocoding.peliasTimeoutMs });
+    return { geocoder: pelias, stop: () => pelias.close() };
   }
   const extracts = new ExtractIndexes(services.extracts, services.logger);
   return {

@@ -1,8 +1,16 @@
-// The one HTTP JSON client of the routing adapters (OSRM, Valhalla): a connection pool per engine, one
-// deadline per request, a bounded response body, and transport failures turned into RouterUnavailable.
-// What an engine's own error bodies mean is the adapter's business: this returns status and parsed body.
+// The one HTTP JSON client of the external-engine adapters (OSRM, Valhalla, Pelias): a connection pool per
+// engine, one deadline per request, a bounded response body, and transport failures turned into
+// EngineUnreachable. What an engine's own error bodies mean is the adapter's business: this returns status
+// and parsed body.
 import { Pool } from 'undici';
-import { RouterUnavailable } from './engine-errors';
+
+/** The engine did not answer usefully: refused connection, timeout, 5xx, a body that is not its JSON. */
+export class EngineUnreachable extends Error {
+  constructor(readonly engine: string, detail: string) {
+    super(`${engine} is unavailable: ${detail}`);
+    this.name = 'EngineUnreachable';
+  }
+}
 
 export interface EngineHttpOptions {
   /** Engine name for messages ("osrm", "valhalla"). */
@@ -64,15 +72,15 @@ export class EngineHttp {
       status = res.statusCode;
       text = await readBounded(res.body, this.maxBytes, engine);
     } catch (err) {
-      if (err instanceof RouterUnavailable) throw err;
-      if (signal.aborted) throw new RouterUnavailable(engine, `no answer within ${timeoutMs} ms`);
-      throw new RouterUnavailable(engine, err instanceof Error ? err.message : String(err));
+      if (err instanceof EngineUnreachable) throw err;
+      if (signal.aborted) throw new EngineUnreachable(engine, `no answer within ${timeoutMs} ms`);
+      throw new EngineUnreachable(engine, err instanceof Error ? err.message : String(err));
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new RouterUnavailable(engine, `answered ${status} with a body that is not JSON`);
+      throw new EngineUnreachable(engine, `answered ${status} with a body that is not JSON`);
     }
     return { status, body: parsed };
   }
@@ -85,7 +93,7 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(err?: Error):
     size += chunk.length;
     if (size > maxBytes) {
       body.destroy();
-      throw new RouterUnavailable(engine, `answer larger than ${maxBytes} bytes`);
+      throw new EngineUnreachable(engine, `answer larger than ${maxBytes} bytes`);
     }
     chunks.push(chunk);
   }
