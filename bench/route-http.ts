@@ -4,10 +4,14 @@
 //
 // Run: npm run bench:build && node dist/bench/route-http.js
 // Options (env): SECONDS (5), CONNECTIONS (1: latency of one request stream), VARY (unset: the recorded
-//   casino → palace pair on every request; 1: seeded random pairs inside Monaco's road area)
+//   casino → palace pair on every request; 1: seeded random pairs inside Monaco's road area), EXTRACT
+//   (an .osm.pbf imported first for the embedded router; default Monaco from ../shared/fixtures when
+//   present, `none` for no import)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runImport } from '../data/osm/import-pipeline';
+import { RoutingStage } from '../data/osm/routing/routing-stage';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng } from './support/prng';
@@ -24,6 +28,11 @@ const BOX = { minLat: 43.7275, maxLat: 43.7475, minLng: 7.412, maxLng: 7.437 };
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-route-'));
+  const extract = process.env.EXTRACT ?? path.resolve(__dirname, '../../../shared/fixtures/osm/monaco-osrm.osm.pbf');
+  if (extract !== 'none' && fs.existsSync(extract)) {
+    await runImport({ file: extract, name: 'bench', dataDir, stages: [new RoutingStage()] });
+    console.log(`imported ${path.basename(extract)} for the embedded router`);
+  }
   const gw = await startGatewayProcess(dataDir);
   const pk = gw.keys['test publishable'];
   const headers = { authorization: pk };
