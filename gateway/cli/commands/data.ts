@@ -10,7 +10,7 @@ import { formatBytes } from '../../../data/osm/import-progress';
 import { runImport, type ImportResult } from '../../../data/osm/import-pipeline';
 import { IMPORT_STAGES } from '../../../data/osm/stages';
 import type { GatewayConfig } from '../../config';
-import { flag, UsageError, type ParsedArgs } from '../args';
+import { type ParsedArgs, UsageError, flag, unknownSubcommand } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, type Progress } from '../progress';
 
@@ -30,7 +30,7 @@ export async function dataCommand(config: GatewayConfig, args: ParsedArgs, out: 
     case 'remove':
       return removeCommand(config, args, out);
     default:
-      throw new UsageError(`${sub === undefined ? 'data needs a subcommand' : `Unknown data subcommand "${sub}"`}\n${DATA_USAGE}`);
+      throw unknownSubcommand('data', sub, DATA_USAGE);
   }
 }
 

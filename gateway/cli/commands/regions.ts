@@ -12,7 +12,7 @@ import {
 } from '../../../adapters/regions/embedded/boundary-file';
 import { importBoundaries, type ImportBoundariesResult } from '../../../data/regions/import-boundaries';
 import type { GatewayConfig } from '../../config';
-import { flag, hasFlag, UsageError, type ParsedArgs } from '../args';
+import { type ParsedArgs, UsageError, flag, hasFlag, unknownSubcommand } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar } from '../progress';
 
@@ -37,7 +37,7 @@ export async function regionsCommand(config: GatewayConfig, args: ParsedArgs, ou
     case 'remove':
       return removeCommand(config, args, out);
     default:
-      throw new UsageError(`${sub === undefined ? 'regions needs a subcommand' : `Unknown regions subcommand "${sub}"`}\n${REGIONS_USAGE}`);
+      throw unknownSubcommand('regions', sub, REGIONS_USAGE);
   }
 }
 
