@@ -3,6 +3,7 @@
 // asked as polyline6 (precise and compact) and decoded here; tables ask for durations and distances.
 import { OutsideNetwork, type AvoidOption, type Eta, type LngLat, type OsrmLeg, type OsrmRoute, type OsrmStep, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
 import { RouterRejected, RouterUnavailable } from '../engine-errors';
+import { etaByRoute, reachAtTopSpeed } from '../external-eta';
 import { EngineHttp, type EngineReply } from '../../engine-http/engine-http';
 import { decodePolyline } from '../polyline';
 
@@ -20,8 +21,6 @@ const PROFILE: Record<RouterMode, string> = { car: 'driving', truck: 'driving', 
 /** OSRM's car profile names these exclude classes; borderCrossings has none. */
 const EXCLUDE: Partial<Record<AvoidOption, string>> = { tolls: 'toll', highways: 'motorway', ferries: 'ferry' };
 
-/** A bound for `reach` (search boxes): faster than any realistic average over a network, per mode. */
-const MAX_SPEED_KMH: Record<RouterMode, number> = { car: 130, truck: 100, bike: 30, foot: 7 };
 
 const ENGINE = 'osrm';
 
@@ -70,13 +69,12 @@ export class OsrmRouter implements Router {
     return [...this.clients.keys()];
   }
 
-  async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
-    const { routes } = await this.route({ locations: [from, to], mode });
-    return { duration: routes[0].duration / 60, distance: routes[0].distance };
+  eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
+    return etaByRoute((req) => this.route(req), from, to, mode);
   }
 
   reach(minutes: number, mode: RouterMode): number {
-    return (minutes / 60) * MAX_SPEED_KMH[mode] * 1000;
+    return reachAtTopSpeed(minutes, mode);
   }
 
   async route(req: RouteRequest): Promise<RouteResult> {

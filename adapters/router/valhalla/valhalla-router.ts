@@ -4,6 +4,7 @@
 // mode through its costing models.
 import { OutsideNetwork, type AvoidOption, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
 import { RouterRejected, RouterUnavailable } from '../engine-errors';
+import { etaByRoute, reachAtTopSpeed } from '../external-eta';
 import { EngineHttp, type EngineReply } from '../../engine-http/engine-http';
 import { routeFrom } from '../osrm/osrm-router';
 import { isochroneBody, ringsFrom } from './valhalla-isochrone';
@@ -19,7 +20,6 @@ export const COSTING: Record<RouterMode, string> = { car: 'auto', truck: 'truck'
 /** Seconds added per border crossing to "avoid" them: Valhalla penalises borders rather than forbidding them. */
 const BORDER_PENALTY_S = 86_400;
 
-const MAX_SPEED_KMH: Record<RouterMode, number> = { car: 130, truck: 100, bike: 30, foot: 7 };
 
 /** Valhalla's error codes for "no road near this location" (170s: locate failures). */
 const NO_EDGE_CODES = new Set([171, 172]);
@@ -56,13 +56,12 @@ export class ValhallaRouter implements Router {
     this.http = new EngineHttp({ engine: ENGINE, baseUrl: opts.url, timeoutMs: opts.timeoutMs });
   }
 
-  async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
-    const { routes } = await this.route({ locations: [from, to], mode });
-    return { duration: routes[0].duration / 60, distance: routes[0].distance };
+  eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
+    return etaByRoute((req) => this.route(req), from, to, mode);
   }
 
   reach(minutes: number, mode: RouterMode): number {
-    return (minutes / 60) * MAX_SPEED_KMH[mode] * 1000;
+    return reachAtTopSpeed(minutes, mode);
   }
 
   async route(req: RouteRequest): Promise<RouteResult> {
