@@ -36,6 +36,12 @@ export interface CollectionSpec {
    * reads its page from the index instead of sorting every match.
    */
   sorted?: ReadonlyArray<readonly string[]>;
+  /**
+   * The sorts the collection is listed in with no key to narrow it (`GET /v1/users` by updatedAt): each
+   * gets a date index. Default: both. A date index on a field every write changes costs an index entry
+   * per write, so declare only what is read.
+   */
+  orders?: ReadonlyArray<'createdAt' | 'updatedAt'>;
   /** Writes are announced to the other processes sharing the store, which keep copies in memory. */
   broadcast?: boolean;
 }

@@ -2,8 +2,9 @@
 import type { CollectionSpec, Store } from '../../adapters/store/port';
 
 export const COLLECTIONS = {
+  // Listed by updatedAt only (GET /v1/users): no created-at index to rewrite on every first update.
   users: {
-    keys: ['userId', 'deviceId'], point: 'location',
+    keys: ['userId', 'deviceId'], point: 'location', orders: ['updatedAt'],
     // One user per userId, and one per device among users without a userId: two first updates of one
     // device can never make twins, even across nodes (#10.2).
     unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
@@ -13,16 +14,18 @@ export const COLLECTIONS = {
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
   // A type's events are read newest first from their own ordered index (#10.3). Nothing lists a user's
   // events, so userRef has none: each ordered index is one more entry per event written.
-  events: { keys: ['type', 'userRef'], sorted: [['type']] },
+  // Events never change, so they are only ever listed by createdAt.
+  events: { keys: ['type', 'userRef'], sorted: [['type']], orders: ['createdAt'] },
   // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
   trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true },
   /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
-  presence: { keys: ['geofenceId', 'userRef'] },
+  presence: { keys: ['geofenceId', 'userRef'], orders: [] },
   settings: { keys: [] },
   webhooks: { keys: [] },
   // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
   // long the backlog (#10.3).
-  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt', sorted: [['webhookId', 'state'], ['state']] },
+  // Always read through a key: the sorted indexes serve webhookId and state alone too.
+  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt', sorted: [['webhookId', 'state'], ['state']], orders: [] },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof COLLECTIONS;

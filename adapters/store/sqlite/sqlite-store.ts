@@ -1,6 +1,7 @@
 // Store adapter on one SQLite file (better-sqlite3, WAL). The embedded default: one process owns the
-// file, so per-key locks are in-process. better-sqlite3 is synchronous; the async port methods simply
-// resolve with its results, and write() runs one real transaction.
+// file, so per-key locks are in-process. Each collection has its own table (collection-table.ts). Reads
+// run on this thread's connection (better-sqlite3 is synchronous; the async port methods resolve with
+// its results); writes are committed by a writer thread on a second connection (sqlite-writer.ts).
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,11 +13,15 @@ import type {
 } from '../port';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
-import { UniqueViolation, uniqueIndexParts } from '../unique-violation';
-import { sortedIndexes, sortedMatch } from '../sorted-index';
+import { UniqueViolation } from '../unique-violation';
+import { sortedMatch } from '../sorted-index';
+import { collectionTable, createIndexSql, tableName } from '../collection-table';
+import { createRowWriter, type RowFailure, type RowOp, type RowWriter } from './row-writer';
+import { SqliteWriter } from './sqlite-writer';
 
 const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
 const SCAN_BATCH = 5000;
+const COLUMNS = 'project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
 const WAL_AUTOCHECKPOINT_PAGES = 4_000;
 
 interface DocRow {
@@ -51,16 +56,15 @@ export class SqliteStore implements Store {
   /** Statements by SQL text: list/within build their SQL from the query's shape, which repeats. */
   private readonly statements = new Map<string, Database.Statement>();
   private readonly locks = new KeyedMutex();
-  private readonly putStmt: Database.Statement;
-  private readonly insertStmt: Database.Statement;
-  private readonly rewriteStmt: Database.Statement;
-  private readonly deleteStmt: Database.Statement;
-  private readonly getStmt: Database.Statement;
-  private readonly writeMany: (ops: WriteOp[]) => void;
-  private readonly writeGroup: (batches: WriteOp[][]) => void;
+  /** Commits on the writer thread; absent for ':memory:', which only this connection can see. */
+  private readonly writer: SqliteWriter | undefined;
+  /** The in-thread writer of ':memory:' stores, group-committed per turn of the event loop. */
+  private readonly rows: RowWriter | undefined;
   private readonly commitListeners: Array<(ops: readonly WriteOp[]) => void> = [];
-  private pending: Array<{ ops: WriteOp[]; resolve: () => void; reject: (err: unknown) => void }> = [];
+  private pending: Array<{ batch: RowOp[]; ops: WriteOp[]; resolve: () => void; reject: (err: unknown) => void }> = [];
   private flushScheduled = false;
+  /** The operations behind each batch the writer thread commits, for the commit listeners. */
+  private readonly opsOfBatch = new WeakMap<RowOp[], WriteOp[]>();
 
   constructor(opts: SqliteStoreOptions) {
     if (opts.file !== ':memory:') fs.mkdirSync(path.dirname(opts.file), { recursive: true });
@@ -69,7 +73,8 @@ export class SqliteStore implements Store {
     // FULL (default) fsyncs the WAL at every commit, so an acknowledged write survives an OS crash or a
     // power loss, which is what the docs promise. NORMAL (WAYMARK_SQLITE_SYNC=NORMAL) survives a process
     // crash only: the last commits before a power loss can be lost. docs/architecture.md has the measured cost.
-    this.db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+    const synchronous = opts.synchronous ?? 'FULL';
+    this.db.pragma(`synchronous = ${synchronous}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     // Documents are a few KiB each; SQLite's default 2 MiB page cache makes every lookup go to the OS.
@@ -80,43 +85,19 @@ export class SqliteStore implements Store {
     // from 550 to 1,236 MiB with 256 MiB mapped, for no measurable gain in CPU per track. Off by default;
     // WAYMARK_SQLITE_MMAP_MB turns it on.
     this.db.pragma(`mmap_size = ${(opts.mmapMb ?? 0) * 1048576}`);
-    // Every track update dirties a user row, event rows and a dozen index pages; with the default
-    // checkpoint every 1,000 WAL pages a checkpoint (and its fsync) ran every few group commits and
-    // copied the same hot pages again each time. 4,000 pages (~16 MiB of WAL) lets them coalesce; at
-    // 10,000 throughput was no better and each (synchronous) checkpoint stalled requests long enough to
-    // raise the track p99 by half.
-    this.db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     this.migrate();
-    // A put is an insert (events, presence rows) or a rewrite of a row whose keys rarely change (a user's
-    // track update moves its location and doc, not its ids). An upsert that sets every column makes
-    // SQLite rewrite every index of the row; so a put first tries a plain insert, then an update of only
-    // the columns that usually change, guarded by the others being equal, and only then the full upsert.
-    this.insertStmt = this.db.prepare(
-      `INSERT INTO docs (collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (collection, project_id, live, id) DO NOTHING`,
-    );
-    this.rewriteStmt = this.db.prepare(
-      `UPDATE docs SET updated_at = ?, lng = ?, lat = ?, doc = ?
-       WHERE collection = ? AND project_id = ? AND live = ? AND id = ?
-         AND created_at = ? AND k0 IS ? AND k1 IS ? AND k2 IS ? AND k3 IS ? AND due_at IS ?`,
-    );
-    this.putStmt = this.db.prepare(
-      `INSERT INTO docs (collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (collection, project_id, live, id) DO UPDATE SET
-         created_at = excluded.created_at, updated_at = excluded.updated_at, k0 = excluded.k0, k1 = excluded.k1,
-         k2 = excluded.k2, k3 = excluded.k3, lng = excluded.lng, lat = excluded.lat, due_at = excluded.due_at,
-         doc = excluded.doc`,
-    );
-    this.deleteStmt = this.db.prepare('DELETE FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id = ?');
-    this.getStmt = this.db.prepare('SELECT doc FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id = ?');
-    this.writeMany = this.db.transaction((ops: WriteOp[]) => this.applyNow(ops));
-    // The batches of a group run without a savepoint each: a savepoint copies every page it touches to
-    // a statement journal first. A failure rolls the whole group back and flush() retries batch by batch.
-    this.writeGroup = this.db.transaction((batches: WriteOp[][]) => {
-      for (const ops of batches) this.applyNow(ops);
-    });
+    if (opts.file === ':memory:') {
+      this.db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+      this.rows = createRowWriter(this.db);
+    } else {
+      // Checkpoints belong to the writer thread: this connection's project and key writes are rare and
+      // must not copy the WAL back on the event loop.
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.writer = new SqliteWriter(
+        { file: opts.file, synchronous, cacheMb, walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES },
+        (batch) => this.committed(this.opsOfBatch.get(batch) ?? []),
+      );
+    }
     this.projects = new SqliteProjects(this.db);
   }
 
@@ -134,21 +115,39 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * Creates the collection's table and indexes (collection-table.ts) and moves in its documents from the
+   * shared `docs` table of earlier versions, in one transaction: an interrupted upgrade leaves them where
+   * they were and the next start moves them.
+   */
   async define(collection: string, spec: CollectionSpec): Promise<void> {
-    if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
+    const { table, indexes } = collectionTable(collection, spec);
     this.specs.set(collection, spec);
-    for (const rule of spec.unique ?? []) {
-      const { name, column, where } = uniqueIndexParts(collection, spec.keys, rule);
+    this.db.transaction(() => {
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS ${table} (
+           project_id TEXT NOT NULL, live INTEGER NOT NULL, id TEXT NOT NULL,
+           created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+           k0 TEXT, k1 TEXT, k2 TEXT, k3 TEXT, lng REAL, lat REAL, due_at TEXT, doc TEXT NOT NULL,
+           PRIMARY KEY (project_id, live, id))`,
+      );
+      const legacy = this.db.prepare('SELECT 1 FROM docs WHERE collection = ? LIMIT 1').get(collection);
+      if (legacy) {
+        this.db.prepare(
+          `INSERT INTO ${table} (${COLUMNS}) SELECT ${COLUMNS} FROM docs WHERE collection = ? ON CONFLICT (project_id, live, id) DO NOTHING`,
+        ).run(collection);
+        this.db.prepare('DELETE FROM docs WHERE collection = ?').run(collection);
+      }
+    })();
+    for (const index of indexes) {
       try {
-        this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON docs (project_id, live, ${column}) WHERE ${where}`);
+        this.db.exec(createIndexSql(table, index));
       } catch (err) {
+        if (!index.unique) throw err;
         // Duplicates written before the rule existed: keep serving (the gateway's locks still prevent new
         // ones) and say so; `warnings` reaches the log at start-up.
-        this.warnings.push(`${collection}.${rule.key} is not enforced unique: existing duplicates (${err instanceof Error ? err.message : String(err)})`);
+        this.warnings.push(`${collection}.${index.field} is not enforced unique: existing duplicates (${err instanceof Error ? err.message : String(err)})`);
       }
-    }
-    for (const { name, columns } of sortedIndexes(collection, spec)) {
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON docs (project_id, live, ${columns.join(', ')}, created_at, id) WHERE collection = ${sqlString(collection)}`);
     }
   }
 
@@ -167,42 +166,22 @@ export class SqliteStore implements Store {
     return spec;
   }
 
-  private applyNow(ops: WriteOp[]): void {
-    for (const op of ops) {
-      if (op.op === 'put') {
-        try {
-          this.putNow(op.collection, op.scope, op.doc);
-        } catch (err) {
-          // The primary key is handled by the upsert, so a unique failure is a declared unique key.
-          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new UniqueViolation(op.collection, (err as Error).message);
-          throw err;
-        }
-      } else this.deleteStmt.run(op.collection, op.scope.projectId, op.scope.live ? 1 : 0, op.id);
-    }
-  }
-
-  private putNow(collection: string, scope: Scope, doc: Doc): void {
-    const { keys, lng, lat, due: dueAt } = indexedFields(this.spec(collection), doc);
-    const live = scope.live ? 1 : 0;
-    const json = JSON.stringify(doc);
-    const inserted = this.insertStmt.run(
-      collection, scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt,
-      keys[0], keys[1], keys[2], keys[3], lng, lat, dueAt, json,
-    );
-    if (inserted.changes > 0) return;
-    const rewritten = this.rewriteStmt.run(
-      doc.updatedAt, lng, lat, json, collection, scope.projectId, live, doc._id,
-      doc.createdAt, keys[0], keys[1], keys[2], keys[3], dueAt,
-    );
-    if (rewritten.changes > 0) return;
-    this.putStmt.run(
-      collection, scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt,
-      keys[0], keys[1], keys[2], keys[3], lng, lat, dueAt, json,
-    );
+  /** The rows of a write, prepared on this thread: an undefined collection fails here, alone. */
+  private rowsOf(ops: WriteOp[]): RowOp[] {
+    return ops.map((op): RowOp => {
+      const table = tableName(op.collection);
+      const spec = this.spec(op.collection);
+      const live = op.scope.live ? 1 : 0;
+      if (op.op === 'delete') return { del: [table, op.scope.projectId, live, op.id] };
+      const { keys, lng, lat, due } = indexedFields(spec, op.doc);
+      const { doc } = op;
+      return { put: [table, op.scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due, JSON.stringify(doc)] };
+    });
   }
 
   async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
-    const row = this.getStmt.get(collection, scope.projectId, scope.live ? 1 : 0, id) as DocRow | undefined;
+    this.spec(collection);
+    const row = this.statement(`SELECT doc FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id = ?`).get(scope.projectId, scope.live ? 1 : 0, id) as DocRow | undefined;
     return row ? (JSON.parse(row.doc) as Doc) : undefined;
   }
 
@@ -242,10 +221,8 @@ export class SqliteStore implements Store {
   private listSql(collection: string, scope: Scope, query: ListQuery): { sql: string; args: unknown[] } {
     const spec = this.spec(collection);
     const inOrder = sortedMatch(spec, query);
-    // A sorted index is partial (WHERE collection = '…'): SQLite only uses it when the query names the
-    // collection as a literal, not a bound parameter. Collection names are our own identifiers.
-    const where = [inOrder ? `collection = ${sqlString(collection)}` : 'collection = ?', 'project_id = ?', 'live = ?'];
-    const args: unknown[] = inOrder ? [scope.projectId, scope.live ? 1 : 0] : [collection, scope.projectId, scope.live ? 1 : 0];
+    const where = ['project_id = ?', 'live = ?'];
+    const args: unknown[] = [scope.projectId, scope.live ? 1 : 0];
     for (const range of query.ranges ?? []) {
       const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
       if (range.before !== undefined) {
@@ -269,7 +246,7 @@ export class SqliteStore implements Store {
     const byKey = Object.keys(query.equals ?? {}).some((field) => spec.keys.includes(field));
     const sortExpr = byKey && !inOrder ? `+${sortColumn}` : sortColumn;
     const limit = Math.max(0, Math.floor(query.limit)) + 1;
-    return { sql: `SELECT doc FROM docs WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
+    return { sql: `SELECT doc FROM ${tableName(collection)} WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
@@ -289,20 +266,21 @@ export class SqliteStore implements Store {
   async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
     const spec = this.spec(collection);
     const lngs = lngIntervals(box);
-    const where = ['collection = ?', 'project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', lngs.length ? `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})` : '0'];
-    const args: unknown[] = [collection, scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, ...lngs.flat()];
+    const where = ['project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', lngs.length ? `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})` : '0'];
+    const args: unknown[] = [scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, ...lngs.flat()];
     this.filterSql(spec, query, where, args);
-    const rows = this.statement(`SELECT doc FROM docs WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`).all(...args) as DocRow[];
+    const rows = this.statement(`SELECT doc FROM ${tableName(collection)} WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`).all(...args) as DocRow[];
     return rows.map((r) => JSON.parse(r.doc) as Doc);
   }
 
   async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
-    const stmt = this.db.prepare(
-      `SELECT id, doc FROM docs WHERE collection = ? AND project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ${SCAN_BATCH}`,
+    this.spec(collection);
+    const stmt = this.statement(
+      `SELECT id, doc FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ${SCAN_BATCH}`,
     );
     let after = '';
     for (;;) {
-      const rows = stmt.all(collection, scope.projectId, scope.live ? 1 : 0, after) as Array<{ id: string; doc: string }>;
+      const rows = stmt.all(scope.projectId, scope.live ? 1 : 0, after) as Array<{ id: string; doc: string }>;
       if (rows.length === 0) return;
       onBatch(rows.map((r) => JSON.parse(r.doc) as Doc));
       after = rows[rows.length - 1].id;
@@ -310,51 +288,64 @@ export class SqliteStore implements Store {
   }
 
   async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
-    const rows = this.db
-      .prepare(`SELECT project_id, live, doc FROM docs WHERE collection = ? AND due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ${Math.max(0, Math.floor(limit))}`)
-      .all(collection, at) as Array<{ project_id: string; live: number; doc: string }>;
+    this.spec(collection);
+    const rows = this.statement(`SELECT project_id, live, doc FROM ${tableName(collection)} WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ${Math.max(0, Math.floor(limit))}`)
+      .all(at) as Array<{ project_id: string; live: number; doc: string }>;
     return rows.map((r) => ({ scope: { projectId: r.project_id, live: r.live === 1 }, doc: JSON.parse(r.doc) as Doc }));
   }
 
   /**
-   * Group commit: writes issued in the same turn of the event loop (concurrent track updates of
-   * different users) share one transaction, so one WAL append and sync serves them all. Each caller is
-   * answered only after the commit that holds its operations. If the shared transaction fails, every
-   * batch is retried alone so one bad batch cannot fail the others.
+   * Applies a write atomically and answers once it is committed. Writes are group-committed: on a
+   * file, by the writer thread (sqlite-writer.ts), which takes everything queued while its last
+   * transaction ran; in memory, per turn of the event loop. Either way a failed group is retried
+   * batch by batch, so one bad write never fails the others.
    */
   write(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return Promise.resolve();
+    let batch: RowOp[];
+    try {
+      batch = this.rowsOf(ops);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.writer) {
+      this.opsOfBatch.set(batch, ops);
+      return this.writer.submit(batch).catch((failure: RowFailure) => {
+        throw storeError(failure);
+      });
+    }
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ ops, resolve, reject });
+      this.pending.push({ batch, ops, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => this.flushInThread());
       }
     });
   }
 
-  private flush(): void {
+  private flushInThread(): void {
     this.flushScheduled = false;
     const group = this.pending;
     this.pending = [];
+    const rows = this.rows!;
     try {
-      this.writeGroup(group.map((g) => g.ops));
+      rows.applyGroup(group.map((g) => g.batch));
       for (const g of group) this.committed(g.ops);
       for (const g of group) g.resolve();
       return;
     } catch (err) {
       if (group.length === 1) {
-        group[0].reject(err);
+        group[0].reject(storeError(err));
         return;
       }
     }
     for (const g of group) {
       try {
-        this.writeMany(g.ops);
+        rows.applyOne(g.batch);
         this.committed(g.ops);
         g.resolve();
       } catch (err) {
-        g.reject(err);
+        g.reject(storeError(err));
       }
     }
   }
@@ -386,14 +377,27 @@ export class SqliteStore implements Store {
   }
 
   async scopes(collection: string): Promise<Scope[]> {
-    const rows = this.db.prepare('SELECT DISTINCT project_id, live FROM docs WHERE collection = ?').all(collection) as Array<{ project_id: string; live: number }>;
+    this.spec(collection);
+    const rows = this.statement(`SELECT DISTINCT project_id, live FROM ${tableName(collection)}`).all() as Array<{ project_id: string; live: number }>;
     return rows.map((r) => ({ projectId: r.project_id, live: r.live === 1 }));
   }
 
   async close(): Promise<void> {
-    if (this.pending.length > 0) this.flush();
+    if (this.pending.length > 0) this.flushInThread();
+    await this.writer?.close();
     this.db.close();
   }
+}
+
+/** A failed write as callers know it: a declared unique key taken is a UniqueViolation. */
+function storeError(failure: unknown): Error {
+  const { code, message, table } = failure as Partial<RowFailure>;
+  // The primary key is handled by the upsert, so a unique failure is a declared unique key.
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return new UniqueViolation(String(table ?? '').replace(/^coll_/, ''), String(message));
+  if (failure instanceof Error) return failure;
+  const err = new Error(String(message)) as Error & { code?: string };
+  err.code = code;
+  return err;
 }
 
 function sqlString(text: string): string {

@@ -1,0 +1,171 @@
+// The SQLite store's writes, committed on a thread of their own. better-sqlite3 is synchronous: on the
+// event loop, every commit blocked HTTP for its B-tree work, its WAL fsync (synchronous=FULL) and now and
+// then a checkpoint copying megabytes back into the database (bench/track: 40 % of the gateway's CPU
+// and half its wall time were inside commits). Here the main thread prepares rows (key columns, JSON)
+// and posts them; the writer thread owns a second connection to the file, applies them and answers.
+//
+// Group commit comes for free: while one transaction runs, new writes queue, and the next transaction
+// takes all of them (at most MAX_GROUP_OPS operations), so a busy server commits large groups and an idle
+// one commits at once. Each write stays all-or-nothing: a failed group is retried batch by batch.
+// Checkpoints run on this thread too (the main connection's automatic checkpoints are off).
+import { Worker } from 'node:worker_threads';
+import { createRowWriter, type RowFailure, type RowOp } from './row-writer';
+
+/** A group closes at this many operations, so one transaction's pages stay a bounded amount of WAL. */
+const MAX_GROUP_OPS = 4_000;
+
+export interface WriterOptions {
+  file: string;
+  synchronous: 'NORMAL' | 'FULL';
+  cacheMb: number;
+  walAutocheckpointPages: number;
+}
+
+interface GroupMessage {
+  seq: number;
+  batches: RowOp[][];
+}
+
+interface GroupReply {
+  seq: number;
+  /** One entry per batch: null when it committed. */
+  failures: Array<RowFailure | null>;
+}
+
+interface Pending {
+  batch: RowOp[];
+  resolve: () => void;
+  reject: (failure: RowFailure) => void;
+}
+
+/**
+ * The writer thread's body, sent as source text: self-contained (see row-writer.ts), `makeWriter` is
+ * createRowWriter passed in by the source's own text rather than through this module's import.
+ */
+function writerThread(makeWriter: typeof createRowWriter): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const data = workerData as { sqlitePath: string; options: WriterOptions };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const SqliteDatabase = require(data.sqlitePath) as typeof import('better-sqlite3');
+  const db = new SqliteDatabase(data.options.file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${data.options.synchronous}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = -${data.options.cacheMb * 1024}`);
+  db.pragma(`wal_autocheckpoint = ${data.options.walAutocheckpointPages}`);
+  const writer = makeWriter(db);
+  const failureOf = (err: unknown) => ({
+    code: (err as { code?: string }).code,
+    message: err instanceof Error ? err.message : String(err),
+    table: String((err as { table?: string }).table ?? ''),
+  });
+  parentPort!.on('message', (msg: GroupMessage | 'close') => {
+    if (msg === 'close') {
+      db.close();
+      parentPort!.close();
+      return;
+    }
+    let failures: Array<RowFailure | null> = msg.batches.map(() => null);
+    try {
+      writer.applyGroup(msg.batches);
+    } catch (groupErr) {
+      failures = msg.batches.length === 1
+        ? [failureOf(groupErr)]
+        : msg.batches.map((batch) => {
+          try {
+            writer.applyOne(batch);
+            return null;
+          } catch (err) {
+            return failureOf(err);
+          }
+        });
+    }
+    parentPort!.postMessage({ seq: msg.seq, failures } satisfies GroupReply);
+  });
+}
+
+export class SqliteWriter {
+  private readonly worker: Worker;
+  private queue: Pending[] = [];
+  private inFlight: Pending[] | undefined;
+  private seq = 0;
+  private closing: Promise<void> | undefined;
+  private crashed: Error | undefined;
+
+  constructor(options: WriterOptions, private readonly committed: (batch: RowOp[]) => void) {
+    const source = `(${writerThread.toString()})(${createRowWriter.toString()});`;
+    this.worker = new Worker(source, { eval: true, workerData: { sqlitePath: require.resolve('better-sqlite3'), options } });
+    // Held only while a group is out: a store nobody closed must not keep the process alive, and one
+    // with a write in flight must (a CLI command ending on a write).
+    this.worker.unref();
+    this.worker.on('message', (reply: GroupReply) => this.settle(reply));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => {
+      if (!this.closing) this.fail(new Error(`SQLite writer thread exited (${code})`));
+    });
+  }
+
+  /** Resolves once the batch is committed; rejects with the failure that rolled it back. */
+  submit(batch: RowOp[]): Promise<void> {
+    if (this.crashed) return Promise.reject(this.crashed);
+    if (this.closing) return Promise.reject(new Error('SQLite store is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ batch, resolve, reject });
+      if (!this.inFlight) this.post();
+    });
+  }
+
+  private post(): void {
+    if (this.queue.length === 0) return;
+    let ops = 0;
+    let n = 0;
+    while (n < this.queue.length && (n === 0 || ops + this.queue[n].batch.length <= MAX_GROUP_OPS)) ops += this.queue[n++].batch.length;
+    const group = this.queue.splice(0, n);
+    this.inFlight = group;
+    this.worker.ref();
+    this.worker.postMessage({ seq: ++this.seq, batches: group.map((p) => p.batch) } satisfies GroupMessage);
+  }
+
+  private settle(reply: GroupReply): void {
+    const group = this.inFlight ?? [];
+    this.inFlight = undefined;
+    group.forEach((p, i) => {
+      const failure = reply.failures[i];
+      if (failure) {
+        p.reject(failure);
+        return;
+      }
+      this.committed(p.batch);
+      p.resolve();
+    });
+    if (this.queue.length > 0) this.post();
+    else {
+      this.worker.unref();
+      if (this.drained) this.drained();
+    }
+  }
+
+  private drained: (() => void) | undefined;
+
+  private fail(err: Error): void {
+    this.crashed = err;
+    const everyone = [...(this.inFlight ?? []), ...this.queue];
+    this.inFlight = undefined;
+    this.queue = [];
+    for (const p of everyone) p.reject({ code: undefined, message: err.message, table: '' });
+    if (this.drained) this.drained();
+  }
+
+  /** Commits what is queued, then stops the thread and closes its connection. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.inFlight || this.queue.length > 0) await new Promise<void>((resolve) => { this.drained = resolve; });
+      if (this.crashed) return;
+      const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+      this.worker.postMessage('close');
+      await exited;
+    })();
+    return this.closing;
+  }
+}

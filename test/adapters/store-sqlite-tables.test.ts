@@ -1,0 +1,100 @@
+// The SQLite store keeps each collection in its own table with only the indexes its declaration asks
+// for (adapters/store/collection-table.ts), and moves the documents of a database written by an
+// earlier version (one shared `docs` table) into those tables when the collection is defined.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Scope } from '../../adapters/store/port';
+import { MIGRATIONS } from '../../adapters/store/sqlite/migrations';
+import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
+import { COLLECTIONS } from '../../gateway/api/collections';
+
+const scope: Scope = { projectId: 'p1', live: false };
+const at = '2026-01-01T00:00:00.000Z';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-tables-'));
+  file = path.join(dir, 'w.sqlite');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function indexesOf(table: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name").all(table) as Array<{ name: string }>).map((r) => r.name);
+  } finally {
+    db.close();
+  }
+}
+
+test('each collection gets its own table with the indexes it declares and no others', async () => {
+  const store = new SqliteStore({ file });
+  for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(name, COLLECTIONS[name]);
+  await store.close();
+  // Users: listed by updatedAt, unique userId (which also serves lookups), devices, position.
+  expect(indexesOf('coll_users')).toEqual(['coll_users_key_deviceid', 'coll_users_point', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_at']);
+  // Events: by createdAt, by type in order (which serves type lookups), by user. No updated-at index.
+  expect(indexesOf('coll_events')).toEqual(['coll_events_created_at', 'coll_events_key_userref', 'coll_events_sorted_type']);
+  expect(indexesOf('coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
+  expect(indexesOf('coll_outbox')).toEqual(['coll_outbox_due', 'coll_outbox_sorted_state', 'coll_outbox_sorted_webhookid_state']);
+});
+
+test('a database of the shared-table layout is moved into the collection tables, once, and reads the same', async () => {
+  // The layout of earlier versions, written as they wrote it.
+  const old = new Database(file);
+  old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  old.exec(MIGRATIONS[0].sql);
+  old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(MIGRATIONS[0].version, MIGRATIONS[0].name, at);
+  const insert = old.prepare('INSERT INTO docs (collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc) VALUES (?, ?, 0, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, NULL, ?)');
+  for (let i = 0; i < 50; i++) {
+    const id = `u${String(i).padStart(3, '0')}`;
+    const doc = { _id: id, createdAt: at, updatedAt: at, userId: `user-${i}`, deviceId: `device-${i}`, location: { type: 'Point', coordinates: [2 + i / 1000, 48] } };
+    insert.run('users', 'p1', id, at, at, doc.userId, doc.deviceId, doc.location.coordinates[0], 48, JSON.stringify(doc));
+  }
+  insert.run('events', 'p1', 'e1', at, at, 'user.entered_geofence', 'u001', null, null, JSON.stringify({ _id: 'e1', createdAt: at, updatedAt: at, type: 'user.entered_geofence', userRef: 'u001' }));
+  old.close();
+
+  for (let round = 0; round < 2; round++) {
+    const store = new SqliteStore({ file });
+    for (const name of ['users', 'events'] as const) await store.define(name, COLLECTIONS[name]);
+    expect((await store.findOne('users', scope, { userId: 'user-7' }))?._id).toBe('u007');
+    expect((await store.get('users', scope, 'u049'))?.deviceId).toBe('device-49');
+    expect((await store.list('users', scope, { limit: 100, sortBy: 'updatedAt' })).docs).toHaveLength(50);
+    expect(await store.within('users', scope, { minLng: 2, maxLng: 2.0095, minLat: 47.9, maxLat: 48.1 }, 100)).toHaveLength(10);
+    expect((await store.list('events', scope, { limit: 10, sortBy: 'createdAt', equals: { type: 'user.entered_geofence' } })).docs.map((d) => d._id)).toEqual(['e1']);
+    // The moved rows obey the declared rules like new ones.
+    await expect(store.write([{ op: 'put', collection: 'users', scope, doc: { _id: 'twin', createdAt: at, updatedAt: at, userId: 'user-3', deviceId: 'x' } }])).rejects.toThrow(/unique/);
+    await store.close();
+  }
+  const db = new Database(file, { readonly: true });
+  try {
+    expect(db.prepare('SELECT count(*) AS n FROM docs').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM coll_users').get()).toEqual({ n: 50 });
+  } finally {
+    db.close();
+  }
+});
+
+test('writes from many callers at once are each committed before they are answered, and survive a reopen', async () => {
+  const store = new SqliteStore({ file });
+  await store.define('events', COLLECTIONS.events);
+  const seen: string[] = [];
+  store.onCommit((ops) => {
+    for (const op of ops) if (op.op === 'put') seen.push(op.doc._id);
+  });
+  const ids = Array.from({ length: 500 }, (_, i) => `e${String(i).padStart(4, '0')}`);
+  await Promise.all(ids.map(async (id) => {
+    await store.write([{ op: 'put', collection: 'events', scope, doc: { _id: id, createdAt: at, updatedAt: at, type: 't', userRef: 'u' } }]);
+    // Answered means readable, on the store's own (reading) connection.
+    expect((await store.get('events', scope, id))?._id).toBe(id);
+  }));
+  expect([...seen].sort()).toEqual(ids);
+  await store.close();
+  const again = new SqliteStore({ file });
+  await again.define('events', COLLECTIONS.events);
+  expect((await again.list('events', scope, { limit: 1000, sortBy: 'createdAt' })).docs).toHaveLength(500);
+  await again.close();
+});
