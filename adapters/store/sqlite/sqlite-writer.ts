@@ -163,6 +163,7 @@ export class SqliteWriter {
       if (this.inFlight || this.queue.length > 0) await new Promise<void>((resolve) => { this.drained = resolve; });
       if (this.crashed) return;
       const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+      this.worker.ref();
       this.worker.postMessage('close');
       await exited;
     })();
