@@ -154,6 +154,9 @@ export function createApp(services: Services): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  // Express's default weak ETag hashes every body with SHA-1 (a track answer is several KiB); API answers
+  // change with every update and no Radar client revalidates them. The dashboard's files set their own.
+  app.set('etag', false);
   app.use(requestId());
   // Resources are fetched cross-origin by the web SDK: CORP same-origin would block them.
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
