@@ -7,8 +7,9 @@
 //
 // Run: npm run bench:build && node dist/bench/track.js
 // Options (env): GEOFENCES (100000), DEVICES (10000), SECONDS (10), CONNECTIONS (32),
-//   STORE (sqlite | postgres; postgres needs DATABASE_URL), NODES (1 or 2 gateways; postgres only),
-//   BENCH_GATEWAY_MAIN (another build's gateway/cli/main.js: the same bench against an older commit).
+//   STORE (sqlite | postgres; postgres needs DATABASE_URL), NODES (1 or 2 gateways; postgres only).
+// Before/after: run an older commit's own bench (its store layout differs, so its gateway cannot serve
+// data this bench seeds).
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -62,8 +63,6 @@ async function main(): Promise<void> {
   console.log(`store ${STORE}, ${NODES} node(s); seeding ${GEOFENCES} geofences …   (load average ${loadAverage()})`);
   const seeded = await seedGeofences(dataDir, GEOFENCES, 42, STORE === 'postgres' ? { store: 'postgres', databaseUrl: process.env.DATABASE_URL, databaseSchema: schema } : {});
   console.log(`seeded in ${seeded.seedSeconds.toFixed(1)} s; index load of ${GEOFENCES} geofences: ${(seeded.indexLoadSeconds * 1000).toFixed(0)} ms`);
-  // Seeding ran this build's start-up, which adds its indexes; an older build never had them.
-  if (process.env.BENCH_GATEWAY_MAIN) await dropNewerIndexes(dataDir, schema);
 
   const receiver = await startReceiver();
   const gateways: GatewayProcess[] = [];
@@ -97,8 +96,10 @@ async function main(): Promise<void> {
   const cpu0 = cpuMs();
   const bare = await loadInChild(CHILD, job('bare', 'GET /v1/config (bare, authenticated)', 0, SECONDS, CONNECTIONS));
   const cpu1 = cpuMs();
+  const events0 = await eventCount(dataDir, schema);
   const track = await trackAll('POST /v1/track', SECONDS);
   const cpu2 = cpuMs();
+  const events1 = await eventCount(dataDir, schema);
   const trackRps = track.reduce((sum, r) => sum + r.requestsPerSecond, 0);
   const trackNon2xx = track.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
 
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
   console.log(`gateway CPU per track   ${cpuPerTrackUs.toFixed(0)} µs; per bare request ${cpuPerBareUs.toFixed(0)} µs; ratio ${(cpuPerTrackUs / cpuPerBareUs).toFixed(2)}`);
   console.log(`RSS, ${GEOFENCES} loaded ${rssLoaded.map((r, i) => `${r.toFixed(0)} MiB (started at ${rssStart[i].toFixed(0)})`).join(', ')}`);
   console.log(`peak RSS (gateways)     ${gateways.map((g) => g.peakRssMiB().toFixed(0)).join(', ')} MiB`);
+  console.log(`events per track        ${((events1 - events0) / (trackRps * SECONDS)).toFixed(1)} (each one webhook request in the outbox)`);
   console.log(`webhook requests        ${receiver.received()} received during the run`);
   console.log(`events were generated   ${events.events.length > 0 ? 'yes' : 'NO — check the data'}`);
   console.log(`load average after      ${loadAverage()} (1 / 5 / 15 min; ${os.cpus().length} cores)`);
@@ -130,20 +132,23 @@ async function main(): Promise<void> {
 }
 
 /** Indexes this build declares that an older build under test would not have (named docs_unique_*, docs_sorted_*). */
-async function dropNewerIndexes(dataDir: string, schema: string): Promise<void> {
-  const newer = /^docs_(unique|sorted)_/;
+/** Events stored so far: how many each update wrote is what the CPU per track pays for. */
+async function eventCount(dataDir: string, schema: string): Promise<number> {
   if (STORE === 'postgres') {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
-    const r = await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema]);
-    for (const { indexname } of r.rows) if (newer.test(indexname)) await client.query(`DROP INDEX "${schema}"."${indexname}"`);
-    await client.end();
-    return;
+    try {
+      return Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".coll_events`)).rows[0].n);
+    } finally {
+      await client.end();
+    }
   }
-  const db = new Database(path.join(dataDir, 'waymark.sqlite'));
-  const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as Array<{ name: string }>).map((r) => r.name);
-  for (const name of names) if (newer.test(name)) db.exec(`DROP INDEX "${name}"`);
-  db.close();
+  const db = new Database(path.join(dataDir, 'waymark.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM coll_events').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 /** utime + stime of a process, ms (from /proc; clock ticks are 100 Hz on Linux). */
