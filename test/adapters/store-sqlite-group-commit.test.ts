@@ -1,7 +1,12 @@
-// The SQLite adapter's group commit: writes issued in the same turn share one transaction, yet each
-// stays all-or-nothing on its own and one failing write never fails or half-applies the others.
+// The SQLite adapter's group commit: writes issued together share one transaction, yet each stays
+// all-or-nothing on its own and one failing write never fails or half-applies the others. On a file the
+// writer thread commits them (sqlite-writer.ts); in memory the store's own thread does.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import type { Doc, Scope, WriteOp } from '../../adapters/store/port';
+import { UniqueViolation } from '../../adapters/store/unique-violation';
 
 const scope: Scope = { projectId: 'p', live: false };
 
@@ -14,32 +19,44 @@ function put(id: string, fields: Record<string, unknown> = {}): WriteOp {
 }
 
 const undefinedCollection: WriteOp = { op: 'put', collection: 'never_defined', scope, doc: doc('x') };
+// Fails inside the transaction, not while the write is prepared: a second document with a unique key taken.
+const takenKey: WriteOp = { op: 'put', collection: 'things', scope, doc: doc('twin', { serial: 'S1' }) };
 
-describe('SQLite group commit', () => {
+describe.each(['memory', 'file'])('SQLite group commit (%s)', (where) => {
   let store: SqliteStore;
+  let dir: string | undefined;
   beforeEach(async () => {
-    store = new SqliteStore({ file: ':memory:' });
-    await store.define('things', { keys: ['tag'] });
-    await store.write([put('kept', { v: 'original', tag: 'a' })]);
+    dir = where === 'file' ? fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-group-')) : undefined;
+    store = new SqliteStore({ file: dir ? path.join(dir, 'w.sqlite') : ':memory:' });
+    await store.define('things', { keys: ['tag', 'serial'], unique: [{ key: 'serial' }] });
+    await store.write([put('kept', { v: 'original', tag: 'a' }), put('holder', { serial: 'S1' })]);
   });
-  afterEach(() => store.close());
+  afterEach(async () => {
+    await store.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
 
-  const cases: Array<{ name: string; failingAt: number }> = [
-    { name: 'the failing write is first of the turn', failingAt: 0 },
-    { name: 'the failing write is in the middle of the turn', failingAt: 1 },
-    { name: 'the failing write is last of the turn', failingAt: 2 },
-  ];
-  test.each(cases)('$name: the others commit, the failing one leaves nothing', async ({ failingAt }) => {
+  const cases: Array<{ name: string; failingAt: number; failing: WriteOp }> = [];
+  for (const [kind, failing] of [['an undefined collection', undefinedCollection], ['a unique key taken', takenKey]] as const) {
+    cases.push(
+      { name: `${kind}, first of the group`, failingAt: 0, failing },
+      { name: `${kind}, in the middle of the group`, failingAt: 1, failing },
+      { name: `${kind}, last of the group`, failingAt: 2, failing },
+    );
+  }
+  test.each(cases)('$name: the others commit, the failing one leaves nothing', async ({ failingAt, failing }) => {
     const writes: WriteOp[][] = [
       [put('a1', { tag: 'x' }), put('a2')],
       [put('b1'), put('b2', { tag: 'y' })],
       [put('c1'), { op: 'delete', collection: 'things', scope, id: 'c-none' }],
     ];
-    // The failing write first changes a stored row and adds one, then hits an undefined collection.
-    writes[failingAt] = [put('kept', { v: 'changed', tag: 'b' }), put('doomed'), undefinedCollection];
+    // The failing write first changes a stored row and adds one, then fails.
+    writes[failingAt] = [put('kept', { v: 'changed', tag: 'b' }), put('doomed'), failing];
     const outcomes = await Promise.allSettled(writes.map((ops) => store.write(ops)));
 
     expect(outcomes.map((o) => o.status)).toEqual(writes.map((_, i) => (i === failingAt ? 'rejected' : 'fulfilled')));
+    // A taken key reaches the caller as the store-neutral UniqueViolation, whichever thread committed.
+    if (failing === takenKey) expect((outcomes[failingAt] as PromiseRejectedResult).reason).toBeInstanceOf(UniqueViolation);
     const expectedIds = ['a1', 'a2', 'b1', 'b2', 'c1'].filter((id) => !id.startsWith('abc'[failingAt]));
     const stored = await Promise.all(expectedIds.map((id) => store.get('things', scope, id)));
     expect(stored.map((d) => d?._id)).toEqual(expectedIds);
