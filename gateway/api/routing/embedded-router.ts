@@ -127,7 +127,9 @@ export class EmbeddedRouter implements Router {
   async route(req: RouteRequest): Promise<RouteResult> {
     const mask = avoidMask(req.avoid);
     const { router, snaps } = this.locate(req.locations, req.mode, mask);
-    const routes = router.route(snaps, { avoidMask: mask, alternatives: req.alternatives, heading: req.heading });
+    // Motor vehicles go on through intermediate points as OSRM's car profile does (continue_straight).
+    const continueStraight = req.mode === 'car' || req.mode === 'truck';
+    const routes = router.route(snaps, { avoidMask: mask, alternatives: req.alternatives, heading: req.heading, continueStraight });
     if (routes === null) {
       const last = req.locations.length - 1;
       throw new OutsideNetwork(last, req.locations[last], `no ${req.mode} route connects the locations${mask ? ' with these avoid options' : ''}`);

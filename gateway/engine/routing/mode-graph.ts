@@ -59,10 +59,15 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   // Open codes leaving each vertex, and roads (segments, either direction open) at each vertex.
   const leaveFirst = new Uint32Array(vertices + 1);
   const roads = new Uint16Array(vertices);
+  const twoWay = new Uint16Array(vertices);
   for (let s = 0; s < segments; s++) {
     if (segmentForward[s] < 0 && segmentBackward[s] < 0) continue;
     roads[n.segmentFrom[s]]++;
     if (n.segmentTo[s] !== n.segmentFrom[s]) roads[n.segmentTo[s]]++;
+    if (segmentForward[s] >= 0 && segmentBackward[s] >= 0) {
+      twoWay[n.segmentFrom[s]]++;
+      if (n.segmentTo[s] !== n.segmentFrom[s]) twoWay[n.segmentTo[s]]++;
+    }
   }
   for (let c = 0; c < codes; c++) if (weightOf(c) >= 0) leaveFirst[codeTail(n, c) + 1]++;
   for (let v = 0; v < vertices; v++) leaveFirst[v + 1] += leaveFirst[v];
@@ -97,7 +102,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
     for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) {
       const d = leave[i];
       const uturn = (d >> 1) === (c >> 1);
-      if (uturn && roads[v] > 1) continue;
+      if (uturn && roads[v] > 1 && twoWay[v] > 1) continue;
       if (rule && (rule.onlyTo ? !rule.onlyTo.has(d >> 1) : rule.forbidden.has(d >> 1))) continue;
       const angle = uturn ? 180 : turnAngle(before, codeBearing(n, d, false));
       tail.push(c);

@@ -16,6 +16,12 @@ export interface RouteOptions {
   alternatives?: boolean;
   /** Degrees; the first leg starts in the direction closest to it. */
   heading?: number;
+  /**
+   * Go on through each intermediate point in the direction it was reached (no turning back there):
+   * OSRM's `continue_straight`, on by default in its car profile. Falls back to independent legs when
+   * no such route exists.
+   */
+  continueStraight?: boolean;
 }
 
 /** Alternatives: weight factor on the arcs of routes found so far, and what makes one acceptable. */
@@ -198,17 +204,55 @@ export class ModeRouter {
   /** A route through snapped points in order; null when some leg has no path. */
   route(snaps: Snap[], options: RouteOptions = {}): OsrmRoute[] | null {
     const avoid = options.avoidMask ?? 0;
-    const legs: Piece[][] = [];
-    for (let i = 0; i + 1 < snaps.length; i++) {
-      const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
-      if (pieces === null) return null;
-      legs.push(pieces);
+    let legs = options.continueStraight && snaps.length > 2 ? this.straightThrough(snaps, avoid, options.heading) : null;
+    if (legs === null) {
+      legs = [];
+      for (let i = 0; i + 1 < snaps.length; i++) {
+        const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
+        if (pieces === null) return null;
+        legs.push(pieces);
+      }
     }
     const routes = [this.assemble(legs)];
     if (options.alternatives && snaps.length === 2) {
       for (const alt of this.alternatives(snaps[0], snaps[1], legs[0], avoid, options.heading)) routes.push(this.assemble([alt]));
     }
     return routes;
+  }
+
+  /**
+   * The legs of the best route that leaves every intermediate point in the direction it arrived: for
+   * each direction of travel through each intermediate point, the best way there (so the legs are
+   * chosen together, not one by one). Null when no such route exists.
+   */
+  private straightThrough(snaps: Snap[], avoidMask: number, heading?: number): Piece[][] | null {
+    type Way = { cost: number; results: SearchResult[] };
+    // Keyed by the direction (segment code) travelled through the point reached so far; -1 at the start.
+    let reached = new Map<number, Way>([[-1, { cost: 0, results: [] }]]);
+    for (let i = 0; i + 1 < snaps.length; i++) {
+      const from = snaps[i], to = snaps[i + 1];
+      const last = i + 2 === snaps.length;
+      const allSources = this.sourceSeeds(from, i === 0 ? heading : undefined);
+      const allTargets = this.targetSeeds(to);
+      const arrivals = last ? [-1] : [...new Set(allTargets.map((t) => t.option))];
+      const next = new Map<number, Way>();
+      for (const [through, way] of reached) {
+        const sources = through < 0 ? allSources : allSources.filter((s) => s.option === through);
+        if (sources.length === 0) continue;
+        for (const arrival of arrivals) {
+          const targets = arrival < 0 ? allTargets : allTargets.filter((t) => t.option === arrival);
+          const r = this.best(from, to, sources, targets, avoidMask);
+          if (r === null) continue;
+          const cost = way.cost + r.cost;
+          const known = next.get(arrival);
+          if (!known || cost < known.cost) next.set(arrival, { cost, results: [...way.results, r] });
+        }
+      }
+      if (next.size === 0) return null;
+      reached = next;
+    }
+    const best = reached.get(-1);
+    return best ? best.results.map((r, i) => this.pieces(snaps[i], snaps[i + 1], r)) : null;
   }
 
   private alternatives(from: Snap, to: Snap, bestPieces: Piece[], avoidMask: number, heading?: number): Piece[][] {
