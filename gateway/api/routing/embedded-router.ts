@@ -117,7 +117,7 @@ export class EmbeddedRouter implements Router {
     const { router, snaps } = this.locate([from, to], mode);
     const t = router.table([snaps[0]], [snaps[1]]);
     if (!Number.isFinite(t.cost[0])) throw new OutsideNetwork(1, to, `no ${mode} route connects location 0 and location 1`);
-    return { duration: round1(t.cost[0] / 60), distance: Math.round(t.metres[0]) };
+    return { duration: round1(t.seconds[0] / 60), distance: Math.round(t.metres[0]) };
   }
 
   reach(minutes: number, mode: RouterMode): number {
@@ -151,7 +151,7 @@ export class EmbeddedRouter implements Router {
       distances.push([]);
       for (let j = 0; j < D; j++) {
         const c = t.cost[i * D + j];
-        durations[i].push(Number.isFinite(c) ? round1(c) : null);
+        durations[i].push(Number.isFinite(c) ? round1(t.seconds[i * D + j]) : null);
         distances[i].push(Number.isFinite(c) ? round1(t.metres[i * D + j]) : null);
       }
     }

@@ -1,8 +1,10 @@
 // Builds one mode's graph, edge-based as OSRM's: a vertex per open direction of a segment (code
 // 2 × segment + 1 when against its direction), an arc per allowed turn from one to the next, weighted
 // with the next segment's crossing time plus the turn's cost (turn-costs.ts). Turn restrictions drop
-// turns; u-turns exist only at dead ends. Then the large strongly connected part (for snapping) and
-// the contraction hierarchy.
+// turns; u-turns exist only at dead ends. Turning from a road open to all onto a restricted-access one
+// (`private`, `destination`…) costs RESTRICTED_ENTRY_SECONDS of weight but no travel time (OSRM's
+// routability weight): such roads serve the ends of a route, not its middle. Then the large strongly
+// connected part (for snapping) and the contraction hierarchy.
 import { contract, type BaseArcs } from './contraction';
 import { bearing, turnAngle } from './geometry';
 import type { ModeGraph, Network } from './network';
@@ -22,10 +24,18 @@ export interface ModeGraphInput {
   segmentBackward: Float32Array;
   restrictions: SegmentRestriction[];
   turnCosts: TurnCostSpec | null;
+  /** Per segment, 1 when its access is restricted for the mode (OSRM's `restricted` roads). */
+  restricted?: Uint8Array;
   /** Vertices the mode cannot pass (barriers): no turn through them. */
   blockedVertices?: ReadonlySet<number>;
   onProgress?(step: string, done: number, total?: number): void;
 }
+
+/**
+ * Weight, not time, of entering a restricted-access road from an unrestricted one: large enough that a
+ * route goes through such roads only to start or end there (OSRM uses its maximum turn weight).
+ */
+export const RESTRICTED_ENTRY_SECONDS = 3600;
 
 /** Components smaller than this are islands (OSRM's default for "tiny components" is 1000). */
 const MAIN_COMPONENT_VERTICES = 1000;
@@ -92,7 +102,9 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   const tail: number[] = [];
   const head: number[] = [];
   const weight: number[] = [];
+  const seconds: number[] = [];
   const distance: number[] = [];
+  const restricted = input.restricted;
   for (let c = 0; c < codes; c++) {
     if (weightOf(c) < 0) continue;
     const v = codeHead(n, c);
@@ -107,13 +119,16 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
       const angle = uturn ? 180 : turnAngle(before, codeBearing(n, d, false));
       tail.push(c);
       head.push(d);
-      weight.push(weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn));
+      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn);
+      seconds.push(travel);
+      weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? travel + RESTRICTED_ENTRY_SECONDS : travel);
       distance.push(n.segmentLength[d >> 1]);
     }
   }
   const arcTail = Uint32Array.from(tail);
   const arcHead = Uint32Array.from(head);
   const arcWeight = Float32Array.from(weight);
+  const arcSeconds = Float32Array.from(seconds);
   const arcDistance = Float32Array.from(distance);
 
   input.onProgress?.('components', 0);
@@ -127,7 +142,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
 
   const arcs: BaseArcs = { vertexCount: codes, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
   const hierarchy = contract(arcs, (done, total) => input.onProgress?.('contraction', done, total));
-  return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, segmentForward, segmentBackward, segmentMain, hierarchy };
+  return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy };
 }
 
 /** Tarjan's strongly connected components, iterative (no recursion limit on long roads). */

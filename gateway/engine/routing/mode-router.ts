@@ -3,7 +3,7 @@
 // must be avoided or alternatives are asked for, and the OSRM-shaped result.
 import type { LngLat, OsrmRoute } from '../../../adapters/router/port';
 import { BaseSearch, type BaseGraph } from './dijkstra';
-import { ChQuery } from './ch-query';
+import { ChQuery, hierarchySeconds } from './ch-query';
 import type { ModeGraph, Network } from './network';
 import { codeTail } from './mode-graph';
 import { buildLeg, pieceGeometry, type LegContext, type Piece } from './route-steps';
@@ -39,7 +39,9 @@ export class ModeRouter {
   private readonly legContext: LegContext;
 
   constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
-    this.query = new ChQuery(mode.hierarchy, mode.vertexCount);
+    // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
+    const penalised = mode.arcSeconds !== mode.arcWeight && mode.arcSeconds.some((s, a) => s !== mode.arcWeight[a]);
+    this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
     const arcs = mode.arcTail.length;
     const n = mode.vertexCount;
     const csr = (key: Uint32Array): [Uint32Array, Uint32Array] => {
@@ -53,7 +55,7 @@ export class ModeRouter {
     };
     const [outFirst, outArc] = csr(mode.arcTail);
     [this.inFirst, this.inArc] = csr(mode.arcHead);
-    this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance };
+    this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance, arcSeconds: mode.arcSeconds };
     this.base = new BaseSearch(this.graph);
     // Open segment directions leaving each network vertex, for the maneuvers.
     const vertices = network.vertexPoint.length;
@@ -106,7 +108,7 @@ export class ModeRouter {
       const secs = this.seconds(c);
       if (secs < 0) continue;
       const left = 1 - this.travelled(snap, c);
-      seeds.push({ vertex: c, cost: secs * left, metres: len * left, option: c });
+      seeds.push({ vertex: c, cost: secs * left, metres: len * left, seconds: secs * left, option: c });
     }
     if (heading !== undefined && seeds.length === 2) {
       const off = (b: number) => Math.abs(((b - heading + 540) % 360) - 180);
@@ -127,9 +129,10 @@ export class ModeRouter {
       const share = this.travelled(snap, c);
       for (let i = this.inFirst[c]; i < this.inFirst[c + 1]; i++) {
         const a = this.inArc[i];
-        // The turn's own cost is the arc's weight beyond the segment's.
+        // The turn's own cost is the arc's weight beyond the segment's (its time, the arc's travel seconds beyond).
         const turn = this.mode.arcWeight[a] - secs;
-        seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, option: c });
+        const turnTime = this.mode.arcSeconds[a] - secs;
+        seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, seconds: turnTime + secs * share, option: c });
       }
     }
     return seeds;
@@ -146,7 +149,7 @@ export class ModeRouter {
       const ahead = this.travelled(to, c) - this.travelled(from, c);
       if (ahead < 0) continue;
       const cost = this.seconds(c) * ahead;
-      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, sourceOption: c, targetOption: c, arcs: [] };
+      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, seconds: cost, sourceOption: c, targetOption: c, arcs: [] };
     }
     return best;
   }
@@ -183,13 +186,13 @@ export class ModeRouter {
     const out: Piece[] = [piece(r.sourceOption, this.travelled(from, r.sourceOption), 1)];
     for (const a of r.arcs) {
       const p = piece(this.mode.arcHead[a], 0, 1);
-      // The arc's weight holds the turn onto the segment as well.
-      p.duration = this.mode.arcWeight[a];
+      // The arc's time holds the turn onto the segment as well.
+      p.duration = this.mode.arcSeconds[a];
       out.push(p);
     }
     const last = piece(r.targetOption, 0, this.travelled(to, r.targetOption));
-    // Its turn is in the search's cost only: the rest of that cost is this piece's.
-    last.duration = Math.max(0, r.cost - out.reduce((t, p) => t + p.duration, 0));
+    // Its turn is in the search's time only: the rest of that time is this piece's.
+    last.duration = Math.max(0, r.seconds - out.reduce((t, p) => t + p.duration, 0));
     out.push(last);
     return out;
   }
@@ -296,25 +299,30 @@ export class ModeRouter {
     return { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, geometry, legs };
   }
 
-  /** Seconds and metres between every (source, target) pair, row-major; Infinity where none. */
-  table(sources: Snap[], targets: Snap[], avoidMask = 0): { cost: Float64Array; metres: Float64Array } {
+  /**
+   * Between every (source, target) pair, row-major: the cost searched on, metres and travel seconds of
+   * the best path; Infinity where none.
+   */
+  table(sources: Snap[], targets: Snap[], avoidMask = 0): { cost: Float64Array; metres: Float64Array; seconds: Float64Array } {
     const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
     const targetSeeds = targets.map((t) => this.targetSeeds(t));
-    let result: { cost: Float64Array; metres: Float64Array };
+    let result: { cost: Float64Array; metres: Float64Array; seconds: Float64Array };
     if (avoidMask === 0) result = this.query.table(sourceSeeds, targetSeeds);
     else {
       const cost = new Float64Array(sources.length * targets.length).fill(Infinity);
       const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
+      const seconds = new Float64Array(sources.length * targets.length).fill(Infinity);
       const filter = this.filterFor(avoidMask);
       sourceSeeds.forEach((seeds, i) => {
         this.base.run(seeds, targetSeeds, filter, false).forEach((r, j) => {
           if (r) {
             cost[i * targets.length + j] = r.cost;
             metres[i * targets.length + j] = r.metres;
+            seconds[i * targets.length + j] = r.seconds;
           }
         });
       });
-      result = { cost, metres };
+      result = { cost, metres, seconds };
     }
     sources.forEach((from, i) => targets.forEach((to, j) => {
       const d = this.direct(from, to, sourceSeeds[i]);
@@ -322,6 +330,7 @@ export class ModeRouter {
       if (d && d.cost < result.cost[k]) {
         result.cost[k] = d.cost;
         result.metres[k] = d.metres;
+        result.seconds[k] = d.seconds;
       }
     }));
     return result;
