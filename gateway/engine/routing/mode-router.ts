@@ -230,6 +230,15 @@ export class ModeRouter {
    */
   private straightThrough(snaps: Snap[], avoidMask: number, heading?: number): Piece[][] | null {
     type Way = { cost: number; results: SearchResult[] };
+    // Turning back on a dead end just before an intermediate point or just after it can cost exactly
+    // the same; then the turn is made before it, so the point is reached facing the way on.
+    const better = (a: Way, b: Way): boolean => {
+      if (Math.abs(a.cost - b.cost) > 1e-3) return a.cost < b.cost;
+      for (let i = 0; i < a.results.length; i++) {
+        if (Math.abs(a.results[i].cost - b.results[i].cost) > 1e-3) return a.results[i].cost > b.results[i].cost;
+      }
+      return false;
+    };
     // Keyed by the direction (segment code) travelled through the point reached so far; -1 at the start.
     let reached = new Map<number, Way>([[-1, { cost: 0, results: [] }]]);
     for (let i = 0; i + 1 < snaps.length; i++) {
@@ -246,9 +255,9 @@ export class ModeRouter {
           const targets = arrival < 0 ? allTargets : allTargets.filter((t) => t.option === arrival);
           const r = this.best(from, to, sources, targets, avoidMask);
           if (r === null) continue;
-          const cost = way.cost + r.cost;
+          const candidate = { cost: way.cost + r.cost, results: [...way.results, r] };
           const known = next.get(arrival);
-          if (!known || cost < known.cost) next.set(arrival, { cost, results: [...way.results, r] });
+          if (!known || better(candidate, known)) next.set(arrival, candidate);
         }
       }
       if (next.size === 0) return null;
