@@ -18,7 +18,7 @@ class Side {
   readonly heap = new MinHeap(1024);
   readonly touched: number[] = [];
 
-  constructor(n: number, private readonly edgeSeconds: Float64Array | null) {
+  constructor(n: number) {
     this.cost = new Float64Array(n);
     this.metres = new Float64Array(n);
     this.seconds = new Float64Array(n);
@@ -65,7 +65,8 @@ class Side {
    * With `stall` (the opposite upward graph), stall-on-demand: a vertex that a settled higher vertex
    * reaches more cheaply is not expanded (its cost is not a shortest distance).
    */
-  step(g: UpwardGraph, stall?: UpwardGraph): number {
+  /** `seconds`: travel seconds of g's edges in g's order, or null when they equal the weights. */
+  step(g: UpwardGraph, seconds: Float32Array | null, stall?: UpwardGraph): number {
     const heap = this.heap;
     while (heap.size > 0) {
       const v = heap.pop();
@@ -84,11 +85,11 @@ class Side {
       const m = this.metres[v];
       const t = this.seconds[v];
       const seed = this.seed[v];
-      const secs = this.edgeSeconds;
+      const secs = seconds ?? g.weight;
       for (let i = g.first[v]; i < g.first[v + 1]; i++) {
         const w = g.other[i];
         const c = key + g.weight[i];
-        if (!this.has(w) || c < this.cost[w]) this.set(w, c, m + g.distance[i], t + (secs ? secs[g.edge[i]] : g.weight[i]), g.edge[i], v, seed);
+        if (!this.has(w) || c < this.cost[w]) this.set(w, c, m + g.distance[i], t + secs[i], g.edge[i], v, seed);
       }
       return v;
     }
@@ -106,10 +107,16 @@ export class ChQuery {
   private bucketMetres: number[] = [];
   private bucketSeconds: number[] = [];
 
+  private readonly forwardSeconds: Float32Array | null;
+  private readonly backwardSeconds: Float32Array | null;
+
   /** `edgeSeconds`: travel seconds of every hierarchy edge (hierarchySeconds); null when they equal the weights. */
   constructor(private readonly h: Hierarchy, vertexCount: number, edgeSeconds: Float64Array | null = null) {
-    this.forward = new Side(vertexCount, edgeSeconds);
-    this.backward = new Side(vertexCount, edgeSeconds);
+    this.forward = new Side(vertexCount);
+    this.backward = new Side(vertexCount);
+    // Laid out as the upward graphs' weights, so a search reads them side by side.
+    this.forwardSeconds = edgeSeconds && Float32Array.from(h.forward.edge, (e) => edgeSeconds[e]);
+    this.backwardSeconds = edgeSeconds && Float32Array.from(h.backward.edge, (e) => edgeSeconds[e]);
     this.bucketHead = new Int32Array(vertexCount).fill(-1);
   }
 
@@ -139,7 +146,7 @@ export class ChQuery {
       if (Math.min(fMin, bMin) >= best || (fMin === Infinity && bMin === Infinity)) break;
       const useForward = fMin === Infinity ? false : bMin === Infinity ? true : turnForward;
       turnForward = !turnForward;
-      const v = useForward ? f.step(this.h.forward) : b.step(this.h.backward);
+      const v = useForward ? f.step(this.h.forward, this.forwardSeconds) : b.step(this.h.backward, this.backwardSeconds);
       if (v < 0) continue;
       consider(v);
       // Vertices reached (not only settled) by the step can meet too.
@@ -166,7 +173,7 @@ export class ChQuery {
     targets.forEach((seeds, j) => {
       b.reset();
       b.seedWith(seeds);
-      for (let v = b.step(this.h.backward, this.h.forward); v >= 0; v = b.step(this.h.backward, this.h.forward)) {
+      for (let v = b.step(this.h.backward, this.backwardSeconds, this.h.forward); v >= 0; v = b.step(this.h.backward, this.backwardSeconds, this.h.forward)) {
         if (b.stalled) continue;
         if (this.bucketHead[v] < 0) used.push(v);
         this.bucketNext.push(this.bucketHead[v]);
@@ -182,7 +189,7 @@ export class ChQuery {
     sources.forEach((seeds, i) => {
       f.reset();
       f.seedWith(seeds);
-      for (let v = f.step(this.h.forward, this.h.backward); v >= 0; v = f.step(this.h.forward, this.h.backward)) {
+      for (let v = f.step(this.h.forward, this.forwardSeconds, this.h.backward); v >= 0; v = f.step(this.h.forward, this.forwardSeconds, this.h.backward)) {
         if (f.stalled) continue;
         const c0 = f.cost[v];
         const m0 = f.metres[v];
