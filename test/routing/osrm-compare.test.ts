@@ -1,6 +1,8 @@
 // The embedded router on Monaco against OSRM v6.0.0's recorded answers (car profile, same extract):
-// each route's distance within 3 % and duration within 10 %, a table equal to its pairwise routes and
-// close to OSRM's table, and a point far from every road refused with OutsideNetwork.
+// every route leg and every pair of the 4×4 table within 3 % of OSRM's distance and 10 % of its
+// duration, a table equal to its pairwise routes, and a point far from every road refused with
+// OutsideNetwork. The cases that still differ are listed in KNOWN with what they are held to instead;
+// docs/routing-engine.md explains them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { OutsideNetwork, type LngLat } from '../../adapters/router/port';
@@ -21,6 +23,29 @@ function coordinates(request: string): LngLat[] {
   return m[1].split(';').map((p) => p.split(',').map(Number) as LngLat);
 }
 
+const DISTANCE = 0.03;
+const DURATION = 0.1;
+
+/**
+ * Differences not explained yet (docs/routing-engine.md): OSRM's path is the same (distance within 3 %)
+ * but it takes longer, or, for the first leg of the three-point route, OSRM takes a longer path that
+ * ours finds 14 s slower. Held to these bounds instead of the strict ones.
+ */
+const KNOWN: Record<string, { distance: number; duration: number }> = {
+  'route_3wp_overview_false.json leg 0': { distance: 0.1, duration: DURATION },
+  'route_3wp_polyline6_simplified.json leg 0': { distance: 0.1, duration: DURATION },
+  'larvotto → casino': { distance: DISTANCE, duration: 0.15 },
+  'palace → fontvieille': { distance: DISTANCE, duration: 0.15 },
+};
+
+function expectClose(name: string, ours: { distance: number; duration: number }, osrm: { distance: number; duration: number }): void {
+  const bound = KNOWN[name] ?? { distance: DISTANCE, duration: DURATION };
+  expect([name, 'distance', Math.abs(ours.distance / osrm.distance - 1) <= bound.distance, ours.distance, osrm.distance])
+    .toEqual([name, 'distance', true, ours.distance, osrm.distance]);
+  expect([name, 'duration', Math.abs(ours.duration / osrm.duration - 1) <= bound.duration, ours.duration, osrm.duration])
+    .toEqual([name, 'duration', true, ours.duration, osrm.duration]);
+}
+
 let imported: ImportedRouter;
 beforeAll(async () => {
   if (present) imported = await importForRouting({ monaco: 'monaco-osrm.osm.pbf' });
@@ -29,47 +54,41 @@ afterAll(() => imported?.close());
 
 withFixtures('Monaco, car, against OSRM v6.0.0', () => {
   const index = present ? (JSON.parse(fs.readFileSync(path.join(OSRM, 'INDEX.json'), 'utf8')).requests as Recorded[]) : [];
-  // Not comparable: continue_straight with a via waypoint (no u-turn at the via), and far points.
-  // The three-waypoint route is a known difference (its first leg: OSRM 2362 m / 296 s, ours a
-  // shorter legal-looking path of 1920 m; see docs/routing-engine.md), asserted separately below.
-  const routes = index.filter((r) => r.file.startsWith('route_') && !/far_coordinates|waypoints|3wp/.test(r.file));
+  // Far points are not comparable (OSRM snaps them anyway, we refuse them: tested below); the
+  // `waypoints=0;2` route has its own test.
+  const routes = index.filter((r) => r.file.startsWith('route_') && !/far_coordinates|continue_straight/.test(r.file));
 
-  test.each(routes.map((r) => [r.file, r] as const))('%s', async (_file, r) => {
+  test.each(routes.map((r) => [r.file, r] as const))('%s, leg by leg', async (file, r) => {
     const osrm = recorded(r.file).routes[0];
-    const result = await imported.router.route!({ locations: coordinates(r.request), mode: 'car', steps: true });
-    const ours = result.routes[0];
-    expect(Math.abs(ours.distance / osrm.distance - 1)).toBeLessThanOrEqual(0.03);
-    expect(Math.abs(ours.duration / osrm.duration - 1)).toBeLessThanOrEqual(0.1);
+    const ours = (await imported.router.route!({ locations: coordinates(r.request), mode: 'car', steps: true })).routes[0];
     expect(ours.legs).toHaveLength(osrm.legs.length);
+    osrm.legs.forEach((leg: { distance: number; duration: number }, i: number) => expectClose(`${file} leg ${i}`, ours.legs[i], leg));
   });
 
-  test('the three-waypoint route: second leg as OSRM, first leg shorter (known difference)', async () => {
-    const r = index.find((x) => x.file === 'route_3wp_overview_false.json')!;
+  test('going on through an intermediate point (car): as OSRM\'s continue_straight route with waypoints=0;2', async () => {
+    const r = index.find((x) => x.file === 'route_continue_straight_waypoints.json')!;
     const osrm = recorded(r.file).routes[0];
     const ours = (await imported.router.route!({ locations: coordinates(r.request), mode: 'car' })).routes[0];
-    expect(ours.legs).toHaveLength(2);
-    expect(Math.abs(ours.legs[1].distance / osrm.legs[1].distance - 1)).toBeLessThanOrEqual(0.03);
-    expect(Math.abs(ours.legs[1].duration / osrm.legs[1].duration - 1)).toBeLessThanOrEqual(0.1);
-    expect(ours.legs[0].distance).toBeLessThan(osrm.legs[0].distance);
+    // OSRM merged the two legs (the middle point is not a leg break); ours has both, the whole compares.
+    expectClose(r.file, ours, osrm);
   });
 
-  test('table equals pairwise routes, and matches OSRM\'s table on most pairs', async () => {
+  test('table equals pairwise routes, and OSRM\'s table pair by pair', async () => {
     const file = 'table_4x4_duration_distance.json';
     const osrm = recorded(file);
     const points = coordinates(index.find((r) => r.file === file)!.request);
+    const names = ['casino', 'palace', 'fontvieille', 'larvotto'];
     const table = await imported.router.table!({ sources: points, destinations: points, mode: 'car' });
-    let close = 0;
     for (let i = 0; i < points.length; i++) {
       for (let j = 0; j < points.length; j++) {
         if (i === j) continue;
         const route = (await imported.router.route!({ locations: [points[i], points[j]], mode: 'car' })).routes[0];
         expect(table.durations[i][j]).toBeCloseTo(route.duration, 0);
         expect(table.distances[i][j]).toBeCloseTo(route.distance, -1);
-        if (Math.abs(table.distances[i][j]! / osrm.distances[i][j] - 1) <= 0.03 && Math.abs(table.durations[i][j]! / osrm.durations[i][j] - 1) <= 0.1) close++;
+        expectClose(`${names[i]} → ${names[j]}`, { distance: table.distances[i][j]!, duration: table.durations[i][j]! },
+          { distance: osrm.distances[i][j], duration: osrm.durations[i][j] });
       }
     }
-    // 12 pairs; known differences: Larvotto → casino (another path), palace → Fontvieille (same path, OSRM 30 s slower).
-    expect(close).toBeGreaterThanOrEqual(10);
   });
 
   test('a point far from every road is refused, naming it', async () => {

@@ -61,6 +61,14 @@ test('access tags per mode, trucks and their limits', () => {
   expect(speeds('car', { highway: 'residential', 'motor_vehicle:backward': 'no' })).toMatchObject({ forwardKph: 25, backwardKph: 0 });
 });
 
+test('restricted access (private, destination…) keeps a car road open but marks it for the ends of a route', () => {
+  expect(speeds('car', { highway: 'residential', access: 'private' })).toMatchObject({ forwardKph: 25, restricted: true });
+  expect(speeds('car', { highway: 'service', motor_vehicle: 'destination' })).toMatchObject({ restricted: true });
+  expect(speeds('car', { highway: 'residential', access: 'private', motorcar: 'yes' })).toMatchObject({ restricted: false });
+  expect(speeds('car', { highway: 'residential' })).toMatchObject({ restricted: false });
+  expect(speeds('foot', { highway: 'residential', access: 'private' })).toBeNull();
+});
+
 test('maxspeed sets the car speed at 80 %; ferries take their duration', () => {
   expect(speeds('car', { highway: 'primary', maxspeed: '50' })!.forwardKph).toBe(40);
   expect(speeds('car', { highway: 'primary', maxspeed: '30 mph' })!.forwardKph).toBeCloseTo(38.62, 1);

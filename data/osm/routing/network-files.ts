@@ -29,7 +29,7 @@ export function writeNetwork(dir: string, n: Network): number {
 export function writeModeGraph(dir: string, mode: string, g: ModeGraph): number {
   const h = g.hierarchy;
   const parts = encodeArrays({
-    arcTail: g.arcTail, arcHead: g.arcHead, arcWeight: g.arcWeight, arcDistance: g.arcDistance,
+    arcTail: g.arcTail, arcHead: g.arcHead, arcWeight: g.arcWeight, arcDistance: g.arcDistance, arcSeconds: g.arcSeconds,
     segmentForward: g.segmentForward, segmentBackward: g.segmentBackward, segmentMain: g.segmentMain,
     rank: h.rank, childA: h.childA, childB: h.childB,
     fFirst: h.forward.first, fOther: h.forward.other, fWeight: h.forward.weight, fDistance: h.forward.distance, fEdge: h.forward.edge,

@@ -49,8 +49,8 @@ export class RoutingStage implements ImportStage {
   private readonly wayMaxspeed = new TypedList(Uint16Array);
   private readonly wayFlags = new TypedList(Uint8Array);
   private readonly wayLength = new TypedList(Float32Array);
-  /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), per way. */
-  private readonly waySpeed = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array) }));
+  /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), restricted access (1), per way. */
+  private readonly waySpeed = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array), restricted: new TypedList(Uint8Array) }));
   // Pieces: runs of a way's nodes present in the extract.
   private readonly pieceWay = new TypedList(Uint32Array);
   private readonly pieceStart = new TypedList(Uint32Array);
@@ -122,6 +122,7 @@ export class RoutingStage implements ImportStage {
       this.waySpeed[m].fwd.push(s?.forwardKph ?? 0);
       this.waySpeed[m].bwd.push(s?.backwardKph ?? 0);
       this.waySpeed[m].ferry.push(s?.durationSeconds ?? 0);
+      this.waySpeed[m].restricted.push(s?.restricted ? 1 : 0);
     });
 
     const use = (this.useCount ??= new Uint8Array(nodes.size));
@@ -275,11 +276,14 @@ export class RoutingStage implements ImportStage {
         if (fromSegments.length === 0 || toSegments.length === 0) continue;
         restrictions.push({ via, fromSegments, toSegments, only: r.only });
       }
+      const wayRestricted = this.waySpeed[m].restricted;
+      const restricted = Uint8Array.from(network.segmentWay, (w) => wayRestricted.get(w));
       const blockedVertices = new Set<number>();
       for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.add(v);
       if (mode === 'car') applied = restrictions.length;
       const graph = buildModeGraph({
         network, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(), restrictions, turnCosts: TURN_COSTS[mode], blockedVertices,
+        restricted,
         onProgress: (step, done, total) => ctx.progress(`${mode} ${step}`, done, total),
       });
       bytes += writeModeGraph(ctx.dir, mode, graph);

@@ -117,7 +117,7 @@ export class EmbeddedRouter implements Router {
     const { router, snaps } = this.locate([from, to], mode);
     const t = router.table([snaps[0]], [snaps[1]]);
     if (!Number.isFinite(t.cost[0])) throw new OutsideNetwork(1, to, `no ${mode} route connects location 0 and location 1`);
-    return { duration: round1(t.cost[0] / 60), distance: Math.round(t.metres[0]) };
+    return { duration: round1(t.seconds[0] / 60), distance: Math.round(t.metres[0]) };
   }
 
   reach(minutes: number, mode: RouterMode): number {
@@ -127,7 +127,9 @@ export class EmbeddedRouter implements Router {
   async route(req: RouteRequest): Promise<RouteResult> {
     const mask = avoidMask(req.avoid);
     const { router, snaps } = this.locate(req.locations, req.mode, mask);
-    const routes = router.route(snaps, { avoidMask: mask, alternatives: req.alternatives, heading: req.heading });
+    // Motor vehicles go on through intermediate points as OSRM's car profile does (continue_straight).
+    const continueStraight = req.mode === 'car' || req.mode === 'truck';
+    const routes = router.route(snaps, { avoidMask: mask, alternatives: req.alternatives, heading: req.heading, continueStraight });
     if (routes === null) {
       const last = req.locations.length - 1;
       throw new OutsideNetwork(last, req.locations[last], `no ${req.mode} route connects the locations${mask ? ' with these avoid options' : ''}`);
@@ -149,7 +151,7 @@ export class EmbeddedRouter implements Router {
       distances.push([]);
       for (let j = 0; j < D; j++) {
         const c = t.cost[i * D + j];
-        durations[i].push(Number.isFinite(c) ? round1(c) : null);
+        durations[i].push(Number.isFinite(c) ? round1(t.seconds[i * D + j]) : null);
         distances[i].push(Number.isFinite(c) ? round1(t.metres[i * D + j]) : null);
       }
     }

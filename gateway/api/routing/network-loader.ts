@@ -43,7 +43,8 @@ function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
   };
   return {
     vertexCount: (meta as { vertexCount: number }).vertexCount, arcTail: a.arcTail, arcHead: a.arcHead,
-    arcWeight: a.arcWeight, arcDistance: a.arcDistance, segmentForward: a.segmentForward,
+    // Files written before arcSeconds existed had no routing penalties: their weights are the times.
+    arcWeight: a.arcWeight, arcDistance: a.arcDistance, arcSeconds: a.arcSeconds ?? a.arcWeight, segmentForward: a.segmentForward,
     segmentBackward: a.segmentBackward, segmentMain: a.segmentMain, hierarchy,
   };
 }

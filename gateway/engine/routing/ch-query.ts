@@ -9,6 +9,7 @@ import type { SearchResult, SearchSeed } from './search-seed';
 class Side {
   readonly cost: Float64Array;
   readonly metres: Float64Array;
+  readonly seconds: Float64Array;
   readonly parentEdge: Int32Array;
   readonly parentVertex: Int32Array;
   readonly seed: Int32Array;
@@ -20,6 +21,7 @@ class Side {
   constructor(n: number) {
     this.cost = new Float64Array(n);
     this.metres = new Float64Array(n);
+    this.seconds = new Float64Array(n);
     this.parentEdge = new Int32Array(n);
     this.parentVertex = new Int32Array(n);
     this.seed = new Int32Array(n);
@@ -39,15 +41,16 @@ class Side {
   seedWith(seeds: readonly SearchSeed[]): void {
     for (const s of seeds) {
       if (this.has(s.vertex) && this.cost[s.vertex] <= s.cost) continue;
-      this.set(s.vertex, s.cost, s.metres, -1, -1, s.option);
+      this.set(s.vertex, s.cost, s.metres, s.seconds, -1, -1, s.option);
     }
   }
 
-  set(v: number, cost: number, metres: number, edge: number, parent: number, seed: number): void {
+  set(v: number, cost: number, metres: number, seconds: number, edge: number, parent: number, seed: number): void {
     if (!this.has(v)) this.touched.push(v);
     this.stamp[v] = this.generation;
     this.cost[v] = cost;
     this.metres[v] = metres;
+    this.seconds[v] = seconds;
     this.parentEdge[v] = edge;
     this.parentVertex[v] = parent;
     this.seed[v] = seed;
@@ -62,7 +65,8 @@ class Side {
    * With `stall` (the opposite upward graph), stall-on-demand: a vertex that a settled higher vertex
    * reaches more cheaply is not expanded (its cost is not a shortest distance).
    */
-  step(g: UpwardGraph, stall?: UpwardGraph): number {
+  /** `seconds`: travel seconds of g's edges in g's order, or null when they equal the weights. */
+  step(g: UpwardGraph, seconds: Float32Array | null, stall?: UpwardGraph): number {
     const heap = this.heap;
     while (heap.size > 0) {
       const v = heap.pop();
@@ -79,11 +83,13 @@ class Side {
         }
       }
       const m = this.metres[v];
+      const t = this.seconds[v];
       const seed = this.seed[v];
+      const secs = seconds ?? g.weight;
       for (let i = g.first[v]; i < g.first[v + 1]; i++) {
         const w = g.other[i];
         const c = key + g.weight[i];
-        if (!this.has(w) || c < this.cost[w]) this.set(w, c, m + g.distance[i], g.edge[i], v, seed);
+        if (!this.has(w) || c < this.cost[w]) this.set(w, c, m + g.distance[i], t + secs[i], g.edge[i], v, seed);
       }
       return v;
     }
@@ -99,10 +105,18 @@ export class ChQuery {
   private bucketTarget: number[] = [];
   private bucketCost: number[] = [];
   private bucketMetres: number[] = [];
+  private bucketSeconds: number[] = [];
 
-  constructor(private readonly h: Hierarchy, vertexCount: number) {
+  private readonly forwardSeconds: Float32Array | null;
+  private readonly backwardSeconds: Float32Array | null;
+
+  /** `edgeSeconds`: travel seconds of every hierarchy edge (hierarchySeconds); null when they equal the weights. */
+  constructor(private readonly h: Hierarchy, vertexCount: number, edgeSeconds: Float64Array | null = null) {
     this.forward = new Side(vertexCount);
     this.backward = new Side(vertexCount);
+    // Laid out as the upward graphs' weights, so a search reads them side by side.
+    this.forwardSeconds = edgeSeconds && Float32Array.from(h.forward.edge, (e) => edgeSeconds[e]);
+    this.backwardSeconds = edgeSeconds && Float32Array.from(h.backward.edge, (e) => edgeSeconds[e]);
     this.bucketHead = new Int32Array(vertexCount).fill(-1);
   }
 
@@ -132,7 +146,7 @@ export class ChQuery {
       if (Math.min(fMin, bMin) >= best || (fMin === Infinity && bMin === Infinity)) break;
       const useForward = fMin === Infinity ? false : bMin === Infinity ? true : turnForward;
       turnForward = !turnForward;
-      const v = useForward ? f.step(this.h.forward) : b.step(this.h.backward);
+      const v = useForward ? f.step(this.h.forward, this.forwardSeconds) : b.step(this.h.backward, this.backwardSeconds);
       if (v < 0) continue;
       consider(v);
       // Vertices reached (not only settled) by the step can meet too.
@@ -145,20 +159,21 @@ export class ChQuery {
     for (let v = meet; f.parentEdge[v] >= 0; v = f.parentVertex[v]) up.push(f.parentEdge[v]);
     for (let i = up.length - 1; i >= 0; i--) unpackEdge(this.h, up[i], arcs);
     for (let v = meet; b.parentEdge[v] >= 0; v = b.parentVertex[v]) unpackEdge(this.h, b.parentEdge[v], arcs);
-    return { cost: best, metres: f.metres[meet] + b.metres[meet], sourceOption: f.seed[meet], targetOption: b.seed[meet], arcs };
+    return { cost: best, metres: f.metres[meet] + b.metres[meet], seconds: f.seconds[meet] + b.seconds[meet], sourceOption: f.seed[meet], targetOption: b.seed[meet], arcs };
   }
 
-  /** Costs and metres of every (source, target) pair, row-major; Infinity where none. */
-  table(sources: ReadonlyArray<readonly SearchSeed[]>, targets: ReadonlyArray<readonly SearchSeed[]>): { cost: Float64Array; metres: Float64Array } {
+  /** Costs, metres and travel seconds of every (source, target) pair, row-major; Infinity where none. */
+  table(sources: ReadonlyArray<readonly SearchSeed[]>, targets: ReadonlyArray<readonly SearchSeed[]>): { cost: Float64Array; metres: Float64Array; seconds: Float64Array } {
     const cost = new Float64Array(sources.length * targets.length).fill(Infinity);
     const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
+    const seconds = new Float64Array(sources.length * targets.length).fill(Infinity);
     const b = this.backward;
     const used: number[] = [];
-    this.bucketNext.length = this.bucketTarget.length = this.bucketCost.length = this.bucketMetres.length = 0;
+    this.bucketNext.length = this.bucketTarget.length = this.bucketCost.length = this.bucketMetres.length = this.bucketSeconds.length = 0;
     targets.forEach((seeds, j) => {
       b.reset();
       b.seedWith(seeds);
-      for (let v = b.step(this.h.backward, this.h.forward); v >= 0; v = b.step(this.h.backward, this.h.forward)) {
+      for (let v = b.step(this.h.backward, this.backwardSeconds, this.h.forward); v >= 0; v = b.step(this.h.backward, this.backwardSeconds, this.h.forward)) {
         if (b.stalled) continue;
         if (this.bucketHead[v] < 0) used.push(v);
         this.bucketNext.push(this.bucketHead[v]);
@@ -166,6 +181,7 @@ export class ChQuery {
         this.bucketTarget.push(j);
         this.bucketCost.push(b.cost[v]);
         this.bucketMetres.push(b.metres[v]);
+        this.bucketSeconds.push(b.seconds[v]);
       }
     });
     const f = this.forward;
@@ -173,21 +189,54 @@ export class ChQuery {
     sources.forEach((seeds, i) => {
       f.reset();
       f.seedWith(seeds);
-      for (let v = f.step(this.h.forward, this.h.backward); v >= 0; v = f.step(this.h.forward, this.h.backward)) {
+      for (let v = f.step(this.h.forward, this.forwardSeconds, this.h.backward); v >= 0; v = f.step(this.h.forward, this.forwardSeconds, this.h.backward)) {
         if (f.stalled) continue;
         const c0 = f.cost[v];
         const m0 = f.metres[v];
+        const s0 = f.seconds[v];
         for (let e = this.bucketHead[v]; e >= 0; e = this.bucketNext[e]) {
           const k = i * T + this.bucketTarget[e];
           const c = c0 + this.bucketCost[e];
           if (c < cost[k]) {
             cost[k] = c;
             metres[k] = m0 + this.bucketMetres[e];
+            seconds[k] = s0 + this.bucketSeconds[e];
           }
         }
       }
     });
     for (const v of used) this.bucketHead[v] = -1;
-    return { cost, metres };
+    return { cost, metres, seconds };
   }
+}
+
+/**
+ * Travel seconds of every hierarchy edge from those of the base arcs: a shortcut's are its two
+ * children's. Children may be newer edges (a shortcut improved in place), hence the explicit stack.
+ */
+export function hierarchySeconds(h: Pick<Hierarchy, 'childA' | 'childB'>, arcSeconds: Float32Array): Float64Array {
+  const m = h.childA.length;
+  const out = new Float64Array(m).fill(-1);
+  const stack: number[] = [];
+  for (let e0 = 0; e0 < m; e0++) {
+    if (out[e0] >= 0) continue;
+    stack.push(e0);
+    while (stack.length > 0) {
+      const e = stack[stack.length - 1];
+      const a = h.childA[e];
+      if (a < 0) {
+        out[e] = arcSeconds[h.childB[e]];
+        stack.pop();
+        continue;
+      }
+      const b = h.childB[e];
+      if (out[a] < 0) stack.push(a);
+      else if (out[b] < 0) stack.push(b);
+      else {
+        out[e] = out[a] + out[b];
+        stack.pop();
+      }
+    }
+  }
+  return out;
 }

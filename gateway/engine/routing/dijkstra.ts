@@ -13,6 +13,8 @@ export interface BaseGraph {
   arcHead: Uint32Array;
   arcWeight: Float32Array;
   arcDistance: Float32Array;
+  /** Travel seconds of each arc (its weight less routing penalties). */
+  arcSeconds: Float32Array;
 }
 
 export interface ArcFilter {
@@ -26,6 +28,7 @@ export class BaseSearch {
   private readonly cost: Float64Array;
   private readonly trueCost: Float64Array;
   private readonly metres: Float64Array;
+  private readonly seconds: Float64Array;
   private readonly parentArc: Int32Array;
   private readonly seed: Int32Array;
   private readonly stamp: Uint32Array;
@@ -37,6 +40,7 @@ export class BaseSearch {
     this.cost = new Float64Array(n);
     this.trueCost = new Float64Array(n);
     this.metres = new Float64Array(n);
+    this.seconds = new Float64Array(n);
     this.parentArc = new Int32Array(n);
     this.seed = new Int32Array(n);
     this.stamp = new Uint32Array(n);
@@ -44,7 +48,7 @@ export class BaseSearch {
 
   /** Best route from the sources to each target set (null where unreachable). */
   run(sources: readonly SearchSeed[], targets: ReadonlyArray<readonly SearchSeed[]>, filter: ArcFilter = {}, withPath = true): Array<SearchResult | null> {
-    const { g, heap, cost, trueCost, metres, parentArc, seed, stamp } = this;
+    const { g, heap, cost, trueCost, metres, seconds, parentArc, seed, stamp } = this;
     const gen = ++this.generation;
     heap.clear();
     const has = (v: number) => stamp[v] === gen;
@@ -54,6 +58,7 @@ export class BaseSearch {
       cost[s.vertex] = s.cost;
       trueCost[s.vertex] = s.cost;
       metres[s.vertex] = s.metres;
+      seconds[s.vertex] = s.seconds;
       parentArc[s.vertex] = -1;
       seed[s.vertex] = s.option;
       heap.push(s.vertex, s.cost);
@@ -101,6 +106,7 @@ export class BaseSearch {
           cost[w] = c;
           trueCost[w] = trueCost[v] + g.arcWeight[a];
           metres[w] = metres[v] + g.arcDistance[a];
+          seconds[w] = seconds[v] + g.arcSeconds[a];
           parentArc[w] = a;
           seed[w] = seed[v];
           heap.push(w, c);
@@ -118,14 +124,15 @@ export class BaseSearch {
         }
         arcs.reverse();
       }
-      return { cost: trueCost[b.vertex] + b.at.cost, metres: metres[b.vertex] + b.at.metres, sourceOption: seed[b.vertex], targetOption: b.at.option, arcs };
+      return { cost: trueCost[b.vertex] + b.at.cost, metres: metres[b.vertex] + b.at.metres, seconds: seconds[b.vertex] + b.at.seconds, sourceOption: seed[b.vertex], targetOption: b.at.option, arcs };
     });
   }
 
   /**
-   * Every vertex a search from `sources` labels without passing `maxCost` (isochrones): settled ones
-   * cost at most `maxCost`; the others are the arcs the time runs out on, labelled with what they would
-   * cost in full. Same arc filter as `run`.
+   * Every vertex a search from `sources` labels without passing `maxCost` travel seconds (isochrones):
+   * settled ones cost at most `maxCost`; the others are the arcs the time runs out on, labelled with
+   * what they would cost in full. Travel seconds, not weights: routing penalties do not shrink the area.
+   * Same arc filter as `run`.
    */
   within(sources: readonly SearchSeed[], maxCost: number, filter: ArcFilter = {}): { vertices: number[]; costs: number[] } {
     const { g, heap, cost, stamp } = this;
@@ -138,7 +145,7 @@ export class BaseSearch {
       cost[v] = c;
       heap.push(v, c);
     };
-    for (const s of sources) if (stamp[s.vertex] !== gen || s.cost < cost[s.vertex]) label(s.vertex, s.cost);
+    for (const s of sources) if (stamp[s.vertex] !== gen || s.seconds < cost[s.vertex]) label(s.vertex, s.seconds);
     while (heap.size > 0) {
       const v = heap.pop();
       const key = heap.lastKey;
@@ -148,7 +155,7 @@ export class BaseSearch {
         const a = g.outArc[i];
         if (filter.allowed && !filter.allowed(a)) continue;
         const w = g.arcHead[a];
-        const c = key + g.arcWeight[a];
+        const c = key + g.arcSeconds[a];
         if (stamp[w] !== gen || c < cost[w]) label(w, c);
       }
     }

@@ -1,10 +1,12 @@
 // Builds one mode's graph, edge-based as OSRM's: a vertex per open direction of a segment (code
 // 2 × segment + 1 when against its direction), an arc per allowed turn from one to the next, weighted
 // with the next segment's crossing time plus the turn's cost (turn-costs.ts). Turn restrictions drop
-// turns; u-turns exist only at dead ends. Then the large strongly connected part (for snapping) and
-// the contraction hierarchy.
+// turns; u-turns exist only at dead ends (where a single road leads in). Turning from a road open to all onto a restricted-access one
+// (`private`, `destination`…) costs RESTRICTED_ENTRY_SECONDS of weight but no travel time (OSRM's
+// routability weight): such roads serve the ends of a route, not its middle. Then the large strongly
+// connected part (for snapping) and the contraction hierarchy.
 import { contract, type BaseArcs } from './contraction';
-import { bearing, turnAngle } from './geometry';
+import { bearing, metresBetween, turnAngle } from './geometry';
 import type { ModeGraph, Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 
@@ -22,10 +24,18 @@ export interface ModeGraphInput {
   segmentBackward: Float32Array;
   restrictions: SegmentRestriction[];
   turnCosts: TurnCostSpec | null;
+  /** Per segment, 1 when its access is restricted for the mode (OSRM's `restricted` roads). */
+  restricted?: Uint8Array;
   /** Vertices the mode cannot pass (barriers): no turn through them. */
   blockedVertices?: ReadonlySet<number>;
   onProgress?(step: string, done: number, total?: number): void;
 }
+
+/**
+ * Weight, not time, of entering a restricted-access road from an unrestricted one: large enough that a
+ * route goes through such roads only to start or end there (OSRM uses its maximum turn weight).
+ */
+export const RESTRICTED_ENTRY_SECONDS = 3600;
 
 /** Components smaller than this are islands (OSRM's default for "tiny components" is 1000). */
 const MAIN_COMPONENT_VERTICES = 1000;
@@ -38,15 +48,29 @@ export function codeHead(n: Network, c: number): number {
   return (c & 1) === 0 ? n.segmentTo[c >> 1] : n.segmentFrom[c >> 1];
 }
 
-/** Bearing leaving (or, with `arriving`, entering) along code c. */
+/** Metres along a road at which a turn's angle is measured, as OSRM does, so that a kink right at the vertex does not decide it. */
+const TURN_LOOKAHEAD_METRES = 10;
+
+/**
+ * Bearing leaving (or, with `arriving`, entering) along code c, measured between the vertex and the
+ * point TURN_LOOKAHEAD_METRES along the segment (its far end when shorter).
+ */
 export function codeBearing(n: Network, c: number, arriving: boolean): number {
   const s = c >> 1;
   const first = n.segmentStart[s], last = n.segmentStart[s + 1] - 1;
   const reversed = (c & 1) === 1;
-  let a: number, b: number;
-  if (!reversed) [a, b] = arriving ? [last - 1, last] : [first, first + 1];
-  else [a, b] = arriving ? [first + 1, first] : [last, last - 1];
-  return bearing(n.pointLon[a] / 1e7, n.pointLat[a] / 1e7, n.pointLon[b] / 1e7, n.pointLat[b] / 1e7);
+  // The vertex end of the segment and the direction to walk away from it.
+  const fromStart = reversed === arriving;
+  const vertex = fromStart ? first : last;
+  const step = fromStart ? 1 : -1;
+  const lon = (p: number) => n.pointLon[p] / 1e7, lat = (p: number) => n.pointLat[p] / 1e7;
+  let p = vertex + step;
+  let along = metresBetween(lon(vertex), lat(vertex), lon(p), lat(p));
+  while (along < TURN_LOOKAHEAD_METRES && p !== (fromStart ? last : first)) {
+    p += step;
+    along += metresBetween(lon(p - step), lat(p - step), lon(p), lat(p));
+  }
+  return arriving ? bearing(lon(p), lat(p), lon(vertex), lat(vertex)) : bearing(lon(vertex), lat(vertex), lon(p), lat(p));
 }
 
 export function buildModeGraph(input: ModeGraphInput): ModeGraph {
@@ -59,10 +83,15 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   // Open codes leaving each vertex, and roads (segments, either direction open) at each vertex.
   const leaveFirst = new Uint32Array(vertices + 1);
   const roads = new Uint16Array(vertices);
+  // Roads a vehicle can arrive along, per vertex: where only one can, turning back is allowed (OSRM's
+  // dead-end rule, which also lets a one-way road's end serve as a turning place).
+  const arrivals = new Uint16Array(vertices);
   for (let s = 0; s < segments; s++) {
     if (segmentForward[s] < 0 && segmentBackward[s] < 0) continue;
     roads[n.segmentFrom[s]]++;
     if (n.segmentTo[s] !== n.segmentFrom[s]) roads[n.segmentTo[s]]++;
+    if (segmentForward[s] >= 0) arrivals[n.segmentTo[s]]++;
+    if (segmentBackward[s] >= 0 && n.segmentTo[s] !== n.segmentFrom[s]) arrivals[n.segmentFrom[s]]++;
   }
   for (let c = 0; c < codes; c++) if (weightOf(c) >= 0) leaveFirst[codeTail(n, c) + 1]++;
   for (let v = 0; v < vertices; v++) leaveFirst[v + 1] += leaveFirst[v];
@@ -87,7 +116,9 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   const tail: number[] = [];
   const head: number[] = [];
   const weight: number[] = [];
+  const seconds: number[] = [];
   const distance: number[] = [];
+  const restricted = input.restricted;
   for (let c = 0; c < codes; c++) {
     if (weightOf(c) < 0) continue;
     const v = codeHead(n, c);
@@ -97,18 +128,21 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
     for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) {
       const d = leave[i];
       const uturn = (d >> 1) === (c >> 1);
-      if (uturn && roads[v] > 1) continue;
+      if (uturn && roads[v] > 1 && arrivals[v] > 1) continue;
       if (rule && (rule.onlyTo ? !rule.onlyTo.has(d >> 1) : rule.forbidden.has(d >> 1))) continue;
       const angle = uturn ? 180 : turnAngle(before, codeBearing(n, d, false));
       tail.push(c);
       head.push(d);
-      weight.push(weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn));
+      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn);
+      seconds.push(travel);
+      weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? travel + RESTRICTED_ENTRY_SECONDS : travel);
       distance.push(n.segmentLength[d >> 1]);
     }
   }
   const arcTail = Uint32Array.from(tail);
   const arcHead = Uint32Array.from(head);
   const arcWeight = Float32Array.from(weight);
+  const arcSeconds = Float32Array.from(seconds);
   const arcDistance = Float32Array.from(distance);
 
   input.onProgress?.('components', 0);
@@ -122,7 +156,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
 
   const arcs: BaseArcs = { vertexCount: codes, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
   const hierarchy = contract(arcs, (done, total) => input.onProgress?.('contraction', done, total));
-  return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, segmentForward, segmentBackward, segmentMain, hierarchy };
+  return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy };
 }
 
 /** Tarjan's strongly connected components, iterative (no recursion limit on long roads). */

@@ -3,7 +3,7 @@
 // must be avoided or alternatives are asked for, and the OSRM-shaped result.
 import type { LngLat, OsrmRoute } from '../../../adapters/router/port';
 import { BaseSearch, type BaseGraph } from './dijkstra';
-import { ChQuery } from './ch-query';
+import { ChQuery, hierarchySeconds } from './ch-query';
 import type { ModeGraph, Network } from './network';
 import { codeTail } from './mode-graph';
 import { buildLeg, pieceGeometry, type LegContext, type Piece } from './route-steps';
@@ -16,6 +16,12 @@ export interface RouteOptions {
   alternatives?: boolean;
   /** Degrees; the first leg starts in the direction closest to it. */
   heading?: number;
+  /**
+   * Go on through each intermediate point in the direction it was reached (no turning back there):
+   * OSRM's `continue_straight`, on by default in its car profile. Falls back to independent legs when
+   * no such route exists.
+   */
+  continueStraight?: boolean;
 }
 
 /** Alternatives: weight factor on the arcs of routes found so far, and what makes one acceptable. */
@@ -33,7 +39,9 @@ export class ModeRouter {
   private readonly legContext: LegContext;
 
   constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
-    this.query = new ChQuery(mode.hierarchy, mode.vertexCount);
+    // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
+    const penalised = mode.arcSeconds !== mode.arcWeight && mode.arcSeconds.some((s, a) => s !== mode.arcWeight[a]);
+    this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
     const arcs = mode.arcTail.length;
     const n = mode.vertexCount;
     const csr = (key: Uint32Array): [Uint32Array, Uint32Array] => {
@@ -47,7 +55,7 @@ export class ModeRouter {
     };
     const [outFirst, outArc] = csr(mode.arcTail);
     [this.inFirst, this.inArc] = csr(mode.arcHead);
-    this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance };
+    this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance, arcSeconds: mode.arcSeconds };
     this.base = new BaseSearch(this.graph);
     // Open segment directions leaving each network vertex, for the maneuvers.
     const vertices = network.vertexPoint.length;
@@ -100,7 +108,7 @@ export class ModeRouter {
       const secs = this.seconds(c);
       if (secs < 0) continue;
       const left = 1 - this.travelled(snap, c);
-      seeds.push({ vertex: c, cost: secs * left, metres: len * left, option: c });
+      seeds.push({ vertex: c, cost: secs * left, metres: len * left, seconds: secs * left, option: c });
     }
     if (heading !== undefined && seeds.length === 2) {
       const off = (b: number) => Math.abs(((b - heading + 540) % 360) - 180);
@@ -121,9 +129,10 @@ export class ModeRouter {
       const share = this.travelled(snap, c);
       for (let i = this.inFirst[c]; i < this.inFirst[c + 1]; i++) {
         const a = this.inArc[i];
-        // The turn's own cost is the arc's weight beyond the segment's.
+        // The turn's own cost is the arc's weight beyond the segment's (its time, the arc's travel seconds beyond).
         const turn = this.mode.arcWeight[a] - secs;
-        seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, option: c });
+        const turnTime = this.mode.arcSeconds[a] - secs;
+        seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, seconds: turnTime + secs * share, option: c });
       }
     }
     return seeds;
@@ -140,7 +149,7 @@ export class ModeRouter {
       const ahead = this.travelled(to, c) - this.travelled(from, c);
       if (ahead < 0) continue;
       const cost = this.seconds(c) * ahead;
-      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, sourceOption: c, targetOption: c, arcs: [] };
+      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, seconds: cost, sourceOption: c, targetOption: c, arcs: [] };
     }
     return best;
   }
@@ -177,13 +186,13 @@ export class ModeRouter {
     const out: Piece[] = [piece(r.sourceOption, this.travelled(from, r.sourceOption), 1)];
     for (const a of r.arcs) {
       const p = piece(this.mode.arcHead[a], 0, 1);
-      // The arc's weight holds the turn onto the segment as well.
-      p.duration = this.mode.arcWeight[a];
+      // The arc's time holds the turn onto the segment as well.
+      p.duration = this.mode.arcSeconds[a];
       out.push(p);
     }
     const last = piece(r.targetOption, 0, this.travelled(to, r.targetOption));
-    // Its turn is in the search's cost only: the rest of that cost is this piece's.
-    last.duration = Math.max(0, r.cost - out.reduce((t, p) => t + p.duration, 0));
+    // Its turn is in the search's time only: the rest of that time is this piece's.
+    last.duration = Math.max(0, r.seconds - out.reduce((t, p) => t + p.duration, 0));
     out.push(last);
     return out;
   }
@@ -198,17 +207,64 @@ export class ModeRouter {
   /** A route through snapped points in order; null when some leg has no path. */
   route(snaps: Snap[], options: RouteOptions = {}): OsrmRoute[] | null {
     const avoid = options.avoidMask ?? 0;
-    const legs: Piece[][] = [];
-    for (let i = 0; i + 1 < snaps.length; i++) {
-      const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
-      if (pieces === null) return null;
-      legs.push(pieces);
+    let legs = options.continueStraight && snaps.length > 2 ? this.straightThrough(snaps, avoid, options.heading) : null;
+    if (legs === null) {
+      legs = [];
+      for (let i = 0; i + 1 < snaps.length; i++) {
+        const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
+        if (pieces === null) return null;
+        legs.push(pieces);
+      }
     }
     const routes = [this.assemble(legs)];
     if (options.alternatives && snaps.length === 2) {
       for (const alt of this.alternatives(snaps[0], snaps[1], legs[0], avoid, options.heading)) routes.push(this.assemble([alt]));
     }
     return routes;
+  }
+
+  /**
+   * The legs of the best route that leaves every intermediate point in the direction it arrived: for
+   * each direction of travel through each intermediate point, the best way there (so the legs are
+   * chosen together, not one by one). Null when no such route exists.
+   */
+  private straightThrough(snaps: Snap[], avoidMask: number, heading?: number): Piece[][] | null {
+    type Way = { cost: number; results: SearchResult[] };
+    // Turning back on a dead end just before an intermediate point or just after it can cost exactly
+    // the same; then the turn is made before it, so the point is reached facing the way on.
+    const better = (a: Way, b: Way): boolean => {
+      if (Math.abs(a.cost - b.cost) > 1e-3) return a.cost < b.cost;
+      for (let i = 0; i < a.results.length; i++) {
+        if (Math.abs(a.results[i].cost - b.results[i].cost) > 1e-3) return a.results[i].cost > b.results[i].cost;
+      }
+      return false;
+    };
+    // Keyed by the direction (segment code) travelled through the point reached so far; -1 at the start.
+    let reached = new Map<number, Way>([[-1, { cost: 0, results: [] }]]);
+    for (let i = 0; i + 1 < snaps.length; i++) {
+      const from = snaps[i], to = snaps[i + 1];
+      const last = i + 2 === snaps.length;
+      const allSources = this.sourceSeeds(from, i === 0 ? heading : undefined);
+      const allTargets = this.targetSeeds(to);
+      const arrivals = last ? [-1] : [...new Set(allTargets.map((t) => t.option))];
+      const next = new Map<number, Way>();
+      for (const [through, way] of reached) {
+        const sources = through < 0 ? allSources : allSources.filter((s) => s.option === through);
+        if (sources.length === 0) continue;
+        for (const arrival of arrivals) {
+          const targets = arrival < 0 ? allTargets : allTargets.filter((t) => t.option === arrival);
+          const r = this.best(from, to, sources, targets, avoidMask);
+          if (r === null) continue;
+          const candidate = { cost: way.cost + r.cost, results: [...way.results, r] };
+          const known = next.get(arrival);
+          if (!known || better(candidate, known)) next.set(arrival, candidate);
+        }
+      }
+      if (next.size === 0) return null;
+      reached = next;
+    }
+    const best = reached.get(-1);
+    return best ? best.results.map((r, i) => this.pieces(snaps[i], snaps[i + 1], r)) : null;
   }
 
   private alternatives(from: Snap, to: Snap, bestPieces: Piece[], avoidMask: number, heading?: number): Piece[][] {
@@ -252,25 +308,30 @@ export class ModeRouter {
     return { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, geometry, legs };
   }
 
-  /** Seconds and metres between every (source, target) pair, row-major; Infinity where none. */
-  table(sources: Snap[], targets: Snap[], avoidMask = 0): { cost: Float64Array; metres: Float64Array } {
+  /**
+   * Between every (source, target) pair, row-major: the cost searched on, metres and travel seconds of
+   * the best path; Infinity where none.
+   */
+  table(sources: Snap[], targets: Snap[], avoidMask = 0): { cost: Float64Array; metres: Float64Array; seconds: Float64Array } {
     const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
     const targetSeeds = targets.map((t) => this.targetSeeds(t));
-    let result: { cost: Float64Array; metres: Float64Array };
+    let result: { cost: Float64Array; metres: Float64Array; seconds: Float64Array };
     if (avoidMask === 0) result = this.query.table(sourceSeeds, targetSeeds);
     else {
       const cost = new Float64Array(sources.length * targets.length).fill(Infinity);
       const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
+      const seconds = new Float64Array(sources.length * targets.length).fill(Infinity);
       const filter = this.filterFor(avoidMask);
       sourceSeeds.forEach((seeds, i) => {
         this.base.run(seeds, targetSeeds, filter, false).forEach((r, j) => {
           if (r) {
             cost[i * targets.length + j] = r.cost;
             metres[i * targets.length + j] = r.metres;
+            seconds[i * targets.length + j] = r.seconds;
           }
         });
       });
-      result = { cost, metres };
+      result = { cost, metres, seconds };
     }
     sources.forEach((from, i) => targets.forEach((to, j) => {
       const d = this.direct(from, to, sourceSeeds[i]);
@@ -278,6 +339,7 @@ export class ModeRouter {
       if (d && d.cost < result.cost[k]) {
         result.cost[k] = d.cost;
         result.metres[k] = d.metres;
+        result.seconds[k] = d.seconds;
       }
     }));
     return result;

@@ -45,9 +45,11 @@ export interface ModeGraph {
   /** Turn arcs: from the end of one segment direction onto the next. */
   arcTail: Uint32Array;
   arcHead: Uint32Array;
-  /** Seconds (the next segment's crossing plus the turn), metres (the next segment). */
+  /** Seconds (the next segment's crossing plus the turn, plus routing penalties), metres (the next segment). */
   arcWeight: Float32Array;
   arcDistance: Float32Array;
+  /** Travel seconds of each arc: its weight without routing penalties (entering restricted-access roads). */
+  arcSeconds: Float32Array;
   /** Seconds to cross segment s forward / backward for this mode; negative when closed. */
   segmentForward: Float32Array;
   segmentBackward: Float32Array;

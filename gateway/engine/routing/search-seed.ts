@@ -6,6 +6,8 @@ export interface SearchSeed {
   cost: number;
   /** Metres. */
   metres: number;
+  /** Travel seconds: the cost without routing penalties (restricted-access entries). */
+  seconds: number;
   /** Caller's tag: which snapped direction this seed is. */
   option: number;
 }
@@ -13,6 +15,8 @@ export interface SearchSeed {
 export interface SearchResult {
   cost: number;
   metres: number;
+  /** Travel seconds along the path found (its cost less routing penalties). */
+  seconds: number;
   sourceOption: number;
   targetOption: number;
   /** Base arcs from the source seed's vertex to the target seed's vertex, in travel order. */

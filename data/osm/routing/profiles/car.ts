@@ -1,6 +1,6 @@
 // Car, after OSRM's car.lua (v5/v6): its speeds per class, 80 % of a tagged maxspeed, motorways and
 // roundabouts oneway. Access as OSRM: `private`, `delivery`, `destination` and `customers` stay open
-// (OSRM's "restricted" roads; see docs/routing-profiles.md for what we do not do with them), `no`,
+// but restricted (OSRM's "restricted" roads: a route uses them only to start or end there), `no`,
 // agricultural, forestry, emergency and public-transport-only ways are closed.
 import type { ProfileSpec } from './profile';
 
@@ -17,6 +17,7 @@ export const car: ProfileSpec = {
   speeds: CAR_SPEEDS,
   accessKeys: ['motorcar', 'motor_vehicle', 'vehicle', 'access'],
   denied: CAR_DENIED,
+  restrictedAccess: new Set(['private', 'delivery', 'destination', 'customers']),
   openingSpeedKph: 10,
   obeysOneway: true,
   maxspeedFactor: 0.8,

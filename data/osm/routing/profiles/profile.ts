@@ -15,6 +15,12 @@ export interface ProfileSpec {
   accessKeys: readonly string[];
   /** Values of those tags that close the way to this mode. */
   denied: ReadonlySet<string>;
+  /**
+   * Access values that leave a way open but restricted (OSRM's `restricted` roads: `private`,
+   * `destination`…): routes enter such roads only to start or end there (a routing penalty on the turn
+   * onto them, mode-graph.ts). Only on the classes of `speeds`.
+   */
+  restrictedAccess?: ReadonlySet<string>;
   /** Values that open a way whose class is not in `speeds` (e.g. `bicycle=yes` on a footway). */
   openingSpeedKph: number;
   /** Whether oneway tags bind this mode (not pedestrians). */
@@ -39,6 +45,8 @@ export interface WaySpeeds {
   backwardKph: number;
   /** For ferries with a `duration` tag: the whole way's crossing time, seconds. */
   durationSeconds?: number;
+  /** Restricted access (profile's `restrictedAccess`): for the ends of a route only. */
+  restricted?: boolean;
 }
 
 const ONEWAY_YES = new Set(['yes', 'true', '1']);
@@ -112,7 +120,8 @@ export function waySpeeds(spec: ProfileSpec, tags: OsmTags, lengthMetres: number
   const bwd = accessOf(spec, tags, ':backward');
   if (fwd !== undefined) forward = spec.denied.has(fwd) ? 0 : forward || kph;
   if (bwd !== undefined) backward = spec.denied.has(bwd) ? 0 : backward || kph;
-  const result: WaySpeeds = { forwardKph: forward, backwardKph: backward, durationSeconds };
+  const restricted = !ferry && access !== undefined && spec.restrictedAccess?.has(access) === true && spec.speeds[highway!] !== undefined;
+  const result: WaySpeeds = { forwardKph: forward, backwardKph: backward, durationSeconds, restricted };
   spec.adjust?.(tags, result);
   if (result.forwardKph <= 0 && result.backwardKph <= 0) return null;
   return result;
