@@ -1,8 +1,9 @@
 // Contraction hierarchies (Geisberger et al. 2008) for one mode's graph: vertices are contracted one by
-// one in order of an edge-difference priority (shortcuts added minus edges removed, plus contracted
-// neighbours, kept current for the neighbours of each contracted vertex); a shortcut u→w replaces
-// u→v→w unless a bounded witness search finds a path at most as short without v. The result is two
-// upward CSR graphs (forward from a source, backward from a target) whose edges unpack to base arcs.
+// one in priority order (OSRM's: edges added over edges removed, the same counted in base arcs, plus
+// the vertex's depth in the hierarchy so far), re-simulated lazily when a vertex comes up; a shortcut
+// u→w replaces u→v→w unless a bounded witness search finds a path at most as short without v. The
+// result is two upward CSR graphs (forward from a source, backward from a target) whose edges unpack
+// to base arcs.
 import { MinHeap } from './min-heap';
 
 export interface BaseArcs {
@@ -38,10 +39,8 @@ export interface Hierarchy {
 }
 
 /** Vertices a witness search may settle while estimating a priority, and while contracting. */
-const SIMULATE_SETTLE_LIMIT = Number(process.env.SIM ?? 10);
-const CONTRACT_SETTLE_LIMIT = Number(process.env.CON ?? 500);
-const PRIO = process.env.PRIO ?? 'osrm';
-const LAZY = process.env.LAZY !== '0';
+const SIMULATE_SETTLE_LIMIT = 10;
+const CONTRACT_SETTLE_LIMIT = 300;
 
 /**
  * Per-vertex edge lists in one pool of typed arrays: a vertex's list is a slot that moves to the end of
@@ -241,46 +240,60 @@ class DynamicGraph {
 class WitnessSearch {
   private readonly dist: Float64Array;
   private readonly stamp: Uint32Array;
-  private readonly target: Uint32Array;
+  /** Generation in which the vertex is a target still without a witness. */
+  private readonly open: Uint32Array;
+  /** A target's cost through the contracted vertex: a path at most this long is its witness. */
+  private readonly bound: Float64Array;
+  private readonly targets: number[] = [];
   private generation = 0;
   private readonly heap = new MinHeap(256);
 
   constructor(vertexCount: number, private readonly g: DynamicGraph) {
     this.dist = new Float64Array(vertexCount);
     this.stamp = new Uint32Array(vertexCount);
-    this.target = new Uint32Array(vertexCount);
+    this.open = new Uint32Array(vertexCount);
+    this.bound = new Float64Array(vertexCount);
   }
 
   distanceTo(v: number): number {
     return this.stamp[v] === this.generation ? this.dist[v] : Infinity;
   }
 
-  /** Targets: the heads of `skip`'s out-edges other than `source`. */
-  run(source: number, skip: number, maxCost: number, settleLimit: number): void {
+  /**
+   * Targets: the heads w of `skip`'s out-edges other than `source`, each with a bound `toSkip` +
+   * weight(skip→w). Stops once every target has a path within its bound, or past the largest bound
+   * still open, or after `settleLimit` vertices.
+   */
+  run(source: number, skip: number, toSkip: number, settleLimit: number): void {
     const gen = ++this.generation;
-    const { dist, stamp, target, heap } = this;
+    const { dist, stamp, open, bound, targets, heap } = this;
     const out = this.g.out;
-    let remaining = 0;
+    const other = out.other;
+    const weight = out.weight;
+    targets.length = 0;
+    let maxCost = 0;
     for (let i = out.first(skip), end = out.end(skip); i < end; i++) {
-      const w = out.other[i];
-      if (w !== source && target[w] !== gen) {
-        target[w] = gen;
-        remaining++;
-      }
+      const w = other[i];
+      if (w === source) continue;
+      const b = toSkip + weight[i];
+      if (open[w] !== gen) {
+        open[w] = gen;
+        bound[w] = b;
+        targets.push(w);
+      } else if (b < bound[w]) bound[w] = b;
+      if (b > maxCost) maxCost = b;
     }
+    let remaining = targets.length;
     heap.clear();
     dist[source] = 0;
     stamp[source] = gen;
     heap.push(source, 0);
     let settled = 0;
-    const other = out.other;
-    const weight = out.weight;
     while (heap.size > 0 && remaining > 0) {
       const u = heap.pop();
       const key = heap.lastKey;
       if (key > dist[u]) continue;
       if (key > maxCost || ++settled > settleLimit) break;
-      if (target[u] === gen) remaining--;
       for (let i = out.first(u), end = out.end(u); i < end; i++) {
         const w = other[i];
         if (w === skip) continue;
@@ -290,6 +303,12 @@ class WitnessSearch {
           dist[w] = nd;
           stamp[w] = gen;
           heap.push(w, nd);
+          if (open[w] === gen && nd <= bound[w]) {
+            open[w] = 0;
+            if (--remaining === 0) break;
+            maxCost = 0;
+            for (const t of targets) if (open[t] === gen && bound[t] > maxCost) maxCost = bound[t];
+          }
         }
       }
     }
@@ -309,7 +328,6 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
   }
   const contracted = new Uint8Array(n);
   const depth = new Uint32Array(n);
-  const deleted = new Uint32Array(n);
   const priority = new Float64Array(n);
   const witness = new WitnessSearch(n, g);
   const gOut = g.out;
@@ -347,7 +365,7 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
       const ein = inEdge[j];
       arcsRemoved += g.arcs[ein];
       const wIn = inWeight[j];
-      witness.run(u, v, wIn + maxOut, apply ? CONTRACT_SETTLE_LIMIT : SIMULATE_SETTLE_LIMIT);
+      witness.run(u, v, wIn, apply ? CONTRACT_SETTLE_LIMIT : SIMULATE_SETTLE_LIMIT);
       for (let i = 0; i < outs; i++) {
         const w = outOther[i];
         if (w === u) continue;
@@ -361,13 +379,7 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
       }
     }
     const removed = ins + outs;
-    switch (PRIO) {
-      case 'ed': return 2 * (added - removed) + deleted[v];
-      case 'edd': return 2 * (added - removed) + deleted[v] + depth[v];
-      case 'gei': return 190 * (added - removed) + 120 * (arcsAdded - arcsRemoved) + 120 * depth[v] + 190 * deleted[v];
-      case 'mix': return (added - removed) + (arcsAdded - arcsRemoved) / 2 + 2*depth[v];
-      default: return 2 * (added / Math.max(1, removed)) + 4 * (arcsAdded / Math.max(1, arcsRemoved)) + depth[v];
-    }
+    return 2 * (added / Math.max(1, removed)) + 4 * (arcsAdded / Math.max(1, arcsRemoved)) + depth[v];
   };
 
   const queue = new MinHeap(n + 16);
@@ -382,14 +394,12 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
   while (queue.size > 0) {
     const v = queue.pop();
     if (contracted[v] || queue.lastKey !== priority[v]) continue;
-    if (LAZY) {
-      // Lazy update: the priority may have grown since it was queued.
-      const fresh = visit(v, false);
-      if (queue.size > 0 && fresh > queue.peekKey()) {
-        priority[v] = fresh;
-        queue.push(v, fresh);
-        continue;
-      }
+    // Lazy update: the priority may have grown since it was queued (its neighbours were contracted).
+    const fresh = visit(v, false);
+    if (queue.size > 0 && fresh > queue.peekKey()) {
+      priority[v] = fresh;
+      queue.push(v, fresh);
+      continue;
     }
     visit(v, true);
     contracted[v] = 1;
@@ -406,10 +416,6 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     g.detach(v);
     for (const x of neighbours) {
       if (depth[x] < depth[v] + 1) depth[x] = depth[v] + 1;
-      deleted[x]++;
-      if (LAZY) continue;
-      priority[x] = visit(x, false);
-      queue.push(x, priority[x]);
     }
     if (onProgress && (done & 4095) === 0) onProgress(done, n);
   }
