@@ -1,15 +1,18 @@
 // The routing stage of `waymark data import` (OSRM's extract + contract in one): keeps the ways some
 // mode may use with each mode's speeds (profiles/), the turn restrictions and traffic signals, then
 // splits ways into segments at shared nodes, marks border crossings, builds each mode's graph and
-// contraction hierarchy (gateway/engine/routing) and writes them into the extract's routing/ folder.
+// contraction hierarchy (gateway/engine/routing; the modes in parallel, mode-graphs.ts) and writes them
+// into the extract's routing/ folder.
 import { createEmbeddedRegions } from '../../../adapters/regions/embedded/embedded-regions';
-import { buildModeGraph, type SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
+import type { SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
 import { TURN_COSTS } from '../../../gateway/engine/routing/turn-costs';
 import {
   ROAD_CLASSES, SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT,
   SEGMENT_SIGNALS, SEGMENT_TOLL, type Network,
 } from '../../../gateway/engine/routing/network';
 import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmWay, StageContext, StageSummary } from '../stage';
+import type { ModeGraphJob } from './mode-graph-job';
+import { buildModeGraphs } from './mode-graphs';
 import { writeModeGraph, writeNetwork } from './network-files';
 import { MODES, PROFILES } from './profiles/profiles';
 import { waySpeeds } from './profiles/profile';
@@ -262,7 +265,7 @@ export class RoutingStage implements ImportStage {
 
     const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
     let applied = 0;
-    for (const [m, mode] of MODES.entries()) {
+    const jobs: ModeGraphJob[] = MODES.map((mode, m) => {
       const restrictions: SegmentRestriction[] = [];
       for (const r of this.restrictions) {
         if (!r.modes.includes(mode)) continue;
@@ -275,13 +278,17 @@ export class RoutingStage implements ImportStage {
         if (fromSegments.length === 0 || toSegments.length === 0) continue;
         restrictions.push({ via, fromSegments, toSegments, only: r.only });
       }
-      const blockedVertices = new Set<number>();
-      for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.add(v);
+      const blockedVertices: number[] = [];
+      for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
       if (mode === 'car') applied = restrictions.length;
-      const graph = buildModeGraph({
-        network, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(), restrictions, turnCosts: TURN_COSTS[mode], blockedVertices,
-        onProgress: (step, done, total) => ctx.progress(`${mode} ${step}`, done, total),
-      });
+      return {
+        id: m, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(),
+        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices,
+      };
+    });
+    const graphs = await buildModeGraphs(network, jobs, (m, step, done, total) => ctx.progress(`${MODES[m]} ${step}`, done, total));
+    for (const [m, mode] of MODES.entries()) {
+      const graph = graphs[m];
       bytes += writeModeGraph(ctx.dir, mode, graph);
       summary[`${mode} turns`] = graph.arcTail.length;
       summary[`${mode} shortcuts`] = graph.hierarchy.childA.length - graph.arcTail.length;

@@ -306,8 +306,10 @@ class WitnessSearch {
           if (open[w] === gen && nd <= bound[w]) {
             open[w] = 0;
             if (--remaining === 0) break;
-            maxCost = 0;
-            for (const t of targets) if (open[t] === gen && bound[t] > maxCost) maxCost = bound[t];
+            if (bound[w] >= maxCost) {
+              maxCost = 0;
+              for (const t of targets) if (open[t] === gen && bound[t] > maxCost) maxCost = bound[t];
+            }
           }
         }
       }
