@@ -260,10 +260,6 @@ export class RoutingStage implements ImportStage {
       wayName: this.wayName.toArray(), wayRef: this.wayRef.toArray(), wayClass: this.wayClass.toArray(), wayMaxspeed: this.wayMaxspeed.toArray(), wayOsmId: Float64Array.from(this.wayOsmId),
       strings, vertexPoint,
     };
-    const borders = markBorderCrossings(network);
-    let bytes = writeNetwork(ctx.dir, network);
-
-    const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
     let applied = 0;
     const jobs: ModeGraphJob[] = MODES.map((mode, m) => {
       const restrictions: SegmentRestriction[] = [];
@@ -286,7 +282,20 @@ export class RoutingStage implements ImportStage {
         restrictions, turnCosts: TURN_COSTS[mode], blockedVertices,
       };
     });
-    const graphs = await buildModeGraphs(network, jobs, (m, step, done, total) => ctx.progress(`${MODES[m]} ${step}`, done, total));
+    // The workers start now with their own copy of the network; border flags (which no mode graph reads)
+    // and the network file are done meanwhile.
+    const building = buildModeGraphs(network, jobs, (m, step, done, total) => ctx.progress(`${MODES[m]} ${step}`, done, total));
+    let borders: number;
+    let bytes: number;
+    try {
+      borders = markBorderCrossings(network);
+      bytes = writeNetwork(ctx.dir, network);
+    } catch (err) {
+      await building.catch(() => undefined);
+      throw err;
+    }
+    const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
+    const graphs = await building;
     for (const [m, mode] of MODES.entries()) {
       const graph = graphs[m];
       bytes += writeModeGraph(ctx.dir, mode, graph);
