@@ -1,7 +1,7 @@
 // Builds the routing stage's mode graphs, each mode's contraction on its own core: a pool of worker
 // threads (mode-graph-worker.ts), one per available core up to one per mode, takes the largest graphs
-// first. The graphs are the same as built in turn on one thread, which is what happens when there is
-// one core, one mode, or no compiled worker to start (the TypeScript sources run under the tests).
+// first. The graphs are the same as built in turn on one thread, which is what happens for a small
+// extract, on one core, or with no compiled worker to start (the TypeScript sources run under the tests).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,24 @@ export type ModeGraphProgress = (job: number, step: string, done: number, total?
 
 const WORKER_FILE = path.join(__dirname, 'mode-graph-worker.js');
 
+/**
+ * Open segment directions (all modes together) below which the graphs are built on this thread: Monaco
+ * (30 k) contracts in about a second, and starting the workers costs a good part of what they would save.
+ */
+const WORKERS_FROM_DIRECTIONS = 50_000;
+
+function openDirections(job: ModeGraphJob): number {
+  let open = 0;
+  for (const x of job.segmentForward) if (x >= 0) open++;
+  for (const x of job.segmentBackward) if (x >= 0) open++;
+  return open;
+}
+
 export async function buildModeGraphs(network: Network, jobs: ModeGraphJob[], onProgress: ModeGraphProgress): Promise<ModeGraph[]> {
   const threads = Math.min(jobs.length, os.availableParallelism());
-  if (threads < 2 || !fs.existsSync(WORKER_FILE)) {
+  const size = new Map(jobs.map((j) => [j.id, openDirections(j)]));
+  const total = [...size.values()].reduce((a, b) => a + b, 0);
+  if (threads < 2 || total < WORKERS_FROM_DIRECTIONS || !fs.existsSync(WORKER_FILE)) {
     return jobs.map((job) => buildModeGraph({
       network, segmentForward: job.segmentForward, segmentBackward: job.segmentBackward, restrictions: job.restrictions,
       turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices),
@@ -24,8 +39,7 @@ export async function buildModeGraphs(network: Network, jobs: ModeGraphJob[], on
     }));
   }
   // Open directions stand in for each graph's size: the largest start first, so none is left alone at the end.
-  const open = (j: ModeGraphJob) => j.segmentForward.reduce((s, x) => s + (x >= 0 ? 1 : 0), 0) + j.segmentBackward.reduce((s, x) => s + (x >= 0 ? 1 : 0), 0);
-  const queue = [...jobs].sort((a, b) => open(b) - open(a));
+  const queue = [...jobs].sort((a, b) => size.get(b.id)! - size.get(a.id)!);
   const results = new Map<number, ModeGraph>();
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_FILE, { workerData: network }));
   try {
