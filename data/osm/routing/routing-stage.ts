@@ -3,7 +3,7 @@
 // splits ways into segments at shared nodes, marks border crossings, builds each mode's graph and
 // contraction hierarchy (gateway/engine/routing; the modes in parallel, mode-graphs.ts) and writes them
 // into the extract's routing/ folder.
-import { createEmbeddedRegions } from '../../../adapters/regions/embedded/embedded-regions';
+import { bundledCountryAt } from '../../../adapters/regions/embedded/embedded-regions';
 import type { SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
 import { TURN_COSTS } from '../../../gateway/engine/routing/turn-costs';
 import {
@@ -311,12 +311,11 @@ export class RoutingStage implements ImportStage {
 
 /** Flags segments whose two ends lie in different countries (bundled boundaries); returns how many. */
 function markBorderCrossings(n: Network): number {
-  const regions = createEmbeddedRegions();
   const country = new Array<string | undefined>(n.vertexPoint.length);
   const countryOf = (v: number): string | undefined => {
     if (country[v] === undefined) {
       const p = n.vertexPoint[v];
-      country[v] = regions.lookup([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]).country?.code ?? '';
+      country[v] = bundledCountryAt([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7])?.code ?? '';
     }
     return country[v];
   };
