@@ -335,12 +335,12 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
   const gOut = g.out;
   const gIn = g.in;
 
-  // Priority as OSRM's contractor weighs it: edges added over edges removed, the same for the base
-  // arcs those edges stand for, and the vertex's depth in the hierarchy so far (spreads contraction
-  // evenly instead of growing one region's core). Lower goes first.
   // v's lists are copied first: adding a shortcut may compact the pool and move every slot.
   let outOther = new Uint32Array(64), outWeight = new Float64Array(64), outEdge = new Uint32Array(64);
   let inOther = new Uint32Array(64), inWeight = new Float64Array(64), inEdge = new Uint32Array(64);
+  // Priority as OSRM's contractor weighs it: edges added over edges removed, the same for the base
+  // arcs those edges stand for, and the vertex's depth in the hierarchy so far (spreads contraction
+  // evenly instead of growing one region's core). Lower goes first.
   const visit = (v: number, apply: boolean): number => {
     const outs = gOut.length[v];
     const ins = gIn.length[v];
@@ -357,11 +357,7 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     let added = 0;
     let arcsAdded = 0;
     let arcsRemoved = 0;
-    let maxOut = 0;
-    for (let i = 0; i < outs; i++) {
-      arcsRemoved += g.arcs[outEdge[i]];
-      if (outWeight[i] > maxOut) maxOut = outWeight[i];
-    }
+    for (let i = 0; i < outs; i++) arcsRemoved += g.arcs[outEdge[i]];
     for (let j = 0; j < ins; j++) {
       const u = inOther[j];
       const ein = inEdge[j];
@@ -390,8 +386,6 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     queue.push(v, priority[v]);
   }
   const rank = new Uint32Array(n);
-  const neighbours: number[] = [];
-  const seen = new Uint32Array(n);
   let done = 0;
   while (queue.size > 0) {
     const v = queue.pop();
@@ -406,19 +400,10 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     visit(v, true);
     contracted[v] = 1;
     rank[v] = done++;
-    neighbours.length = 0;
-    for (let i = gOut.first(v), end = gOut.end(v); i < end; i++) {
-      const x = gOut.other[i];
-      if (seen[x] !== done) { seen[x] = done; neighbours.push(x); }
-    }
-    for (let i = gIn.first(v), end = gIn.end(v); i < end; i++) {
-      const x = gIn.other[i];
-      if (seen[x] !== done) { seen[x] = done; neighbours.push(x); }
-    }
+    const below = depth[v] + 1;
+    for (let i = gOut.first(v), end = gOut.end(v); i < end; i++) depth[gOut.other[i]] = Math.max(depth[gOut.other[i]], below);
+    for (let i = gIn.first(v), end = gIn.end(v); i < end; i++) depth[gIn.other[i]] = Math.max(depth[gIn.other[i]], below);
     g.detach(v);
-    for (const x of neighbours) {
-      if (depth[x] < depth[v] + 1) depth[x] = depth[v] + 1;
-    }
     if (onProgress && (done & 4095) === 0) onProgress(done, n);
   }
   onProgress?.(n, n);
