@@ -1,5 +1,4 @@
 // Entry point of `waymark` (and of `npm start`).
-import { createServices } from '../app';
 import { configFromEnv } from '../config';
 import { silentLogger } from '../http/logger';
 import { parseArgs, hasFlag, UsageError } from './args';
@@ -7,7 +6,6 @@ import { dataCommand, DATA_USAGE } from './commands/data';
 import { geofencesCommand, GEOFENCES_USAGE } from './commands/geofences';
 import { projectCommand, PROJECT_USAGE } from './commands/project';
 import { regionsCommand, REGIONS_USAGE } from './commands/regions';
-import { serveCommand } from './commands/serve';
 import { webhooksCommand, WEBHOOKS_USAGE } from './commands/webhooks';
 import { cliOutput } from './output';
 
@@ -26,7 +24,9 @@ export async function main(argv: string[]): Promise<number> {
   const out = cliOutput(hasFlag(args, 'json'));
   const config = configFromEnv();
   const command = args.words[0];
-  if (command === 'serve') return serveCommand(config, out);
+  // The gateway's modules (app, serve) load only for the commands that use them: `data import` starts
+  // half a second sooner without them.
+  if (command === 'serve') return (await import('./commands/serve')).serveCommand(config, out);
   if (command === undefined || command === 'help' || hasFlag(args, 'help')) {
     process.stdout.write(USAGE + '\n');
     return command === undefined ? 2 : 0;
@@ -37,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'data') return dataCommand(config, args, out);
   // Checked before opening the store: a mistyped command must not create a data directory.
   if (command !== 'project' && command !== 'webhooks' && command !== 'geofences') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
+  const { createServices } = await import('../app');
   const services = await createServices(config, silentLogger());
   try {
     if (command === 'webhooks') return await webhooksCommand(services, args, out);

@@ -111,16 +111,9 @@ export class EmbeddedRegions implements RegionLookup {
       if (region !== undefined) result[type] = region;
     }
 
-    let country = data.imported.get('country')?.containing(lng, lat)
-      ?? data.countries.containing(lng, lat)
-      ?? data.countries.nearestWithin(lng, lat, this.coastTolerance);
-    let state = data.imported.get('state')?.containing(lng, lat);
-    if (state === undefined && (country === undefined || country.code === 'US')) {
-      state = data.usStates.containing(lng, lat);
-      if (state === undefined && country !== undefined) state = data.usStates.nearestWithin(lng, lat, this.coastTolerance);
-      // Census boundaries include inland water that Natural Earth leaves out (the Hudson, say).
-      if (state !== undefined && country === undefined) country = UNITED_STATES;
-    }
+    const found = countryAndState(data, data.imported, lng, lat, this.coastTolerance);
+    const country = found.country;
+    let state = found.state;
 
     let postalCode = data.imported.get('postalCode')?.containing(lng, lat);
     if (country?.code === 'CA') {
@@ -189,23 +182,55 @@ export class EmbeddedRegions implements RegionLookup {
   }
 }
 
-interface BundledData {
+interface BundledPolygons {
   countries: PolygonLayer<Region>;
   usStates: PolygonLayer<Region>;
+}
+
+interface BundledData extends BundledPolygons {
   postal: PostalCentroids;
 }
 
-let bundled: BundledData | undefined;
+let polygons: BundledPolygons | undefined;
+let postal: PostalCentroids | undefined;
 
 /** Package data never changes while the process runs: every instance shares one copy. */
+function bundledPolygons(): BundledPolygons {
+  polygons ??= { countries: loadCountryLayer(), usStates: loadUsStateLayer() };
+  return polygons;
+}
+
 function bundledData(): BundledData {
-  if (bundled === undefined) {
-    const countries = loadCountryLayer();
-    const usStates = loadUsStateLayer();
-    const postal = new PostalCentroids(loadBundledPostalPoints((lng, lat) => usStates.containing(lng, lat)?.code));
-    bundled = { countries, usStates, postal };
+  const { countries, usStates } = bundledPolygons();
+  postal ??= new PostalCentroids(loadBundledPostalPoints((lng, lat) => usStates.containing(lng, lat)?.code));
+  return { countries, usStates, postal };
+}
+
+/** Country and (US) state as `lookup` answers them, before Canadian provinces and postal codes. */
+function countryAndState(
+  bundled: BundledPolygons, imported: ReadonlyMap<string, PolygonLayer<Region>>, lng: number, lat: number, coastTolerance: number,
+): { country?: Region; state?: Region } {
+  let country = imported.get('country')?.containing(lng, lat)
+    ?? bundled.countries.containing(lng, lat)
+    ?? bundled.countries.nearestWithin(lng, lat, coastTolerance);
+  let state = imported.get('state')?.containing(lng, lat);
+  if (state === undefined && (country === undefined || country.code === 'US')) {
+    state = bundled.usStates.containing(lng, lat);
+    if (state === undefined && country !== undefined) state = bundled.usStates.nearestWithin(lng, lat, coastTolerance);
+    // Census boundaries include inland water that Natural Earth leaves out (the Hudson, say).
+    if (state !== undefined && country === undefined) country = UNITED_STATES;
   }
-  return bundled;
+  return { country, state };
+}
+
+/**
+ * The country `lookup` gives a point when no boundaries are imported, loading only the country and US
+ * state polygons: the import's border crossings need no postal data (a good part of the load time).
+ */
+export function bundledCountryAt(point: [number, number], coastToleranceMeters = 3000): Region | undefined {
+  const [lng, lat] = point;
+  if (!Number.isFinite(lng) || !Number.isFinite(lat) || Math.abs(lat) > 90 || Math.abs(lng) > 180) return undefined;
+  return countryAndState(bundledPolygons(), new Map(), lng, lat, coastToleranceMeters).country;
 }
 
 function withinMeters(p: { lng: number; lat: number }, lng: number, lat: number, meters: number): boolean {

@@ -1,15 +1,18 @@
 // The routing stage of `waymark data import` (OSRM's extract + contract in one): keeps the ways some
 // mode may use with each mode's speeds (profiles/), the turn restrictions and traffic signals, then
 // splits ways into segments at shared nodes, marks border crossings, builds each mode's graph and
-// contraction hierarchy (gateway/engine/routing) and writes them into the extract's routing/ folder.
-import { createEmbeddedRegions } from '../../../adapters/regions/embedded/embedded-regions';
-import { buildModeGraph, type SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
+// contraction hierarchy (gateway/engine/routing; the modes in parallel, mode-graphs.ts) and writes them
+// into the extract's routing/ folder.
+import { bundledCountryAt } from '../../../adapters/regions/embedded/embedded-regions';
+import type { SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
 import { TURN_COSTS } from '../../../gateway/engine/routing/turn-costs';
 import {
   ROAD_CLASSES, SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT,
   SEGMENT_SIGNALS, SEGMENT_TOLL, type Network,
 } from '../../../gateway/engine/routing/network';
 import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmWay, StageContext, StageSummary } from '../stage';
+import type { ModeGraphJob } from './mode-graph-job';
+import { buildModeGraphs } from './mode-graphs';
 import { writeModeGraph, writeNetwork } from './network-files';
 import { MODES, PROFILES } from './profiles/profiles';
 import { waySpeeds } from './profiles/profile';
@@ -258,12 +261,8 @@ export class RoutingStage implements ImportStage {
       wayName: this.wayName.toArray(), wayRef: this.wayRef.toArray(), wayClass: this.wayClass.toArray(), wayMaxspeed: this.wayMaxspeed.toArray(), wayOsmId: Float64Array.from(this.wayOsmId),
       strings, vertexPoint,
     };
-    const borders = markBorderCrossings(network);
-    let bytes = writeNetwork(ctx.dir, network);
-
-    const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
     let applied = 0;
-    for (const [m, mode] of MODES.entries()) {
+    const jobs: ModeGraphJob[] = MODES.map((mode, m) => {
       const restrictions: SegmentRestriction[] = [];
       for (const r of this.restrictions) {
         if (!r.modes.includes(mode)) continue;
@@ -278,14 +277,30 @@ export class RoutingStage implements ImportStage {
       }
       const wayRestricted = this.waySpeed[m].restricted;
       const restricted = Uint8Array.from(network.segmentWay, (w) => wayRestricted.get(w));
-      const blockedVertices = new Set<number>();
-      for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.add(v);
+      const blockedVertices: number[] = [];
+      for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
       if (mode === 'car') applied = restrictions.length;
-      const graph = buildModeGraph({
-        network, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(), restrictions, turnCosts: TURN_COSTS[mode], blockedVertices,
-        restricted,
-        onProgress: (step, done, total) => ctx.progress(`${mode} ${step}`, done, total),
-      });
+      return {
+        id: m, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(),
+        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted,
+      };
+    });
+    // The workers start now with their own copy of the network; border flags (which no mode graph reads)
+    // and the network file are done meanwhile.
+    const building = buildModeGraphs(network, jobs, (m, step, done, total) => ctx.progress(`${MODES[m]} ${step}`, done, total));
+    let borders: number;
+    let bytes: number;
+    try {
+      borders = markBorderCrossings(network);
+      bytes = writeNetwork(ctx.dir, network);
+    } catch (err) {
+      await building.catch(() => undefined);
+      throw err;
+    }
+    const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
+    const graphs = await building;
+    for (const [m, mode] of MODES.entries()) {
+      const graph = graphs[m];
       bytes += writeModeGraph(ctx.dir, mode, graph);
       summary[`${mode} turns`] = graph.arcTail.length;
       summary[`${mode} shortcuts`] = graph.hierarchy.childA.length - graph.arcTail.length;
@@ -299,12 +314,11 @@ export class RoutingStage implements ImportStage {
 
 /** Flags segments whose two ends lie in different countries (bundled boundaries); returns how many. */
 function markBorderCrossings(n: Network): number {
-  const regions = createEmbeddedRegions();
   const country = new Array<string | undefined>(n.vertexPoint.length);
   const countryOf = (v: number): string | undefined => {
     if (country[v] === undefined) {
       const p = n.vertexPoint[v];
-      country[v] = regions.lookup([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]).country?.code ?? '';
+      country[v] = bundledCountryAt([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7])?.code ?? '';
     }
     return country[v];
   };

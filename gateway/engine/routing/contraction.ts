@@ -1,8 +1,9 @@
 // Contraction hierarchies (Geisberger et al. 2008) for one mode's graph: vertices are contracted one by
-// one in order of an edge-difference priority (shortcuts added minus edges removed, plus contracted
-// neighbours, kept current for the neighbours of each contracted vertex); a shortcut u→w replaces
-// u→v→w unless a bounded witness search finds a path at most as short without v. The result is two
-// upward CSR graphs (forward from a source, backward from a target) whose edges unpack to base arcs.
+// one in priority order (OSRM's: edges added over edges removed, the same counted in base arcs, plus
+// the vertex's depth in the hierarchy so far), re-simulated lazily when a vertex comes up; a shortcut
+// u→w replaces u→v→w unless a bounded witness search finds a path at most as short without v. The
+// result is two upward CSR graphs (forward from a source, backward from a target) whose edges unpack
+// to base arcs.
 import { MinHeap } from './min-heap';
 
 export interface BaseArcs {
@@ -37,10 +38,115 @@ export interface Hierarchy {
   childB: Int32Array;
 }
 
-const SIMULATE_SETTLE_LIMIT = 40;
-const CONTRACT_SETTLE_LIMIT = 200;
-/** in × out degree above which a vertex's priority is estimated, not simulated. */
-const DENSE_ESTIMATE = 400;
+/** Vertices a witness search may settle while estimating a priority, and while contracting. */
+const SIMULATE_SETTLE_LIMIT = 10;
+const CONTRACT_SETTLE_LIMIT = 300;
+
+/**
+ * Per-vertex edge lists in one pool of typed arrays: a vertex's list is a slot that moves to the end of
+ * the pool, twice as large, when full (the pool is compacted when it runs out). Each entry carries the
+ * other end and the weight next to the edge id, so a witness search reads one contiguous run.
+ */
+class EdgeLists {
+  private readonly start: Uint32Array;
+  readonly length: Uint32Array;
+  private readonly capacity: Uint32Array;
+  other: Uint32Array;
+  weight: Float64Array;
+  edge: Uint32Array;
+  private used = 0;
+
+  constructor(vertexCount: number, degree: Uint32Array) {
+    this.start = new Uint32Array(vertexCount);
+    this.length = new Uint32Array(vertexCount);
+    this.capacity = new Uint32Array(vertexCount);
+    let total = 0;
+    for (let v = 0; v < vertexCount; v++) {
+      this.start[v] = total;
+      this.capacity[v] = degree[v] + 2;
+      total += degree[v] + 2;
+    }
+    this.used = total;
+    const size = total * 2 + 16;
+    this.other = new Uint32Array(size);
+    this.weight = new Float64Array(size);
+    this.edge = new Uint32Array(size);
+  }
+
+  first(v: number): number {
+    return this.start[v];
+  }
+
+  end(v: number): number {
+    return this.start[v] + this.length[v];
+  }
+
+  add(v: number, other: number, weight: number, edge: number): void {
+    if (this.length[v] === this.capacity[v]) this.move(v);
+    const i = this.start[v] + this.length[v]++;
+    this.other[i] = other;
+    this.weight[i] = weight;
+    this.edge[i] = edge;
+  }
+
+  remove(v: number, edge: number): void {
+    const first = this.start[v];
+    const last = first + this.length[v] - 1;
+    for (let i = first; i <= last; i++) {
+      if (this.edge[i] !== edge) continue;
+      this.other[i] = this.other[last];
+      this.weight[i] = this.weight[last];
+      this.edge[i] = this.edge[last];
+      this.length[v]--;
+      return;
+    }
+  }
+
+  setWeight(v: number, edge: number, weight: number): void {
+    for (let i = this.start[v], end = i + this.length[v]; i < end; i++) if (this.edge[i] === edge) this.weight[i] = weight;
+  }
+
+  /** Drops v's list (a contracted vertex's lists are read once more, then never). */
+  clear(v: number): void {
+    this.length[v] = 0;
+  }
+
+  private move(v: number): void {
+    const capacity = Math.max(4, this.capacity[v] * 2);
+    if (this.used + capacity > this.other.length) this.compact(capacity);
+    const from = this.start[v];
+    const to = this.used;
+    this.other.copyWithin(to, from, from + this.length[v]);
+    this.weight.copyWithin(to, from, from + this.length[v]);
+    this.edge.copyWithin(to, from, from + this.length[v]);
+    this.start[v] = to;
+    this.capacity[v] = capacity;
+    this.used += capacity;
+  }
+
+  /** Rewrites every list contiguously (slots keep their capacity), growing the pool if still short. */
+  private compact(need: number): void {
+    let total = need;
+    for (let v = 0; v < this.start.length; v++) total += this.capacity[v];
+    const size = Math.max(this.other.length, Math.ceil(total * 1.5));
+    const other = new Uint32Array(size);
+    const weight = new Float64Array(size);
+    const edge = new Uint32Array(size);
+    let at = 0;
+    for (let v = 0; v < this.start.length; v++) {
+      const from = this.start[v];
+      other.set(this.other.subarray(from, from + this.length[v]), at);
+      weight.set(this.weight.subarray(from, from + this.length[v]), at);
+      edge.set(this.edge.subarray(from, from + this.length[v]), at);
+      this.start[v] = at;
+      at += this.capacity[v];
+    }
+    this.other = other;
+    this.weight = weight;
+    this.edge = edge;
+    this.used = at;
+  }
+}
 
 class DynamicGraph {
   tail: Uint32Array;
@@ -49,30 +155,46 @@ class DynamicGraph {
   distance: Float64Array;
   childA: Int32Array;
   childB: Int32Array;
+  /** Base arcs an edge stands for (1 for a base arc): shortcuts over long chains cost more. */
+  arcs: Uint32Array;
   count = 0;
-  readonly out: number[][];
-  readonly in: number[][];
+  /** Edges of the vertices not yet contracted, by tail (other = head) and by head (other = tail). */
+  readonly out: EdgeLists;
+  readonly in: EdgeLists;
 
-  constructor(vertexCount: number, capacity: number) {
+  constructor(vertexCount: number, arcs: BaseArcs) {
+    const capacity = arcs.tail.length * 2 + 16;
     this.tail = new Uint32Array(capacity);
     this.head = new Uint32Array(capacity);
     this.weight = new Float64Array(capacity);
     this.distance = new Float64Array(capacity);
     this.childA = new Int32Array(capacity);
     this.childB = new Int32Array(capacity);
-    this.out = Array.from({ length: vertexCount }, () => []);
-    this.in = Array.from({ length: vertexCount }, () => []);
+    this.arcs = new Uint32Array(capacity);
+    const outDegree = new Uint32Array(vertexCount);
+    const inDegree = new Uint32Array(vertexCount);
+    for (let i = 0; i < arcs.tail.length; i++) {
+      outDegree[arcs.tail[i]]++;
+      inDegree[arcs.head[i]]++;
+    }
+    this.out = new EdgeLists(vertexCount, outDegree);
+    this.in = new EdgeLists(vertexCount, inDegree);
   }
 
   /** Adds u→w or improves an existing one; returns whether anything changed. */
-  addOrImprove(u: number, w: number, weight: number, distance: number, a: number, b: number): boolean {
-    for (const e of this.out[u]) {
-      if (this.head[e] !== w) continue;
+  addOrImprove(u: number, w: number, weight: number, distance: number, a: number, b: number, arcs: number): boolean {
+    const out = this.out;
+    for (let i = out.first(u), end = out.end(u); i < end; i++) {
+      if (out.other[i] !== w) continue;
+      const e = out.edge[i];
       if (this.weight[e] <= weight) return false;
       this.weight[e] = weight;
       this.distance[e] = distance;
       this.childA[e] = a;
       this.childB[e] = b;
+      this.arcs[e] = arcs;
+      out.weight[i] = weight;
+      this.in.setWeight(w, e, weight);
       return true;
     }
     if (this.count === this.tail.length) this.grow();
@@ -83,15 +205,18 @@ class DynamicGraph {
     this.distance[e] = distance;
     this.childA[e] = a;
     this.childB[e] = b;
-    this.out[u].push(e);
-    this.in[w].push(e);
+    this.arcs[e] = arcs;
+    out.add(u, w, weight, e);
+    this.in.add(w, u, weight, e);
     return true;
   }
 
   /** Takes a contracted vertex's edges out of its neighbours' lists (they stay in the edge arrays). */
   detach(v: number): void {
-    for (const e of this.in[v]) removeFrom(this.out[this.tail[e]], e);
-    for (const e of this.out[v]) removeFrom(this.in[this.head[e]], e);
+    for (let i = this.in.first(v), end = this.in.end(v); i < end; i++) this.out.remove(this.in.other[i], this.in.edge[i]);
+    for (let i = this.out.first(v), end = this.out.end(v); i < end; i++) this.in.remove(this.out.other[i], this.out.edge[i]);
+    this.in.clear(v);
+    this.out.clear(v);
   }
 
   private grow(): void {
@@ -102,53 +227,90 @@ class DynamicGraph {
     const d = new Float64Array(n); d.set(this.distance); this.distance = d;
     const a = new Int32Array(n); a.set(this.childA); this.childA = a;
     const b = new Int32Array(n); b.set(this.childB); this.childB = b;
+    const c = new Uint32Array(n); c.set(this.arcs); this.arcs = c;
   }
 }
 
-function removeFrom(list: number[], e: number): void {
-  const i = list.indexOf(e);
-  if (i < 0) return;
-  list[i] = list[list.length - 1];
-  list.pop();
-}
-
-/** A Dijkstra from one vertex over not-yet-contracted vertices, skipping one, bounded in cost and size. */
+/**
+ * A Dijkstra from one vertex over the remaining graph, skipping the vertex being contracted, bounded in
+ * cost and in settled vertices, and stopped once every target is settled. A distance it leaves is the
+ * cost of a real path, so it may prove a shortcut unnecessary but never wrongly: a search cut short only
+ * adds shortcuts, and the hierarchy stays exact.
+ */
 class WitnessSearch {
   private readonly dist: Float64Array;
   private readonly stamp: Uint32Array;
+  /** Generation in which the vertex is a target still without a witness. */
+  private readonly open: Uint32Array;
+  /** A target's cost through the contracted vertex: a path at most this long is its witness. */
+  private readonly bound: Float64Array;
+  private readonly targets: number[] = [];
   private generation = 0;
   private readonly heap = new MinHeap(256);
 
-  constructor(vertexCount: number, private readonly g: DynamicGraph, private readonly contracted: Uint8Array) {
+  constructor(vertexCount: number, private readonly g: DynamicGraph) {
     this.dist = new Float64Array(vertexCount);
     this.stamp = new Uint32Array(vertexCount);
+    this.open = new Uint32Array(vertexCount);
+    this.bound = new Float64Array(vertexCount);
   }
 
   distanceTo(v: number): number {
     return this.stamp[v] === this.generation ? this.dist[v] : Infinity;
   }
 
-  run(source: number, skip: number, maxCost: number, settleLimit: number): void {
-    this.generation++;
-    const { dist, stamp, heap, g, contracted } = this;
+  /**
+   * Targets: the heads w of `skip`'s out-edges other than `source`, each with a bound `toSkip` +
+   * weight(skip→w). Stops once every target has a path within its bound, or past the largest bound
+   * still open, or after `settleLimit` vertices.
+   */
+  run(source: number, skip: number, toSkip: number, settleLimit: number): void {
+    const gen = ++this.generation;
+    const { dist, stamp, open, bound, targets, heap } = this;
+    const out = this.g.out;
+    const other = out.other;
+    const weight = out.weight;
+    targets.length = 0;
+    let maxCost = 0;
+    for (let i = out.first(skip), end = out.end(skip); i < end; i++) {
+      const w = other[i];
+      if (w === source) continue;
+      const b = toSkip + weight[i];
+      if (open[w] !== gen) {
+        open[w] = gen;
+        bound[w] = b;
+        targets.push(w);
+      } else if (b < bound[w]) bound[w] = b;
+      if (b > maxCost) maxCost = b;
+    }
+    let remaining = targets.length;
     heap.clear();
     dist[source] = 0;
-    stamp[source] = this.generation;
+    stamp[source] = gen;
     heap.push(source, 0);
     let settled = 0;
-    while (heap.size > 0) {
+    while (heap.size > 0 && remaining > 0) {
       const u = heap.pop();
       const key = heap.lastKey;
       if (key > dist[u]) continue;
       if (key > maxCost || ++settled > settleLimit) break;
-      for (const e of g.out[u]) {
-        const w = g.head[e];
-        if (w === skip || contracted[w]) continue;
-        const nd = key + g.weight[e];
-        if (stamp[w] !== this.generation || nd < dist[w]) {
+      for (let i = out.first(u), end = out.end(u); i < end; i++) {
+        const w = other[i];
+        if (w === skip) continue;
+        const nd = key + weight[i];
+        if (nd > maxCost) continue;
+        if (stamp[w] !== gen || nd < dist[w]) {
           dist[w] = nd;
-          stamp[w] = this.generation;
+          stamp[w] = gen;
           heap.push(w, nd);
+          if (open[w] === gen && nd <= bound[w]) {
+            open[w] = 0;
+            if (--remaining === 0) break;
+            if (bound[w] >= maxCost) {
+              maxCost = 0;
+              for (const t of targets) if (open[t] === gen && bound[t] > maxCost) maxCost = bound[t];
+            }
+          }
         }
       }
     }
@@ -161,45 +323,61 @@ export interface ContractionProgress {
 
 export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hierarchy {
   const n = arcs.vertexCount;
-  const g = new DynamicGraph(n, arcs.tail.length * 2 + 16);
+  const g = new DynamicGraph(n, arcs);
   for (let i = 0; i < arcs.tail.length; i++) {
     if (arcs.tail[i] === arcs.head[i]) continue;
-    g.addOrImprove(arcs.tail[i], arcs.head[i], arcs.weight[i], arcs.distance[i], -1, i);
+    g.addOrImprove(arcs.tail[i], arcs.head[i], arcs.weight[i], arcs.distance[i], -1, i, 1);
   }
   const contracted = new Uint8Array(n);
-  const deletedNeighbours = new Uint32Array(n);
+  const depth = new Uint32Array(n);
   const priority = new Float64Array(n);
-  const witness = new WitnessSearch(n, g, contracted);
+  const witness = new WitnessSearch(n, g);
+  const gOut = g.out;
+  const gIn = g.in;
 
+  // v's lists are copied first: adding a shortcut may compact the pool and move every slot.
+  let outOther = new Uint32Array(64), outWeight = new Float64Array(64), outEdge = new Uint32Array(64);
+  let inOther = new Uint32Array(64), inWeight = new Float64Array(64), inEdge = new Uint32Array(64);
+  // Priority as OSRM's contractor weighs it: edges added over edges removed, the same for the base
+  // arcs those edges stand for, and the vertex's depth in the hierarchy so far (spreads contraction
+  // evenly instead of growing one region's core). Lower goes first.
   const visit = (v: number, apply: boolean): number => {
-    let shortcuts = 0;
-    let removed = 0;
-    let maxOut = 0;
-    let outs = 0;
-    for (const e of g.out[v]) if (!contracted[g.head[e]]) { outs++; if (g.weight[e] > maxOut) maxOut = g.weight[e]; }
-    removed += outs;
-    // A dense vertex (late in the order, in the core) is estimated without witness searches: it
-    // comes last anyway, and simulating it after every neighbour's contraction is quadratic.
-    if (!apply && outs * g.in[v].length > DENSE_ESTIMATE) {
-      const ins = g.in[v].length;
-      return 2 * (ins * outs - ins - outs) + deletedNeighbours[v];
-    }
-    for (const ein of g.in[v]) {
-      const u = g.tail[ein];
-      if (contracted[u]) continue;
-      removed++;
-      const wIn = g.weight[ein];
-      witness.run(u, v, wIn + maxOut, apply ? CONTRACT_SETTLE_LIMIT : SIMULATE_SETTLE_LIMIT);
-      for (const eout of g.out[v]) {
-        const w = g.head[eout];
-        if (w === u || contracted[w]) continue;
-        const via = wIn + g.weight[eout];
+    const outs = gOut.length[v];
+    const ins = gIn.length[v];
+    if (outs > outOther.length) [outOther, outWeight, outEdge] = [new Uint32Array(outs * 2), new Float64Array(outs * 2), new Uint32Array(outs * 2)];
+    if (ins > inOther.length) [inOther, inWeight, inEdge] = [new Uint32Array(ins * 2), new Float64Array(ins * 2), new Uint32Array(ins * 2)];
+    const of = gOut.first(v);
+    outOther.set(gOut.other.subarray(of, of + outs));
+    outWeight.set(gOut.weight.subarray(of, of + outs));
+    outEdge.set(gOut.edge.subarray(of, of + outs));
+    const inf = gIn.first(v);
+    inOther.set(gIn.other.subarray(inf, inf + ins));
+    inWeight.set(gIn.weight.subarray(inf, inf + ins));
+    inEdge.set(gIn.edge.subarray(inf, inf + ins));
+    let added = 0;
+    let arcsAdded = 0;
+    let arcsRemoved = 0;
+    for (let i = 0; i < outs; i++) arcsRemoved += g.arcs[outEdge[i]];
+    for (let j = 0; j < ins; j++) {
+      const u = inOther[j];
+      const ein = inEdge[j];
+      arcsRemoved += g.arcs[ein];
+      const wIn = inWeight[j];
+      witness.run(u, v, wIn, apply ? CONTRACT_SETTLE_LIMIT : SIMULATE_SETTLE_LIMIT);
+      for (let i = 0; i < outs; i++) {
+        const w = outOther[i];
+        if (w === u) continue;
+        const via = wIn + outWeight[i];
         if (witness.distanceTo(w) <= via) continue;
-        shortcuts++;
-        if (apply) g.addOrImprove(u, w, via, g.distance[ein] + g.distance[eout], ein, eout);
+        added++;
+        const eout = outEdge[i];
+        const through = g.arcs[ein] + g.arcs[eout];
+        arcsAdded += through;
+        if (apply) g.addOrImprove(u, w, via, g.distance[ein] + g.distance[eout], ein, eout, through);
       }
     }
-    return 2 * (shortcuts - removed) + deletedNeighbours[v];
+    const removed = ins + outs;
+    return 2 * (added / Math.max(1, removed)) + 4 * (arcsAdded / Math.max(1, arcsRemoved)) + depth[v];
   };
 
   const queue = new MinHeap(n + 16);
@@ -211,10 +389,8 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
   let done = 0;
   while (queue.size > 0) {
     const v = queue.pop();
-    const key = queue.lastKey;
-    if (contracted[v] || key !== priority[v]) continue;
-    // Neighbours of contracted vertices are re-evaluated here, when they come up, not after each contraction.
-    // Lazy update: the priority may have grown since it was queued.
+    if (contracted[v] || queue.lastKey !== priority[v]) continue;
+    // Lazy update: the priority may have grown since it was queued (its neighbours were contracted).
     const fresh = visit(v, false);
     if (queue.size > 0 && fresh > queue.peekKey()) {
       priority[v] = fresh;
@@ -224,13 +400,10 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     visit(v, true);
     contracted[v] = 1;
     rank[v] = done++;
-    const neighbours = new Set<number>();
-    for (const e of g.out[v]) if (!contracted[g.head[e]]) neighbours.add(g.head[e]);
-    for (const e of g.in[v]) if (!contracted[g.tail[e]]) neighbours.add(g.tail[e]);
+    const below = depth[v] + 1;
+    for (let i = gOut.first(v), end = gOut.end(v); i < end; i++) depth[gOut.other[i]] = Math.max(depth[gOut.other[i]], below);
+    for (let i = gIn.first(v), end = gIn.end(v); i < end; i++) depth[gIn.other[i]] = Math.max(depth[gIn.other[i]], below);
     g.detach(v);
-    for (const x of neighbours) {
-      deletedNeighbours[x]++;
-    }
     if (onProgress && (done & 4095) === 0) onProgress(done, n);
   }
   onProgress?.(n, n);
