@@ -4,13 +4,25 @@
 // One class with the same fields for circles and polygons, on purpose: these objects are also the
 // R-tree's items, and rbush's hot loops (intersects, the bulk-load sorts) slow down several-fold
 // when the items they touch come in many shapes (V8 megamorphic property access).
-import type { Geofence, LngLat } from '../types';
+//
+// Few number fields, on purpose: V8 keeps each number field of an object as a separate 16-byte box,
+// so circles and polygons share their centre fields, and times that are almost always absent sit in
+// a shared object.
+import type { Geofence } from '../types';
 import { METERS_PER_DEGREE, localProjection, projectRing } from '../geo/planar';
 
 const RAD = Math.PI / 180;
 const NO_RING = new Float64Array(0);
 
 export type FenceKind = 'circle' | 'polygon';
+
+export interface Expiry {
+  disableAtMs: number;
+  deleteAtMs: number;
+}
+
+// Not frozen: a frozen object has another hidden class than the others, and eligibility reads both.
+const NO_EXPIRY: Expiry = { disableAtMs: Infinity, deleteAtMs: Infinity };
 
 export class PreparedGeofence {
   /** Bounding box in degrees, read by rbush. */
@@ -20,23 +32,24 @@ export class PreparedGeofence {
   maxY = 0;
   /** Circles are tested as true circles on the sphere; polygons (and isochrones) as a planar ring. */
   kind: FenceKind = 'circle';
-  /** Circle centre (degrees), radius (metres), cos(centre latitude). */
+  /**
+   * Circle: centre (degrees), radius (metres), cos(centre latitude). Polygon: the projection
+   * reference (the ring's bounding-box centre) and its cosine; radius 0.
+   */
   centerLng = 0;
   centerLat = 0;
   radiusM = 0;
   cosCenterLat = 1;
-  /** Polygon projection reference (the ring's bounding-box centre) and metres per degree there. */
-  lng0 = 0;
-  lat0 = 0;
-  kx = 0;
-  ky = 0;
   /** Polygon ring, closed, [x0, y0, x1, y1, ...] in metres east / north of (lng0, lat0). */
   xy: Float64Array = NO_RING;
-  /** Polygon ring in degrees, for great-circle distances to far-away points. */
-  ring: LngLat[] = [];
-  /** Epoch ms of disableAfter / deleteAfter; Infinity when unset or unreadable. */
-  disableAtMs = Infinity;
-  deleteAtMs = Infinity;
+  /**
+   * Polygon ring, closed, [lng0, lat0, lng1, lat1, ...] in degrees: for great-circle distances to
+   * far-away points and to give the stored ring back. Shares one buffer with `xy`: a ring as arrays
+   * of [lng, lat] arrays took 64 bytes a vertex, this takes 16.
+   */
+  lngLat: Float64Array = NO_RING;
+  /** disableAfter and deleteAfter; NO_EXPIRY (shared) when neither is set. */
+  expiry: Expiry = NO_EXPIRY;
   /** The geofence has operating hours (at least one day given), so events carry currentlyOperating. */
   hasOperatingHours = false;
   /** userIds plus the deprecated userId; undefined when unrestricted. */
@@ -54,16 +67,44 @@ export class PreparedGeofence {
   readonly idHash: number;
 
   /**
-   * The index dropped this circle's stored 33-point ring (it is exactly circleGeometry(centre, radius),
-   * which evaluation never reads): `geofence.geometry` is then absent and GeofenceIndex rebuilds it
-   * for the callers that return whole geofences. About 3 KiB per circle.
+   * The index dropped the stored `geometry` (evaluation never reads it): a circle's ring that is
+   * exactly circleGeometry(centre, radius), about 3 KiB, or a polygon's ring, which `lngLat` holds.
+   * `geofence.geometry` is then absent and GeofenceIndex rebuilds it for the callers that return
+   * whole geofences.
    */
   geometryOmitted = false;
 
   /** Scratch field of evaluateGeofences (single-threaded, never re-entered): the update that last saw it. */
   seenStamp = 0;
 
-  constructor(readonly geofence: Geofence) {
+  /** The geofence as evaluation reads it (the index's copy may lack `geometry`, see geometryOmitted). */
+  /** Polygon projection reference and metres per degree there (planar.ts localProjection). */
+  get lng0(): number {
+    return this.centerLng;
+  }
+
+  get lat0(): number {
+    return this.centerLat;
+  }
+
+  get kx(): number {
+    return METERS_PER_DEGREE * this.cosCenterLat;
+  }
+
+  get ky(): number {
+    return METERS_PER_DEGREE;
+  }
+
+  /** Epoch ms of disableAfter / deleteAfter; Infinity when unset or unreadable. */
+  get disableAtMs(): number {
+    return this.expiry.disableAtMs;
+  }
+
+  get deleteAtMs(): number {
+    return this.expiry.deleteAtMs;
+  }
+
+  constructor(public geofence: Geofence) {
     this._id = geofence._id;
     this.idHash = idHash(geofence._id);
     this.enabled = geofence.enabled;
@@ -96,15 +137,30 @@ export function prepareGeofence(g: Geofence, refresh = false): PreparedGeofence 
     const hit = cache.get(g);
     if (hit) return hit;
   }
+  const p = derivePrepared(g);
+  cache.set(g, p);
+  return p;
+}
+
+/**
+ * Makes prepareGeofence(g) answer `p`: for a geofence given out whole by the index, whose prepared
+ * form the index already holds.
+ */
+export function rememberPrepared(g: Geofence, p: PreparedGeofence): void {
+  cache.set(g, p);
+}
+
+/** Derived data for `g`, not cached (the index keeps its own). */
+export function derivePrepared(g: Geofence): PreparedGeofence {
   const p = new PreparedGeofence(g);
-  p.disableAtMs = parseTime(g.disableAfter);
-  p.deleteAtMs = parseTime(g.deleteAfter);
+  if (g.disableAfter !== undefined || g.deleteAfter !== undefined) {
+    p.expiry = { disableAtMs: parseTime(g.disableAfter), deleteAtMs: parseTime(g.deleteAfter) };
+  }
   p.hasOperatingHours = g.operatingHours !== undefined && Object.keys(g.operatingHours).length > 0;
   const users = [...(g.userIds ?? []), ...(g.userId ? [g.userId] : [])];
   p.allowedUserIds = users.length > 0 ? new Set(users) : undefined;
   if (g.type === 'circle') prepareCircle(p, g);
   else preparePolygon(p, g);
-  cache.set(g, p);
   return p;
 }
 
@@ -155,12 +211,19 @@ function preparePolygon(p: PreparedGeofence, g: Geofence): void {
   p.minY = minY;
   p.maxX = maxX;
   p.maxY = maxY;
-  p.lng0 = projection.lng0;
-  p.lat0 = projection.lat0;
-  p.kx = projection.kx;
-  p.ky = projection.ky;
-  p.xy = projectRing(projection, ring);
-  p.ring = ring;
+  p.centerLng = projection.lng0;
+  p.centerLat = projection.lat0;
+  p.cosCenterLat = Math.cos(projection.lat0 * RAD); // so that kx is projection.kx
+  // One buffer for both forms of the ring: one allocation per polygon instead of two.
+  const both = new Float64Array(ring.length * 4);
+  const lngLat = both.subarray(0, ring.length * 2);
+  for (let i = 0; i < ring.length; i++) {
+    lngLat[2 * i] = ring[i][0];
+    lngLat[2 * i + 1] = ring[i][1];
+  }
+  p.lngLat = lngLat;
+  p.xy = both.subarray(ring.length * 2);
+  projectRing(projection, ring, p.xy);
 }
 
 function parseTime(iso: string | undefined): number {
