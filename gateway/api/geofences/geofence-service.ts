@@ -87,7 +87,7 @@ export class GeofenceService {
         const fences: PreparedGeofence[] = [];
         await this.store.scan('geofences', scope, (docs) => {
           // Prepared as read: each batch of full documents (rings and all) is garbage at once.
-          for (const d of docs) fences.push(prepareForIndex(d as unknown as Geofence));
+          for (const d of docs) fences.push(prepareForIndex(d as unknown as Geofence, true));
         });
         const index = new GeofenceIndex();
         index.loadPrepared(fences);

@@ -160,24 +160,43 @@ export class GeofenceIndex {
  * holds drops its stored `geometry` when that can be rebuilt exactly: a circle's ring that
  * circleGeometry() draws (evaluation reads the centre and radius; the ring was 40 % of the index's
  * memory) or a polygon's single closed ring (kept as `lngLat`). Anything else is kept as given.
+ *
+ * `owned`: the caller hands `g` over (a loader's freshly parsed document), so it is kept itself,
+ * its geometry set to undefined, instead of copied: a copy made by rest-spread also spills most of
+ * its fields into a second array.
  */
-export function prepareForIndex(g: Geofence): PreparedGeofence {
+export function prepareForIndex(g: Geofence, owned = false): PreparedGeofence {
   const fence = derivePrepared(g);
   if (!geometryRebuilds(g, fence)) return fence;
-  const { geometry: _stored, ...rest } = g;
-  rest.projectId = sharedProjectId(rest.projectId);
-  fence.geofence = rest as Geofence;
+  let held: Geofence;
+  if (owned) {
+    (g as { geometry: Geofence['geometry'] | undefined }).geometry = undefined;
+    held = g;
+  } else {
+    const { geometry: _stored, ...rest } = g;
+    held = rest as Geofence;
+  }
+  shareStrings(held);
+  fence.geofence = held;
   fence.geometryOmitted = true;
   return fence;
 }
 
-let lastProjectId = '';
+/**
+ * The last project id and timestamps seen: geofences written together (an import, a sync, a batch)
+ * follow each other in a scan and share these, so the index keeps one string per run of them
+ * instead of one per geofence (40 bytes each).
+ */
+const lastSeen = { projectId: '', createdAt: '', updatedAt: '' };
 
-/** One string for the project id of all the geofences of an index (24 bytes and a header each). */
-function sharedProjectId(id: string): string {
-  if (id === lastProjectId) return lastProjectId;
-  lastProjectId = id;
-  return id;
+function shareStrings(g: Geofence): void {
+  if (g.projectId === lastSeen.projectId) g.projectId = lastSeen.projectId;
+  else lastSeen.projectId = g.projectId;
+  if (g.createdAt === lastSeen.createdAt) g.createdAt = lastSeen.createdAt;
+  else lastSeen.createdAt = g.createdAt;
+  if (g.updatedAt === g.createdAt) g.updatedAt = g.createdAt;
+  else if (g.updatedAt === lastSeen.updatedAt) g.updatedAt = lastSeen.updatedAt;
+  else lastSeen.updatedAt = g.updatedAt;
 }
 
 function geometryRebuilds(g: Geofence, fence: PreparedGeofence): boolean {
@@ -212,6 +231,7 @@ function isDrawnCircle(g: Geofence): boolean {
 function whole(fence: PreparedGeofence): Geofence {
   const g = fence.geofence;
   if (!fence.geometryOmitted) return g;
+  // Spread keeps the key order, with `geometry` where it was when the geofence was kept in place.
   const out = { ...g, geometry: fence.kind === 'circle' ? circleGeometry(g.geometryCenter.coordinates, g.geometryRadius) : polygonOf(fence.lngLat) };
   rememberPrepared(out, fence);
   return out;
