@@ -5,9 +5,9 @@
 // R-tree's items, and rbush's hot loops (intersects, the bulk-load sorts) slow down several-fold
 // when the items they touch come in many shapes (V8 megamorphic property access).
 //
-// Few number fields, on purpose: V8 keeps each number field of an object as a separate 16-byte box,
-// so circles and polygons share their centre fields, and times that are almost always absent sit in
-// a shared object.
+// Few fields, on purpose (100k of these are held): V8 keeps each number field of an object in a box
+// of its own, so the numbers sit in one array of doubles, circles and polygons share their centre
+// slots, and what most geofences lack (times, restrictions) sits in one shared object.
 import type { Geofence } from '../types';
 import { METERS_PER_DEGREE, localProjection, projectRing } from '../geo/planar';
 
@@ -16,30 +16,52 @@ const NO_RING = new Float64Array(0);
 
 export type FenceKind = 'circle' | 'polygon';
 
-export interface Expiry {
+/** What few geofences set; one shared object (NO_RULES) for all the others. */
+interface Rules {
+  /** Epoch ms of disableAfter / deleteAfter; Infinity when unset or unreadable. */
   disableAtMs: number;
   deleteAtMs: number;
+  /** The geofence has operating hours (at least one day given), so events carry currentlyOperating. */
+  hasOperatingHours: boolean;
+  /** userIds plus the deprecated userId; undefined when unrestricted. */
+  allowedUserIds: ReadonlySet<string> | undefined;
+  /** IP ranges; undefined when unrestricted. */
+  ipRanges: string[] | undefined;
+  stopDetection: boolean | undefined;
+  dwellThreshold: number | undefined;
 }
 
-// Not frozen: a frozen object has another hidden class than the others, and eligibility reads both.
-const NO_EXPIRY: Expiry = { disableAtMs: Infinity, deleteAtMs: Infinity };
+// Not frozen: a frozen object has another hidden class than the others, and evaluation reads both.
+const NO_RULES: Rules = {
+  disableAtMs: Infinity, deleteAtMs: Infinity, hasOperatingHours: false, allowedUserIds: undefined, ipRanges: undefined,
+  stopDetection: undefined, dwellThreshold: undefined,
+};
+
+// Positions in PreparedGeofence.numbers.
+const MIN_X = 0;
+const MIN_Y = 1;
+const MAX_X = 2;
+const MAX_Y = 3;
+const CENTER_LNG = 4;
+const CENTER_LAT = 5;
+const RADIUS_M = 6;
+const COS_CENTER_LAT = 7;
+
+/** Eight numbers stored unboxed: the 0.5s make the literal an array of doubles, whatever is stored later. */
+function numberSlots(): number[] {
+  return [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+}
 
 export class PreparedGeofence {
-  /** Bounding box in degrees, read by rbush. */
-  minX = 0;
-  minY = 0;
-  maxX = 0;
-  maxY = 0;
+  /**
+   * Bounding box (degrees), centre (degrees), radius (metres), cos(centre latitude), read through
+   * the getters below. A circle's centre and radius; a polygon's projection reference (its ring's
+   * bounding-box centre) and radius 0. One array of unboxed doubles: as fields, each number took a
+   * box of its own (16 bytes) besides the field.
+   */
+  private readonly numbers = numberSlots();
   /** Circles are tested as true circles on the sphere; polygons (and isochrones) as a planar ring. */
   kind: FenceKind = 'circle';
-  /**
-   * Circle: centre (degrees), radius (metres), cos(centre latitude). Polygon: the projection
-   * reference (the ring's bounding-box centre) and its cosine; radius 0.
-   */
-  centerLng = 0;
-  centerLat = 0;
-  radiusM = 0;
-  cosCenterLat = 1;
   /** Polygon ring, closed, [x0, y0, x1, y1, ...] in metres east / north of (lng0, lat0). */
   xy: Float64Array = NO_RING;
   /**
@@ -48,20 +70,12 @@ export class PreparedGeofence {
    * of [lng, lat] arrays took 64 bytes a vertex, this takes 16.
    */
   lngLat: Float64Array = NO_RING;
-  /** disableAfter and deleteAfter; NO_EXPIRY (shared) when neither is set. */
-  expiry: Expiry = NO_EXPIRY;
-  /** The geofence has operating hours (at least one day given), so events carry currentlyOperating. */
-  hasOperatingHours = false;
-  /** userIds plus the deprecated userId; undefined when unrestricted. */
-  allowedUserIds: ReadonlySet<string> | undefined = undefined;
+  /** Restrictions and options most geofences lack, read through the getters below. */
+  rules: Rules = NO_RULES;
   // Copies of the geofence fields every candidate needs, so evaluation touches this object only and
   // not the Geofence (a cache miss per candidate, measured as the largest single cost of an update).
   readonly _id: string;
   readonly enabled: boolean;
-  readonly stopDetection: boolean | undefined;
-  readonly dwellThreshold: number | undefined;
-  /** IP ranges; undefined when unrestricted. */
-  readonly ipRanges: string[] | undefined;
 
   /** idHash(_id): lets evaluation match visits to candidates without touching the id strings. */
   readonly idHash: number;
@@ -77,40 +91,102 @@ export class PreparedGeofence {
   /** Scratch field of evaluateGeofences (single-threaded, never re-entered): the update that last saw it. */
   seenStamp = 0;
 
-  /** The geofence as evaluation reads it (the index's copy may lack `geometry`, see geometryOmitted). */
+  /** `geofence`: as evaluation reads it (the index's copy may lack `geometry`, see geometryOmitted). */
+  constructor(public geofence: Geofence) {
+    this._id = geofence._id;
+    this.idHash = idHash(geofence._id);
+    this.enabled = geofence.enabled;
+  }
+
+  /** Bounding box in degrees, read by rbush. */
+  get minX(): number {
+    return this.numbers[MIN_X];
+  }
+
+  get minY(): number {
+    return this.numbers[MIN_Y];
+  }
+
+  get maxX(): number {
+    return this.numbers[MAX_X];
+  }
+
+  get maxY(): number {
+    return this.numbers[MAX_Y];
+  }
+
+  get centerLng(): number {
+    return this.numbers[CENTER_LNG];
+  }
+
+  get centerLat(): number {
+    return this.numbers[CENTER_LAT];
+  }
+
+  get radiusM(): number {
+    return this.numbers[RADIUS_M];
+  }
+
+  get cosCenterLat(): number {
+    return this.numbers[COS_CENTER_LAT];
+  }
+
   /** Polygon projection reference and metres per degree there (planar.ts localProjection). */
   get lng0(): number {
-    return this.centerLng;
+    return this.numbers[CENTER_LNG];
   }
 
   get lat0(): number {
-    return this.centerLat;
+    return this.numbers[CENTER_LAT];
   }
 
   get kx(): number {
-    return METERS_PER_DEGREE * this.cosCenterLat;
+    return METERS_PER_DEGREE * this.numbers[COS_CENTER_LAT];
   }
 
   get ky(): number {
     return METERS_PER_DEGREE;
   }
 
-  /** Epoch ms of disableAfter / deleteAfter; Infinity when unset or unreadable. */
   get disableAtMs(): number {
-    return this.expiry.disableAtMs;
+    return this.rules.disableAtMs;
   }
 
   get deleteAtMs(): number {
-    return this.expiry.deleteAtMs;
+    return this.rules.deleteAtMs;
   }
 
-  constructor(public geofence: Geofence) {
-    this._id = geofence._id;
-    this.idHash = idHash(geofence._id);
-    this.enabled = geofence.enabled;
-    this.stopDetection = geofence.stopDetection;
-    this.dwellThreshold = geofence.dwellThreshold;
-    this.ipRanges = geofence.ip && geofence.ip.length > 0 ? geofence.ip : undefined;
+  get hasOperatingHours(): boolean {
+    return this.rules.hasOperatingHours;
+  }
+
+  get allowedUserIds(): ReadonlySet<string> | undefined {
+    return this.rules.allowedUserIds;
+  }
+
+  get ipRanges(): string[] | undefined {
+    return this.rules.ipRanges;
+  }
+
+  get stopDetection(): boolean | undefined {
+    return this.rules.stopDetection;
+  }
+
+  get dwellThreshold(): number | undefined {
+    return this.rules.dwellThreshold;
+  }
+
+  /** Sets the box, centre, radius and cos(centre latitude); only the prepare functions below call it. */
+  place(minX: number, minY: number, maxX: number, maxY: number, centerLng: number, centerLat: number, radiusM: number, cosCenterLat: number): void {
+    const n = this.numbers;
+    n[MIN_X] = minX;
+    n[MIN_Y] = minY;
+    n[MAX_X] = maxX;
+    n[MAX_Y] = maxY;
+    n[CENTER_LNG] = centerLng;
+    n[CENTER_LAT] = centerLat;
+    n[RADIUS_M] = radiusM;
+    n[COS_CENTER_LAT] = cosCenterLat;
   }
 }
 
@@ -153,12 +229,17 @@ export function rememberPrepared(g: Geofence, p: PreparedGeofence): void {
 /** Derived data for `g`, not cached (the index keeps its own). */
 export function derivePrepared(g: Geofence): PreparedGeofence {
   const p = new PreparedGeofence(g);
-  if (g.disableAfter !== undefined || g.deleteAfter !== undefined) {
-    p.expiry = { disableAtMs: parseTime(g.disableAfter), deleteAtMs: parseTime(g.deleteAfter) };
-  }
-  p.hasOperatingHours = g.operatingHours !== undefined && Object.keys(g.operatingHours).length > 0;
+  const hasOperatingHours = g.operatingHours !== undefined && Object.keys(g.operatingHours).length > 0;
   const users = [...(g.userIds ?? []), ...(g.userId ? [g.userId] : [])];
-  p.allowedUserIds = users.length > 0 ? new Set(users) : undefined;
+  const ipRanges = g.ip && g.ip.length > 0 ? g.ip : undefined;
+  if (g.disableAfter !== undefined || g.deleteAfter !== undefined || hasOperatingHours || users.length > 0 || ipRanges
+    || g.stopDetection !== undefined || g.dwellThreshold !== undefined) {
+    p.rules = {
+      disableAtMs: parseTime(g.disableAfter), deleteAtMs: parseTime(g.deleteAfter), hasOperatingHours,
+      allowedUserIds: users.length > 0 ? new Set(users) : undefined, ipRanges,
+      stopDetection: g.stopDetection, dwellThreshold: g.dwellThreshold,
+    };
+  }
   if (g.type === 'circle') prepareCircle(p, g);
   else preparePolygon(p, g);
   return p;
@@ -168,24 +249,21 @@ function prepareCircle(p: PreparedGeofence, g: Geofence): void {
   const [lng, lat] = g.geometryCenter.coordinates;
   const radiusM = g.geometryRadius;
   p.kind = 'circle';
-  p.centerLng = lng;
-  p.centerLat = lat;
-  p.radiusM = radiusM;
-  p.cosCenterLat = Math.cos(lat * RAD);
   const dLat = radiusM / METERS_PER_DEGREE;
-  p.minY = Math.max(-90, lat - dLat);
-  p.maxY = Math.min(90, lat + dLat);
+  const minY = Math.max(-90, lat - dLat);
+  const maxY = Math.min(90, lat + dLat);
   // The box must hold the circle's widest point, which lies at the latitude nearest a pole.
-  const widestCos = Math.cos(Math.max(Math.abs(p.minY), Math.abs(p.maxY)) * RAD);
+  const widestCos = Math.cos(Math.max(Math.abs(minY), Math.abs(maxY)) * RAD);
   const dLng = widestCos > 1e-9 ? radiusM / (METERS_PER_DEGREE * widestCos) : 360;
-  p.minX = lng - dLng;
-  p.maxX = lng + dLng;
+  let minX = lng - dLng;
+  let maxX = lng + dLng;
   // A circle over the antimeridian or a pole gets the whole longitude range: rare, and still
   // correct because the exact test follows.
-  if (p.minX < -180 || p.maxX > 180) {
-    p.minX = -180;
-    p.maxX = 180;
+  if (minX < -180 || maxX > 180) {
+    minX = -180;
+    maxX = 180;
   }
+  p.place(minX, minY, maxX, maxY, lng, lat, radiusM, Math.cos(lat * RAD));
 }
 
 function preparePolygon(p: PreparedGeofence, g: Geofence): void {
@@ -207,13 +285,8 @@ function preparePolygon(p: PreparedGeofence, g: Geofence): void {
   }
   const projection = localProjection([(minX + maxX) / 2, (minY + maxY) / 2]);
   p.kind = 'polygon';
-  p.minX = minX;
-  p.minY = minY;
-  p.maxX = maxX;
-  p.maxY = maxY;
-  p.centerLng = projection.lng0;
-  p.centerLat = projection.lat0;
-  p.cosCenterLat = Math.cos(projection.lat0 * RAD); // so that kx is projection.kx
+  // cos(lat0), so that the kx getter gives projection.kx.
+  p.place(minX, minY, maxX, maxY, projection.lng0, projection.lat0, 0, Math.cos(projection.lat0 * RAD));
   // One buffer for both forms of the ring: one allocation per polygon instead of two.
   const both = new Float64Array(ring.length * 4);
   const lngLat = both.subarray(0, ring.length * 2);
