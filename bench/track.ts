@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     await fetch(`${gw.url}/v1/track`, { method: 'POST', headers: { authorization: pk, 'content-type': 'application/json' }, body: JSON.stringify({ deviceId: 'warm', latitude: 40.75, longitude: -73.98, accuracy: 10 }) });
   }
   const rssLoaded = gateways.map((g) => g.rssMiB());
+  const peakLoaded = gateways.map((g) => g.peakRssMiB());
 
   const job = (mode: TrackLoadJob['mode'], title: string, node: number, seconds: number, connections: number): TrackLoadJob => ({
     mode, title, url: gateways[node].url, key: pk, seconds, connections, devices: Math.floor(DEVICES / NODES), deviceOffset: node * Math.floor(DEVICES / NODES), seed: 7 + node,
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
   console.log(`ratio track / bare      ${(trackRps / bare.requestsPerSecond).toFixed(2)}`);
   console.log(`gateway CPU per track   ${cpuPerTrackUs.toFixed(0)} µs; per bare request ${cpuPerBareUs.toFixed(0)} µs; ratio ${(cpuPerTrackUs / cpuPerBareUs).toFixed(2)}`);
   console.log(`RSS, ${GEOFENCES} loaded ${rssLoaded.map((r, i) => `${r.toFixed(0)} MiB (started at ${rssStart[i].toFixed(0)})`).join(', ')}`);
-  console.log(`peak RSS (gateways)     ${gateways.map((g) => g.peakRssMiB().toFixed(0)).join(', ')} MiB`);
+  console.log(`peak RSS (gateways)     ${peakLoaded.map((p) => p.toFixed(0)).join(', ')} MiB by the end of the load; ${gateways.map((g) => g.peakRssMiB().toFixed(0)).join(', ')} MiB by the end of the runs`);
   console.log(`events per track        ${((events1 - events0) / (trackRps * SECONDS)).toFixed(1)} (each one webhook request in the outbox)`);
   console.log(`webhook requests        ${receiver.received()} received during the run`);
   console.log(`events were generated   ${events.events.length > 0 ? 'yes' : 'NO — check the data'}`);

@@ -7,8 +7,6 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { MemoryRateLimiter } from '../adapters/rate-limiter/memory';
 import type { RateLimiter } from '../adapters/rate-limiter/port';
-import { RedisRateLimiter } from '../adapters/rate-limiter/redis';
-import { PostgresStore } from '../adapters/store/postgres/postgres-store';
 import type { Store } from '../adapters/store/port';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
 import { createMaxmindIpLocator } from '../adapters/ip-locator/maxmind/maxmind-ip-locator';
@@ -83,6 +81,8 @@ export async function createStore(config: GatewayConfig, logger: Logger = consol
 
 async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Store> {
   if (!config.databaseUrl) throw new Error('WAYMARK_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)');
+  // Loaded only when used, like the Redis client below: each costs memory from the moment it loads.
+  const { PostgresStore } = await import('../adapters/store/postgres/postgres-store');
   const store = await PostgresStore.open({
     connectionString: config.databaseUrl,
     schema: config.databaseSchema,
@@ -95,6 +95,7 @@ async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Stor
 async function createLimiter(config: GatewayConfig, logger: Logger): Promise<RateLimiter> {
   if (config.rateLimiter !== 'redis') return new MemoryRateLimiter();
   if (!config.redisUrl) throw new Error('WAYMARK_RATE_LIMITER=redis needs REDIS_URL (redis://host:6379)');
+  const { RedisRateLimiter } = await import('../adapters/rate-limiter/redis');
   return RedisRateLimiter.connect({ url: config.redisUrl, onError: (err) => logger.warn('redis rate limiter error', { error: err.message }) });
 }
 

@@ -2,7 +2,7 @@
 // with the read-only credentials a project stored. The endpoint is the operator's choice (AWS by
 // default, or WAYMARK_SYNC_S3_ENDPOINT), never the project's: bucket and region are checked to be
 // plain names, so a project cannot point the client at another host.
-import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
 import { bucketNameProblem, readLimited, regionProblem, s3Url, SourceError, type FetchLimits, type S3ObjectLocation } from './port';
 import { downloadDeadline } from './deadline';
 
@@ -13,9 +13,17 @@ export interface S3SourceOptions extends FetchLimits {
   forcePathStyle: boolean;
 }
 
+/**
+ * The SDK, required on first use: loading it costs ~8 MiB of memory, and most gateways never read
+ * from S3.
+ */
+function sdk(): typeof S3Sdk {
+  return require('@aws-sdk/client-s3') as typeof S3Sdk;
+}
+
 function describe(err: unknown, loc: S3ObjectLocation): string {
   const where = s3Url(loc.bucket, loc.key);
-  if (err instanceof S3ServiceException) {
+  if (err instanceof sdk().S3ServiceException) {
     switch (err.name) {
       case 'NoSuchKey':
       case 'NotFound':
@@ -48,6 +56,7 @@ export async function fetchS3Csv(loc: S3ObjectLocation, opts: S3SourceOptions): 
   if (regionIssue) throw new SourceError(`bucket region "${loc.region}" ${regionIssue}`);
   const bucketIssue = bucketNameProblem(loc.bucket);
   if (bucketIssue) throw new SourceError(`bucket name "${loc.bucket}" ${bucketIssue}`);
+  const { GetObjectCommand, S3Client } = sdk();
   const client = new S3Client({
     region: loc.region,
     endpoint: opts.endpoint,

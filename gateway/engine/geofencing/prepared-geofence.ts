@@ -4,7 +4,11 @@
 // One class with the same fields for circles and polygons, on purpose: these objects are also the
 // R-tree's items, and rbush's hot loops (intersects, the bulk-load sorts) slow down several-fold
 // when the items they touch come in many shapes (V8 megamorphic property access).
-import type { Geofence, LngLat } from '../types';
+//
+// Few fields, on purpose (100k of these are held): V8 keeps each number field of an object in a box
+// of its own, so the numbers sit in one array of doubles, circles and polygons share their centre
+// slots, and what most geofences lack (times, restrictions) sits in one shared object.
+import type { Geofence } from '../types';
 import { METERS_PER_DEGREE, localProjection, projectRing } from '../geo/planar';
 
 const RAD = Math.PI / 180;
@@ -12,64 +16,177 @@ const NO_RING = new Float64Array(0);
 
 export type FenceKind = 'circle' | 'polygon';
 
+/** What few geofences set; one shared object (NO_RULES) for all the others. */
+interface Rules {
+  /** Epoch ms of disableAfter / deleteAfter; Infinity when unset or unreadable. */
+  disableAtMs: number;
+  deleteAtMs: number;
+  /** The geofence has operating hours (at least one day given), so events carry currentlyOperating. */
+  hasOperatingHours: boolean;
+  /** userIds plus the deprecated userId; undefined when unrestricted. */
+  allowedUserIds: ReadonlySet<string> | undefined;
+  /** IP ranges; undefined when unrestricted. */
+  ipRanges: string[] | undefined;
+  stopDetection: boolean | undefined;
+  dwellThreshold: number | undefined;
+}
+
+// Not frozen: a frozen object has another hidden class than the others, and evaluation reads both.
+const NO_RULES: Rules = {
+  disableAtMs: Infinity, deleteAtMs: Infinity, hasOperatingHours: false, allowedUserIds: undefined, ipRanges: undefined,
+  stopDetection: undefined, dwellThreshold: undefined,
+};
+
+// Positions in PreparedGeofence.numbers.
+const MIN_X = 0;
+const MIN_Y = 1;
+const MAX_X = 2;
+const MAX_Y = 3;
+const CENTER_LNG = 4;
+const CENTER_LAT = 5;
+const RADIUS_M = 6;
+const COS_CENTER_LAT = 7;
+
+/** Eight numbers stored unboxed: the 0.5s make the literal an array of doubles, whatever is stored later. */
+function numberSlots(): number[] {
+  return [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+}
+
 export class PreparedGeofence {
-  /** Bounding box in degrees, read by rbush. */
-  minX = 0;
-  minY = 0;
-  maxX = 0;
-  maxY = 0;
+  /**
+   * Bounding box (degrees), centre (degrees), radius (metres), cos(centre latitude), read through
+   * the getters below. A circle's centre and radius; a polygon's projection reference (its ring's
+   * bounding-box centre) and radius 0. One array of unboxed doubles: as fields, each number took a
+   * box of its own (16 bytes) besides the field.
+   */
+  private readonly numbers = numberSlots();
   /** Circles are tested as true circles on the sphere; polygons (and isochrones) as a planar ring. */
   kind: FenceKind = 'circle';
-  /** Circle centre (degrees), radius (metres), cos(centre latitude). */
-  centerLng = 0;
-  centerLat = 0;
-  radiusM = 0;
-  cosCenterLat = 1;
-  /** Polygon projection reference (the ring's bounding-box centre) and metres per degree there. */
-  lng0 = 0;
-  lat0 = 0;
-  kx = 0;
-  ky = 0;
   /** Polygon ring, closed, [x0, y0, x1, y1, ...] in metres east / north of (lng0, lat0). */
   xy: Float64Array = NO_RING;
-  /** Polygon ring in degrees, for great-circle distances to far-away points. */
-  ring: LngLat[] = [];
-  /** Epoch ms of disableAfter / deleteAfter; Infinity when unset or unreadable. */
-  disableAtMs = Infinity;
-  deleteAtMs = Infinity;
-  /** The geofence has operating hours (at least one day given), so events carry currentlyOperating. */
-  hasOperatingHours = false;
-  /** userIds plus the deprecated userId; undefined when unrestricted. */
-  allowedUserIds: ReadonlySet<string> | undefined = undefined;
+  /**
+   * Polygon ring, closed, [lng0, lat0, lng1, lat1, ...] in degrees: for great-circle distances to
+   * far-away points and to give the stored ring back. Shares one buffer with `xy`: a ring as arrays
+   * of [lng, lat] arrays took 64 bytes a vertex, this takes 16.
+   */
+  lngLat: Float64Array = NO_RING;
+  /** Restrictions and options most geofences lack, read through the getters below. */
+  rules: Rules = NO_RULES;
   // Copies of the geofence fields every candidate needs, so evaluation touches this object only and
   // not the Geofence (a cache miss per candidate, measured as the largest single cost of an update).
   readonly _id: string;
   readonly enabled: boolean;
-  readonly stopDetection: boolean | undefined;
-  readonly dwellThreshold: number | undefined;
-  /** IP ranges; undefined when unrestricted. */
-  readonly ipRanges: string[] | undefined;
 
   /** idHash(_id): lets evaluation match visits to candidates without touching the id strings. */
   readonly idHash: number;
 
   /**
-   * The index dropped this circle's stored 33-point ring (it is exactly circleGeometry(centre, radius),
-   * which evaluation never reads): `geofence.geometry` is then absent and GeofenceIndex rebuilds it
-   * for the callers that return whole geofences. About 3 KiB per circle.
+   * The index dropped the stored `geometry` (evaluation never reads it): a circle's ring that is
+   * exactly circleGeometry(centre, radius), about 3 KiB, or a polygon's ring, which `lngLat` holds.
+   * `geofence.geometry` is then absent and GeofenceIndex rebuilds it for the callers that return
+   * whole geofences.
    */
   geometryOmitted = false;
 
   /** Scratch field of evaluateGeofences (single-threaded, never re-entered): the update that last saw it. */
   seenStamp = 0;
 
-  constructor(readonly geofence: Geofence) {
+  /** `geofence`: as evaluation reads it (the index's copy may lack `geometry`, see geometryOmitted). */
+  constructor(public geofence: Geofence) {
     this._id = geofence._id;
     this.idHash = idHash(geofence._id);
     this.enabled = geofence.enabled;
-    this.stopDetection = geofence.stopDetection;
-    this.dwellThreshold = geofence.dwellThreshold;
-    this.ipRanges = geofence.ip && geofence.ip.length > 0 ? geofence.ip : undefined;
+  }
+
+  /** Bounding box in degrees, read by rbush. */
+  get minX(): number {
+    return this.numbers[MIN_X];
+  }
+
+  get minY(): number {
+    return this.numbers[MIN_Y];
+  }
+
+  get maxX(): number {
+    return this.numbers[MAX_X];
+  }
+
+  get maxY(): number {
+    return this.numbers[MAX_Y];
+  }
+
+  get centerLng(): number {
+    return this.numbers[CENTER_LNG];
+  }
+
+  get centerLat(): number {
+    return this.numbers[CENTER_LAT];
+  }
+
+  get radiusM(): number {
+    return this.numbers[RADIUS_M];
+  }
+
+  get cosCenterLat(): number {
+    return this.numbers[COS_CENTER_LAT];
+  }
+
+  /** Polygon projection reference and metres per degree there (planar.ts localProjection). */
+  get lng0(): number {
+    return this.numbers[CENTER_LNG];
+  }
+
+  get lat0(): number {
+    return this.numbers[CENTER_LAT];
+  }
+
+  get kx(): number {
+    return METERS_PER_DEGREE * this.numbers[COS_CENTER_LAT];
+  }
+
+  get ky(): number {
+    return METERS_PER_DEGREE;
+  }
+
+  get disableAtMs(): number {
+    return this.rules.disableAtMs;
+  }
+
+  get deleteAtMs(): number {
+    return this.rules.deleteAtMs;
+  }
+
+  get hasOperatingHours(): boolean {
+    return this.rules.hasOperatingHours;
+  }
+
+  get allowedUserIds(): ReadonlySet<string> | undefined {
+    return this.rules.allowedUserIds;
+  }
+
+  get ipRanges(): string[] | undefined {
+    return this.rules.ipRanges;
+  }
+
+  get stopDetection(): boolean | undefined {
+    return this.rules.stopDetection;
+  }
+
+  get dwellThreshold(): number | undefined {
+    return this.rules.dwellThreshold;
+  }
+
+  /** Sets the box, centre, radius and cos(centre latitude); only the prepare functions below call it. */
+  place(minX: number, minY: number, maxX: number, maxY: number, centerLng: number, centerLat: number, radiusM: number, cosCenterLat: number): void {
+    const n = this.numbers;
+    n[MIN_X] = minX;
+    n[MIN_Y] = minY;
+    n[MAX_X] = maxX;
+    n[MAX_Y] = maxY;
+    n[CENTER_LNG] = centerLng;
+    n[CENTER_LAT] = centerLat;
+    n[RADIUS_M] = radiusM;
+    n[COS_CENTER_LAT] = cosCenterLat;
   }
 }
 
@@ -96,15 +213,35 @@ export function prepareGeofence(g: Geofence, refresh = false): PreparedGeofence 
     const hit = cache.get(g);
     if (hit) return hit;
   }
+  const p = derivePrepared(g);
+  cache.set(g, p);
+  return p;
+}
+
+/**
+ * Makes prepareGeofence(g) answer `p`: for a geofence given out whole by the index, whose prepared
+ * form the index already holds.
+ */
+export function rememberPrepared(g: Geofence, p: PreparedGeofence): void {
+  cache.set(g, p);
+}
+
+/** Derived data for `g`, not cached (the index keeps its own). */
+export function derivePrepared(g: Geofence): PreparedGeofence {
   const p = new PreparedGeofence(g);
-  p.disableAtMs = parseTime(g.disableAfter);
-  p.deleteAtMs = parseTime(g.deleteAfter);
-  p.hasOperatingHours = g.operatingHours !== undefined && Object.keys(g.operatingHours).length > 0;
+  const hasOperatingHours = g.operatingHours !== undefined && Object.keys(g.operatingHours).length > 0;
   const users = [...(g.userIds ?? []), ...(g.userId ? [g.userId] : [])];
-  p.allowedUserIds = users.length > 0 ? new Set(users) : undefined;
+  const ipRanges = g.ip && g.ip.length > 0 ? g.ip : undefined;
+  if (g.disableAfter !== undefined || g.deleteAfter !== undefined || hasOperatingHours || users.length > 0 || ipRanges
+    || g.stopDetection !== undefined || g.dwellThreshold !== undefined) {
+    p.rules = {
+      disableAtMs: parseTime(g.disableAfter), deleteAtMs: parseTime(g.deleteAfter), hasOperatingHours,
+      allowedUserIds: users.length > 0 ? new Set(users) : undefined, ipRanges,
+      stopDetection: g.stopDetection, dwellThreshold: g.dwellThreshold,
+    };
+  }
   if (g.type === 'circle') prepareCircle(p, g);
   else preparePolygon(p, g);
-  cache.set(g, p);
   return p;
 }
 
@@ -112,24 +249,21 @@ function prepareCircle(p: PreparedGeofence, g: Geofence): void {
   const [lng, lat] = g.geometryCenter.coordinates;
   const radiusM = g.geometryRadius;
   p.kind = 'circle';
-  p.centerLng = lng;
-  p.centerLat = lat;
-  p.radiusM = radiusM;
-  p.cosCenterLat = Math.cos(lat * RAD);
   const dLat = radiusM / METERS_PER_DEGREE;
-  p.minY = Math.max(-90, lat - dLat);
-  p.maxY = Math.min(90, lat + dLat);
+  const minY = Math.max(-90, lat - dLat);
+  const maxY = Math.min(90, lat + dLat);
   // The box must hold the circle's widest point, which lies at the latitude nearest a pole.
-  const widestCos = Math.cos(Math.max(Math.abs(p.minY), Math.abs(p.maxY)) * RAD);
+  const widestCos = Math.cos(Math.max(Math.abs(minY), Math.abs(maxY)) * RAD);
   const dLng = widestCos > 1e-9 ? radiusM / (METERS_PER_DEGREE * widestCos) : 360;
-  p.minX = lng - dLng;
-  p.maxX = lng + dLng;
+  let minX = lng - dLng;
+  let maxX = lng + dLng;
   // A circle over the antimeridian or a pole gets the whole longitude range: rare, and still
   // correct because the exact test follows.
-  if (p.minX < -180 || p.maxX > 180) {
-    p.minX = -180;
-    p.maxX = 180;
+  if (minX < -180 || maxX > 180) {
+    minX = -180;
+    maxX = 180;
   }
+  p.place(minX, minY, maxX, maxY, lng, lat, radiusM, Math.cos(lat * RAD));
 }
 
 function preparePolygon(p: PreparedGeofence, g: Geofence): void {
@@ -151,16 +285,18 @@ function preparePolygon(p: PreparedGeofence, g: Geofence): void {
   }
   const projection = localProjection([(minX + maxX) / 2, (minY + maxY) / 2]);
   p.kind = 'polygon';
-  p.minX = minX;
-  p.minY = minY;
-  p.maxX = maxX;
-  p.maxY = maxY;
-  p.lng0 = projection.lng0;
-  p.lat0 = projection.lat0;
-  p.kx = projection.kx;
-  p.ky = projection.ky;
-  p.xy = projectRing(projection, ring);
-  p.ring = ring;
+  // cos(lat0), so that the kx getter gives projection.kx.
+  p.place(minX, minY, maxX, maxY, projection.lng0, projection.lat0, 0, Math.cos(projection.lat0 * RAD));
+  // One buffer for both forms of the ring: one allocation per polygon instead of two.
+  const both = new Float64Array(ring.length * 4);
+  const lngLat = both.subarray(0, ring.length * 2);
+  for (let i = 0; i < ring.length; i++) {
+    lngLat[2 * i] = ring[i][0];
+    lngLat[2 * i + 1] = ring[i][1];
+  }
+  p.lngLat = lngLat;
+  p.xy = both.subarray(ring.length * 2);
+  projectRing(projection, ring, p.xy);
 }
 
 function parseTime(iso: string | undefined): number {
