@@ -1,8 +1,9 @@
 // Store adapter on PostgreSQL, for many gateway nodes sharing one database. Same tables (one per
-// collection, collection-schema.ts), orderings and filter semantics as the SQLite store; documents are jsonb. within() uses a PostGIS GiST index when the
-// extension is available and a lat/lng btree otherwise (`spatial` says which). withLock() serialises across
-// processes with session advisory locks, all held on one dedicated connection and taken by polling
-// (advisory-session.ts), so that sections waiting for or holding locks never take a pool connection.
+// collection, collection-schema.ts), orderings and filter semantics as the SQLite store; documents are
+// jsonb. within() uses a PostGIS GiST index when the extension is available and a lat/lng btree otherwise
+// (`spatial` says which). withLock() serialises across processes with session advisory locks, all held on
+// one dedicated connection and taken by polling (advisory-session.ts), so that sections waiting for or
+// holding locks never take a pool connection.
 // Writes of broadcast collections and project changes carry a pg_notify in their transaction; other
 // nodes hear them through one listening connection (change-channel.ts, onRemoteChange).
 import { randomBytes } from 'node:crypto';
