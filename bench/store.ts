@@ -170,7 +170,8 @@ async function postgresContestant(label: string, connectionString: string, admin
     // Fresh statistics, as autovacuum provides within a minute or so of a bulk load; without them the
     // planner guesses one row per scope and scans the primary key (see docs/operations-postgres.md).
     afterLoad: async () => {
-      await admin.query(`ANALYZE "${schema}".docs`);
+      const tables = await admin.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'coll\\_%'", [schema]);
+      for (const { tablename } of tables.rows) await admin.query(`ANALYZE "${schema}"."${tablename}"`);
     },
     cleanup: async () => {
       await store.close();

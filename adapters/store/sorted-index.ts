@@ -1,30 +1,6 @@
-// The composite indexes a collection declares with `sorted` (port.ts), shared by the SQL adapters: their
-// names and columns, and which of them a list() query can read in order.
+// Which of the composite indexes a collection declares with `sorted` (port.ts; built by
+// collection-table.ts) a list() query can read in order, for the SQL adapters.
 import type { CollectionSpec, ListQuery, Scalar } from './port';
-
-export interface SortedIndex {
-  name: string;
-  /** Key slots (k0…k3) in index order, before created_at and id. */
-  columns: string[];
-}
-
-function checkWord(collection: string, word: string): void {
-  if (!/^[a-z0-9_]+$/i.test(word)) throw new Error(`collection ${collection}: ${word} cannot name an index`);
-}
-
-export function sortedIndexes(collection: string, spec: CollectionSpec): SortedIndex[] {
-  if (!spec.sorted?.length) return [];
-  checkWord(collection, collection);
-  return (spec.sorted ?? []).map((keys) => {
-    const columns = keys.map((key) => {
-      checkWord(collection, key);
-      const slot = spec.keys.indexOf(key);
-      if (slot < 0) throw new Error(`collection ${collection}: sorted key ${key} must be one of its keys`);
-      return `k${slot}`;
-    });
-    return { name: `docs_sorted_${collection}_${keys.join('_')}`.toLowerCase(), columns };
-  });
-}
 
 /**
  * The equality values of a query when it can be read in order from one of the collection's sorted

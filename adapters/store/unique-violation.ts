@@ -11,16 +11,3 @@ export class UniqueViolation extends Error {
   }
 }
 
-/** The SQL that makes one declared unique field unique within a scope, as a partial index on the docs table. */
-export function uniqueIndexParts(collection: string, keys: readonly string[], rule: { key: string; whenAbsent?: string }): { name: string; column: string; where: string } {
-  const slot = keys.indexOf(rule.key);
-  if (slot < 0) throw new Error(`collection ${collection}: unique field ${rule.key} must be one of its keys`);
-  if (!/^[a-z0-9_]+$/i.test(collection) || !/^[a-z0-9_]+$/i.test(rule.key)) throw new Error(`collection ${collection}: unique index names must be plain words`);
-  const where = [`collection = '${collection}'`, `k${slot} IS NOT NULL`];
-  if (rule.whenAbsent !== undefined) {
-    const other = keys.indexOf(rule.whenAbsent);
-    if (other < 0) throw new Error(`collection ${collection}: ${rule.whenAbsent} must be one of its keys`);
-    where.push(`k${other} IS NULL`);
-  }
-  return { name: `docs_unique_${collection}_${rule.key}`.toLowerCase(), column: `k${slot}`, where: where.join(' AND ') };
-}

@@ -228,7 +228,7 @@ d('PostgreSQL store: migrations', () => {
     expect(plain.spatialReason).toBe('disabled by configuration');
     await plain.write([put('users', doc('u', { location: { type: 'Point', coordinates: [2.35, 48.85] } }))]);
     const hasGeom = async (): Promise<boolean> => withClient(async (c) => ((await c.query(
-      "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'docs' AND column_name = 'geom'", [plain.schema],
+      "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'coll_users' AND column_name = 'geom'", [plain.schema],
     )).rowCount ?? 0) > 0);
     expect(await hasGeom()).toBe(false);
     const upgraded = await open({ schema: plain.schema });

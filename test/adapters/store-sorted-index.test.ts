@@ -70,8 +70,8 @@ pgTest('postgres: queue head and events by type come from their ordered index', 
   const store = await PostgresStore.open({ connectionString: DATABASE_URL as string, schema });
   try {
     await check(store, /\bSort\b/, async () => {
-      await withClient((c) => c.query(`ANALYZE "${schema}".docs`));
-    }, { head: /docs_sorted_outbox_webhookid_state/, type: /docs_sorted_events_type/ });
+      await withClient((c) => c.query(`ANALYZE "${schema}".coll_outbox, "${schema}".coll_events`));
+    }, { head: /coll_outbox_sorted_webhookid_state/, type: /coll_events_sorted_type/ });
   } finally {
     await store.close();
     await dropSchemas([schema]);

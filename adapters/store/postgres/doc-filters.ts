@@ -1,4 +1,4 @@
-// WHERE clauses for the docs table, shared by list() and within(). Values always travel as parameters;
+// WHERE clauses for a collection's table, shared by list() and within(). Values always travel as parameters;
 // field and metadata names too (as the right operand of ->), so no caller text is ever spliced into SQL.
 import type { CollectionSpec, ListQuery, Scalar } from '../port';
 

@@ -2,6 +2,9 @@
 // edit a shipped entry; append a new one. Entries that need PostGIS are applied only once the extension is
 // present, so a database that gains PostGIS later picks up the spatial index on the next start.
 //
+// Collections' tables are not migrations: define() creates each from its declaration (collection-schema.ts)
+// and moves its rows out of `docs`, where versions before them kept every collection.
+//
 // Every text column that is compared or sorted uses COLLATE "C": byte order, the same as SQLite's BINARY,
 // so ids, cursors and ISO timestamps order identically on both stores whatever the database's locale.
 

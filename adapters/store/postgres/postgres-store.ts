@@ -1,8 +1,9 @@
-// Store adapter on PostgreSQL, for many gateway nodes sharing one database. Same tables, orderings and
-// filter semantics as the SQLite store; documents are jsonb. within() uses a PostGIS GiST index when the
-// extension is available and a lat/lng btree otherwise (`spatial` says which). withLock() serialises across
-// processes with session advisory locks, all held on one dedicated connection and taken by polling
-// (advisory-session.ts), so that sections waiting for or holding locks never take a pool connection.
+// Store adapter on PostgreSQL, for many gateway nodes sharing one database. Same tables (one per
+// collection, collection-schema.ts), orderings and filter semantics as the SQLite store; documents are
+// jsonb. within() uses a PostGIS GiST index when the extension is available and a lat/lng btree otherwise
+// (`spatial` says which). withLock() serialises across processes with session advisory locks, all held on
+// one dedicated connection and taken by polling (advisory-session.ts), so that sections waiting for or
+// holding locks never take a pool connection.
 // Writes of broadcast collections and project changes carry a pg_notify in their transaction; other
 // nodes hear them through one listening connection (change-channel.ts, onRemoteChange).
 import { randomBytes } from 'node:crypto';
@@ -20,11 +21,12 @@ import { indexedFields } from '../indexed-fields';
 import { filterSql, KEY_COLUMNS, SqlParams } from './doc-filters';
 import { checkSchemaName, quoteIdent } from './identifiers';
 import { migrate, MIGRATE_LOCK, type MigrationOutcome, type SpatialMode } from './migrate';
-import { UniqueViolation, uniqueIndexParts } from '../unique-violation';
-import { sortedIndexes, sortedMatch } from '../sorted-index';
+import { UniqueViolation } from '../unique-violation';
 import { PostgresProjects } from './postgres-projects';
 import { inTransaction } from './transaction';
 import { CHANGE_CHANNEL, ChangeChannel, noticePayload } from './change-channel';
+import { prepareCollection } from './collection-schema';
+import { planStatements, type PlannedOp, type WriteStatement } from './write-plan';
 
 // A batch is parsed whole before the caller sees it: 5,000 geofences (about 20 MB of strings and
 // objects) outlived V8's young generation, and loading 100k left ~190 MB more RSS than 1,000 do.
@@ -51,14 +53,14 @@ interface DocRow {
   doc: Doc;
 }
 
-/** One row of the docs table, in column order. */
-type DocColumns = [string, string, boolean, string, string, string, ...Array<string | null>, number | null, number | null, string | null, string];
+/** A defined collection: its declaration and its schema-qualified table. */
+interface Defined {
+  spec: CollectionSpec;
+  table: string;
+}
 
-const DOC_COLUMNS = 'collection, project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
-const DOC_COLUMN_TYPES = ['text', 'text', 'boolean', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'text', 'jsonb'];
-const ON_CONFLICT = `ON CONFLICT (collection, project_id, live, id) DO UPDATE SET
-  created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, k0 = EXCLUDED.k0, k1 = EXCLUDED.k1,
-  k2 = EXCLUDED.k2, k3 = EXCLUDED.k3, lng = EXCLUDED.lng, lat = EXCLUDED.lat, due_at = EXCLUDED.due_at, doc = EXCLUDED.doc`;
+/** Named (server-side prepared) statements per connection at most; further texts run unnamed. */
+const MAX_NAMED_STATEMENTS = 500;
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres';
@@ -71,16 +73,17 @@ export class PostgresStore implements Store {
   readonly warnings: string[] = [];
   /** Unique index name → its collection, to name the collection in a UniqueViolation. */
   private readonly uniqueIndexes = new Map<string, string>();
-  private readonly specs = new Map<string, CollectionSpec>();
+  private readonly defined = new Map<string, Defined>();
+  /** Statement text → its prepared-statement name (short: PostgreSQL cuts names at 63 bytes). */
+  private readonly statementNames = new Map<string, string>();
   private readonly commitListeners: Array<(ops: readonly WriteOp[]) => void> = [];
   private readonly remoteListeners: Array<(change: RemoteChange) => void> = [];
   /** This process in change notices, so that it ignores its own. */
   private readonly node = randomBytes(8).toString('hex');
   private changes?: ChangeChannel;
   private readonly locks = new KeyedMutex();
-  private readonly docs: string;
+  private readonly quotedSchema: string;
   private readonly postgis?: string;
-  private readonly sql: { get: string; put: string; putMany: string; delete: string };
 
   private constructor(
     private readonly pool: Pool,
@@ -91,18 +94,10 @@ export class PostgresStore implements Store {
   ) {
     this.schema = schema;
     const s = quoteIdent(schema);
-    this.docs = `${s}.docs`;
+    this.quotedSchema = s;
     this.spatial = migration.spatial;
     this.spatialReason = migration.spatialReason;
     this.postgis = migration.postgisSchema === undefined ? undefined : quoteIdent(migration.postgisSchema);
-    const placeholders = DOC_COLUMN_TYPES.map((_, i) => `$${i + 1}`).join(', ');
-    const arrays = DOC_COLUMN_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ');
-    this.sql = {
-      get: `SELECT doc FROM ${this.docs} WHERE collection = $1 AND project_id = $2 AND live = $3 AND id = $4`,
-      put: `INSERT INTO ${this.docs} (${DOC_COLUMNS}) VALUES (${placeholders}) ${ON_CONFLICT}`,
-      putMany: `INSERT INTO ${this.docs} (${DOC_COLUMNS}) SELECT * FROM unnest(${arrays}) ${ON_CONFLICT}`,
-      delete: `DELETE FROM ${this.docs} WHERE collection = $1 AND project_id = $2 AND live = $3 AND id = $4`,
-    };
     this.projects = new PostgresProjects(pool, s, (projectId) => noticePayload(schema, this.node, 'projects', { projectId }));
   }
 
@@ -135,47 +130,62 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * Creates the collection's table and indexes and moves in its documents from the shared `docs` table of
+   * earlier versions (collection-schema.ts), under the migration lock: nodes starting together on one
+   * database take turns, and the later ones find the work done.
+   */
   async define(collection: string, spec: CollectionSpec): Promise<void> {
     if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
-    this.specs.set(collection, spec);
-    const sorted = sortedIndexes(collection, spec);
-    if (!spec.unique?.length && sorted.length === 0) return;
     const client = await this.pool.connect();
+    let released = false;
     try {
-      // Nodes starting together would race on CREATE INDEX IF NOT EXISTS; the migration lock orders them.
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
-      for (const { name, columns } of sorted) {
-        await client.query(`CREATE INDEX IF NOT EXISTS ${name} ON ${this.docs} (project_id, live, ${columns.join(', ')}, created_at, id) WHERE collection = '${collection}'`);
-      }
-      for (const rule of spec.unique ?? []) {
-        const { name, column, where } = uniqueIndexParts(collection, spec.keys, rule);
-        this.uniqueIndexes.set(name, collection);
+      try {
+        const prepared = await prepareCollection(client, collection, spec, {
+          schema: this.quotedSchema, schemaName: this.schema, postgis: this.spatial === 'postgis' ? this.postgis : undefined,
+        });
+        for (const name of prepared.uniqueIndexes) this.uniqueIndexes.set(name, collection);
+        this.warnings.push(...prepared.warnings);
+        this.defined.set(collection, { spec, table: prepared.table });
+      } finally {
         try {
-          await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${this.docs} (project_id, live, ${column}) WHERE ${where}`);
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]);
         } catch (err) {
-          // Duplicates written before the rule existed: keep serving and say so (logged at start-up).
-          this.warnings.push(`${collection}.${rule.key} is not enforced unique: existing duplicates (${errorText(err)})`);
+          // The session is broken: destroying it is what frees the lock.
+          client.release(err as Error);
+          released = true;
         }
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]).catch(() => undefined);
-      client.release();
+      if (!released) client.release();
     }
   }
 
-  private spec(collection: string): CollectionSpec {
-    const spec = this.specs.get(collection);
-    if (!spec) throw new Error(`collection ${collection} is not defined`);
-    return spec;
+  private collection(collection: string): Defined {
+    const defined = this.defined.get(collection);
+    if (!defined) throw new Error(`collection ${collection} is not defined`);
+    return defined;
   }
 
-  private columns(collection: string, scope: Scope, doc: Doc): DocColumns {
-    const { keys, lng, lat, due } = indexedFields(this.spec(collection), doc);
-    return [collection, scope.projectId, scope.live, doc._id, doc.createdAt, doc.updatedAt, ...keys, lng, lat, due, JSON.stringify(doc)];
+  /** A prepared-statement name for a statement text, reused on every connection of the pool. */
+  private named(text: string): string | undefined {
+    let name = this.statementNames.get(text);
+    if (name === undefined && this.statementNames.size < MAX_NAMED_STATEMENTS) this.statementNames.set(text, (name = `wm${this.statementNames.size}`));
+    return name;
+  }
+
+  private planned(op: WriteOp): PlannedOp {
+    const { spec, table } = this.collection(op.collection);
+    if (op.op === 'delete') return { table, del: [op.scope.projectId, op.scope.live, op.id] };
+    const { keys, lng, lat, due } = indexedFields(spec, op.doc);
+    const { doc } = op;
+    return { table, put: [op.scope.projectId, op.scope.live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due, JSON.stringify(doc)] };
   }
 
   async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
-    const r = await this.pool.query<DocRow>({ name: `${this.schema}:get`, text: this.sql.get, values: [collection, scope.projectId, scope.live, id] });
+    const text = `SELECT doc FROM ${this.collection(collection).table} WHERE project_id = $1 AND live = $2 AND id = $3`;
+    const r = await this.pool.query<DocRow>({ name: this.named(text), text, values: [scope.projectId, scope.live, id] });
     return r.rows[0]?.doc;
   }
 
@@ -186,12 +196,9 @@ export class PostgresStore implements Store {
 
   /** The SELECT behind list(), shared with explainList(). */
   private listSql(collection: string, scope: Scope, query: ListQuery): { text: string; values: unknown[] } {
-    const spec = this.spec(collection);
+    const { spec, table } = this.collection(collection);
     const p = new SqlParams();
-    // A sorted index is partial (WHERE collection = '…'): naming the collection as a literal lets every
-    // plan, generic ones included, use it. Collection names are our own identifiers.
-    const collectionTest = sortedMatch(spec, query) ? `collection = '${collection}'` : `collection = ${p.add(collection)}`;
-    const where = [collectionTest, `project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
+    const where = [`project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
     for (const range of query.ranges ?? []) {
       const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
       if (range.before !== undefined) where.push(`${column} < ${p.add(range.before)}`);
@@ -201,7 +208,7 @@ export class PostgresStore implements Store {
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     const limit = p.add(query.limit + 1);
-    return { text: `SELECT doc FROM ${this.docs} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
+    return { text: `SELECT doc FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
@@ -219,13 +226,14 @@ export class PostgresStore implements Store {
   }
 
   async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
-    const spec = this.spec(collection);
+    const { spec, table } = this.collection(collection);
     const p = new SqlParams();
-    const where = [`collection = ${p.add(collection)}`, `project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
+    const where = [`project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
     const [minLat, maxLat] = [p.add(box.minLat), p.add(box.maxLat)];
     // One longitude span, or two for a box across the antimeridian.
     const spans = lngIntervals(box).map(([west, east]) => [p.add(west), p.add(east)]);
-    if (this.spatial === 'postgis' && this.postgis) {
+    // Only a collection with a point has the geom column (collection-schema.ts).
+    if (this.spatial === 'postgis' && this.postgis && spec.point !== undefined) {
       const g = this.postgis;
       // The index compares single-precision boxes rounded outwards; the exact lat/lng test below keeps
       // the answer identical to the btree's (and SQLite's), boundaries included.
@@ -235,16 +243,16 @@ export class PostgresStore implements Store {
     const lngTest = spans.map(([west, east]) => `lng BETWEEN ${west}::float8 AND ${east}::float8`).join(' OR ');
     where.push(`lat BETWEEN ${minLat}::float8 AND ${maxLat}::float8`, lngTest ? `(${lngTest})` : 'FALSE');
     filterSql(spec, query, where, p);
-    const r = await this.pool.query<DocRow>(`SELECT doc FROM ${this.docs} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, p.values);
+    const r = await this.pool.query<DocRow>(`SELECT doc FROM ${table} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, p.values);
     return r.rows.map((row) => row.doc);
   }
 
   async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
-    const text = `SELECT id, doc FROM ${this.docs} WHERE collection = $1 AND project_id = $2 AND live = $3 AND id > $4 ORDER BY id LIMIT $5`;
+    const text = `SELECT id, doc FROM ${this.collection(collection).table} WHERE project_id = $1 AND live = $2 AND id > $3 ORDER BY id LIMIT $4`;
     let after = '';
     for (;;) {
       const r = await this.pool.query<{ id: string; doc: Doc }>({
-        name: `${this.schema}:scan`, text, values: [collection, scope.projectId, scope.live, after, SCAN_BATCH],
+        name: this.named(text), text, values: [scope.projectId, scope.live, after, SCAN_BATCH],
       });
       if (r.rows.length === 0) return;
       onBatch(r.rows.map((row) => row.doc));
@@ -254,9 +262,9 @@ export class PostgresStore implements Store {
 
   async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
     const r = await this.pool.query<{ project_id: string; live: boolean; doc: Doc }>(
-      `SELECT project_id, live, doc FROM ${this.docs}
-       WHERE collection = $1 AND due_at IS NOT NULL AND due_at <= $2 ORDER BY due_at, project_id, live, id LIMIT $3`,
-      [collection, at, limit],
+      `SELECT project_id, live, doc FROM ${this.collection(collection).table}
+       WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at, project_id, live, id LIMIT $2`,
+      [at, limit],
     );
     return r.rows.map((row) => ({ scope: { projectId: row.project_id, live: row.live }, doc: row.doc }));
   }
@@ -264,14 +272,14 @@ export class PostgresStore implements Store {
   async write(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
     // Rows are computed first so that an undefined collection fails before any connection is taken.
-    const steps = planWrite(ops, (op) => this.columns(op.collection, op.scope, op.doc));
+    const statements = planStatements(ops.map((op) => this.planned(op)));
     // A single statement is atomic on its own; BEGIN/COMMIT would only add two round trips.
     const notices = this.noticesFor(ops);
     try {
-      if (steps.length === 1 && notices.length === 0) await this.runStep(this.pool, steps[0]);
+      if (statements.length === 1 && notices.length === 0) await this.run(this.pool, statements[0]);
       else {
         await inTransaction(this.pool, async (client) => {
-          for (const step of steps) await this.runStep(client, step);
+          for (const statement of statements) await this.run(client, statement);
           // Inside the transaction: PostgreSQL sends them at COMMIT, and only if it commits.
           for (const payload of notices) await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
         });
@@ -300,7 +308,7 @@ export class PostgresStore implements Store {
   private noticesFor(ops: WriteOp[]): string[] {
     let byTarget: Map<string, { collection: string; scope: Scope; ids: string[] }> | undefined;
     for (const op of ops) {
-      if (!this.specs.get(op.collection)?.broadcast) continue;
+      if (!this.defined.get(op.collection)?.spec.broadcast) continue;
       byTarget ??= new Map();
       const key = `${op.collection}\u0000${op.scope.projectId}\u0000${op.scope.live}`;
       let target = byTarget.get(key);
@@ -330,16 +338,8 @@ export class PostgresStore implements Store {
     await this.changes?.ready;
   }
 
-  private async runStep(db: Pool | PoolClient, step: WriteStep): Promise<void> {
-    if (step.kind === 'delete') {
-      await db.query({ name: `${this.schema}:delete`, text: this.sql.delete, values: step.key });
-    } else if (step.rows.length === 1) {
-      await db.query({ name: `${this.schema}:put`, text: this.sql.put, values: step.rows[0] });
-    } else {
-      // One statement for the run: column arrays unnested into rows.
-      const columns = DOC_COLUMN_TYPES.map((_, i) => step.rows.map((row) => row[i]));
-      await db.query({ name: `${this.schema}:putMany`, text: this.sql.putMany, values: columns });
-    }
+  private async run(db: Pool | PoolClient, statement: WriteStatement): Promise<void> {
+    await db.query({ name: this.named(statement.text), text: statement.text, values: statement.values });
   }
 
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -358,8 +358,7 @@ export class PostgresStore implements Store {
 
   async scopes(collection: string): Promise<Scope[]> {
     const r = await this.pool.query<{ project_id: string; live: boolean }>(
-      `SELECT DISTINCT project_id, live FROM ${this.docs} WHERE collection = $1 ORDER BY project_id, live`,
-      [collection],
+      `SELECT DISTINCT project_id, live FROM ${this.collection(collection).table} ORDER BY project_id, live`,
     );
     return r.rows.map((row) => ({ projectId: row.project_id, live: row.live }));
   }
@@ -368,37 +367,4 @@ export class PostgresStore implements Store {
     await this.changes?.close();
     await Promise.all([this.pool.end(), this.lockSession.close()]);
   }
-}
-
-type WriteStep =
-  | { kind: 'delete'; key: [string, string, boolean, string] }
-  | { kind: 'put'; rows: DocColumns[] };
-
-/**
- * Ops in order, with consecutive puts merged into one multi-row upsert. A run is cut where a row repeats
- * an earlier one's primary key, since one INSERT … ON CONFLICT may not touch the same row twice.
- */
-function planWrite(ops: WriteOp[], columnsOf: (op: Extract<WriteOp, { op: 'put' }>) => DocColumns): WriteStep[] {
-  const steps: WriteStep[] = [];
-  let run: DocColumns[] = [];
-  let seen = new Set<string>();
-  const flush = (): void => {
-    if (run.length > 0) steps.push({ kind: 'put', rows: run });
-    run = [];
-    seen = new Set();
-  };
-  for (const op of ops) {
-    if (op.op === 'delete') {
-      flush();
-      steps.push({ kind: 'delete', key: [op.collection, op.scope.projectId, op.scope.live, op.id] });
-      continue;
-    }
-    const row = columnsOf(op);
-    const pk = JSON.stringify([op.collection, op.scope.projectId, op.scope.live, op.doc._id]);
-    if (seen.has(pk)) flush();
-    seen.add(pk);
-    run.push(row);
-  }
-  flush();
-  return steps;
 }

@@ -1,0 +1,120 @@
+// The PostgreSQL table of one collection, laid out as collection-table.ts says (the same indexes as the
+// SQLite store), plus the PostGIS point column and its GiST index when within() uses PostGIS. Creating it,
+// moving in the collection's documents from the shared `docs` table of earlier versions and building its
+// missing indexes is one transaction: an interrupted upgrade leaves the rows where they were, and the next
+// start moves them. The caller holds the migration lock, so nodes starting together take turns and the
+// second finds everything in place (and then only reads the catalog).
+import type { PoolClient } from 'pg';
+import { collectionTable, createIndexSql, type TableIndex } from '../collection-table';
+import type { CollectionSpec } from '../port';
+import { errorText } from './connection';
+
+/** The columns of a collection table, in the order writes give them; `geom`, when present, is generated. */
+export const TABLE_COLUMNS = 'project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
+
+/** PostgreSQL cuts longer names to 63 bytes, which would make two indexes one, or hide a unique index's name. */
+const MAX_NAME = 63;
+
+export interface CollectionSchemaOptions {
+  /** The schema as written in SQL (quoted). */
+  schema: string;
+  /** The schema's plain name, for catalog lookups. */
+  schemaName: string;
+  /** The quoted schema of the postgis extension, when within() uses PostGIS. */
+  postgis?: string;
+}
+
+export interface PreparedCollection {
+  /** Schema-qualified table name. */
+  table: string;
+  /** Names of the unique indexes, as PostgreSQL reports them in a violation. */
+  uniqueIndexes: string[];
+  /** Declared unique rules that existing duplicates keep from being enforced. */
+  warnings: string[];
+}
+
+export async function prepareCollection(client: PoolClient, collection: string, spec: CollectionSpec, opts: CollectionSchemaOptions): Promise<PreparedCollection> {
+  const layout = collectionTable(collection, spec);
+  const table = `${opts.schema}.${layout.table}`;
+  const spatial = opts.postgis !== undefined && spec.point !== undefined;
+  // With PostGIS the GiST index answers within(): a lat/lng btree too would be one more entry per write.
+  const indexes: TableIndex[] = layout.indexes.filter((i) => !(spatial && i.name === `${layout.table}_point`));
+  const geomIndex = `${layout.table}_geom`;
+  const names = [layout.table, geomIndex, `${layout.table}_point`, ...indexes.map((i) => i.name)];
+  for (const name of names) {
+    if (name.length > MAX_NAME) throw new Error(`collection ${collection}: ${name} is longer than PostgreSQL's ${MAX_NAME}-byte names`);
+  }
+  const uniqueIndexes = indexes.filter((i) => i.unique).map((i) => i.name);
+
+  const existing = new Set((await client.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relname = ANY($2::text[])`,
+    [opts.schemaName, names],
+  )).rows.map((r) => r.name));
+  const tableExists = existing.has(layout.table);
+  const hasGeom = tableExists && spatial && ((await client.query(
+    "SELECT 1 FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'geom' AND NOT attisdropped",
+    [`${opts.schema}.${layout.table}`],
+  )).rowCount ?? 0) > 0;
+  const legacy = ((await client.query(`SELECT 1 FROM ${opts.schema}.docs WHERE collection = $1 LIMIT 1`, [collection])).rowCount ?? 0) > 0;
+  const missing = indexes.filter((i) => !existing.has(i.name));
+  const addGeom = spatial && tableExists && !hasGeom;
+  const needGeomIndex = spatial && !existing.has(geomIndex);
+  const dropPoint = spatial && existing.has(`${layout.table}_point`);
+  const warnings: string[] = [];
+  if (tableExists && !legacy && missing.length === 0 && !addGeom && !needGeomIndex && !dropPoint) return { table, uniqueIndexes, warnings };
+
+  const g = opts.postgis;
+  // A planar point in EPSG:4326, generated from lng/lat so that writers never need to know about PostGIS
+  // (see migration 2 for why planar).
+  const geomColumn = `geom ${g}.geometry(Point, 4326) GENERATED ALWAYS AS (
+    CASE WHEN lng IS NULL OR lat IS NULL THEN NULL ELSE ${g}.ST_SetSRID(${g}.ST_MakePoint(lng, lat), 4326) END) STORED`;
+  await client.query('BEGIN');
+  try {
+    if (!tableExists) {
+      await client.query(
+        `CREATE TABLE ${table} (
+           project_id text COLLATE "C" NOT NULL, live boolean NOT NULL, id text COLLATE "C" NOT NULL,
+           created_at text COLLATE "C" NOT NULL, updated_at text COLLATE "C" NOT NULL,
+           k0 text COLLATE "C", k1 text COLLATE "C", k2 text COLLATE "C", k3 text COLLATE "C",
+           lng double precision, lat double precision, due_at text COLLATE "C", doc jsonb NOT NULL,
+           ${spatial ? `${geomColumn},` : ''}
+           PRIMARY KEY (project_id, live, id))`,
+      );
+    } else if (addGeom) {
+      await client.query(`ALTER TABLE ${table} ADD COLUMN ${geomColumn}`);
+    }
+    if (legacy) {
+      // Rows are moved before the indexes are built: one sort per index instead of one insert per row.
+      await client.query(
+        `INSERT INTO ${table} (${TABLE_COLUMNS}) SELECT ${TABLE_COLUMNS} FROM ${opts.schema}.docs WHERE collection = $1
+         ON CONFLICT (project_id, live, id) DO NOTHING`,
+        [collection],
+      );
+      await client.query(`DELETE FROM ${opts.schema}.docs WHERE collection = $1`, [collection]);
+    }
+    for (const index of missing) {
+      if (!index.unique) {
+        await client.query(createIndexSql(table, index));
+        continue;
+      }
+      // A failed statement aborts the transaction; the savepoint keeps the rest of it.
+      await client.query('SAVEPOINT unique_index');
+      try {
+        await client.query(createIndexSql(table, index));
+        await client.query('RELEASE SAVEPOINT unique_index');
+      } catch (err) {
+        await client.query('ROLLBACK TO SAVEPOINT unique_index');
+        // Duplicates written before the rule existed: keep serving and say so (logged at start-up).
+        warnings.push(`${collection}.${index.field} is not enforced unique: existing duplicates (${errorText(err)})`);
+      }
+    }
+    if (needGeomIndex) await client.query(`CREATE INDEX IF NOT EXISTS ${geomIndex} ON ${table} USING gist (geom) WHERE geom IS NOT NULL`);
+    if (dropPoint) await client.query(`DROP INDEX IF EXISTS ${opts.schema}.${layout.table}_point`);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  return { table, uniqueIndexes, warnings };
+}

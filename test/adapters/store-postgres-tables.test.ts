@@ -1,0 +1,145 @@
+// The PostgreSQL counterpart of store-sqlite-tables.test.ts: each collection in its own table with only
+// the indexes its declaration asks for (collection-table.ts), documents of the shared `docs` table of
+// earlier versions moved in once when their collection is defined, even by nodes starting together, and
+// writes spanning several tables still all or nothing.
+import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
+import type { Doc, Scope, WriteOp } from '../../adapters/store/port';
+import { UniqueViolation } from '../../adapters/store/unique-violation';
+import { COLLECTIONS } from '../../gateway/api/collections';
+import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
+
+const d = describeWithPostgres();
+const scope: Scope = { projectId: 'p1', live: false };
+const at = '2026-01-01T00:00:00.000Z';
+
+const schemas: string[] = [];
+afterAll(() => dropSchemas(schemas));
+
+async function open(schema = freshSchemaName()): Promise<PostgresStore> {
+  if (!schemas.includes(schema)) schemas.push(schema);
+  return PostgresStore.open({ connectionString: DATABASE_URL as string, schema });
+}
+
+async function indexesOf(schema: string, table: string): Promise<string[]> {
+  return withClient(async (c) => (await c.query<{ indexname: string }>(
+    "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname NOT LIKE '%_pkey' ORDER BY indexname", [schema, table],
+  )).rows.map((r) => r.indexname));
+}
+
+async function count(schema: string, table: string): Promise<number> {
+  return withClient(async (c) => Number((await c.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".${table}`)).rows[0].n));
+}
+
+const user = (i: number): Doc => ({
+  _id: `u${String(i).padStart(3, '0')}`, createdAt: at, updatedAt: at, userId: `user-${i}`, deviceId: `device-${i}`,
+  location: { type: 'Point', coordinates: [2 + i / 1000, 48] },
+});
+
+/** A schema as earlier versions left it: every collection's rows in `docs`. */
+async function legacySchema(): Promise<string> {
+  const store = await open();
+  await store.close();
+  await withClient(async (c) => {
+    const insert = `INSERT INTO "${store.schema}".docs (collection, project_id, live, id, created_at, updated_at, k0, k1, lng, lat, doc)
+      VALUES ($1, 'p1', false, $2, $3, $3, $4, $5, $6, $7, $8)`;
+    for (let i = 0; i < 50; i++) {
+      const u = user(i);
+      await c.query(insert, ['users', u._id, at, u.userId, u.deviceId, 2 + i / 1000, 48, JSON.stringify(u)]);
+    }
+    const event = { _id: 'e1', createdAt: at, updatedAt: at, type: 'user.entered_geofence', userRef: 'u001' };
+    await c.query(insert, ['events', 'e1', at, event.type, event.userRef, null, null, JSON.stringify(event)]);
+  });
+  return store.schema;
+}
+
+async function readsTheSame(store: PostgresStore): Promise<void> {
+  expect((await store.findOne('users', scope, { userId: 'user-7' }))?._id).toBe('u007');
+  expect((await store.get('users', scope, 'u049'))?.deviceId).toBe('device-49');
+  expect((await store.list('users', scope, { limit: 100, sortBy: 'updatedAt' })).docs).toHaveLength(50);
+  expect(await store.within('users', scope, { minLng: 2, maxLng: 2.0095, minLat: 47.9, maxLat: 48.1 }, 100)).toHaveLength(10);
+  expect((await store.list('events', scope, { limit: 10, sortBy: 'createdAt', equals: { type: 'user.entered_geofence' } })).docs.map((x) => x._id)).toEqual(['e1']);
+  expect(await store.scopes('users')).toEqual([scope]);
+  // The moved rows obey the declared rules like new ones.
+  await expect(store.write([{ op: 'put', collection: 'users', scope, doc: { _id: 'twin', createdAt: at, updatedAt: at, userId: 'user-3', deviceId: 'x' } }]))
+    .rejects.toBeInstanceOf(UniqueViolation);
+}
+
+d('PostgreSQL store: one table per collection', () => {
+  test('each collection gets its own table with the indexes it declares and no others', async () => {
+    const store = await open();
+    try {
+      for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(name, COLLECTIONS[name]);
+      // Users: listed by updatedAt, unique userId (which also serves lookups), devices, position (the
+      // GiST index on PostGIS, the lat/lng btree otherwise).
+      const point = store.spatial === 'postgis' ? 'coll_users_geom' : 'coll_users_point';
+      expect(await indexesOf(store.schema, 'coll_users')).toEqual(['coll_users_key_deviceid', point, 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_at'].sort());
+      expect(await indexesOf(store.schema, 'coll_events')).toEqual(['coll_events_created_at', 'coll_events_key_userref', 'coll_events_sorted_type']);
+      expect(await indexesOf(store.schema, 'coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
+      expect(await indexesOf(store.schema, 'coll_outbox')).toEqual(['coll_outbox_due', 'coll_outbox_sorted_state', 'coll_outbox_sorted_webhookid_state']);
+      expect(store.warnings).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a schema of the shared-table layout is moved into the collection tables, once, and reads the same', async () => {
+    const schema = await legacySchema();
+    for (let round = 0; round < 2; round++) {
+      const store = await open(schema);
+      try {
+        for (const name of ['users', 'events'] as const) await store.define(name, COLLECTIONS[name]);
+        await readsTheSame(store);
+      } finally {
+        await store.close();
+      }
+    }
+    expect(await count(schema, 'docs')).toBe(0);
+    expect(await count(schema, 'coll_users')).toBe(50);
+    expect(await count(schema, 'coll_events')).toBe(1);
+  });
+
+  test('nodes starting together on a shared-table schema move its rows once', async () => {
+    const schema = await legacySchema();
+    const nodes = await Promise.all([open(schema), open(schema), open(schema)]);
+    try {
+      await Promise.all(nodes.map(async (node) => {
+        for (const name of ['users', 'events'] as const) await node.define(name, COLLECTIONS[name]);
+      }));
+      for (const node of nodes) await readsTheSame(node);
+      expect(nodes.map((n) => n.warnings)).toEqual([[], [], []]);
+    } finally {
+      for (const node of nodes) await node.close();
+    }
+    expect([await count(schema, 'docs'), await count(schema, 'coll_users'), await count(schema, 'coll_events')]).toEqual([0, 50, 1]);
+  });
+
+  test('a write across several tables is one atomic step, in op order', async () => {
+    const store = await open();
+    try {
+      for (const name of ['users', 'events', 'presence'] as const) await store.define(name, COLLECTIONS[name]);
+      const event = (id: string, extra: Record<string, unknown> = {}): WriteOp => ({ op: 'put', collection: 'events', scope, doc: { _id: id, createdAt: at, updatedAt: at, type: 't', userRef: 'u000', ...extra } });
+      const presence = (id: string): WriteOp => ({ op: 'put', collection: 'presence', scope, doc: { _id: id, createdAt: at, updatedAt: at, geofenceId: 'g', userRef: 'u000' } });
+      await store.write([{ op: 'put', collection: 'users', scope, doc: user(0) }, event('e1'), event('e2'), presence('p1')]);
+      expect((await store.list('events', scope, { limit: 10, sortBy: 'createdAt' })).docs.map((x) => x._id)).toEqual(['e2', 'e1']);
+      // jsonb refuses NUL: the failing event takes the user, the other event and the presence change with it.
+      await expect(store.write([
+        { op: 'put', collection: 'users', scope, doc: { ...user(0), name: 'changed' } },
+        { op: 'delete', collection: 'presence', scope, id: 'p1' },
+        event('e3'), event('bad', { name: 'nul \u0000' }),
+      ])).rejects.toThrow();
+      expect(await store.get('users', scope, 'u000')).not.toHaveProperty('name');
+      expect(await store.get('presence', scope, 'p1')).toBeDefined();
+      expect(await store.get('events', scope, 'e3')).toBeUndefined();
+      // Delete then put again of one row, with other tables in between: the put wins.
+      await store.write([{ op: 'delete', collection: 'presence', scope, id: 'p1' }, event('e4'), presence('p1'), { op: 'delete', collection: 'events', scope, id: 'e1' }]);
+      expect(await store.get('presence', scope, 'p1')).toBeDefined();
+      expect((await store.list('events', scope, { limit: 10, sortBy: 'createdAt' })).docs.map((x) => x._id).sort()).toEqual(['e2', 'e4']);
+      // A twin among other tables' rows is still a UniqueViolation, and nothing of the batch is written.
+      await store.write([{ op: 'put', collection: 'users', scope, doc: user(1) }]);
+      await expect(store.write([event('e5'), { op: 'put', collection: 'users', scope, doc: { ...user(2), userId: 'user-1' } }])).rejects.toBeInstanceOf(UniqueViolation);
+      expect(await store.get('events', scope, 'e5')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});
