@@ -28,7 +28,7 @@ export interface GatewayConfig {
   jobIntervalMs: number;
   logRequests: boolean;
   /** SQLite durability (WAYMARK_SQLITE_SYNC) and page cache (WAYMARK_SQLITE_CACHE_MB). */
-  sqlite: { synchronous: 'NORMAL' | 'FULL'; cacheMb: number; mmapMb: number };
+  sqlite: { synchronous: 'NORMAL' | 'FULL'; cacheMb: number; mmapMb: number; writerThread: boolean };
   /** Origins allowed to call the API from browsers (WAYMARK_CORS_ORIGINS, comma-separated); empty = any. */
   corsOrigins: string[];
   webhooks: WebhookConfig;
@@ -195,6 +195,7 @@ export const ENV = {
   WAYMARK_SQLITE_SYNC: v(oneOf('NORMAL', 'FULL'), 'FULL', '`FULL`: every acknowledged write survives a process crash, an OS crash and a power loss (one WAL fsync per group commit). `NORMAL`: survives a process crash only; a power loss or kernel crash can lose the last acknowledged commits. Cost in `bench/sqlite-sync.ts` and docs/architecture.md'),
   WAYMARK_SQLITE_CACHE_MB: v(integer({ min: 1, max: 65536 }), '64', 'SQLite page cache, MiB'),
   WAYMARK_SQLITE_MMAP_MB: v(integer({ min: 0, max: 65536 }), '0', 'SQLite memory map, MiB; pages read through it stay in the process\'s RSS (loading 100k geofences took the peak RSS from 550 to 1,236 MiB at 256)'),
+  WAYMARK_SQLITE_WRITER_THREAD: v(boolean, 'true', 'commit SQLite writes on a thread of their own (the event loop never waits for a commit); `false` commits on the event loop, for one-core hosts'),
   WAYMARK_METRICS_TOKEN: v(text, undefined, 'operator token for `GET /metrics`; unset: loopback clients only'),
   WAYMARK_API_KEY: v(text, undefined, 'secret key the CLI\'s `geofences import --url` sends when `--key` is not given'),
   // Webhooks (docs/webhooks.md).
@@ -407,7 +408,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     jobIntervalMs: r.value('WAYMARK_JOB_INTERVAL_MS'),
     logRequests: r.value('WAYMARK_LOG_REQUESTS'),
     corsOrigins: cors,
-    sqlite: { synchronous: r.value('WAYMARK_SQLITE_SYNC'), cacheMb: r.value('WAYMARK_SQLITE_CACHE_MB'), mmapMb: r.value('WAYMARK_SQLITE_MMAP_MB') },
+    sqlite: { synchronous: r.value('WAYMARK_SQLITE_SYNC'), cacheMb: r.value('WAYMARK_SQLITE_CACHE_MB'), mmapMb: r.value('WAYMARK_SQLITE_MMAP_MB'), writerThread: r.value('WAYMARK_SQLITE_WRITER_THREAD') },
     webhooks: webhookConfigFromEnv(r),
     metricsToken: r.optional('WAYMARK_METRICS_TOKEN'),
     geofenceImport: geofenceImportConfigFromEnv(r),

@@ -39,6 +39,8 @@ export interface SqliteStoreOptions {
   cacheMb?: number;
   /** Memory map, MiB (default 0: off). */
   mmapMb?: number;
+  /** Commit on a writer thread (default true; ':memory:' always commits in this thread). */
+  writerThread?: boolean;
 }
 
 /** WAYMARK_SQLITE_SYNC read: FULL unless NORMAL is asked for; anything else is a configuration mistake. */
@@ -58,7 +60,7 @@ export class SqliteStore implements Store {
   /** Statements by SQL text: list/within build their SQL from the query's shape, which repeats. */
   private readonly statements = new Map<string, Database.Statement>();
   private readonly locks = new KeyedMutex();
-  /** Commits on the writer thread; absent for ':memory:', which only this connection can see. */
+  /** Commits on the writer thread; absent for ':memory:' (which only this connection can see) or when asked. */
   private readonly writer: SqliteWriter | undefined;
   /** The in-thread writer of ':memory:' stores, group-committed per turn of the event loop. */
   private readonly rows: RowWriter | undefined;
@@ -88,7 +90,7 @@ export class SqliteStore implements Store {
     // WAYMARK_SQLITE_MMAP_MB turns it on.
     this.db.pragma(`mmap_size = ${(opts.mmapMb ?? 0) * 1048576}`);
     this.migrate();
-    if (opts.file === ':memory:') {
+    if (opts.file === ':memory:' || opts.writerThread === false) {
       this.db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
       this.rows = createRowWriter(this.db);
     } else {
