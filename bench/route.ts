@@ -13,15 +13,16 @@ import { runImport } from '../data/osm/import-pipeline';
 import { NodeCoordinatesBuilder } from '../data/osm/node-coordinates';
 import { RoutingStage } from '../data/osm/routing/routing-stage';
 import { createEmbeddedRouter } from '../gateway/api/routing/embedded-router';
-import { contract } from '../gateway/engine/routing/contraction';
 import { ExtractCatalog } from '../gateway/jobs/extract-catalog';
 import type { LngLat } from '../adapters/router/port';
+import { importGenerated } from './support/generated-import';
+import { sideForNodes } from './support/generated-roads';
 import { prng } from './support/prng';
 
 const OSM = path.resolve(process.cwd(), '../shared/fixtures/osm');
 const EXTRACTS = ['monaco-osrm.osm.pbf', 'us-md-baltimore-valhalla.osm.pbf', 'andorra-graphhopper.osm.pbf'];
 const ROUTES = Number(process.env.ROUTES ?? 1000);
-const GRID_MAX = Number(process.env.GRID_MAX ?? 40_000);
+const GENERATED = (process.env.GENERATED ?? '100000,300000,1000000').split(',').map(Number);
 const NODES = Number(process.env.NODES ?? 2_000_000);
 
 function percentile(sorted: number[], p: number): number {
@@ -82,23 +83,72 @@ function benchNodeIndex(): void {
   console.log(`build ${built.toFixed(0)} ms, ${(index.bytes / 1048576).toFixed(1)} MB held (RSS +${((process.memoryUsage().rss - before) / 1048576).toFixed(0)} MB); 1M lookups ${lookups.toFixed(0)} ms (${(lookups * 1000 / 1e6).toFixed(3)} µs each) [${sink > 0 ? 'ok' : ''}]`);
 }
 
-function benchContraction(): void {
-  console.log('\n## Contraction on generated grids (node-based, both directions, seeded weights)');
-  for (let side = 50; side * side <= GRID_MAX; side *= 2) {
-    const n = side * side;
-    const random = prng(side);
-    const tail: number[] = [], head: number[] = [], weight: number[] = [], distance: number[] = [];
-    const add = (a: number, b: number) => {
-      const w = 5 + random() * 20;
-      tail.push(a, b); head.push(b, a); weight.push(w, w); distance.push(w * 10, w * 10);
+/** Child mode: the routing stage on one generated network, then car queries on it; JSON on stdout. */
+async function generatedOne(nodes: number): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-route-gen-'));
+  try {
+    const g = await importGenerated(sideForNodes(nodes), 1, dir, (step, seconds) => process.stderr.write(`  ${step} ${seconds.toFixed(1)} s (load ${os.loadavg()[0].toFixed(1)})\n`));
+    const peak = process.resourceUsage().maxRSS * 1024;
+    const mr = g.load().routers.car;
+    const n = mr.network;
+    const random = prng(42);
+    const point = (): LngLat => {
+      for (;;) {
+        const s = Math.floor(random() * n.segmentFrom.length);
+        if (mr.mode.segmentMain[s] !== 1) continue;
+        const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
+        return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
+      }
     };
-    for (let y = 0; y < side; y++) for (let x = 0; x < side; x++) {
-      if (x + 1 < side) add(y * side + x, y * side + x + 1);
-      if (y + 1 < side) add(y * side + x, (y + 1) * side + x);
+    const snaps = Array.from({ length: ROUTES + 50 }, () => [mr.snap(point(), 1000)!, mr.snap(point(), 1000)!]);
+    for (const [a, b] of snaps.slice(0, 50)) mr.legPieces(a, b);
+    const bare: number[] = [], full: number[] = [];
+    for (const [a, b] of snaps.slice(50)) {
+      const t = now();
+      mr.legPieces(a, b);
+      bare.push(now() - t);
     }
-    const t0 = now();
-    const h = contract({ vertexCount: n, tail: Uint32Array.from(tail), head: Uint32Array.from(head), weight: Float32Array.from(weight), distance: Float32Array.from(distance) });
-    console.log(`${n.toLocaleString('en-US').padStart(9)} vertices, ${tail.length.toLocaleString('en-US')} arcs: ${((now() - t0) / 1000).toFixed(2)} s, ${h.childA.length - tail.length} shortcuts`);
+    for (const [a, b] of snaps.slice(50, 50 + ROUTES / 4)) {
+      const t = now();
+      mr.route([a, b]);
+      full.push(now() - t);
+    }
+    const tables: Record<string, number[]> = {};
+    for (const size of [10, 25, 100]) {
+      const runs: number[] = [];
+      for (let run = 0; run < 15; run++) {
+        const pts = Array.from({ length: size }, point);
+        const t = now();
+        const sn = pts.map((p) => mr.snap(p, 1000)!);
+        mr.table(sn, sn);
+        runs.push(now() - t);
+      }
+      tables[size] = runs.slice(3);
+    }
+    process.stdout.write(JSON.stringify({ counts: g.counts, summary: g.summary, phases: g.phases, seconds: g.seconds, peak, bare, full, tables, load: os.loadavg()[0] }) + '\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function benchGenerated(): void {
+  console.log('\n## Generated road networks: routing stage (all four modes) on seeded OSM entities (bench/support/generated-roads.ts), each in its own process');
+  const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M` : `${(v / 1e3).toFixed(0)} k`);
+  for (const size of GENERATED) {
+    const loadBefore = os.loadavg()[0];
+    const out = execFileSync(process.execPath, [__filename, '--generated', String(size)], { encoding: 'utf8', env: process.env, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+    const r = JSON.parse(out.trim().split('\n').pop()!);
+    const s = r.summary;
+    const contraction = r.phases.filter((p: { step: string }) => p.step.endsWith(' contraction'));
+    const totalContraction = contraction.reduce((t: number, p: { seconds: number }) => t + p.seconds, 0);
+    console.log(`\n### ${k(r.counts.nodes)} OSM nodes (${k(r.counts.intersections)} grid intersections, ${k(r.counts.ways)} ways, ${r.counts.relations} restrictions; load ${loadBefore.toFixed(2)} → ${r.load.toFixed(2)})`);
+    console.log(`${k(s.vertices)} vertices, ${k(s.segments)} segments; car ${k(s['car turns'])} turn arcs + ${k(s['car shortcuts'])} shortcuts; ${s['turn restrictions']} restrictions applied`);
+    console.log(`stage ${r.seconds.toFixed(1)} s, of it contraction ${totalContraction.toFixed(1)} s (${contraction.map((p: { step: string; seconds: number }) => `${p.step.split(' ')[0]} ${p.seconds.toFixed(1)}`).join(', ')}); peak RSS ${(r.peak / 1048576).toFixed(0)} MB; files ${(s.bytes / 1048576).toFixed(1)} MB`);
+    console.log(`phases: ${r.phases.map((p: { step: string; seconds: number }) => `${p.step} ${p.seconds.toFixed(2)}`).join(' | ')}`);
+    console.log(`shortcuts: ${['car', 'truck', 'bike', 'foot'].map((m) => `${m} ${k(s[`${m} shortcuts`])} (${(s[`${m} shortcuts`] / s[`${m} turns`]).toFixed(2)}× arcs)`).join(', ')}`);
+    console.log(`car route, hierarchy query + path        ${ms(r.bare)}`);
+    console.log(`car route, with geometry and steps       ${ms(r.full)}`);
+    for (const size of [10, 25, 100]) console.log(`car table ${String(size).padStart(3)}×${size} (with snapping)  ${ms(r.tables[size])}`);
   }
 }
 
@@ -156,10 +206,12 @@ async function benchQueries(): Promise<void> {
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--import-one');
   if (i >= 0) return importOne(process.argv[i + 1]);
+  const g = process.argv.indexOf('--generated');
+  if (g >= 0) return generatedOne(Number(process.argv[g + 1]));
   console.log(`# bench/route  (node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
   await benchQueries();
   benchNodeIndex();
-  benchContraction();
+  benchGenerated();
   benchImports();
 }
 

@@ -257,6 +257,7 @@ export class RoutingStage implements ImportStage {
       wayName: this.wayName.toArray(), wayRef: this.wayRef.toArray(), wayClass: this.wayClass.toArray(), wayMaxspeed: this.wayMaxspeed.toArray(), wayOsmId: Float64Array.from(this.wayOsmId),
       strings, vertexPoint,
     };
+    ctx.progress('borders and network file', 0);
     const borders = markBorderCrossings(network);
     let bytes = writeNetwork(ctx.dir, network);
 
@@ -282,6 +283,7 @@ export class RoutingStage implements ImportStage {
         network, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(), restrictions, turnCosts: TURN_COSTS[mode], blockedVertices,
         onProgress: (step, done, total) => ctx.progress(`${mode} ${step}`, done, total),
       });
+      ctx.progress(`${mode} file`, 0);
       bytes += writeModeGraph(ctx.dir, mode, graph);
       summary[`${mode} turns`] = graph.arcTail.length;
       summary[`${mode} shortcuts`] = graph.hierarchy.childA.length - graph.arcTail.length;
