@@ -87,7 +87,15 @@ function benchNodeIndex(): void {
 async function generatedOne(nodes: number): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-route-gen-'));
   try {
-    const g = await importGenerated(sideForNodes(nodes), 1, dir, (step, seconds) => process.stderr.write(`  ${step} ${seconds.toFixed(1)} s (load ${os.loadavg()[0].toFixed(1)})\n`));
+    // Progress on stderr: the step, and each tenth of a contraction, with the time spent in it so far.
+    let tenth = -1;
+    const g = await importGenerated(sideForNodes(nodes), 1, dir, (step, done, total, seconds) => {
+      const t = total ? Math.floor((10 * done) / total) : 0;
+      if (done === 0) tenth = -1;
+      if (t === tenth) return;
+      tenth = t;
+      process.stderr.write(`  ${step} ${total ? `${t * 10} %` : ''} ${seconds.toFixed(1)} s (load ${os.loadavg()[0].toFixed(1)})\n`);
+    });
     const peak = process.resourceUsage().maxRSS * 1024;
     const mr = g.load().routers.car;
     const n = mr.network;

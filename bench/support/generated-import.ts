@@ -21,7 +21,7 @@ export interface GeneratedImport {
 const now = () => Number(process.hrtime.bigint()) / 1e9;
 
 /** `extractDir` receives the `routing/` folder. */
-export async function importGenerated(side: number, seed: number, extractDir: string, onPhase?: (step: string, seconds: number) => void): Promise<GeneratedImport> {
+export async function importGenerated(side: number, seed: number, extractDir: string, onProgress?: (step: string, done: number, total: number | undefined, phaseSeconds: number) => void): Promise<GeneratedImport> {
   const started = now();
   const stage = new RoutingStage();
   const relations: Parameters<RoutingStage['relation']>[0][] = [];
@@ -50,13 +50,14 @@ export async function importGenerated(side: number, seed: number, extractDir: st
     extract: 'generated',
     dir,
     nodes,
-    progress: (step) => {
-      if (step === current) return;
+    progress: (step, done, total) => {
       const t = now();
-      phases.push({ step: current, seconds: t - since });
-      onPhase?.(current, t - since);
-      current = step;
-      since = t;
+      if (step !== current) {
+        phases.push({ step: current, seconds: t - since });
+        current = step;
+        since = t;
+      }
+      onProgress?.(step, done, total, t - since);
     },
   });
   phases.push({ step: current, seconds: now() - since });
