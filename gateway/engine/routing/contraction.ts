@@ -118,10 +118,26 @@ class WitnessSearch {
   private readonly stamp: Uint32Array;
   private generation = 0;
   private readonly heap = new MinHeap(256);
+  /** Vertices marked with the current target generation; the search ends once all are settled. */
+  private readonly target: Uint32Array;
+  private targetGeneration = 0;
+  private targetCount = 0;
 
   constructor(vertexCount: number, private readonly g: DynamicGraph, private readonly contracted: Uint8Array) {
     this.dist = new Float64Array(vertexCount);
     this.stamp = new Uint32Array(vertexCount);
+    this.target = new Uint32Array(vertexCount);
+  }
+
+  /** The vertices the next searches need distances to: past them, nothing is learned. */
+  setTargets(targets: readonly number[]): void {
+    this.targetGeneration++;
+    this.targetCount = 0;
+    for (const t of targets) {
+      if (this.target[t] === this.targetGeneration) continue;
+      this.target[t] = this.targetGeneration;
+      this.targetCount++;
+    }
   }
 
   distanceTo(v: number): number {
@@ -130,17 +146,19 @@ class WitnessSearch {
 
   run(source: number, skip: number, maxCost: number, settleLimit: number): void {
     this.generation++;
-    const { dist, stamp, heap, g, contracted } = this;
+    const { dist, stamp, heap, g, contracted, target } = this;
     heap.clear();
     dist[source] = 0;
     stamp[source] = this.generation;
     heap.push(source, 0);
     let settled = 0;
-    while (heap.size > 0) {
+    let targetsLeft = this.targetCount - (target[source] === this.targetGeneration ? 1 : 0);
+    while (heap.size > 0 && targetsLeft > 0) {
       const u = heap.pop();
       const key = heap.lastKey;
       if (key > dist[u]) continue;
       if (key > maxCost || ++settled > settleLimit) break;
+      if (u !== source && target[u] === this.targetGeneration && --targetsLeft === 0) break;
       for (const e of g.out[u]) {
         const w = g.head[e];
         if (w === skip || contracted[w]) continue;
@@ -171,40 +189,86 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
   const priority = new Float64Array(n);
   const witness = new WitnessSearch(n, g, contracted);
 
-  const visit = (v: number, apply: boolean): number => {
+  // The pairs (in edge, out edge) that the last simulation of a popped vertex found no witness for:
+  // contracting it searches further for those only (a witness found stays one: edges are only added).
+  const pending: number[] = [];
+  let pendingFor = -1;
+  const targets: number[] = [];
+
+  /** Priority of contracting v (edge difference and contracted neighbours); `record` keeps its open pairs. */
+  const simulate = (v: number, record: boolean): number => {
+    pendingFor = -1;
     let shortcuts = 0;
     let removed = 0;
     let maxOut = 0;
-    let outs = 0;
-    for (const e of g.out[v]) if (!contracted[g.head[e]]) { outs++; if (g.weight[e] > maxOut) maxOut = g.weight[e]; }
+    targets.length = 0;
+    for (const e of g.out[v]) if (!contracted[g.head[e]]) { targets.push(g.head[e]); if (g.weight[e] > maxOut) maxOut = g.weight[e]; }
+    const outs = targets.length;
     removed += outs;
     // A dense vertex (late in the order, in the core) is estimated without witness searches: it
     // comes last anyway, and simulating it after every neighbour's contraction is quadratic.
-    if (!apply && outs * g.in[v].length > DENSE_ESTIMATE) {
+    if (outs * g.in[v].length > DENSE_ESTIMATE) {
       const ins = g.in[v].length;
       return 2 * (ins * outs - ins - outs) + deletedNeighbours[v];
     }
+    witness.setTargets(targets);
+    pending.length = 0;
     for (const ein of g.in[v]) {
       const u = g.tail[ein];
       if (contracted[u]) continue;
       removed++;
       const wIn = g.weight[ein];
-      witness.run(u, v, wIn + maxOut, apply ? CONTRACT_SETTLE_LIMIT : SIMULATE_SETTLE_LIMIT);
+      witness.run(u, v, wIn + maxOut, SIMULATE_SETTLE_LIMIT);
       for (const eout of g.out[v]) {
         const w = g.head[eout];
         if (w === u || contracted[w]) continue;
-        const via = wIn + g.weight[eout];
-        if (witness.distanceTo(w) <= via) continue;
+        if (witness.distanceTo(w) <= wIn + g.weight[eout]) continue;
         shortcuts++;
-        if (apply) g.addOrImprove(u, w, via, g.distance[ein] + g.distance[eout], ein, eout);
+        if (record) pending.push(ein, eout);
       }
     }
+    if (record) pendingFor = v;
     return 2 * (shortcuts - removed) + deletedNeighbours[v];
+  };
+
+  /** Adds v's shortcuts: the pairs its recorded simulation left open (all pairs after an estimate), searched further. */
+  const contractVertex = (v: number): void => {
+    if (pendingFor !== v) {
+      pending.length = 0;
+      for (const ein of g.in[v]) {
+        if (contracted[g.tail[ein]]) continue;
+        for (const eout of g.out[v]) if (!contracted[g.head[eout]] && g.tail[ein] !== g.head[eout]) pending.push(ein, eout);
+      }
+    }
+    // Pairs come grouped by in edge: one search per in-neighbour, towards its open targets only.
+    for (let i = 0; i < pending.length;) {
+      const ein = pending[i];
+      const u = g.tail[ein];
+      const wIn = g.weight[ein];
+      let maxOut = 0;
+      let j = i;
+      targets.length = 0;
+      for (; j < pending.length && pending[j] === ein; j += 2) {
+        const eout = pending[j + 1];
+        targets.push(g.head[eout]);
+        if (g.weight[eout] > maxOut) maxOut = g.weight[eout];
+      }
+      witness.setTargets(targets);
+      witness.run(u, v, wIn + maxOut, CONTRACT_SETTLE_LIMIT);
+      for (let k = i; k < j; k += 2) {
+        const eout = pending[k + 1];
+        const via = wIn + g.weight[eout];
+        if (witness.distanceTo(g.head[eout]) <= via) continue;
+        g.addOrImprove(u, g.head[eout], via, g.distance[ein] + g.distance[eout], ein, eout);
+      }
+      i = j;
+    }
+    pendingFor = -1;
   };
 
   const queue = new MinHeap(n + 16);
   for (let v = 0; v < n; v++) {
-    priority[v] = visit(v, false);
+    priority[v] = simulate(v, false);
     queue.push(v, priority[v]);
   }
   const rank = new Uint32Array(n);
@@ -215,13 +279,13 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     if (contracted[v] || key !== priority[v]) continue;
     // Neighbours of contracted vertices are re-evaluated here, when they come up, not after each contraction.
     // Lazy update: the priority may have grown since it was queued.
-    const fresh = visit(v, false);
+    const fresh = simulate(v, true);
     if (queue.size > 0 && fresh > queue.peekKey()) {
       priority[v] = fresh;
       queue.push(v, fresh);
       continue;
     }
-    visit(v, true);
+    contractVertex(v);
     contracted[v] = 1;
     rank[v] = done++;
     const neighbours = new Set<number>();
