@@ -13,6 +13,9 @@ import { runImport } from '../data/osm/import-pipeline';
 import { NodeCoordinatesBuilder } from '../data/osm/node-coordinates';
 import { RoutingStage } from '../data/osm/routing/routing-stage';
 import { createEmbeddedRouter } from '../gateway/api/routing/embedded-router';
+import { readModeGraph, readNetwork } from '../gateway/api/routing/network-loader';
+import { ModeRouter } from '../gateway/engine/routing/mode-router';
+import { SegmentIndex } from '../gateway/engine/routing/segment-index';
 import { ExtractCatalog } from '../gateway/jobs/extract-catalog';
 import type { LngLat } from '../adapters/router/port';
 import { importGenerated } from './support/generated-import';
@@ -22,7 +25,9 @@ import { prng } from './support/prng';
 const OSM = path.resolve(process.cwd(), '../shared/fixtures/osm');
 const EXTRACTS = ['monaco-osrm.osm.pbf', 'us-md-baltimore-valhalla.osm.pbf', 'andorra-graphhopper.osm.pbf'];
 const ROUTES = Number(process.env.ROUTES ?? 1000);
-const GENERATED = (process.env.GENERATED ?? '100000,300000,1000000').split(',').map(Number);
+const GENERATED = (process.env.GENERATED ?? '30000,100000,300000,1000000').split(',').map(Number);
+/** From this many generated nodes on, the stage stops after the car graph (all four modes at 1 M would take hours). */
+const CAR_ONLY_FROM = Number(process.env.CAR_ONLY_FROM ?? 300_000);
 const NODES = Number(process.env.NODES ?? 2_000_000);
 
 function percentile(sorted: number[], p: number): number {
@@ -83,80 +88,108 @@ function benchNodeIndex(): void {
   console.log(`build ${built.toFixed(0)} ms, ${(index.bytes / 1048576).toFixed(1)} MB held (RSS +${((process.memoryUsage().rss - before) / 1048576).toFixed(0)} MB); 1M lookups ${lookups.toFixed(0)} ms (${(lookups * 1000 / 1e6).toFixed(3)} µs each) [${sink > 0 ? 'ok' : ''}]`);
 }
 
+interface QueryFigures {
+  bare: number[];
+  full: number[];
+  tables: Record<string, number[]>;
+}
+
+/** Seeded car queries on one mode router: bare hierarchy routes, full routes (geometry, steps), tables with snapping. */
+function carQueries(mr: ModeRouter): QueryFigures {
+  const n = mr.network;
+  const random = prng(42);
+  const point = (): LngLat => {
+    for (;;) {
+      const s = Math.floor(random() * n.segmentFrom.length);
+      if (mr.mode.segmentMain[s] !== 1) continue;
+      const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
+      return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
+    }
+  };
+  const snaps = Array.from({ length: ROUTES + 50 }, () => [mr.snap(point(), 1000)!, mr.snap(point(), 1000)!]);
+  for (const [a, b] of snaps.slice(0, 50)) mr.legPieces(a, b); // warm-up
+  const bare: number[] = [], full: number[] = [];
+  for (const [a, b] of snaps.slice(50)) {
+    const t = now();
+    mr.legPieces(a, b);
+    bare.push(now() - t);
+  }
+  for (const [a, b] of snaps.slice(50, 50 + ROUTES / 4)) {
+    const t = now();
+    mr.route([a, b]);
+    full.push(now() - t);
+  }
+  const tables: Record<string, number[]> = {};
+  for (const size of [10, 25, 100]) {
+    const runs: number[] = [];
+    for (let run = 0; run < 15; run++) {
+      const pts = Array.from({ length: size }, point);
+      const t = now();
+      const sn = pts.map((p) => mr.snap(p, 1000)!);
+      mr.table(sn, sn);
+      runs.push(now() - t);
+    }
+    tables[size] = runs.slice(3);
+  }
+  return { bare, full, tables };
+}
+
+function printQueries(q: QueryFigures): void {
+  console.log(`car route, hierarchy query + path        ${ms(q.bare)}`);
+  console.log(`car route, with geometry and steps       ${ms(q.full)}`);
+  for (const size of [10, 25, 100]) console.log(`car table ${String(size).padStart(3)}×${size} (with snapping)  ${ms(q.tables[size])}`);
+}
+
 /** Child mode: the routing stage on one generated network, then car queries on it; JSON on stdout. */
 async function generatedOne(nodes: number): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-route-gen-'));
   try {
     // Progress on stderr: the step, and each tenth of a contraction, with the time spent in it so far.
     let tenth = -1;
-    const g = await importGenerated(sideForNodes(nodes), 1, dir, (step, done, total, seconds) => {
-      const t = total ? Math.floor((10 * done) / total) : 0;
-      if (done === 0) tenth = -1;
-      if (t === tenth) return;
-      tenth = t;
-      process.stderr.write(`  ${step} ${total ? `${t * 10} %` : ''} ${seconds.toFixed(1)} s (load ${os.loadavg()[0].toFixed(1)})\n`);
+    const carOnly = nodes >= CAR_ONLY_FROM;
+    const g = await importGenerated(sideForNodes(nodes), 1, dir, {
+      carOnly,
+      onProgress: (step, done, total, seconds) => {
+        const t = total ? Math.floor((10 * done) / total) : 0;
+        if (done === 0) tenth = -1;
+        if (t === tenth) return;
+        tenth = t;
+        process.stderr.write(`  ${step} ${total ? `${t * 10} %` : ''} ${seconds.toFixed(1)} s (load ${os.loadavg()[0].toFixed(1)})\n`);
+      },
     });
     const peak = process.resourceUsage().maxRSS * 1024;
-    const mr = g.load().routers.car;
-    const n = mr.network;
-    const random = prng(42);
-    const point = (): LngLat => {
-      for (;;) {
-        const s = Math.floor(random() * n.segmentFrom.length);
-        if (mr.mode.segmentMain[s] !== 1) continue;
-        const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
-        return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
-      }
-    };
-    const snaps = Array.from({ length: ROUTES + 50 }, () => [mr.snap(point(), 1000)!, mr.snap(point(), 1000)!]);
-    for (const [a, b] of snaps.slice(0, 50)) mr.legPieces(a, b);
-    const bare: number[] = [], full: number[] = [];
-    for (const [a, b] of snaps.slice(50)) {
-      const t = now();
-      mr.legPieces(a, b);
-      bare.push(now() - t);
-    }
-    for (const [a, b] of snaps.slice(50, 50 + ROUTES / 4)) {
-      const t = now();
-      mr.route([a, b]);
-      full.push(now() - t);
-    }
-    const tables: Record<string, number[]> = {};
-    for (const size of [10, 25, 100]) {
-      const runs: number[] = [];
-      for (let run = 0; run < 15; run++) {
-        const pts = Array.from({ length: size }, point);
-        const t = now();
-        const sn = pts.map((p) => mr.snap(p, 1000)!);
-        mr.table(sn, sn);
-        runs.push(now() - t);
-      }
-      tables[size] = runs.slice(3);
-    }
-    process.stdout.write(JSON.stringify({ counts: g.counts, summary: g.summary, phases: g.phases, seconds: g.seconds, peak, bare, full, tables, load: os.loadavg()[0] }) + '\n');
+    const q = carQueries(g.car());
+    process.stdout.write(JSON.stringify({ carOnly, counts: g.counts, summary: g.summary, phases: g.phases, seconds: g.seconds, cpuSeconds: g.cpuSeconds, peak, ...q, load: os.loadavg()[0] }) + '\n');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** `--queries-from DIR`: car queries on an imported extract's routing folder (e.g. one a running stage has written). */
+function queriesFrom(dir: string): void {
+  const network = readNetwork(dir);
+  const mr = new ModeRouter(network, readModeGraph(dir, 'car'), new SegmentIndex(network), 'driving');
+  console.log(`# car queries on ${dir} (${network.segmentFrom.length} segments, load ${os.loadavg()[0].toFixed(2)})`);
+  printQueries(carQueries(mr));
+}
+
 function benchGenerated(): void {
-  console.log('\n## Generated road networks: routing stage (all four modes) on seeded OSM entities (bench/support/generated-roads.ts), each in its own process');
+  console.log(`\n## Generated road networks: the routing stage on seeded OSM entities (bench/support/generated-roads.ts), each in its own process; all four modes below ${CAR_ONLY_FROM.toLocaleString('en-US')} nodes, car only from there`);
   const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M` : `${(v / 1e3).toFixed(0)} k`);
+  type P = { step: string; seconds: number; cpuSeconds: number };
   for (const size of GENERATED) {
     const loadBefore = os.loadavg()[0];
     const out = execFileSync(process.execPath, [__filename, '--generated', String(size)], { encoding: 'utf8', env: process.env, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
     const r = JSON.parse(out.trim().split('\n').pop()!);
     const s = r.summary;
-    const contraction = r.phases.filter((p: { step: string }) => p.step.endsWith(' contraction'));
-    const totalContraction = contraction.reduce((t: number, p: { seconds: number }) => t + p.seconds, 0);
-    console.log(`\n### ${k(r.counts.nodes)} OSM nodes (${k(r.counts.intersections)} grid intersections, ${k(r.counts.ways)} ways, ${r.counts.relations} restrictions; load ${loadBefore.toFixed(2)} → ${r.load.toFixed(2)})`);
-    console.log(`${k(s.vertices)} vertices, ${k(s.segments)} segments; car ${k(s['car turns'])} turn arcs + ${k(s['car shortcuts'])} shortcuts; ${s['turn restrictions']} restrictions applied`);
-    console.log(`stage ${r.seconds.toFixed(1)} s, of it contraction ${totalContraction.toFixed(1)} s (${contraction.map((p: { step: string; seconds: number }) => `${p.step.split(' ')[0]} ${p.seconds.toFixed(1)}`).join(', ')}); peak RSS ${(r.peak / 1048576).toFixed(0)} MB; files ${(s.bytes / 1048576).toFixed(1)} MB`);
-    console.log(`phases: ${r.phases.map((p: { step: string; seconds: number }) => `${p.step} ${p.seconds.toFixed(2)}`).join(' | ')}`);
-    console.log(`shortcuts: ${['car', 'truck', 'bike', 'foot'].map((m) => `${m} ${k(s[`${m} shortcuts`])} (${(s[`${m} shortcuts`] / s[`${m} turns`]).toFixed(2)}× arcs)`).join(', ')}`);
-    console.log(`car route, hierarchy query + path        ${ms(r.bare)}`);
-    console.log(`car route, with geometry and steps       ${ms(r.full)}`);
-    for (const size of [10, 25, 100]) console.log(`car table ${String(size).padStart(3)}×${size} (with snapping)  ${ms(r.tables[size])}`);
+    const contraction: P[] = r.phases.filter((p: P) => p.step.endsWith(' contraction'));
+    const sum = (list: P[], key: 'seconds' | 'cpuSeconds') => list.reduce((t, p) => t + p[key], 0);
+    console.log(`\n### ${k(r.counts.nodes)} OSM nodes (${k(r.counts.intersections)} grid intersections, ${k(r.counts.ways)} ways, ${r.counts.relations} restrictions)${r.carOnly ? ', car only' : ''}; load ${loadBefore.toFixed(2)} → ${r.load.toFixed(2)}`);
+    console.log(`${k(s.segments)} segments; car ${k(s['car turns'])} turn arcs + ${k(s['car shortcuts'])} shortcuts (${(s['car shortcuts'] / s['car turns']).toFixed(2)}× arcs)`);
+    console.log(`stage ${r.seconds.toFixed(1)} s (CPU ${r.cpuSeconds.toFixed(1)} s), of it contraction ${sum(contraction, 'seconds').toFixed(1)} s (CPU ${sum(contraction, 'cpuSeconds').toFixed(1)} s: ${contraction.map((p) => `${p.step.split(' ')[0]} ${p.cpuSeconds.toFixed(1)}`).join(', ')}); peak RSS ${(r.peak / 1048576).toFixed(0)} MB; files ${(s.bytes / 1048576).toFixed(1)} MB`);
+    console.log(`phases, CPU s: ${r.phases.map((p: P) => `${p.step} ${p.cpuSeconds.toFixed(2)}`).join(' | ')}`);
+    if (!r.carOnly) console.log(`shortcuts: ${['truck', 'bike', 'foot'].map((m) => `${m} ${k(s[`${m} shortcuts`])} (${(s[`${m} shortcuts`] / s[`${m} turns`]).toFixed(2)}× arcs)`).join(', ')}; ${s['turn restrictions']} restrictions applied`);
+    printQueries(r);
   }
 }
 
@@ -216,6 +249,8 @@ async function main(): Promise<void> {
   if (i >= 0) return importOne(process.argv[i + 1]);
   const g = process.argv.indexOf('--generated');
   if (g >= 0) return generatedOne(Number(process.argv[g + 1]));
+  const q = process.argv.indexOf('--queries-from');
+  if (q >= 0) return queriesFrom(process.argv[q + 1]);
   console.log(`# bench/route  (node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
   await benchQueries();
   benchNodeIndex();
