@@ -1,10 +1,17 @@
 // Routing benchmark: import time and peak memory per shared extract (each in its own process, so the
-// peak is that import's), the node index and the contraction on generated graphs for scaling, and
-// engine query times on east Baltimore: route p50/p99 (seeded random pairs, full OSRM-shaped route
-// with steps, and the bare hierarchy query), tables 10×10, 25×25, 100×100.
+// peak is that import's); the routing stage on generated road networks of 30 k to 1 M OSM nodes
+// (bench/support/generated-roads.ts: perturbed grid with road classes, oneways, motorways with ramps,
+// restrictions), each in its own process: time and CPU per phase, contraction, shortcuts, peak RSS,
+// file size, then car route p50/p99 and tables 10×10, 25×25, 100×100 on it; engine query times on
+// east Baltimore; the node index on 2 M generated nodes.
 //
 // Run: npm run bench:build && node --expose-gc dist/bench/route.js
-// Options: ROUTES=1000 (pairs), GRID_MAX=40000 (largest generated contraction), NODES=2000000 (node index).
+// Options: ROUTES=1000 (pairs), GENERATED=30000,100000,300000,1000000 (sizes, OSM nodes),
+// CAR_ONLY_FROM=300000 (from this size the stage stops after the car graph), NODES=2000000 (node index).
+// `node dist/bench/route.js --generated 1000000` runs one size; `--queries-from DIR` runs the car
+// queries on a routing folder already written.
+//
+// Last results: see docs/routing-engine.md (Benchmarks); filled in below after the run.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -94,18 +101,23 @@ interface QueryFigures {
   tables: Record<string, number[]>;
 }
 
-/** Seeded car queries on one mode router: bare hierarchy routes, full routes (geometry, steps), tables with snapping. */
-function carQueries(mr: ModeRouter): QueryFigures {
+/** Seeded points on random segments of the mode's large connected part: their first or middle point. */
+function pointsOn(mr: ModeRouter, seed: number, middle: boolean): () => LngLat {
   const n = mr.network;
-  const random = prng(42);
-  const point = (): LngLat => {
+  const random = prng(seed);
+  return () => {
     for (;;) {
       const s = Math.floor(random() * n.segmentFrom.length);
       if (mr.mode.segmentMain[s] !== 1) continue;
-      const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
+      const p = middle ? Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2) : n.segmentStart[s];
       return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
     }
   };
+}
+
+/** Seeded car queries on one mode router: bare hierarchy routes, full routes (geometry, steps), tables with snapping. */
+function carQueries(mr: ModeRouter): QueryFigures {
+  const point = pointsOn(mr, 42, true);
   const snaps = Array.from({ length: ROUTES + 50 }, () => [mr.snap(point(), 1000)!, mr.snap(point(), 1000)!]);
   for (const [a, b] of snaps.slice(0, 50)) mr.legPieces(a, b); // warm-up
   const bare: number[] = [], full: number[] = [];
@@ -201,16 +213,7 @@ async function benchQueries(): Promise<void> {
     await runImport({ file, name: 'baltimore', dataDir, stages: [new RoutingStage()] });
     const router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 60_000 }));
     const mr = router.networksLoaded[0].routers.car;
-    const n = mr.network;
-    const random = prng(42);
-    const point = (): LngLat => {
-      for (;;) {
-        const s = Math.floor(random() * n.segmentFrom.length);
-        if (mr.mode.segmentMain[s] !== 1) continue;
-        const p = n.segmentStart[s];
-        return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
-      }
-    };
+    const point = pointsOn(mr, 42, false);
     const pairs = Array.from({ length: ROUTES }, () => [point(), point()] as [LngLat, LngLat]);
     console.log(`\n## Queries, east Baltimore, car (load ${os.loadavg()[0].toFixed(2)})`);
     for (const [a, b] of pairs.slice(0, 50)) await router.route!({ locations: [a, b], mode: 'car', steps: true }); // warm-up
