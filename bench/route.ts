@@ -19,7 +19,7 @@
 //   103 k nodes, car only: contraction 60.8 s CPU (91.8 s wall, load 3.9), 310 k arcs + 1,064 k shortcuts,
 //     peak RSS 361 MB, files 41 MB; route p50 3.2 ms / p99 17.6 ms, tables 24 / 37 / 261 ms.
 //   1 M nodes (1.24 M car vertices, 3.2 M turn arcs), car only: 90 % contracted after 1,409 s wall (load 15),
-//     not finished after 24 min CPU; peak RSS 1.7 GB so far.
+//     stopped unfinished after 38 min CPU (the last 10 % of vertices); peak RSS 1.7 GB by then.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
