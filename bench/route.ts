@@ -1,10 +1,25 @@
 // Routing benchmark: import time and peak memory per shared extract (each in its own process, so the
-// peak is that import's), the node index and the contraction on generated graphs for scaling, and
-// engine query times on east Baltimore: route p50/p99 (seeded random pairs, full OSRM-shaped route
-// with steps, and the bare hierarchy query), tables 10×10, 25×25, 100×100.
+// peak is that import's); the routing stage on generated road networks of 30 k to 1 M OSM nodes
+// (bench/support/generated-roads.ts: perturbed grid with road classes, oneways, motorways with ramps,
+// restrictions), each in its own process: time and CPU per phase, contraction, shortcuts, peak RSS,
+// file size, then car route p50/p99 and tables 10×10, 25×25, 100×100 on it; engine query times on
+// east Baltimore; the node index on 2 M generated nodes.
 //
 // Run: npm run bench:build && node --expose-gc dist/bench/route.js
-// Options: ROUTES=1000 (pairs), GRID_MAX=40000 (largest generated contraction), NODES=2000000 (node index).
+// Options: ROUTES=1000 (pairs), GENERATED=30000,100000,300000,1000000 (sizes, OSM nodes),
+// CAR_ONLY_FROM=300000 (from this size the stage stops after the car graph), NODES=2000000 (node index).
+// `node dist/bench/route.js --generated 1000000` runs one size; `--queries-from DIR` runs the car
+// queries on a routing folder already written.
+//
+// Last results (2026-11-23, shared 2-core Xeon, load 3–16 from other suites: CPU seconds are the steady
+// figure; the full table is in docs/routing-engine.md):
+//   31 k nodes, all four modes: stage 163 s CPU (594 s wall, load ~6–12), contraction CPU car 9.3 /
+//     truck 11.7 / bike 41.4 / foot 98.8 s, car 94 k arcs + 303 k shortcuts, peak RSS 284 MB, files 57 MB;
+//     car route p50 1.2 ms / p99 7.7 ms, tables 10×10 14 ms, 25×25 30 ms, 100×100 138 ms.
+//   103 k nodes, car only: contraction 60.8 s CPU (91.8 s wall, load 3.9), 310 k arcs + 1,064 k shortcuts,
+//     peak RSS 361 MB, files 41 MB; route p50 3.2 ms / p99 17.6 ms, tables 24 / 37 / 261 ms.
+//   1 M nodes (1.24 M car vertices, 3.2 M turn arcs), car only: 90 % contracted after 1,409 s wall (load 15),
+//     stopped unfinished after 38 min CPU (the last 10 % of vertices); peak RSS 1.7 GB by then.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,15 +28,21 @@ import { runImport } from '../data/osm/import-pipeline';
 import { NodeCoordinatesBuilder } from '../data/osm/node-coordinates';
 import { RoutingStage } from '../data/osm/routing/routing-stage';
 import { createEmbeddedRouter } from '../gateway/api/routing/embedded-router';
-import { contract } from '../gateway/engine/routing/contraction';
+import { readModeGraph, readNetwork } from '../gateway/api/routing/network-loader';
+import { ModeRouter } from '../gateway/engine/routing/mode-router';
+import { SegmentIndex } from '../gateway/engine/routing/segment-index';
 import { ExtractCatalog } from '../gateway/jobs/extract-catalog';
 import type { LngLat } from '../adapters/router/port';
+import { importGenerated } from './support/generated-import';
+import { sideForNodes } from './support/generated-roads';
 import { prng } from './support/prng';
 
 const OSM = path.resolve(process.cwd(), '../shared/fixtures/osm');
 const EXTRACTS = ['monaco-osrm.osm.pbf', 'us-md-baltimore-valhalla.osm.pbf', 'andorra-graphhopper.osm.pbf'];
 const ROUTES = Number(process.env.ROUTES ?? 1000);
-const GRID_MAX = Number(process.env.GRID_MAX ?? 40_000);
+const GENERATED = (process.env.GENERATED ?? '30000,100000,300000,1000000').split(',').map(Number);
+/** From this many generated nodes on, the stage stops after the car graph (all four modes at 1 M would take hours). */
+const CAR_ONLY_FROM = Number(process.env.CAR_ONLY_FROM ?? 300_000);
 const NODES = Number(process.env.NODES ?? 2_000_000);
 
 function percentile(sorted: number[], p: number): number {
@@ -82,23 +103,113 @@ function benchNodeIndex(): void {
   console.log(`build ${built.toFixed(0)} ms, ${(index.bytes / 1048576).toFixed(1)} MB held (RSS +${((process.memoryUsage().rss - before) / 1048576).toFixed(0)} MB); 1M lookups ${lookups.toFixed(0)} ms (${(lookups * 1000 / 1e6).toFixed(3)} µs each) [${sink > 0 ? 'ok' : ''}]`);
 }
 
-function benchContraction(): void {
-  console.log('\n## Contraction on generated grids (node-based, both directions, seeded weights)');
-  for (let side = 50; side * side <= GRID_MAX; side *= 2) {
-    const n = side * side;
-    const random = prng(side);
-    const tail: number[] = [], head: number[] = [], weight: number[] = [], distance: number[] = [];
-    const add = (a: number, b: number) => {
-      const w = 5 + random() * 20;
-      tail.push(a, b); head.push(b, a); weight.push(w, w); distance.push(w * 10, w * 10);
-    };
-    for (let y = 0; y < side; y++) for (let x = 0; x < side; x++) {
-      if (x + 1 < side) add(y * side + x, y * side + x + 1);
-      if (y + 1 < side) add(y * side + x, (y + 1) * side + x);
+interface QueryFigures {
+  bare: number[];
+  full: number[];
+  tables: Record<string, number[]>;
+}
+
+/** Seeded points on random segments of the mode's large connected part: their first or middle point. */
+function pointsOn(mr: ModeRouter, seed: number, middle: boolean): () => LngLat {
+  const n = mr.network;
+  const random = prng(seed);
+  return () => {
+    for (;;) {
+      const s = Math.floor(random() * n.segmentFrom.length);
+      if (mr.mode.segmentMain[s] !== 1) continue;
+      const p = middle ? Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2) : n.segmentStart[s];
+      return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
     }
-    const t0 = now();
-    const h = contract({ vertexCount: n, tail: Uint32Array.from(tail), head: Uint32Array.from(head), weight: Float32Array.from(weight), distance: Float32Array.from(distance) });
-    console.log(`${n.toLocaleString('en-US').padStart(9)} vertices, ${tail.length.toLocaleString('en-US')} arcs: ${((now() - t0) / 1000).toFixed(2)} s, ${h.childA.length - tail.length} shortcuts`);
+  };
+}
+
+/** Seeded car queries on one mode router: bare hierarchy routes, full routes (geometry, steps), tables with snapping. */
+function carQueries(mr: ModeRouter): QueryFigures {
+  const point = pointsOn(mr, 42, true);
+  const snaps = Array.from({ length: ROUTES + 50 }, () => [mr.snap(point(), 1000)!, mr.snap(point(), 1000)!]);
+  for (const [a, b] of snaps.slice(0, 50)) mr.legPieces(a, b); // warm-up
+  const bare: number[] = [], full: number[] = [];
+  for (const [a, b] of snaps.slice(50)) {
+    const t = now();
+    mr.legPieces(a, b);
+    bare.push(now() - t);
+  }
+  for (const [a, b] of snaps.slice(50, 50 + ROUTES / 4)) {
+    const t = now();
+    mr.route([a, b]);
+    full.push(now() - t);
+  }
+  const tables: Record<string, number[]> = {};
+  for (const size of [10, 25, 100]) {
+    const runs: number[] = [];
+    for (let run = 0; run < 15; run++) {
+      const pts = Array.from({ length: size }, point);
+      const t = now();
+      const sn = pts.map((p) => mr.snap(p, 1000)!);
+      mr.table(sn, sn);
+      runs.push(now() - t);
+    }
+    tables[size] = runs.slice(3);
+  }
+  return { bare, full, tables };
+}
+
+function printQueries(q: QueryFigures): void {
+  console.log(`car route, hierarchy query + path        ${ms(q.bare)}`);
+  console.log(`car route, with geometry and steps       ${ms(q.full)}`);
+  for (const size of [10, 25, 100]) console.log(`car table ${String(size).padStart(3)}×${size} (with snapping)  ${ms(q.tables[size])}`);
+}
+
+/** Child mode: the routing stage on one generated network, then car queries on it; JSON on stdout. */
+async function generatedOne(nodes: number): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-route-gen-'));
+  try {
+    // Progress on stderr: the step, and each tenth of a contraction, with the time spent in it so far.
+    let tenth = -1;
+    const carOnly = nodes >= CAR_ONLY_FROM;
+    const g = await importGenerated(sideForNodes(nodes), 1, dir, {
+      carOnly,
+      onProgress: (step, done, total, seconds) => {
+        const t = total ? Math.floor((10 * done) / total) : 0;
+        if (done === 0) tenth = -1;
+        if (t === tenth) return;
+        tenth = t;
+        process.stderr.write(`  ${step} ${total ? `${t * 10} %` : ''} ${seconds.toFixed(1)} s (load ${os.loadavg()[0].toFixed(1)})\n`);
+      },
+    });
+    const peak = process.resourceUsage().maxRSS * 1024;
+    const q = carQueries(g.car());
+    process.stdout.write(JSON.stringify({ carOnly, counts: g.counts, summary: g.summary, phases: g.phases, seconds: g.seconds, cpuSeconds: g.cpuSeconds, peak, ...q, load: os.loadavg()[0] }) + '\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `--queries-from DIR`: car queries on an imported extract's routing folder (e.g. one a running stage has written). */
+function queriesFrom(dir: string): void {
+  const network = readNetwork(dir);
+  const mr = new ModeRouter(network, readModeGraph(dir, 'car'), new SegmentIndex(network), 'driving');
+  console.log(`# car queries on ${dir} (${network.segmentFrom.length} segments, load ${os.loadavg()[0].toFixed(2)})`);
+  printQueries(carQueries(mr));
+}
+
+function benchGenerated(): void {
+  console.log(`\n## Generated road networks: the routing stage on seeded OSM entities (bench/support/generated-roads.ts), each in its own process; all four modes below ${CAR_ONLY_FROM.toLocaleString('en-US')} nodes, car only from there`);
+  const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M` : `${(v / 1e3).toFixed(0)} k`);
+  type P = { step: string; seconds: number; cpuSeconds: number };
+  for (const size of GENERATED) {
+    const loadBefore = os.loadavg()[0];
+    const out = execFileSync(process.execPath, [__filename, '--generated', String(size)], { encoding: 'utf8', env: process.env, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+    const r = JSON.parse(out.trim().split('\n').pop()!);
+    const s = r.summary;
+    const contraction: P[] = r.phases.filter((p: P) => p.step.endsWith(' contraction'));
+    const sum = (list: P[], key: 'seconds' | 'cpuSeconds') => list.reduce((t, p) => t + p[key], 0);
+    console.log(`\n### ${k(r.counts.nodes)} OSM nodes (${k(r.counts.intersections)} grid intersections, ${k(r.counts.ways)} ways, ${r.counts.relations} restrictions)${r.carOnly ? ', car only' : ''}; load ${loadBefore.toFixed(2)} → ${r.load.toFixed(2)}`);
+    console.log(`${k(s.segments)} segments; car ${k(s['car turns'])} turn arcs + ${k(s['car shortcuts'])} shortcuts (${(s['car shortcuts'] / s['car turns']).toFixed(2)}× arcs)`);
+    console.log(`stage ${r.seconds.toFixed(1)} s (CPU ${r.cpuSeconds.toFixed(1)} s), of it contraction ${sum(contraction, 'seconds').toFixed(1)} s (CPU ${sum(contraction, 'cpuSeconds').toFixed(1)} s: ${contraction.map((p) => `${p.step.split(' ')[0]} ${p.cpuSeconds.toFixed(1)}`).join(', ')}); peak RSS ${(r.peak / 1048576).toFixed(0)} MB; files ${(s.bytes / 1048576).toFixed(1)} MB`);
+    console.log(`phases, CPU s: ${r.phases.map((p: P) => `${p.step} ${p.cpuSeconds.toFixed(2)}`).join(' | ')}`);
+    if (!r.carOnly) console.log(`shortcuts: ${['truck', 'bike', 'foot'].map((m) => `${m} ${k(s[`${m} shortcuts`])} (${(s[`${m} shortcuts`] / s[`${m} turns`]).toFixed(2)}× arcs)`).join(', ')}; ${s['turn restrictions']} restrictions applied`);
+    printQueries(r);
   }
 }
 
@@ -110,16 +221,7 @@ async function benchQueries(): Promise<void> {
     await runImport({ file, name: 'baltimore', dataDir, stages: [new RoutingStage()] });
     const router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 60_000 }));
     const mr = router.networksLoaded[0].routers.car;
-    const n = mr.network;
-    const random = prng(42);
-    const point = (): LngLat => {
-      for (;;) {
-        const s = Math.floor(random() * n.segmentFrom.length);
-        if (mr.mode.segmentMain[s] !== 1) continue;
-        const p = n.segmentStart[s];
-        return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
-      }
-    };
+    const point = pointsOn(mr, 42, false);
     const pairs = Array.from({ length: ROUTES }, () => [point(), point()] as [LngLat, LngLat]);
     console.log(`\n## Queries, east Baltimore, car (load ${os.loadavg()[0].toFixed(2)})`);
     for (const [a, b] of pairs.slice(0, 50)) await router.route!({ locations: [a, b], mode: 'car', steps: true }); // warm-up
@@ -156,10 +258,14 @@ async function benchQueries(): Promise<void> {
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--import-one');
   if (i >= 0) return importOne(process.argv[i + 1]);
+  const g = process.argv.indexOf('--generated');
+  if (g >= 0) return generatedOne(Number(process.argv[g + 1]));
+  const q = process.argv.indexOf('--queries-from');
+  if (q >= 0) return queriesFrom(process.argv[q + 1]);
   console.log(`# bench/route  (node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
   await benchQueries();
   benchNodeIndex();
-  benchContraction();
+  benchGenerated();
   benchImports();
 }
 

@@ -15,6 +15,7 @@ import type { ModeGraphJob } from './mode-graph-job';
 import { buildModeGraphs } from './mode-graphs';
 import { writeModeGraph, writeNetwork } from './network-files';
 import { MODES, PROFILES } from './profiles/profiles';
+import type { RoutingMode } from './profiles/profile';
 import { waySpeeds } from './profiles/profile';
 import { parseMaxspeed } from './profiles/maxspeed';
 import { barrierBlocks } from './profiles/barriers';
@@ -36,6 +37,10 @@ function metres(lon1: number, lat1: number, lon2: number, lat2: number): number 
 
 export class RoutingStage implements ImportStage {
   readonly name = 'routing';
+
+  /** `modes`: whose graphs finish() builds: all of them, except in the generated-network benchmark (car). */
+  constructor(private readonly modes: readonly RoutingMode[] = MODES) {}
+
   private readonly restrictions: TurnRestriction[] = [];
   private unsupportedRestrictions = 0;
   private readonly restrictionWays = new Set<number>();
@@ -262,7 +267,8 @@ export class RoutingStage implements ImportStage {
       strings, vertexPoint,
     };
     let applied = 0;
-    const jobs: ModeGraphJob[] = MODES.map((mode, m) => {
+    const jobs: ModeGraphJob[] = MODES.flatMap((mode, m) => {
+      if (!this.modes.includes(mode)) return [];
       const restrictions: SegmentRestriction[] = [];
       for (const r of this.restrictions) {
         if (!r.modes.includes(mode)) continue;
@@ -280,10 +286,10 @@ export class RoutingStage implements ImportStage {
       const blockedVertices: number[] = [];
       for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
       if (mode === 'car') applied = restrictions.length;
-      return {
+      return [{
         id: m, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(),
         restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted,
-      };
+      }];
     });
     // The workers start now with their own copy of the network; border flags (which no mode graph reads)
     // and the network file are done meanwhile.
@@ -291,6 +297,7 @@ export class RoutingStage implements ImportStage {
     let borders: number;
     let bytes: number;
     try {
+      ctx.progress('borders and network file', 0);
       borders = markBorderCrossings(network);
       bytes = writeNetwork(ctx.dir, network);
     } catch (err) {
@@ -299,8 +306,10 @@ export class RoutingStage implements ImportStage {
     }
     const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
     const graphs = await building;
-    for (const [m, mode] of MODES.entries()) {
-      const graph = graphs[m];
+    for (const [i, job] of jobs.entries()) {
+      const mode = MODES[job.id];
+      const graph = graphs[i];
+      ctx.progress(`${mode} file`, 0);
       bytes += writeModeGraph(ctx.dir, mode, graph);
       summary[`${mode} turns`] = graph.arcTail.length;
       summary[`${mode} shortcuts`] = graph.hierarchy.childA.length - graph.arcTail.length;

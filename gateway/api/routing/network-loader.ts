@@ -23,7 +23,7 @@ export interface LoadedNetwork {
 // The container's arrays are typed by name in network-files.ts; a cast per field keeps this readable.
 type Arrays = Record<string, any>;
 
-function readNetwork(dir: string): Network {
+export function readNetwork(dir: string): Network {
   const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, 'network.bin')));
   const a = arrays as Arrays;
   return {
@@ -33,7 +33,7 @@ function readNetwork(dir: string): Network {
   };
 }
 
-function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
+export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
   const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, `${mode}.bin`)));
   const a = arrays as Arrays;
   const hierarchy: Hierarchy = {

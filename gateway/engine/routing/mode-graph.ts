@@ -79,6 +79,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   const codes = segments * 2;
   const vertices = n.vertexPoint.length;
   const weightOf = (c: number) => ((c & 1) === 0 ? segmentForward[c >> 1] : segmentBackward[c >> 1]);
+  input.onProgress?.('turns', 0);
 
   // Open codes leaving each vertex, and roads (segments, either direction open) at each vertex.
   const leaveFirst = new Uint32Array(vertices + 1);
@@ -155,6 +156,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   for (let c = 0; c < codes; c++) if (weightOf(c) >= 0 && (sizes.get(component[c]) ?? 0) >= threshold) segmentMain[c >> 1] = 1;
 
   const arcs: BaseArcs = { vertexCount: codes, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
+  input.onProgress?.('contraction', 0, codes);
   const hierarchy = contract(arcs, (done, total) => input.onProgress?.('contraction', done, total));
   return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy };
 }

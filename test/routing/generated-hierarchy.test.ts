@@ -1,0 +1,60 @@
+// The contraction hierarchy on a generated road network (bench/support/generated-roads.ts: grid with
+// road classes, oneways, motorways with ramps, restrictions, barriers) through the routing import stage:
+// for every mode, tables on the hierarchy equal plain Dijkstra on the base turn graph. No shared
+// fixture needed.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { importGenerated, type GeneratedImport } from '../../bench/support/generated-import';
+import { prng } from '../../bench/support/prng';
+import type { LngLat, RouterMode } from '../../adapters/router/port';
+import type { LoadedNetwork } from '../../gateway/api/routing/network-loader';
+import { SEGMENT_FERRY } from '../../gateway/engine/routing/network';
+
+let dir: string;
+let imported: GeneratedImport;
+let loaded: LoadedNetwork;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-generated-ch-'));
+  // 48 × 48 intersections: a motorway each way with interchanges, primary crossings with restrictions.
+  imported = await importGenerated(48, 3, dir);
+  loaded = imported.load();
+}, 120_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+test('the generated network has what makes contraction realistic', () => {
+  const s = imported.summary;
+  expect(imported.counts.relations).toBeGreaterThan(0);
+  expect(s['turn restrictions']).toBeGreaterThan(0);
+  const n = loaded.routers.car.network;
+  const classes = new Set(Array.from(n.wayClass));
+  expect(classes.size).toBeGreaterThanOrEqual(6); // motorway, link, primary, secondary, tertiary, residential
+  // Oneways: some car segments are open in one direction only.
+  const car = loaded.routers.car.mode;
+  let oneway = 0;
+  for (let i = 0; i < car.segmentForward.length; i++) if ((car.segmentForward[i] < 0) !== (car.segmentBackward[i] < 0)) oneway++;
+  expect(oneway).toBeGreaterThan(50);
+});
+
+test.each(['car', 'truck', 'bike', 'foot'] as RouterMode[])('%s: the hierarchy\'s 30 × 30 table equals Dijkstra on the base graph', (mode) => {
+  const r = loaded.routers[mode];
+  const n = r.network;
+  const random = prng(mode.length * 17);
+  const pts: LngLat[] = [];
+  while (pts.length < 30) {
+    const s = Math.floor(random() * n.segmentFrom.length);
+    if (r.mode.segmentMain[s] !== 1) continue;
+    const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
+    pts.push([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]);
+  }
+  const snaps = pts.map((p) => r.snap(p, 1000)!);
+  const ch = r.table(snaps, snaps);
+  // No ferry in the generated network: avoiding ferries runs the plain search over the same graph.
+  const plain = r.table(snaps, snaps, SEGMENT_FERRY);
+  let finite = 0;
+  for (let k = 0; k < ch.cost.length; k++) {
+    expect([k, Math.round(ch.cost[k] * 10)]).toEqual([k, Math.round(plain.cost[k] * 10)]);
+    if (Number.isFinite(ch.cost[k])) finite++;
+  }
+  expect(finite).toBeGreaterThan(700);
+});
