@@ -92,6 +92,8 @@ export class SqliteWriter {
   private seq = 0;
   private closing: Promise<void> | undefined;
   private crashed: Error | undefined;
+  /** Called once nothing is queued or in flight, while close() waits for that. */
+  private drained: (() => void) | undefined;
 
   constructor(options: WriterOptions, private readonly committed: (batch: RowOp[]) => void) {
     const source = `(${writerThread.toString()})(${createRowWriter.toString()});`;
@@ -145,8 +147,6 @@ export class SqliteWriter {
       if (this.drained) this.drained();
     }
   }
-
-  private drained: (() => void) | undefined;
 
   private fail(err: Error): void {
     this.crashed = err;
