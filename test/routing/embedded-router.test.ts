@@ -46,9 +46,9 @@ withFixtures('embedded router', () => {
       const ch = r.table(snaps, snaps);
       // No ferry in Andorra: avoiding ferries runs the plain search over the same graph.
       const plain = r.table(snaps, snaps, SEGMENT_FERRY);
-      for (let k = 0; k < ch.cost.length; k++) {
-        expect([mode, k, Math.round(ch.cost[k] * 10)]).toEqual([mode, k, Math.round(plain.cost[k] * 10)]);
-      }
+      // Equal within the rounding of shortcuts' 32-bit weights (generated-hierarchy.test.ts says why).
+      const differing = Array.from(ch.cost, (c, k) => (c === plain.cost[k] || Math.abs(c - plain.cost[k]) <= 0.05 ? null : [mode, k, c, plain.cost[k]])).filter((d) => d !== null);
+      expect(differing).toEqual([]);
     }
   });
 

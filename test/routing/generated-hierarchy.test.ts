@@ -51,10 +51,10 @@ test.each(['car', 'truck', 'bike', 'foot'] as RouterMode[])('%s: the hierarchy\'
   const ch = r.table(snaps, snaps);
   // No ferry in the generated network: avoiding ferries runs the plain search over the same graph.
   const plain = r.table(snaps, snaps, SEGMENT_FERRY);
-  let finite = 0;
-  for (let k = 0; k < ch.cost.length; k++) {
-    expect([k, Math.round(ch.cost[k] * 10)]).toEqual([k, Math.round(plain.cost[k] * 10)]);
-    if (Number.isFinite(ch.cost[k])) finite++;
-  }
+  // Shortcuts keep their weight as a 32-bit sum of their children's: equal within rounding, not bit for bit
+  // (rounding both to 0.1 s once split 2906.45 s into 2906.4 and 2906.5).
+  const differing = Array.from(ch.cost, (c, k) => (c === plain.cost[k] || Math.abs(c - plain.cost[k]) <= 0.05 ? null : [k, c, plain.cost[k]])).filter((d) => d !== null);
+  expect(differing).toEqual([]);
+  const finite = Array.from(ch.cost).filter((c) => Number.isFinite(c)).length;
   expect(finite).toBeGreaterThan(700);
 });
