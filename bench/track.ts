@@ -1,9 +1,11 @@
 // HTTP track benchmark: 100,000 geofences (metro mix), 10,000 devices on random walks, one webhook
 // receiving every event (events and webhooks on), against the gateway in child processes. The load
 // generator runs in its own process too (bench/http/track-load-child.ts), so it never shares a core's
-// time with this driver. Prints track throughput and latency, the same run's bare authenticated route
-// (GET /v1/config) for the ratio, the gateways' CPU time per request for both, the RSS after the index
-// of 100k geofences loaded and at the peak, and the load average of the machine (it is shared).
+// time with this driver. Prints, for a steady run (every device tracked before) and for a run of
+// devices' first tracks, track throughput and latency, the ratio to the same run's bare authenticated
+// route (GET /v1/config), the gateways' CPU time per request and events per track; then the RSS after
+// the index of 100k geofences loaded and at the peak, and the load average (the machine is shared).
+// Each measured run starts with an empty webhook outbox, so its CPU pays for its own deliveries only.
 //
 // Run: npm run bench:build && node dist/bench/track.js
 // Options (env): GEOFENCES (100000), DEVICES (10000), SECONDS (10), CONNECTIONS (32),
@@ -53,6 +55,14 @@ async function startReceiver(): Promise<{ url: string; received: () => number; c
   };
 }
 
+interface TrackRun {
+  runs: LoadResult[];
+  rps: number;
+  failed: number;
+  cpuUs: number;
+  eventsPerTrack: number;
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-track-'));
   const schema = `waymark_bench_${process.pid}`;
@@ -76,6 +86,7 @@ async function main(): Promise<void> {
   const sk = seeded.keys['test secret'];
   const hook = await fetch(`${gateways[0].url}/v1/webhooks`, { method: 'POST', headers: { authorization: sk, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
   if (hook.status !== 200) throw new Error(`webhook not created: ${hook.status} ${await hook.text()}`);
+  const hookId = ((await hook.json()) as { webhook: { _id: string } }).webhook._id;
 
   // The first track of the project loads the index of 100k geofences.
   const rssStart = gateways.map((g) => g.rssMiB());
@@ -85,40 +96,69 @@ async function main(): Promise<void> {
   const rssLoaded = gateways.map((g) => g.rssMiB());
   const peakLoaded = gateways.map((g) => g.peakRssMiB());
 
-  const job = (mode: TrackLoadJob['mode'], title: string, node: number, seconds: number, connections: number): TrackLoadJob => ({
-    mode, title, url: gateways[node].url, key: pk, seconds, connections, devices: Math.floor(DEVICES / NODES), deviceOffset: node * Math.floor(DEVICES / NODES), seed: 7 + node,
+  const perNode = Math.floor(DEVICES / NODES);
+  /** `devicesFrom` picks the device range: the first-track run uses devices no run has sent yet. */
+  const job = (mode: TrackLoadJob['mode'], title: string, node: number, seconds: number, connections: number, seed: number, devicesFrom = 0): TrackLoadJob => ({
+    mode, title, url: gateways[node].url, key: pk, seconds, connections, devices: perNode, deviceOffset: devicesFrom + node * perNode, seed: seed + node,
   });
   const cpuMs = (): number => gateways.reduce((sum, g) => sum + processCpuMs(g.pid), 0);
-  const trackAll = (title: string, seconds: number): Promise<LoadResult[]> =>
-    Promise.all(gateways.map((_, i) => loadInChild(CHILD, job('track', NODES > 1 ? `${title} (node ${i + 1})` : title, i, seconds, Math.ceil(CONNECTIONS / NODES)))));
+  const loadAll = (mode: TrackLoadJob['mode'], title: string, seconds: number, seed: number, devicesFrom = 0): Promise<LoadResult[]> =>
+    Promise.all(gateways.map((_, i) => loadInChild(CHILD, job(mode, NODES > 1 ? `${title} (node ${i + 1})` : title, i, seconds, Math.ceil(CONNECTIONS / NODES), seed, devicesFrom))));
+  /** One measured track run: its throughput, the gateways' CPU per request and the events each update wrote. */
+  const measureTrack = async (title: string, seed: number, devicesFrom = 0): Promise<TrackRun> => {
+    await outboxDrained(dataDir, schema);
+    const cpu0 = cpuMs();
+    const events0 = await eventCount(dataDir, schema);
+    const runs = await loadAll('track', title, SECONDS, seed, devicesFrom);
+    const cpu1 = cpuMs();
+    const events1 = await eventCount(dataDir, schema);
+    const rps = runs.reduce((sum, r) => sum + r.requestsPerSecond, 0);
+    return {
+      runs, rps,
+      failed: runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+      cpuUs: ((cpu1 - cpu0) * 1000) / (rps * SECONDS),
+      eventsPerTrack: (events1 - events0) / (rps * SECONDS),
+    };
+  };
+  const setWebhook = async (enabled: boolean): Promise<void> => {
+    const res = await fetch(`${gateways[0].url}/v1/webhooks/${hookId}`, { method: 'PATCH', headers: { authorization: sk, 'content-type': 'application/json' }, body: JSON.stringify({ enabled }) });
+    if (res.status !== 200) throw new Error(`webhook not updated: ${res.status} ${await res.text()}`);
+  };
 
-  await trackAll('warm-up (track)', 3);
+  await loadAll('track', 'warm-up (track)', 3, 7);
+  await outboxDrained(dataDir, schema);
   console.log(`load average before the measured runs: ${loadAverage()}`);
   const cpu0 = cpuMs();
-  const bare = await loadInChild(CHILD, job('bare', 'GET /v1/config (bare, authenticated)', 0, SECONDS, CONNECTIONS));
+  const bare = await loadInChild(CHILD, job('bare', 'GET /v1/config (bare, authenticated)', 0, SECONDS, CONNECTIONS, 7));
   const cpu1 = cpuMs();
-  const events0 = await eventCount(dataDir, schema);
-  const track = await trackAll('POST /v1/track', SECONDS);
-  const cpu2 = cpuMs();
-  const events1 = await eventCount(dataDir, schema);
-  const trackRps = track.reduce((sum, r) => sum + r.requestsPerSecond, 0);
-  const trackNon2xx = track.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
-
   // CPU the gateways spent per request: on a shared machine this moves far less than throughput.
   const cpuPerBareUs = ((cpu1 - cpu0) * 1000) / (bare.requestsPerSecond * SECONDS);
-  const cpuPerTrackUs = ((cpu2 - cpu1) * 1000) / (trackRps * SECONDS);
+  // Two track runs. Steady: every device has been tracked once before (priming, with the webhook paused
+  // so that it leaves no backlog), so each update is a step of a known device, as most updates are in
+  // production. Mostly first tracks: devices no run has sent yet, as the issue's bench measured (at
+  // 10,000 devices most updates of a 10 s run are a device's first, entering the ~10 geofences it stands in).
+  await setWebhook(false);
+  await loadAll('prime', `priming: one track for each of ${DEVICES} devices`, SECONDS, 1000);
+  await setWebhook(true);
+  const steady = await measureTrack('POST /v1/track (steady)', 1000);
+  const first = await measureTrack('POST /v1/track (mostly first tracks)', 7, DEVICES);
+  const receivedDuringRuns = receiver.received();
 
   const events = await (await fetch(`${gateways[0].url}/v1/events?limit=1`, { headers: { authorization: sk } })).json() as { events: unknown[] };
   console.log('');
   console.log(`store / nodes           ${STORE} / ${NODES}`);
-  console.log(`track throughput        ${trackRps.toFixed(0)} req/s (p50 ${track.map((t) => t.p50Ms).join('/')} ms, p99 ${track.map((t) => t.p99Ms).join('/')} ms)${trackNon2xx ? `, ${trackNon2xx} non-2xx or errors` : ''}`);
-  console.log(`bare route throughput   ${bare.requestsPerSecond.toFixed(0)} req/s (node 1)`);
-  console.log(`ratio track / bare      ${(trackRps / bare.requestsPerSecond).toFixed(2)}`);
-  console.log(`gateway CPU per track   ${cpuPerTrackUs.toFixed(0)} µs; per bare request ${cpuPerBareUs.toFixed(0)} µs; ratio ${(cpuPerTrackUs / cpuPerBareUs).toFixed(2)}`);
+  console.log(`bare route throughput   ${bare.requestsPerSecond.toFixed(0)} req/s (node 1); gateway CPU ${cpuPerBareUs.toFixed(0)} µs per request`);
+  for (const [name, run] of [['steady (devices known)', steady], ['mostly first tracks (new devices)', first]] as const) {
+    console.log(`-- ${name}`);
+    console.log(`track throughput        ${run.rps.toFixed(0)} req/s (p50 ${run.runs.map((t) => t.p50Ms).join('/')} ms, p99 ${run.runs.map((t) => t.p99Ms).join('/')} ms)${run.failed ? `, ${run.failed} non-2xx or errors` : ''}`);
+    console.log(`ratio track / bare      ${(run.rps / bare.requestsPerSecond).toFixed(2)}`);
+    console.log(`gateway CPU per track   ${run.cpuUs.toFixed(0)} µs; ratio to the bare request ${(run.cpuUs / cpuPerBareUs).toFixed(2)}`);
+    console.log(`events per track        ${run.eventsPerTrack.toFixed(1)} (each one webhook request in the outbox)`);
+  }
+  console.log('--');
   console.log(`RSS, ${GEOFENCES} loaded ${rssLoaded.map((r, i) => `${r.toFixed(0)} MiB (started at ${rssStart[i].toFixed(0)})`).join(', ')}`);
   console.log(`peak RSS (gateways)     ${peakLoaded.map((p) => p.toFixed(0)).join(', ')} MiB by the end of the load; ${gateways.map((g) => g.peakRssMiB().toFixed(0)).join(', ')} MiB by the end of the runs`);
-  console.log(`events per track        ${((events1 - events0) / (trackRps * SECONDS)).toFixed(1)} (each one webhook request in the outbox)`);
-  console.log(`webhook requests        ${receiver.received()} received during the run`);
+  console.log(`webhook requests        ${receivedDuringRuns} received by the end of the runs`);
   console.log(`events were generated   ${events.events.length > 0 ? 'yes' : 'NO — check the data'}`);
   console.log(`load average after      ${loadAverage()} (1 / 5 / 15 min; ${os.cpus().length} cores)`);
   for (const gw of gateways) await gw.stop();
@@ -132,7 +172,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** Indexes this build declares that an older build under test would not have (named docs_unique_*, docs_sorted_*). */
 /** Events stored so far: how many each update wrote is what the CPU per track pays for. */
 async function eventCount(dataDir: string, schema: string): Promise<number> {
   if (STORE === 'postgres') {
@@ -147,6 +186,40 @@ async function eventCount(dataDir: string, schema: string): Promise<number> {
   const db = new Database(path.join(dataDir, 'waymark.sqlite'), { readonly: true });
   try {
     return (db.prepare('SELECT count(*) AS n FROM coll_events').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Waits until the webhook outbox has nothing pending, so that a measured run's CPU pays for its own
+ * deliveries and not for the backlog of the run before (priming leaves ~100k).
+ */
+async function outboxDrained(dataDir: string, schema: string): Promise<void> {
+  const t0 = Date.now();
+  let pending = await outboxPending(dataDir, schema);
+  const before = pending;
+  while (pending > 0) {
+    if (Date.now() - t0 > 600_000) throw new Error(`the outbox still has ${pending} pending deliveries after 10 min`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    pending = await outboxPending(dataDir, schema);
+  }
+  if (before > 0) console.log(`outbox drained: ${before} pending deliveries in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+async function outboxPending(dataDir: string, schema: string): Promise<number> {
+  if (STORE === 'postgres') {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".coll_outbox WHERE doc->>'state' = 'pending'`)).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(path.join(dataDir, 'waymark.sqlite'), { readonly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM coll_outbox WHERE json_extract(doc, '$.state') = 'pending'").get() as { n: number }).n;
   } finally {
     db.close();
   }

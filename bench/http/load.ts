@@ -11,6 +11,8 @@ export interface LoadOptions {
   setupRequest?: (req: { method?: string; path?: string; body?: string; headers?: Record<string, string> }) => typeof req;
   connections?: number;
   durationSeconds?: number;
+  /** Stop after this many requests instead of after durationSeconds. */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -30,6 +32,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     body: opts.body,
     connections: opts.connections ?? 32,
     duration: opts.durationSeconds ?? 10,
+    amount: opts.amount,
     requests: opts.setupRequest ? [{ setupRequest: opts.setupRequest }] : undefined,
   } as autocannon.Options);
   const out: LoadResult = {

@@ -7,7 +7,11 @@ import { offset, prng, randomPoint, type LngLat } from '../support/metro';
 import { runLoad, type LoadResult } from './load';
 
 export interface TrackLoadJob {
-  mode: 'bare' | 'track';
+  /**
+   * bare: GET /v1/config. track: random walks. prime: one track per device at the walk's start (the
+   * seed's first positions), so that a following track job with the same seed walks on from there.
+   */
+  mode: 'bare' | 'track' | 'prime';
   title: string;
   url: string;
   key: string;
@@ -29,7 +33,7 @@ async function run(job: TrackLoadJob): Promise<LoadResult> {
   const trackRequest = (req: { body?: string }) => {
     const d = next++ % job.devices;
     // A walk of up to ~30 m per step: devices drift into and out of geofences.
-    positions[d] = offset(positions[d], (rnd() * 2 - 1) * 30, (rnd() * 2 - 1) * 30);
+    if (job.mode === 'track') positions[d] = offset(positions[d], (rnd() * 2 - 1) * 30, (rnd() * 2 - 1) * 30);
     const [lng, lat] = positions[d];
     const id = d + job.deviceOffset;
     req.body = JSON.stringify({ deviceId: `device-${id}`, userId: `user-${id}`, latitude: lat, longitude: lng, accuracy: 5 + rnd() * 45, foreground: true, stopped: rnd() < 0.2 });
@@ -38,6 +42,7 @@ async function run(job: TrackLoadJob): Promise<LoadResult> {
   return runLoad({
     title: job.title, url: `${job.url}/v1/track`, method: 'POST', headers: { authorization: job.key, 'content-type': 'application/json' },
     setupRequest: trackRequest, durationSeconds: job.seconds, connections: job.connections,
+    amount: job.mode === 'prime' ? job.devices : undefined,
   });
 }
 
