@@ -17,6 +17,7 @@ import type { Doc, Scope, Store, WriteOp } from '../../adapters/store/port';
 import type { WebhookDirectory } from '../api/webhooks/webhook-directory';
 import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, WebhookDoc } from '../api/webhooks/webhook-docs';
 import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
+import { PayloadBodies, SHARED_USERS } from '../api/webhooks/shared-user';
 import type { Logger } from '../http/logger';
 import { newObjectId } from '../engine/object-id';
 import type { AddressPolicy } from '../engine/webhooks/address-safety';
@@ -98,10 +99,12 @@ export class DeliveryWorker {
   private readonly leased = new Map<string, { scope: Scope; webhookId: string }>();
   private readonly controller = new AbortController();
   private readonly agents = deliveryAgents();
+  private readonly bodies: PayloadBodies;
   private readonly clock: () => Date;
   private readonly random: () => number;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.bodies = new PayloadBodies(deps.store);
     this.clock = deps.clock ?? (() => new Date());
     this.random = deps.random ?? Math.random;
   }
@@ -359,8 +362,9 @@ export class DeliveryWorker {
     return entry;
   }
 
-  private deadRow(row: OutboxRow, now: Date, reason: OutboxRow['deadReason'], extra: Partial<OutboxRow>): OutboxRow {
-    const { nextAttemptAt: _next, ...rest } = row;
+  /** A dead letter outlives the shared user its row may point at: it keeps its user inline. */
+  private async deadRow(scope: Scope, row: OutboxRow, now: Date, reason: OutboxRow['deadReason'], extra: Partial<OutboxRow>): Promise<OutboxRow> {
+    const { nextAttemptAt: _next, ...rest } = await this.bodies.inline(scope, row);
     return { ...rest, ...extra, state: 'dead', updatedAt: now.toISOString(), deadAt: now.toISOString(), deadReason: reason };
   }
 
@@ -374,14 +378,14 @@ export class DeliveryWorker {
     const log = (entry: DeliveryLogEntry): WriteOp => ({ op: 'put', collection: 'webhook_deliveries', scope, doc: entry });
 
     if (isExpired(new Date(row.enqueuedAt), now, settings.retry)) {
-      const dead = this.deadRow(row, now, 'max-age', {});
+      const dead = await this.deadRow(scope, row, now, 'max-age', {});
       return {
         ops: [{ op: 'put', collection: 'outbox', scope, doc: dead }, log(this.logEntry(webhook, row, 'expired', undefined, undefined, now))],
         next: 'next', delivered: false, onWritten: () => metrics.dead.inc({ reason: 'max-age' }),
       };
     }
 
-    const body = JSON.stringify(row.payload);
+    const body = await this.bodies.body(scope, row);
     const attempt = await sendDelivery(
       { url: webhook.url, body, headers: this.requestHeaders(webhook, row, body, now) },
       { timeoutMs: settings.timeoutMs, policy: settings.policy, agents: this.agents, signal: this.controller.signal },
@@ -417,7 +421,7 @@ export class DeliveryWorker {
       };
     }
     return {
-      ops: [{ op: 'put', collection: 'outbox', scope, doc: this.deadRow(row, after, decision.reason, seen) }, log(this.logEntry(webhook, row, 'dead', attempt, decision, after))],
+      ops: [{ op: 'put', collection: 'outbox', scope, doc: await this.deadRow(scope, row, after, decision.reason, seen) }, log(this.logEntry(webhook, row, 'dead', attempt, decision, after))],
       next: 'next', delivered: false,
       onWritten: () => {
         metrics.dead.inc({ reason: decision.reason });
@@ -426,14 +430,16 @@ export class DeliveryWorker {
     };
   }
 
-  /** Periodic clean-up: delivery-log entries past retention and dead letters past theirs. */
+  /** Periodic clean-up: delivery-log entries past retention, shared payload users past theirs, dead letters past theirs. */
   async purge(now: Date): Promise<number> {
     const { store, settings } = this.deps;
     let removed = 0;
-    const expired = await store.due('webhook_deliveries', now.toISOString(), PURGE_BATCH);
-    if (expired.length > 0) {
-      await store.write(expired.map(({ scope, doc }) => ({ op: 'delete' as const, collection: 'webhook_deliveries', scope, id: doc._id })));
-      removed += expired.length;
+    for (const collection of ['webhook_deliveries', SHARED_USERS]) {
+      const expired = await store.due(collection, now.toISOString(), PURGE_BATCH);
+      if (expired.length > 0) {
+        await store.write(expired.map(({ scope, doc }) => ({ op: 'delete' as const, collection, scope, id: doc._id })));
+        removed += expired.length;
+      }
     }
     const cutoff = new Date(now.getTime() - settings.deadRetentionMs).toISOString();
     for (const scope of await store.scopes('outbox')) {

@@ -114,6 +114,65 @@ test.each([
   }
 });
 
+test('an update that enters three geofences stores its user once; each of its requests carries it whole, dead letters too', async () => {
+  const { keys, hook, path } = await setup({}, 3);
+  const scope = { projectId: keys.id, live: false };
+  const store = server.running.services.store;
+  await track(keys.testPk, 'd1', AWAY);
+  const events = await track(keys.testPk, 'd1', CAFE);
+  expect(events).toHaveLength(3);
+  await receiver.waitFor((rs) => at(path)(rs).length === 3, undefined, 'three deliveries');
+  const requests = at(path)(receiver.received);
+  expect(requests.map((r) => r.json.event._id)).toEqual(events.map((e) => e._id));
+  for (const r of requests) {
+    // Byte for byte what JSON.stringify({event, user}) makes: the signature covers these bytes.
+    expect(r.body).toBe(JSON.stringify(r.json));
+    expect(Object.keys(r.json)).toEqual(['event', 'user']);
+    expect(r.json.user).toMatchObject({ userId: 'u-d1', deviceId: 'd1', geofences: expect.any(Array) });
+    expect(r.json.user.geofences).toHaveLength(3);
+    expect(r.json.user).toEqual(requests[0].json.user);
+  }
+  const shared = await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' });
+  expect(shared.docs.map((d) => (d.user as { deviceId: string }).deviceId)).toEqual(['d1']);
+
+  // Rows that die get their user back inline: dead letters outlive the shared document.
+  receiver.fallback = { status: 500 };
+  await track(keys.testPk, 'd2', AWAY);
+  await track(keys.testPk, 'd2', CAFE);
+  await waitForLog(keys.testSk, hook._id, 3 + 3 * 4);
+  const dead = (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
+  expect(dead).toHaveLength(3);
+  for (const d of dead) expect(d.payload.user).toMatchObject({ userId: 'u-d2', deviceId: 'd2' });
+  const rows = await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', equals: { state: 'dead' } });
+  expect(rows.docs.map((d) => d.sharedUser)).toEqual([undefined, undefined, undefined]);
+});
+
+test('a pending row whose shared user is gone is sent with the user as stored now', async () => {
+  const { keys, hook, path } = await setup({}, 2);
+  const scope = { projectId: keys.id, live: false };
+  const store = server.running.services.store;
+  await track(keys.testPk, 'd1', AWAY);
+  const events = await track(keys.testPk, 'd1', CAFE);
+  expect(events).toHaveLength(2);
+  await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'two deliveries');
+  // Queued again while the webhook is paused: one run of one user, so one shared user.
+  await server.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: false } });
+  const again = await server.request('POST', `/v1/webhooks/${hook._id}/redeliver`, { key: keys.testSk, body: { eventIds: events.map((e) => e._id).join(',') } });
+  expect(again.body.queued).toBe(2);
+  // The user changes, and the shared documents go (the purge does so once their time is past).
+  const moved = await server.request('POST', '/v1/track', { key: keys.testPk, body: { deviceId: 'd1', userId: 'u-d1', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true, metadata: { v: 2 } } });
+  expect(moved.body.events).toEqual([]);
+  const shared = (await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs;
+  expect(shared).toHaveLength(2);
+  await store.write(shared.map((d) => ({ op: 'delete' as const, collection: 'outbox_users', scope, id: d._id })));
+  await server.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: true } });
+  await receiver.waitFor((rs) => at(path)(rs).length === 4, undefined, 'the two redeliveries');
+  const [first, second, third, fourth] = at(path)(receiver.received);
+  expect([first.json.user.metadata, second.json.user.metadata]).toEqual([undefined, undefined]);
+  expect([third.json.event._id, fourth.json.event._id]).toEqual(events.map((e) => e._id));
+  expect([third.json.user.metadata, fourth.json.user.metadata]).toEqual([{ v: 2 }, { v: 2 }]);
+});
+
 test('the type filter sends only the chosen event types; a trailing * matches a prefix', async () => {
   const { keys, path } = await setup({ types: ['user.exited_*'] });
   await track(keys.testPk, 'd1', AWAY);
@@ -319,25 +378,31 @@ test('test and live environments have their own webhooks and events', async () =
   expect(at(path)(receiver.received)[0].json.event).toMatchObject({ _id: testEvent._id, live: false });
 });
 
-test('clean-up drops delivery-log entries after 7 days and dead letters after 30', async () => {
-  const { keys, hook } = await setup({});
+test('clean-up drops delivery-log entries after 7 days, shared payload users after the maximum age and a day, and dead letters after 30', async () => {
+  const { keys, hook } = await setup({}, 2);
+  const scope = { projectId: keys.id, live: false };
+  const sharedUsers = async (): Promise<unknown[]> => (await server.running.services.store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs;
   receiver.fallback = { status: 500 };
   await track(keys.testPk, 'd1', AWAY);
   await track(keys.testPk, 'd1', CAFE);
-  await waitForLog(keys.testSk, hook._id, 4);
+  await waitForLog(keys.testSk, hook._id, 8);
   receiver.fallback = { status: 200 };
   const deadLetters = async (): Promise<unknown[]> => (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
   const log = async (): Promise<unknown[]> => (await server.request('GET', `/v1/webhooks/${hook._id}/deliveries`, { key: keys.testSk })).body.deliveries;
-  expect(await deadLetters()).toHaveLength(1);
+  expect(await deadLetters()).toHaveLength(2);
+  expect(await sharedUsers()).toHaveLength(1);
 
-  // The clean-up job, run as its schedule would run it on later days.
+  // The clean-up job, run as its schedule would run it on later days (the maximum age here is a day).
   const worker = webhooksOf(server.running.services)!.worker;
   const day = 24 * 3_600_000;
+  await worker.purge(new Date(Date.now() + 1.5 * day));
+  expect(await sharedUsers()).toHaveLength(1);
   await worker.purge(new Date(Date.now() + 6 * day));
-  expect(await log()).toHaveLength(4);
+  expect(await log()).toHaveLength(8);
+  expect(await sharedUsers()).toEqual([]);
   await worker.purge(new Date(Date.now() + 8 * day));
   expect(await log()).toEqual([]);
-  expect(await deadLetters()).toHaveLength(1);
+  expect(await deadLetters()).toHaveLength(2);
   await worker.purge(new Date(Date.now() + 31 * day));
   expect(await deadLetters()).toEqual([]);
 });

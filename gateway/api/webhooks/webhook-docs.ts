@@ -36,6 +36,8 @@ export interface OutboxRow extends Doc {
   enqueuedAt: string;
   eventIds: string[];
   eventTypes: string[];
+  /** Payload's user stored once for the rows of one write (shared-user.ts); payload.user is then null. */
+  sharedUser?: string;
   payload: WebhookPayload;
   attempts: number;
   lastAttemptAt?: string;
@@ -74,6 +76,8 @@ export interface EndpointLease extends Doc {
 export const WEBHOOK_COLLECTIONS = {
   webhook_deliveries: { keys: ['webhookId', 'outboxId', 'outcome'], due: 'expiresAt' },
   webhook_leases: { keys: [] },
+  // Each payload's user once per write for its outbox rows (shared-user.ts).
+  outbox_users: { keys: [], due: 'expiresAt', orders: [] },
 } as const;
 
 export function newOutboxRow(planned: PlannedDelivery, at: Date, origin: OutboxRow['origin']): OutboxRow {

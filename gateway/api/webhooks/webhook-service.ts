@@ -12,6 +12,7 @@ import type { DeliveryWorker } from '../../jobs/delivery-worker';
 import { publicView } from '../collections';
 import { publicEvent } from '../track/track-service';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
+import { outboxPuts } from './shared-user';
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
@@ -211,16 +212,17 @@ export class WebhookService {
       return users.get(ref) ?? null;
     };
     const ops: WriteOp[] = [];
+    let queued = 0;
     for (const run of runsByUser(events, (e) => (typeof e.userRef === 'string' ? e.userRef : `event:${e._id}`))) {
       const user = await userOf(run[0]);
-      for (const planned of chunkForWebhook(id, webhook.mode, run.map((e) => publicEvent(e) as WebhookEvent), user)) {
-        ops.push({ op: 'put', collection: 'outbox', scope, doc: newOutboxRow(planned, now, 'redelivery') });
-      }
+      const rows = chunkForWebhook(id, webhook.mode, run.map((e) => publicEvent(e) as WebhookEvent), user).map((planned) => newOutboxRow(planned, now, 'redelivery'));
+      queued += rows.length;
+      ops.push(...outboxPuts(scope, rows, user, now, this.config.maxAgeMs));
     }
     await this.store.write(ops);
-    this.metrics.redelivered.inc({ what: 'event' }, ops.length);
-    if (ops.length > 0) this.worker.unblock(scope, id);
-    return { queued: ops.length, eventIds: events.map((e) => e._id), missing, hasMore };
+    this.metrics.redelivered.inc({ what: 'event' }, queued);
+    if (queued > 0) this.worker.unblock(scope, id);
+    return { queued, eventIds: events.map((e) => e._id), missing, hasMore };
   }
 
   /**
@@ -232,7 +234,7 @@ export class WebhookService {
     const webhooks = await this.directory.forScope(scope, at.getTime());
     if (webhooks.length === 0) return { ops: [], webhookIds: [] };
     const planned = planDeliveries(webhooks, events.map((e) => publicEvent(e) as WebhookEvent), user);
-    const ops: WriteOp[] = planned.map((p) => ({ op: 'put', collection: 'outbox', scope, doc: newOutboxRow(p, at, 'event') }));
+    const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, at, this.config.maxAgeMs);
     return { ops, webhookIds: [...new Set(planned.map((p) => p.webhookId))] };
   }
 }
