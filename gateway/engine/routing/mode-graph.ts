@@ -8,7 +8,7 @@
 // binds. Then the large strongly connected part (for snapping) and the contraction hierarchy.
 import { contract, type BaseArcs } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
-import type { ModeGraph, Network } from './network';
+import { SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 import { obstacleFacesTravel, stopBelongsElsewhere, OBSTACLE_MINOR, type VertexObstacles } from './obstacles';
 
@@ -54,10 +54,13 @@ export function codeHead(n: Network, c: number): number {
 
 /** Metres along a road at which a turn's angle is measured, as OSRM does, so that a kink right at the vertex does not decide it. */
 const TURN_LOOKAHEAD_METRES = 10;
+/** Along a roundabout OSRM looks only 2 m ahead: the ring curves, and a longer look would turn each exit into a sharp turn. */
+const ROUNDABOUT_LOOKAHEAD_METRES = 2;
 
 /**
  * Bearing leaving (or, with `arriving`, entering) along code c, measured between the vertex and the
- * point TURN_LOOKAHEAD_METRES along the segment (its far end when shorter).
+ * point TURN_LOOKAHEAD_METRES along the segment (ROUNDABOUT_LOOKAHEAD_METRES on a roundabout; its far
+ * end when shorter).
  */
 export function codeBearing(n: Network, c: number, arriving: boolean): number {
   const s = c >> 1;
@@ -67,14 +70,21 @@ export function codeBearing(n: Network, c: number, arriving: boolean): number {
   const fromStart = reversed === arriving;
   const vertex = fromStart ? first : last;
   const step = fromStart ? 1 : -1;
+  const lookahead = (n.segmentFlags[s] & SEGMENT_ROUNDABOUT) !== 0 ? ROUNDABOUT_LOOKAHEAD_METRES : TURN_LOOKAHEAD_METRES;
   const lon = (p: number) => n.pointLon[p] / 1e7, lat = (p: number) => n.pointLat[p] / 1e7;
   let p = vertex + step;
+  let before = 0;
   let along = metresBetween(lon(vertex), lat(vertex), lon(p), lat(p));
-  while (along < TURN_LOOKAHEAD_METRES && p !== (fromStart ? last : first)) {
+  while (along < lookahead && p !== (fromStart ? last : first)) {
     p += step;
+    before = along;
     along += metresBetween(lon(p - step), lat(p - step), lon(p), lat(p));
   }
-  return arriving ? bearing(lon(p), lat(p), lon(vertex), lat(vertex)) : bearing(lon(vertex), lat(vertex), lon(p), lat(p));
+  // The point exactly `lookahead` metres along (on the piece that reaches it), or the far end.
+  const share = along > lookahead && along > before ? (lookahead - before) / (along - before) : 1;
+  const q = p - step;
+  const toLon = lon(q) + (lon(p) - lon(q)) * share, toLat = lat(q) + (lat(p) - lat(q)) * share;
+  return arriving ? bearing(toLon, toLat, lon(vertex), lat(vertex)) : bearing(lon(vertex), lat(vertex), toLon, toLat);
 }
 
 export function buildModeGraph(input: ModeGraphInput): ModeGraph {
