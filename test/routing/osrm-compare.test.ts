@@ -28,14 +28,16 @@ const DURATION = 0.1;
 
 /**
  * Differences not explained yet (docs/routing-engine.md): OSRM's path is the same (distance within 3 %)
- * but it takes longer, or, for the first leg of the three-point route, OSRM takes a longer path that
- * ours finds 14 s slower. Held to these bounds instead of the strict ones.
+ * but it takes 13.5 % longer, or, for the first leg of the three-point route, OSRM takes a 9 % longer
+ * path (and 5 % more time) than ours. Each of those paths turns back through a short loop of one-way
+ * roads, which OSRM's intersection analysis likely makes a u-turn. Held to these bounds instead of the
+ * strict ones.
  */
 const KNOWN: Record<string, { distance: number; duration: number }> = {
   'route_3wp_overview_false.json leg 0': { distance: 0.1, duration: DURATION },
   'route_3wp_polyline6_simplified.json leg 0': { distance: 0.1, duration: DURATION },
-  'larvotto → casino': { distance: DISTANCE, duration: 0.15 },
-  'palace → fontvieille': { distance: DISTANCE, duration: 0.15 },
+  'larvotto → casino': { distance: DISTANCE, duration: 0.14 },
+  'palace → fontvieille': { distance: DISTANCE, duration: 0.14 },
 };
 
 function expectClose(name: string, ours: { distance: number; duration: number }, osrm: { distance: number; duration: number }): void {

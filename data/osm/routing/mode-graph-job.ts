@@ -2,6 +2,7 @@
 import type { SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
 import type { ModeGraph } from '../../../gateway/engine/routing/network';
 import type { TurnCostSpec } from '../../../gateway/engine/routing/turn-costs';
+import type { VertexObstacles } from '../../../gateway/engine/routing/obstacles';
 
 export interface ModeGraphJob {
   id: number;
@@ -12,6 +13,8 @@ export interface ModeGraphJob {
   blockedVertices: number[];
   /** Per segment, 1 when its access is restricted for the mode (mode-graph.ts). */
   restricted: Uint8Array;
+  /** Obstacles at vertices whose seconds the mode's turns pay; null for modes that pay none. */
+  obstacles: VertexObstacles | null;
 }
 
 export type WorkerReply =

@@ -18,7 +18,7 @@ port.on('message', (job: ModeGraphJob) => {
       restrictions: job.restrictions,
       turnCosts: job.turnCosts,
       blockedVertices: new Set(job.blockedVertices),
-      restricted: job.restricted,
+      restricted: job.restricted, obstacles: job.obstacles ?? undefined,
       onProgress: (step, done, total) => reply({ kind: 'progress', job: job.id, step, done, total }),
     });
     reply({ kind: 'graph', job: job.id, graph }, graphBuffers(graph));

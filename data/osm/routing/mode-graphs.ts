@@ -34,7 +34,7 @@ export async function buildModeGraphs(network: Network, jobs: ModeGraphJob[], on
   if (threads < 2 || total < WORKERS_FROM_DIRECTIONS || !fs.existsSync(WORKER_FILE)) {
     return jobs.map((job) => buildModeGraph({
       network, segmentForward: job.segmentForward, segmentBackward: job.segmentBackward, restrictions: job.restrictions,
-      turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices), restricted: job.restricted,
+      turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices), restricted: job.restricted, obstacles: job.obstacles ?? undefined,
       onProgress: (step, done, total) => onProgress(job.id, step, done, total),
     }));
   }

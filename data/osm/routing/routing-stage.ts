@@ -1,11 +1,14 @@
 // The routing stage of `waymark data import` (OSRM's extract + contract in one): keeps the ways some
-// mode may use with each mode's speeds (profiles/), the turn restrictions and traffic signals, then
+// mode may use with each mode's speeds (profiles/), the turn restrictions and obstacle nodes (traffic
+// signals, stop and give-way signs: their seconds go into the segments they lie in, or into the turns
+// through the vertex they are, for car and truck), then
 // splits ways into segments at shared nodes, marks border crossings, builds each mode's graph and
 // contraction hierarchy (gateway/engine/routing; the modes in parallel, mode-graphs.ts) and writes them
 // into the extract's routing/ folder.
 import { bundledCountryAt } from '../../../adapters/regions/embedded/embedded-regions';
 import type { SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
 import { TURN_COSTS } from '../../../gateway/engine/routing/turn-costs';
+import { obstacleFacesTravel, stopBelongsElsewhere, OBSTACLE_MINOR, type VertexObstacles } from '../../../gateway/engine/routing/obstacles';
 import {
   ROAD_CLASSES, SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT,
   SEGMENT_SIGNALS, SEGMENT_TOLL, type Network,
@@ -19,13 +22,14 @@ import type { RoutingMode } from './profiles/profile';
 import { waySpeeds } from './profiles/profile';
 import { parseMaxspeed } from './profiles/maxspeed';
 import { barrierBlocks } from './profiles/barriers';
+import { readObstacle, type NodeObstacle } from './profiles/obstacles';
 import { readRestriction, type TurnRestriction } from './restrictions';
 import { TypedList } from './typed-list';
 
 const EARTH_RADIUS_M = 6371008.8;
 const RAD = Math.PI / 180;
-/** OSRM's traffic_signal_penalty for motor vehicles, seconds. */
-const SIGNAL_PENALTY_S = 2;
+/** Modes that pay obstacles' seconds (OSRM's car profile; ours truck too; its bicycle and foot profiles do not). */
+const OBSTACLE_MODES: ReadonlySet<RoutingMode> = new Set(['car', 'truck']);
 const CLASS_INDEX = new Map<string, number>(ROAD_CLASSES.map((c, i) => [c, i]));
 
 function metres(lon1: number, lat1: number, lon2: number, lat2: number): number {
@@ -44,7 +48,8 @@ export class RoutingStage implements ImportStage {
   private readonly restrictions: TurnRestriction[] = [];
   private unsupportedRestrictions = 0;
   private readonly restrictionWays = new Set<number>();
-  private readonly signals = new Set<number>();
+  /** Obstacle nodes by OSM id (profiles/obstacles.ts). */
+  private readonly obstacles = new Map<number, NodeObstacle>();
   /** Per mode (MODES order): OSM ids of barrier nodes it cannot pass. */
   private readonly barriers = MODES.map(() => new Set<number>());
   private readonly strings = new Map<string, number>([['', 0]]);
@@ -80,7 +85,8 @@ export class RoutingStage implements ImportStage {
 
   node(n: OsmNode): void {
     if (n.tags === null) return;
-    if (n.tags.highway === 'traffic_signals' || n.tags.crossing === 'traffic_signals') this.signals.add(n.id);
+    const obstacle = readObstacle(n.tags);
+    if (obstacle !== null) this.obstacles.set(n.id, obstacle);
     if (n.tags.barrier !== undefined) MODES.forEach((mode, m) => {
       if (barrierBlocks(PROFILES[mode], mode, n.tags!)) this.barriers[m].add(n.id);
     });
@@ -179,10 +185,14 @@ export class RoutingStage implements ImportStage {
         if (i >= 0 && i < blocked.length) blocked[i] |= 1 << m;
       }
     });
+    // Obstacles by node index; traffic signals also flag the segments they are on (SEGMENT_SIGNALS).
+    const obstacleAt = new Map<number, NodeObstacle>();
     const signalIndex = new Uint8Array(use.length);
-    for (const id of this.signals) {
+    for (const [id, obstacle] of this.obstacles) {
       const i = nodes.indexOf(id);
-      if (i >= 0 && i < signalIndex.length) signalIndex[i] = 1;
+      if (i < 0 || i >= use.length) continue;
+      obstacleAt.set(i, obstacle);
+      if (obstacle.signal) signalIndex[i] = 1;
     }
 
     // Segments.
@@ -197,6 +207,7 @@ export class RoutingStage implements ImportStage {
     const segmentSeconds = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array) }));
     const vertexPoint = new Uint32Array(vertexNode.length).fill(0xffffffff);
     const waySegments = new Map<number, number[]>();
+    const inside: InsideObstacle[] = [];
 
     for (let p = 0; p < pieceCount; p++) {
       const w = this.pieceWay.get(p);
@@ -212,6 +223,7 @@ export class RoutingStage implements ImportStage {
         let length = 0;
         let signal = false;
         let closedModes = 0;
+        inside.length = 0;
         for (let q = segFirstNode; q <= k; q++) {
           const node = this.pieceNodes.get(q);
           const lon = nodes.lonAt(node);
@@ -220,6 +232,11 @@ export class RoutingStage implements ImportStage {
             const prev = this.pieceNodes.get(q - 1);
             length += metres(nodes.lonAt(prev), nodes.latAt(prev), lon, lat);
             if (signalIndex[node]) signal = true;
+          }
+          // Obstacles at the segment's ends are the vertices' (turns); those between are the segment's.
+          if (q > segFirstNode && q < k) {
+            const obstacle = obstacleAt.get(node);
+            if (obstacle !== undefined) inside.push({ obstacle, along: length });
           }
           // A barrier inside a segment closes it; one at a vertex stops turns there (mode graph).
           if (q > segFirstNode && q < k) closedModes |= blocked[node];
@@ -234,17 +251,19 @@ export class RoutingStage implements ImportStage {
         segmentFlags.push(this.wayFlags.get(w) | (signal ? SEGMENT_SIGNALS : 0));
         segmentWay.push(w);
         const wayLength = this.wayLength.get(w);
+        const obstacleForward = insideObstacleSeconds(inside, length, true);
+        const obstacleBackward = insideObstacleSeconds(inside, length, false);
         MODES.forEach((mode, m) => {
           const sp = this.waySpeed[m];
           const ferrySeconds = sp.ferry.get(w);
-          const penalty = signal && (mode === 'car' || mode === 'truck') ? SIGNAL_PENALTY_S : 0;
-          const seconds = (kph: number) => {
+          const obstacles = OBSTACLE_MODES.has(mode);
+          const seconds = (kph: number, extra: number) => {
             if (kph <= 0 || (closedModes & (1 << m)) !== 0) return -1;
             if (ferrySeconds > 0 && wayLength > 0) return (ferrySeconds * length) / wayLength;
-            return length / (kph / 3.6) + penalty;
+            return length / (kph / 3.6) + (obstacles ? extra : 0);
           };
-          segmentSeconds[m].fwd.push(seconds(sp.fwd.get(w)));
-          segmentSeconds[m].bwd.push(seconds(sp.bwd.get(w)));
+          segmentSeconds[m].fwd.push(seconds(sp.fwd.get(w), obstacleForward));
+          segmentSeconds[m].bwd.push(seconds(sp.bwd.get(w), obstacleBackward));
         });
         const osmId = this.wayOsmId[w];
         if (this.restrictionWays.has(osmId)) {
@@ -266,6 +285,7 @@ export class RoutingStage implements ImportStage {
       wayName: this.wayName.toArray(), wayRef: this.wayRef.toArray(), wayClass: this.wayClass.toArray(), wayMaxspeed: this.wayMaxspeed.toArray(), wayOsmId: Float64Array.from(this.wayOsmId),
       strings, vertexPoint,
     };
+    const vertexObstacles = obstaclesAtVertices(vertexNode, obstacleAt);
     let applied = 0;
     const jobs: ModeGraphJob[] = MODES.flatMap((mode, m) => {
       if (!this.modes.includes(mode)) return [];
@@ -289,6 +309,7 @@ export class RoutingStage implements ImportStage {
       return [{
         id: m, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(),
         restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted,
+        obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null,
       }];
     });
     // The workers start now with their own copy of the network; border flags (which no mode graph reads)
@@ -319,6 +340,44 @@ export class RoutingStage implements ImportStage {
     summary.bytes = bytes;
     return summary;
   }
+}
+
+interface InsideObstacle {
+  obstacle: NodeObstacle;
+  /** Metres from the segment's first point. */
+  along: number;
+}
+
+/**
+ * Seconds the obstacles between a segment's ends cost travel along it (`forward`) or against it. Two
+ * roads meet there, the one behind and the one ahead: a stop sign without a direction binds only travel
+ * towards the intersection it stands near, and `stop=minor` never binds (both sides are the same road).
+ */
+function insideObstacleSeconds(inside: readonly InsideObstacle[], length: number, forward: boolean): number {
+  let seconds = 0;
+  for (const { obstacle, along } of inside) {
+    const behind = forward ? along : length - along;
+    if (!obstacleFacesTravel(obstacle.kind, forward)) continue;
+    if ((obstacle.kind & OBSTACLE_MINOR) !== 0) continue;
+    if (stopBelongsElsewhere(obstacle.kind, 2, behind, length - behind)) continue;
+    seconds += obstacle.seconds;
+  }
+  return seconds;
+}
+
+/** The obstacles standing on vertices, for the mode graphs' turns. */
+function obstaclesAtVertices(vertexNode: readonly number[], obstacleAt: ReadonlyMap<number, NodeObstacle>): VertexObstacles {
+  const vertex: number[] = [];
+  const seconds: number[] = [];
+  const kind: number[] = [];
+  vertexNode.forEach((node, v) => {
+    const obstacle = obstacleAt.get(node);
+    if (obstacle === undefined) return;
+    vertex.push(v);
+    seconds.push(obstacle.seconds);
+    kind.push(obstacle.kind);
+  });
+  return { vertex: Uint32Array.from(vertex), seconds: Float32Array.from(seconds), kind: Uint8Array.from(kind) };
 }
 
 /** Flags segments whose two ends lie in different countries (bundled boundaries); returns how many. */

@@ -3,12 +3,14 @@
 // with the next segment's crossing time plus the turn's cost (turn-costs.ts). Turn restrictions drop
 // turns; u-turns exist only at dead ends (where a single road leads in). Turning from a road open to all onto a restricted-access one
 // (`private`, `destination`…) costs RESTRICTED_ENTRY_SECONDS of weight but no travel time (OSRM's
-// routability weight): such roads serve the ends of a route, not its middle. Then the large strongly
-// connected part (for snapping) and the contraction hierarchy.
+// routability weight): such roads serve the ends of a route, not its middle. An obstacle on a vertex
+// (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
+// binds. Then the large strongly connected part (for snapping) and the contraction hierarchy.
 import { contract, type BaseArcs } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
-import type { ModeGraph, Network } from './network';
+import { SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
+import { obstacleFacesTravel, stopBelongsElsewhere, OBSTACLE_MINOR, type VertexObstacles } from './obstacles';
 
 export interface SegmentRestriction {
   via: number;
@@ -28,6 +30,8 @@ export interface ModeGraphInput {
   restricted?: Uint8Array;
   /** Vertices the mode cannot pass (barriers): no turn through them. */
   blockedVertices?: ReadonlySet<number>;
+  /** Obstacles on vertices whose seconds this mode's turns pay. */
+  obstacles?: VertexObstacles;
   onProgress?(step: string, done: number, total?: number): void;
 }
 
@@ -50,10 +54,13 @@ export function codeHead(n: Network, c: number): number {
 
 /** Metres along a road at which a turn's angle is measured, as OSRM does, so that a kink right at the vertex does not decide it. */
 const TURN_LOOKAHEAD_METRES = 10;
+/** Along a roundabout OSRM looks only 2 m ahead: the ring curves, and a longer look would turn each exit into a sharp turn. */
+const ROUNDABOUT_LOOKAHEAD_METRES = 2;
 
 /**
  * Bearing leaving (or, with `arriving`, entering) along code c, measured between the vertex and the
- * point TURN_LOOKAHEAD_METRES along the segment (its far end when shorter).
+ * point TURN_LOOKAHEAD_METRES along the segment (ROUNDABOUT_LOOKAHEAD_METRES on a roundabout; its far
+ * end when shorter).
  */
 export function codeBearing(n: Network, c: number, arriving: boolean): number {
   const s = c >> 1;
@@ -63,14 +70,21 @@ export function codeBearing(n: Network, c: number, arriving: boolean): number {
   const fromStart = reversed === arriving;
   const vertex = fromStart ? first : last;
   const step = fromStart ? 1 : -1;
+  const lookahead = (n.segmentFlags[s] & SEGMENT_ROUNDABOUT) !== 0 ? ROUNDABOUT_LOOKAHEAD_METRES : TURN_LOOKAHEAD_METRES;
   const lon = (p: number) => n.pointLon[p] / 1e7, lat = (p: number) => n.pointLat[p] / 1e7;
   let p = vertex + step;
+  let before = 0;
   let along = metresBetween(lon(vertex), lat(vertex), lon(p), lat(p));
-  while (along < TURN_LOOKAHEAD_METRES && p !== (fromStart ? last : first)) {
+  while (along < lookahead && p !== (fromStart ? last : first)) {
     p += step;
+    before = along;
     along += metresBetween(lon(p - step), lat(p - step), lon(p), lat(p));
   }
-  return arriving ? bearing(lon(p), lat(p), lon(vertex), lat(vertex)) : bearing(lon(vertex), lat(vertex), lon(p), lat(p));
+  // The point exactly `lookahead` metres along (on the piece that reaches it), or the far end.
+  const share = along > lookahead && along > before ? (lookahead - before) / (along - before) : 1;
+  const q = p - step;
+  const toLon = lon(q) + (lon(p) - lon(q)) * share, toLat = lat(q) + (lat(p) - lat(q)) * share;
+  return arriving ? bearing(toLon, toLat, lon(vertex), lat(vertex)) : bearing(lon(vertex), lat(vertex), toLon, toLat);
 }
 
 export function buildModeGraph(input: ModeGraphInput): ModeGraph {
@@ -114,6 +128,8 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
     }
   }
 
+  const obstacleSeconds = obstacleCosts(input, roads);
+
   const tail: number[] = [];
   const head: number[] = [];
   const weight: number[] = [];
@@ -134,7 +150,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
       const angle = uturn ? 180 : turnAngle(before, codeBearing(n, d, false));
       tail.push(c);
       head.push(d);
-      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn);
+      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn) + obstacleSeconds(c, d, v);
       seconds.push(travel);
       weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? travel + RESTRICTED_ENTRY_SECONDS : travel);
       distance.push(n.segmentLength[d >> 1]);
@@ -159,6 +175,55 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   input.onProgress?.('contraction', 0, codes);
   const hierarchy = contract(arcs, (done, total) => input.onProgress?.('contraction', done, total));
   return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy };
+}
+
+/**
+ * Seconds the obstacles on vertex v cost the turn from code c onto code d (0 for a vertex without any):
+ * those binding c's direction of travel, except a stop sign placed by the nearest-intersection rule
+ * (obstacles.ts) and a `stop=minor` when c is not slower than every other road there (OSRM compares the
+ * roads' speeds to tell the minor road).
+ */
+function obstacleCosts(input: ModeGraphInput, roads: Uint16Array): (c: number, d: number, v: number) => number {
+  const obstacles = input.obstacles;
+  if (obstacles === undefined || obstacles.vertex.length === 0) return () => 0;
+  const { network: n, segmentForward, segmentBackward } = input;
+  const at = new Map<number, number[]>();
+  obstacles.vertex.forEach((v, i) => {
+    const list = at.get(v);
+    if (list) list.push(i);
+    else at.set(v, [i]);
+  });
+  // km/h of a segment in its faster open direction; the roads at an obstacle vertex, for `stop=minor`.
+  const kph = (s: number) => {
+    const open = [segmentForward[s], segmentBackward[s]].filter((t) => t > 0);
+    return open.length === 0 ? 0 : (n.segmentLength[s] / Math.min(...open)) * 3.6;
+  };
+  const roadsAt = new Map<number, number[]>();
+  for (let s = 0; s < n.segmentFrom.length; s++) {
+    for (const v of [n.segmentFrom[s], n.segmentTo[s]]) {
+      if (!at.has(v) || (segmentForward[s] < 0 && segmentBackward[s] < 0)) continue;
+      const list = roadsAt.get(v);
+      if (!list) roadsAt.set(v, [s]);
+      else if (!list.includes(s)) list.push(s);
+    }
+  }
+  const enteringByMinorRoad = (c: number, v: number) => {
+    const source = kph(c >> 1);
+    return (roadsAt.get(v) ?? []).some((s) => s !== c >> 1 && kph(s) > source);
+  };
+  return (c, d, v) => {
+    const list = at.get(v);
+    if (list === undefined) return 0;
+    let seconds = 0;
+    for (const i of list) {
+      const kind = obstacles.kind[i];
+      if (!obstacleFacesTravel(kind, (c & 1) === 0)) continue;
+      if ((kind & OBSTACLE_MINOR) !== 0 && !enteringByMinorRoad(c, v)) continue;
+      if (stopBelongsElsewhere(kind, roads[v], n.segmentLength[c >> 1], n.segmentLength[d >> 1])) continue;
+      seconds += obstacles.seconds[i];
+    }
+    return seconds;
+  };
 }
 
 /** Tarjan's strongly connected components, iterative (no recursion limit on long roads). */
