@@ -7,6 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { runImport } from '../../data/osm/import-pipeline';
+import { RoutingStage } from '../../data/osm/routing/routing-stage';
 import { startTestServer, type TestServer } from '../support/server';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -88,6 +90,29 @@ withFixtures('waymark data', () => {
     expect(run.stdout).toMatch(/^Imported baltimore from .*us-md-baltimore-valhalla\.osm\.pbf in \d+\.\d\d s \(peak memory [\d.]+ MiB\): 51385 nodes, 7230 ways, 167 relations\.$/m);
     expect(run.code).toBe(0);
     expect(served()).toEqual(['baltimore:51385']);
+  }, IMPORT_TIMEOUT_MS);
+
+  test('the compiled import builds the mode graphs on worker threads, byte for byte as one thread does', async () => {
+    // The CLI imported Baltimore above; its graphs are large enough for the worker pool. Under the
+    // tests the TypeScript sources have no compiled worker beside them, so this import runs on one thread.
+    const manifest = fs.readFileSync(path.join(DATA, 'extracts', 'baltimore', 'extract.json'), 'utf8');
+    const threads = (JSON.parse(manifest) as { stages: Record<string, Record<string, number>> }).stages.routing['graph threads'];
+    const cores = Math.min(4, os.availableParallelism());
+    expect(threads).toBe(cores >= 2 ? cores : 0);
+    const single = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-one-thread-'));
+    try {
+      const result = await runImport({ file: path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf'), name: 'baltimore', dataDir: single, stages: [new RoutingStage()] });
+      expect(result.manifest.stages.routing['graph threads']).toBe(0);
+      const dir = (root: string): string => path.join(root, 'extracts', 'baltimore', 'routing');
+      const names = fs.readdirSync(dir(DATA)).sort();
+      expect(fs.readdirSync(dir(single)).sort()).toEqual(names);
+      expect(names.length).toBeGreaterThan(4);
+      for (const name of names) {
+        expect([name, fs.readFileSync(path.join(dir(single), name)).equals(fs.readFileSync(path.join(dir(DATA), name)))]).toEqual([name, true]);
+      }
+    } finally {
+      fs.rmSync(single, { recursive: true, force: true });
+    }
   }, IMPORT_TIMEOUT_MS);
 
   test('import bzip2 XML with the default name, and list as JSON', async () => {

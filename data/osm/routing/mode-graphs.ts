@@ -27,16 +27,24 @@ function openDirections(job: ModeGraphJob): number {
   return open;
 }
 
-export async function buildModeGraphs(network: Network, jobs: ModeGraphJob[], onProgress: ModeGraphProgress): Promise<ModeGraph[]> {
+export interface BuiltModeGraphs {
+  /** In the order of the jobs. */
+  graphs: ModeGraph[];
+  /** Worker threads that built them; 0 when built on the calling thread. */
+  threads: number;
+}
+
+export async function buildModeGraphs(network: Network, jobs: ModeGraphJob[], onProgress: ModeGraphProgress): Promise<BuiltModeGraphs> {
   const threads = Math.min(jobs.length, os.availableParallelism());
   const size = new Map(jobs.map((j) => [j.id, openDirections(j)]));
   const total = [...size.values()].reduce((a, b) => a + b, 0);
   if (threads < 2 || total < WORKERS_FROM_DIRECTIONS || !fs.existsSync(WORKER_FILE)) {
-    return jobs.map((job) => buildModeGraph({
+    const graphs = jobs.map((job) => buildModeGraph({
       network, segmentForward: job.segmentForward, segmentBackward: job.segmentBackward, restrictions: job.restrictions,
       turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices), restricted: job.restricted, obstacles: job.obstacles ?? undefined,
       onProgress: (step, done, total) => onProgress(job.id, step, done, total),
     }));
+    return { graphs, threads: 0 };
   }
   // Open directions stand in for each graph's size: the largest start first, so none is left alone at the end.
   const queue = [...jobs].sort((a, b) => size.get(b.id)! - size.get(a.id)!);
@@ -66,5 +74,5 @@ export async function buildModeGraphs(network: Network, jobs: ModeGraphJob[], on
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return jobs.map((job) => results.get(job.id)!);
+  return { graphs: jobs.map((job) => results.get(job.id)!), threads };
 }

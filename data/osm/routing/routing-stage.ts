@@ -326,7 +326,8 @@ export class RoutingStage implements ImportStage {
       throw err;
     }
     const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
-    const graphs = await building;
+    const { graphs, threads } = await building;
+    summary['graph threads'] = threads;
     for (const [i, job] of jobs.entries()) {
       const mode = MODES[job.id];
       const graph = graphs[i];
