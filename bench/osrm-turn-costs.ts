@@ -44,6 +44,8 @@ async function main(): Promise<void> {
       const recorded = JSON.parse(fs.readFileSync(path.join(OSRM, file), 'utf8'));
       const legs = (recorded.body ?? recorded).routes[0].legs as OsrmLeg[];
       const points = coordinates(index.find((r) => r.file === file)!.request);
+      // Our legs as the route endpoint makes them (car: going on through intermediate points, as OSRM).
+      const ourLegs = router.routeLegs(points.map((p) => router.snap(p, 1000)!), { continueStraight: true })!;
       legs.forEach((leg, l) => {
         // OSRM: the segments of each step, by distance.
         const { distance: segDistance, duration: segDuration } = leg.annotation;
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
           return { step, turns: step.duration - seconds, ours: 0 };
         });
         // Ours: the turns along our route between the same points, booked by distance.
-        const pieces = router.legPieces(router.snap(points[l], 1000)!, router.snap(points[l + 1], 1000)!)!;
+        const pieces = ourLegs[l];
         let along = 0;
         let ourTurns = 0;
         pieces.forEach((piece, i) => {

@@ -1,7 +1,8 @@
 // Builds one mode's graph, edge-based as OSRM's: a vertex per open direction of a segment (code
 // 2 × segment + 1 when against its direction), an arc per allowed turn from one to the next, weighted
 // with the next segment's crossing time plus the turn's cost (turn-costs.ts). Turn restrictions drop
-// turns; u-turns exist only at dead ends (where a single road leads in). Turning from a road open to all onto a restricted-access one
+// turns; u-turns exist only at dead ends (where a single road leads in), and a turn between two merged
+// carriageways of one road costs as one (merged-carriageways.ts). Turning from a road open to all onto a restricted-access one
 // (`private`, `destination`…) costs RESTRICTED_ENTRY_SECONDS of weight but no travel time (OSRM's
 // routability weight): such roads serve the ends of a route, not its middle. An obstacle on a vertex
 // (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
@@ -10,6 +11,7 @@ import { contract, type BaseArcs } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
 import { SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
+import { mergedCarriageways } from './merged-carriageways';
 import { obstacleFacesTravel, stopBelongsElsewhere, OBSTACLE_MINOR, type VertexObstacles } from './obstacles';
 
 export interface SegmentRestriction {
@@ -129,6 +131,16 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   }
 
   const obstacleSeconds = obstacleCosts(input, roads);
+  // Turns from one carriageway of a road onto the other are u-turns, and other turns see a merged
+  // pair at its mean bearing (merged-carriageways.ts); only for modes that pay turns.
+  const merged = input.turnCosts === null
+    ? { uturns: new Map<number, number>(), bearings: new Map<number, number>() }
+    : mergedCarriageways(n, (c) => weightOf(c) >= 0, (c) => codeBearing(n, c, false));
+  const leaving = (d: number) => merged.bearings.get(d) ?? codeBearing(n, d, false);
+  const arriving = (c: number) => {
+    const m = merged.bearings.get(c ^ 1);
+    return m === undefined ? codeBearing(n, c, true) : (m + 180) % 360;
+  };
 
   const tail: number[] = [];
   const head: number[] = [];
@@ -140,17 +152,18 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
     if (weightOf(c) < 0) continue;
     const v = codeHead(n, c);
     if (input.blockedVertices?.has(v)) continue;
-    const before = codeBearing(n, c, true);
+    const before = arriving(c);
     const rule = rules.get(`${c >> 1}:${v}`);
     for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) {
       const d = leave[i];
       const uturn = (d >> 1) === (c >> 1);
       if (uturn && roads[v] > 1 && arrivals[v] > 1) continue;
       if (rule && (rule.onlyTo ? !rule.onlyTo.has(d >> 1) : rule.forbidden.has(d >> 1))) continue;
-      const angle = uturn ? 180 : turnAngle(before, codeBearing(n, d, false));
+      const turningBack = uturn || merged.uturns.get(c) === d;
+      const angle = turningBack ? 180 : turnAngle(before, leaving(d));
       tail.push(c);
       head.push(d);
-      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], uturn) + obstacleSeconds(c, d, v);
+      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], turningBack) + obstacleSeconds(c, d, v);
       seconds.push(travel);
       weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? travel + RESTRICTED_ENTRY_SECONDS : travel);
       distance.push(n.segmentLength[d >> 1]);

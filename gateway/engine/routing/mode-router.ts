@@ -204,18 +204,25 @@ export class ModeRouter {
     return r === null ? null : this.pieces(from, to, r);
   }
 
+  /** The legs of the route through snapped points in order, as pieces; null when some leg has no path. */
+  routeLegs(snaps: Snap[], options: RouteOptions = {}): Piece[][] | null {
+    const avoid = options.avoidMask ?? 0;
+    const through = options.continueStraight && snaps.length > 2 ? this.straightThrough(snaps, avoid, options.heading) : null;
+    if (through !== null) return through;
+    const legs: Piece[][] = [];
+    for (let i = 0; i + 1 < snaps.length; i++) {
+      const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
+      if (pieces === null) return null;
+      legs.push(pieces);
+    }
+    return legs;
+  }
+
   /** A route through snapped points in order; null when some leg has no path. */
   route(snaps: Snap[], options: RouteOptions = {}): OsrmRoute[] | null {
     const avoid = options.avoidMask ?? 0;
-    let legs = options.continueStraight && snaps.length > 2 ? this.straightThrough(snaps, avoid, options.heading) : null;
-    if (legs === null) {
-      legs = [];
-      for (let i = 0; i + 1 < snaps.length; i++) {
-        const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
-        if (pieces === null) return null;
-        legs.push(pieces);
-      }
-    }
+    const legs = this.routeLegs(snaps, options);
+    if (legs === null) return null;
     const routes = [this.assemble(legs)];
     if (options.alternatives && snaps.length === 2) {
       for (const alt of this.alternatives(snaps[0], snaps[1], legs[0], avoid, options.heading)) routes.push(this.assemble([alt]));

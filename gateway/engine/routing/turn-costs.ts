@@ -1,6 +1,6 @@
 // Seconds a turn costs, OSRM's formula (car.lua, bicycle.lua): a sigmoid of the turn angle, cheaper on
-// the driving side (turn bias), applied at intersections of more than two roads; a u-turn (only at
-// dead ends) adds a fixed penalty.
+// the driving side (turn bias), applied at intersections of more than two roads; a u-turn (at dead
+// ends, and between merged carriageways) adds a fixed penalty.
 export interface TurnCostSpec {
   /** Seconds of the sharpest turn. */
   penalty: number;
