@@ -135,9 +135,13 @@ export class TrackService {
     this.hot = new HotUsers(options.hotUsers ?? DEFAULT_HOT_USERS);
   }
 
-  /** Users kept in memory now (metrics, tests). */
-  get hotUsers(): number {
-    return this.hot.size;
+  /** Updates that started from a kept user, and those of them whose copy turned out stale. */
+  private hotHits = 0;
+  private hotConflicts = 0;
+
+  /** Users kept in memory now, and what became of the copies used (tests, benchmarks). */
+  get hotUsers(): { kept: number; used: number; stale: number } {
+    return { kept: this.hot.size, used: this.hotHits, stale: this.hotConflicts };
   }
 
   /**
@@ -209,7 +213,9 @@ export class TrackService {
     for (let attempt = 0; attempt < MAX_IDENTITY_ATTEMPTS; attempt++) {
       const lockKey = guess;
       const outcome = await this.store.withLock(lockKey, async (): Promise<{ done: TrackResult } | { retry: string }> => {
-        const previous = this.hotUser(lockKey, input) ?? (await this.findUser(ctx.scope, input));
+        const hot = this.hotUser(lockKey, input);
+        if (hot) this.hotHits++;
+        const previous = hot ?? (await this.findUser(ctx.scope, input));
         const key = lockKeyFor(ctx.scope, previous, input);
         if (key !== lockKey) return { retry: key };
         try {
@@ -223,6 +229,7 @@ export class TrackService {
         } catch (err) {
           // Whatever failed, the copy may no longer be what the store holds.
           this.hot.delete(lockKey);
+          if (err instanceof RevisionConflict && hot) this.hotConflicts++;
           if (err instanceof UniqueViolation || err instanceof RevisionConflict) return { retry: key };
           throw err;
         }
