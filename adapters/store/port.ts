@@ -56,6 +56,13 @@ export interface CollectionSpec {
 /** The field that carries a versioned document's revision on reads; never stored inside the document. */
 export const REVISION_FIELD = '_rev';
 
+/** The document as a versioned collection stores it: without `_rev` (a copy only when it has one). */
+export function withoutRevision(doc: Doc): Doc {
+  if (!(REVISION_FIELD in doc)) return doc;
+  const { [REVISION_FIELD]: _rev, ...stored } = doc;
+  return stored as Doc;
+}
+
 /**
  * A change made by another process sharing the store (another gateway node, the CLI). `collection` is a
  * collection declared with `broadcast`, 'projects' for a project's keys or settings, or '*' when the

@@ -15,7 +15,7 @@ import { lngIntervals } from '../lng-intervals';
 import type {
   BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../port';
-import { REVISION_FIELD } from '../port';
+import { REVISION_FIELD, withoutRevision } from '../port';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';
@@ -198,8 +198,7 @@ export class PostgresStore implements Store {
     const { doc } = op;
     if (op.expectRev !== undefined && !spec.versioned) throw new Error(`collection ${op.collection} is not versioned: a put cannot expect a revision`);
     // The revision lives in its column: a copy inside the JSON would be stale after the next put.
-    const { [REVISION_FIELD]: _rev, ...stored } = doc;
-    const json = JSON.stringify(spec.versioned ? stored : doc);
+    const json = JSON.stringify(spec.versioned ? withoutRevision(doc) : doc);
     return {
       table, versioned: spec.versioned === true, expectRev: op.expectRev,
       put: [op.scope.projectId, op.scope.live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due, json],

@@ -11,7 +11,7 @@ import type {
   ApiKeyRecord, BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRecord,
   ProjectRepository, Scalar, Scope, Store, WriteOp,
 } from '../port';
-import { REVISION_FIELD } from '../port';
+import { REVISION_FIELD, withoutRevision } from '../port';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';
@@ -201,11 +201,11 @@ export class SqliteStore implements Store {
       const { doc } = op;
       if (op.expectRev !== undefined && !spec.versioned) throw new Error(`collection ${op.collection} is not versioned: a put cannot expect a revision`);
       // The revision lives in its column: a copy inside the JSON would be stale after the next put.
-      const { [REVISION_FIELD]: _rev, ...stored } = doc;
+      const json = JSON.stringify(spec.versioned ? withoutRevision(doc) : doc);
       return {
         put: [
           table, op.scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due,
-          JSON.stringify(spec.versioned ? stored : doc), spec.versioned ? 1 : 0, op.expectRev ?? null,
+          json, spec.versioned ? 1 : 0, op.expectRev ?? null,
         ],
       };
     });
