@@ -121,7 +121,7 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   });
   // Operating hours are read in the geofence's own zone.
   const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
-  const track = new TrackService(store, geofences);
+  const track = new TrackService(store, geofences, { hotUsers: config.trackHotUsers });
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
   const embeddedRouter = createEmbeddedRouter(extracts);

@@ -29,6 +29,8 @@ export interface GatewayConfig {
   logRequests: boolean;
   /** SQLite durability (WAYMARK_SQLITE_SYNC) and page cache (WAYMARK_SQLITE_CACHE_MB). */
   sqlite: { synchronous: 'NORMAL' | 'FULL'; cacheMb: number; mmapMb: number; writerThread: boolean };
+  /** Users the track path keeps in memory (WAYMARK_TRACK_HOT_USERS); 0: every update reads the store. */
+  trackHotUsers: number;
   /** Origins allowed to call the API from browsers (WAYMARK_CORS_ORIGINS, comma-separated); empty = any. */
   corsOrigins: string[];
   webhooks: WebhookConfig;
@@ -196,6 +198,7 @@ export const ENV = {
   WAYMARK_SQLITE_CACHE_MB: v(integer({ min: 1, max: 65536 }), '64', 'SQLite page cache, MiB'),
   WAYMARK_SQLITE_MMAP_MB: v(integer({ min: 0, max: 65536 }), '0', 'SQLite memory map, MiB; pages read through it stay in the process\'s RSS (loading 100k geofences took the peak RSS from 550 to 1,236 MiB at 256)'),
   WAYMARK_SQLITE_WRITER_THREAD: v(boolean, 'true', 'commit SQLite writes on a thread of their own (the event loop never waits for a commit); `false` commits on the event loop, for one-core hosts'),
+  WAYMARK_TRACK_HOT_USERS: v(integer({ min: 0, max: 10_000_000 }), '10000', 'users each gateway keeps in memory for their next track update (least recently tracked first out), saving a read of the user per update; a copy is written back only at the revision it was read at, so one made stale by another node or another request is detected and re-read. About 5 KiB of heap each (bench/track users, ~4 KiB of JSON, inside a few geofences), so the default holds about 50 MiB. `0` reads the user from the store on every update'),
   WAYMARK_METRICS_TOKEN: v(text, undefined, 'operator token for `GET /metrics`; unset: loopback clients only'),
   WAYMARK_API_KEY: v(text, undefined, 'secret key the CLI\'s `geofences import --url` sends when `--key` is not given'),
   // Webhooks (docs/webhooks.md).
@@ -409,6 +412,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     logRequests: r.value('WAYMARK_LOG_REQUESTS'),
     corsOrigins: cors,
     sqlite: { synchronous: r.value('WAYMARK_SQLITE_SYNC'), cacheMb: r.value('WAYMARK_SQLITE_CACHE_MB'), mmapMb: r.value('WAYMARK_SQLITE_MMAP_MB'), writerThread: r.value('WAYMARK_SQLITE_WRITER_THREAD') },
+    trackHotUsers: r.value('WAYMARK_TRACK_HOT_USERS'),
     webhooks: webhookConfigFromEnv(r),
     metricsToken: r.optional('WAYMARK_METRICS_TOKEN'),
     geofenceImport: geofenceImportConfigFromEnv(r),

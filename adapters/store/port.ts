@@ -44,6 +44,23 @@ export interface CollectionSpec {
   orders?: ReadonlyArray<'createdAt' | 'updatedAt'>;
   /** Writes are announced to the other processes sharing the store, which keep copies in memory. */
   broadcast?: boolean;
+  /**
+   * The store keeps a revision per document: every put raises it, reads return it as `_rev` (a field the
+   * API never shows: it starts with "_"), and a put may require the revision it was computed from
+   * (`expectRev`). A process can then keep a document in memory and still never write over a change it
+   * did not see (the track path's cache of users, #14).
+   */
+  versioned?: boolean;
+}
+
+/** The field that carries a versioned document's revision on reads; never stored inside the document. */
+export const REVISION_FIELD = '_rev';
+
+/** The document as a versioned collection stores it: without `_rev` (a copy only when it has one). */
+export function withoutRevision(doc: Doc): Doc {
+  if (!(REVISION_FIELD in doc)) return doc;
+  const { [REVISION_FIELD]: _rev, ...stored } = doc;
+  return stored as Doc;
 }
 
 /**
@@ -94,7 +111,16 @@ export interface BBox {
 }
 
 export type WriteOp =
-  | { op: 'put'; collection: string; scope: Scope; doc: Doc }
+  | {
+    op: 'put'; collection: string; scope: Scope; doc: Doc;
+    /**
+     * Versioned collections only: the revision the document must have now, 0 for "must not exist". When
+     * it differs (another write came first, or the document was deleted), the whole write applies nothing
+     * and fails with RevisionConflict. Revisions start at 1 and a put adds 1, so after success the
+     * document's revision is expectRev + 1.
+     */
+    expectRev?: number;
+  }
   | { op: 'delete'; collection: string; scope: Scope; id: string };
 
 export interface DueDoc {

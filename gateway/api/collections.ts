@@ -8,6 +8,8 @@ export const COLLECTIONS = {
     // One user per userId, and one per device among users without a userId: two first updates of one
     // device can never make twins, even across nodes (#10.2).
     unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
+    // Track keeps users in memory and writes them back only at the revision it read (#14).
+    versioned: true,
   },
   // Every node keeps an index of them in memory: writes are announced to the others.
   geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },

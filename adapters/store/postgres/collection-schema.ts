@@ -12,6 +12,9 @@ import { errorText } from './connection';
 /** The columns of a collection table, in the order writes give them; `geom`, when present, is generated. */
 export const TABLE_COLUMNS = 'project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
 
+/** A versioned collection's revision (CollectionSpec.versioned): inserts start at 1, updates add 1. */
+const REV_COLUMN = 'rev bigint NOT NULL DEFAULT 1';
+
 /** PostgreSQL cuts longer names to 63 bytes, which would make two indexes one, or hide a unique index's name. */
 const MAX_NAME = 63;
 
@@ -52,6 +55,11 @@ export async function prepareCollection(client: PoolClient, collection: string, 
     [opts.schemaName, names],
   )).rows.map((r) => r.name));
   const tableExists = existing.has(layout.table);
+  // A collection that became versioned gets its revision column; existing rows start at 1.
+  const addRev = tableExists && spec.versioned === true && ((await client.query(
+    "SELECT 1 FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'rev' AND NOT attisdropped",
+    [`${opts.schema}.${layout.table}`],
+  )).rowCount ?? 0) === 0;
   const hasGeom = tableExists && spatial && ((await client.query(
     "SELECT 1 FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'geom' AND NOT attisdropped",
     [`${opts.schema}.${layout.table}`],
@@ -62,7 +70,7 @@ export async function prepareCollection(client: PoolClient, collection: string, 
   const needGeomIndex = spatial && !existing.has(geomIndex);
   const dropPoint = spatial && existing.has(`${layout.table}_point`);
   const warnings: string[] = [];
-  if (tableExists && !legacy && missing.length === 0 && !addGeom && !needGeomIndex && !dropPoint) return { table, uniqueIndexes, warnings };
+  if (tableExists && !legacy && missing.length === 0 && !addGeom && !needGeomIndex && !dropPoint && !addRev) return { table, uniqueIndexes, warnings };
 
   const g = opts.postgis;
   // A planar point in EPSG:4326, generated from lng/lat so that writers never need to know about PostGIS
@@ -78,12 +86,15 @@ export async function prepareCollection(client: PoolClient, collection: string, 
            created_at text COLLATE "C" NOT NULL, updated_at text COLLATE "C" NOT NULL,
            k0 text COLLATE "C", k1 text COLLATE "C", k2 text COLLATE "C", k3 text COLLATE "C",
            lng double precision, lat double precision, due_at text COLLATE "C", doc jsonb NOT NULL,
+           ${spec.versioned ? `${REV_COLUMN},` : ''}
            ${spatial ? `${geomColumn},` : ''}
            PRIMARY KEY (project_id, live, id))`,
       );
     } else if (addGeom) {
       await client.query(`ALTER TABLE ${table} ADD COLUMN ${geomColumn}`);
     }
+    // With a constant default PostgreSQL adds the column without rewriting the table.
+    if (addRev) await client.query(`ALTER TABLE ${table} ADD COLUMN ${REV_COLUMN}`);
     if (legacy) {
       // Rows are moved before the indexes are built: one sort per index instead of one insert per row.
       await client.query(

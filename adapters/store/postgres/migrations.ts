@@ -88,4 +88,22 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
       DROP INDEX ${s}.docs_point;
     `,
   },
+  {
+    version: 3,
+    name: 'revision conflicts raised from inside a write',
+    // A write is one statement (write-plan.ts); a put whose expected revision no longer matches must make
+    // that whole statement apply nothing. Plain SQL cannot fail a statement on a condition, a function
+    // can: the plan calls this one when a checked put touched no row, with an SQLSTATE of our own
+    // (REVISION_CONFLICT_SQLSTATE) so the store tells it apart from every other failure.
+    sql: ({ schema: s }) => `
+      CREATE OR REPLACE FUNCTION ${s}.revision_conflict(detail text) RETURNS integer LANGUAGE plpgsql VOLATILE AS $fn$
+      BEGIN
+        RAISE EXCEPTION 'revision conflict: %', detail USING ERRCODE = 'WMREV';
+      END
+      $fn$;
+    `,
+  },
 ];
+
+/** The SQLSTATE of `revision_conflict()` (migration 3). */
+export const REVISION_CONFLICT_SQLSTATE = 'WMREV';

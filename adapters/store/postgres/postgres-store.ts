@@ -15,6 +15,7 @@ import { lngIntervals } from '../lng-intervals';
 import type {
   BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../port';
+import { REVISION_FIELD, withoutRevision } from '../port';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';
@@ -22,6 +23,8 @@ import { filterSql, KEY_COLUMNS, SqlParams } from './doc-filters';
 import { checkSchemaName, quoteIdent } from './identifiers';
 import { migrate, MIGRATE_LOCK, type MigrationOutcome, type SpatialMode } from './migrate';
 import { UniqueViolation } from '../unique-violation';
+import { RevisionConflict } from '../revision-conflict';
+import { REVISION_CONFLICT_SQLSTATE } from './migrations';
 import { PostgresProjects } from './postgres-projects';
 import { inTransaction } from './transaction';
 import { CHANGE_CHANNEL, ChangeChannel, noticePayload } from './change-channel';
@@ -51,6 +54,19 @@ export interface PostgresStoreOptions {
 
 interface DocRow {
   doc: Doc;
+  /** Versioned collections only (bigint: a string from the driver). */
+  rev?: string;
+}
+
+/** A row's document; a versioned collection's revision rides along as `_rev`. */
+function docOf(row: DocRow): Doc {
+  if (row.rev !== undefined) row.doc[REVISION_FIELD] = Number(row.rev);
+  return row.doc;
+}
+
+/** What a read selects besides its own columns: the document, and the revision when there is one. */
+function docColumns(spec: CollectionSpec): string {
+  return spec.versioned ? 'doc, rev' : 'doc';
 }
 
 /** A defined collection: its declaration and its schema-qualified table. */
@@ -180,13 +196,20 @@ export class PostgresStore implements Store {
     if (op.op === 'delete') return { table, del: [op.scope.projectId, op.scope.live, op.id] };
     const { keys, lng, lat, due } = indexedFields(spec, op.doc);
     const { doc } = op;
-    return { table, put: [op.scope.projectId, op.scope.live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due, JSON.stringify(doc)] };
+    if (op.expectRev !== undefined && !spec.versioned) throw new Error(`collection ${op.collection} is not versioned: a put cannot expect a revision`);
+    // The revision lives in its column: a copy inside the JSON would be stale after the next put.
+    const json = JSON.stringify(spec.versioned ? withoutRevision(doc) : doc);
+    return {
+      table, versioned: spec.versioned === true, expectRev: op.expectRev,
+      put: [op.scope.projectId, op.scope.live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due, json],
+    };
   }
 
   async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
-    const text = `SELECT doc FROM ${this.collection(collection).table} WHERE project_id = $1 AND live = $2 AND id = $3`;
+    const { spec, table } = this.collection(collection);
+    const text = `SELECT ${docColumns(spec)} FROM ${table} WHERE project_id = $1 AND live = $2 AND id = $3`;
     const r = await this.pool.query<DocRow>({ name: this.named(text), text, values: [scope.projectId, scope.live, id] });
-    return r.rows[0]?.doc;
+    return r.rows[0] ? docOf(r.rows[0]) : undefined;
   }
 
   async findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined> {
@@ -208,14 +231,14 @@ export class PostgresStore implements Store {
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     const limit = p.add(query.limit + 1);
-    return { text: `SELECT doc FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
+    return { text: `SELECT ${docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
     const { text, values } = this.listSql(collection, scope, query);
     const r = await this.pool.query<DocRow>(text, values);
     const hasMore = r.rows.length > query.limit;
-    return { docs: r.rows.slice(0, query.limit).map((row) => row.doc), hasMore };
+    return { docs: r.rows.slice(0, query.limit).map(docOf), hasMore };
   }
 
   /** PostgreSQL's plan for a list() query (EXPLAIN, text): for tests of a query's shape and for operators. */
@@ -243,36 +266,38 @@ export class PostgresStore implements Store {
     const lngTest = spans.map(([west, east]) => `lng BETWEEN ${west}::float8 AND ${east}::float8`).join(' OR ');
     where.push(`lat BETWEEN ${minLat}::float8 AND ${maxLat}::float8`, lngTest ? `(${lngTest})` : 'FALSE');
     filterSql(spec, query, where, p);
-    const r = await this.pool.query<DocRow>(`SELECT doc FROM ${table} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, p.values);
-    return r.rows.map((row) => row.doc);
+    const r = await this.pool.query<DocRow>(`SELECT ${docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, p.values);
+    return r.rows.map(docOf);
   }
 
   async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
-    const text = `SELECT id, doc FROM ${this.collection(collection).table} WHERE project_id = $1 AND live = $2 AND id > $3 ORDER BY id LIMIT $4`;
+    const { spec, table } = this.collection(collection);
+    const text = `SELECT id, ${docColumns(spec)} FROM ${table} WHERE project_id = $1 AND live = $2 AND id > $3 ORDER BY id LIMIT $4`;
     let after = '';
     for (;;) {
-      const r = await this.pool.query<{ id: string; doc: Doc }>({
+      const r = await this.pool.query<DocRow & { id: string }>({
         name: this.named(text), text, values: [scope.projectId, scope.live, after, SCAN_BATCH],
       });
       if (r.rows.length === 0) return;
-      onBatch(r.rows.map((row) => row.doc));
+      onBatch(r.rows.map(docOf));
       after = r.rows[r.rows.length - 1].id;
     }
   }
 
   async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
-    const r = await this.pool.query<{ project_id: string; live: boolean; doc: Doc }>(
-      `SELECT project_id, live, doc FROM ${this.collection(collection).table}
+    const { spec, table } = this.collection(collection);
+    const r = await this.pool.query<DocRow & { project_id: string; live: boolean }>(
+      `SELECT project_id, live, ${docColumns(spec)} FROM ${table}
        WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at, project_id, live, id LIMIT $2`,
       [at, limit],
     );
-    return r.rows.map((row) => ({ scope: { projectId: row.project_id, live: row.live }, doc: row.doc }));
+    return r.rows.map((row) => ({ scope: { projectId: row.project_id, live: row.live }, doc: docOf(row) }));
   }
 
   async write(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
     // Rows are computed first so that an undefined collection fails before any connection is taken.
-    const statements = planStatements(ops.map((op) => this.planned(op)));
+    const statements = planStatements(ops.map((op) => this.planned(op)), `${this.quotedSchema}.revision_conflict`);
     // A single statement is atomic on its own; BEGIN/COMMIT would only add two round trips.
     const notices = this.noticesFor(ops);
     try {
@@ -288,6 +313,7 @@ export class PostgresStore implements Store {
       const { code, constraint } = err as { code?: string; constraint?: string };
       const collection = constraint === undefined ? undefined : this.uniqueIndexes.get(constraint);
       if (code === '23505' && collection !== undefined) throw new UniqueViolation(collection, errorText(err));
+      if (code === REVISION_CONFLICT_SQLSTATE) throw new RevisionConflict(ops.find((op) => op.op === 'put' && op.expectRev !== undefined)?.collection ?? '', errorText(err));
       throw err;
     }
     // After COMMIT returned, never before: a listener that reads what was written must find it.

@@ -11,9 +11,11 @@ import type {
   ApiKeyRecord, BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRecord,
   ProjectRepository, Scalar, Scope, Store, WriteOp,
 } from '../port';
+import { REVISION_FIELD, withoutRevision } from '../port';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';
+import { REVISION_CONFLICT_CODE, RevisionConflict } from '../revision-conflict';
 import { sortedMatch } from '../sorted-index';
 import { collectionTable, createIndexSql, tableName } from '../collection-table';
 import { createRowWriter, type RowFailure, type RowOp, type RowWriter } from './row-writer';
@@ -28,6 +30,20 @@ const WAL_AUTOCHECKPOINT_PAGES = 4_000;
 
 interface DocRow {
   doc: string;
+  /** Versioned collections only. */
+  rev?: number;
+}
+
+/** A row as a document; a versioned collection's revision rides along as `_rev`. */
+function docOf(row: DocRow): Doc {
+  const doc = JSON.parse(row.doc) as Doc;
+  if (row.rev !== undefined) doc[REVISION_FIELD] = row.rev;
+  return doc;
+}
+
+/** What a read selects besides its own columns: the document, and the revision when there is one. */
+function docColumns(spec: CollectionSpec): string {
+  return spec.versioned ? 'doc, rev' : 'doc';
 }
 
 export interface SqliteStoreOptions {
@@ -135,6 +151,10 @@ export class SqliteStore implements Store {
            k0 TEXT, k1 TEXT, k2 TEXT, k3 TEXT, lng REAL, lat REAL, due_at TEXT, doc TEXT NOT NULL,
            PRIMARY KEY (project_id, live, id))`,
       );
+      // A collection that became versioned gets its revision column here; existing rows start at 1.
+      if (spec.versioned && !(this.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as Array<{ name: string }>).some((c) => c.name === 'rev')) {
+        this.db.exec(`ALTER TABLE ${table} ADD COLUMN rev INTEGER NOT NULL DEFAULT 1`);
+      }
       const legacy = this.db.prepare('SELECT 1 FROM docs WHERE collection = ? LIMIT 1').get(collection);
       if (legacy) {
         this.db.prepare(
@@ -179,14 +199,22 @@ export class SqliteStore implements Store {
       if (op.op === 'delete') return { del: [table, op.scope.projectId, live, op.id] };
       const { keys, lng, lat, due } = indexedFields(spec, op.doc);
       const { doc } = op;
-      return { put: [table, op.scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due, JSON.stringify(doc)] };
+      if (op.expectRev !== undefined && !spec.versioned) throw new Error(`collection ${op.collection} is not versioned: a put cannot expect a revision`);
+      // The revision lives in its column: a copy inside the JSON would be stale after the next put.
+      const json = JSON.stringify(spec.versioned ? withoutRevision(doc) : doc);
+      return {
+        put: [
+          table, op.scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due,
+          json, spec.versioned ? 1 : 0, op.expectRev ?? null,
+        ],
+      };
     });
   }
 
   async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
-    this.spec(collection);
-    const row = this.statement(`SELECT doc FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id = ?`).get(scope.projectId, scope.live ? 1 : 0, id) as DocRow | undefined;
-    return row ? (JSON.parse(row.doc) as Doc) : undefined;
+    const spec = this.spec(collection);
+    const row = this.statement(`SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id = ?`).get(scope.projectId, scope.live ? 1 : 0, id) as DocRow | undefined;
+    return row ? docOf(row) : undefined;
   }
 
   async findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined> {
@@ -250,14 +278,14 @@ export class SqliteStore implements Store {
     const byKey = Object.keys(query.equals ?? {}).some((field) => spec.keys.includes(field));
     const sortExpr = byKey && !inOrder ? `+${sortColumn}` : sortColumn;
     const limit = Math.max(0, Math.floor(query.limit)) + 1;
-    return { sql: `SELECT doc FROM ${tableName(collection)} WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
+    return { sql: `SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
     const { sql, args } = this.listSql(collection, scope, query);
     const rows = this.statement(sql).all(...args) as DocRow[];
     const hasMore = rows.length > query.limit;
-    return { docs: rows.slice(0, query.limit).map((r) => JSON.parse(r.doc) as Doc), hasMore };
+    return { docs: rows.slice(0, query.limit).map(docOf), hasMore };
   }
 
   /** SQLite's plan for a list() query, one step a line: for tests of a query's shape and for operators. */
@@ -273,29 +301,29 @@ export class SqliteStore implements Store {
     const where = ['project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', lngs.length ? `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})` : '0'];
     const args: unknown[] = [scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, ...lngs.flat()];
     this.filterSql(spec, query, where, args);
-    const rows = this.statement(`SELECT doc FROM ${tableName(collection)} WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`).all(...args) as DocRow[];
-    return rows.map((r) => JSON.parse(r.doc) as Doc);
+    const rows = this.statement(`SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`).all(...args) as DocRow[];
+    return rows.map(docOf);
   }
 
   async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
-    this.spec(collection);
+    const spec = this.spec(collection);
     const stmt = this.statement(
-      `SELECT id, doc FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ${SCAN_BATCH}`,
+      `SELECT id, ${docColumns(spec)} FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ${SCAN_BATCH}`,
     );
     let after = '';
     for (;;) {
-      const rows = stmt.all(scope.projectId, scope.live ? 1 : 0, after) as Array<{ id: string; doc: string }>;
+      const rows = stmt.all(scope.projectId, scope.live ? 1 : 0, after) as Array<DocRow & { id: string }>;
       if (rows.length === 0) return;
-      onBatch(rows.map((r) => JSON.parse(r.doc) as Doc));
+      onBatch(rows.map(docOf));
       after = rows[rows.length - 1].id;
     }
   }
 
   async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
-    this.spec(collection);
-    const rows = this.statement(`SELECT project_id, live, doc FROM ${tableName(collection)} WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ${Math.max(0, Math.floor(limit))}`)
-      .all(at) as Array<{ project_id: string; live: number; doc: string }>;
-    return rows.map((r) => ({ scope: { projectId: r.project_id, live: r.live === 1 }, doc: JSON.parse(r.doc) as Doc }));
+    const spec = this.spec(collection);
+    const rows = this.statement(`SELECT project_id, live, ${docColumns(spec)} FROM ${tableName(collection)} WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ${Math.max(0, Math.floor(limit))}`)
+      .all(at) as Array<DocRow & { project_id: string; live: number }>;
+    return rows.map((r) => ({ scope: { projectId: r.project_id, live: r.live === 1 }, doc: docOf(r) }));
   }
 
   /**
@@ -396,6 +424,7 @@ export class SqliteStore implements Store {
 /** A failed write as callers know it: a declared unique key taken is a UniqueViolation. */
 function storeError(failure: unknown): Error {
   const { code, message, table } = failure as Partial<RowFailure>;
+  if (code === REVISION_CONFLICT_CODE) return new RevisionConflict(String(table ?? '').replace(/^coll_/, ''), String(message));
   // The primary key is handled by the upsert, so a unique failure is a declared unique key.
   if (code === 'SQLITE_CONSTRAINT_UNIQUE') return new UniqueViolation(String(table ?? '').replace(/^coll_/, ''), String(message));
   if (failure instanceof Error) return failure;

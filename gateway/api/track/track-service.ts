@@ -1,7 +1,10 @@
 // One POST /v1/track as one atomic step per user (DESIGN §3): find or create the user, settle the
 // update's time, evaluate geofences, then persist user, events and presence in one Store write.
-// Updates of one user are serialised by the Store's lock, in one process or (with PostgreSQL) many.
-import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
+// Updates of one user are serialised by the Store's lock, in one process or (with PostgreSQL) many. The
+// user an update starts from is the node's own copy when it has one (hot-users.ts), written back only at
+// the revision it was read at (#14).
+import { REVISION_FIELD, type Doc, type Scope, type Store, type WriteOp } from '../../../adapters/store/port';
+import { RevisionConflict } from '../../../adapters/store/revision-conflict';
 import { UniqueViolation } from '../../../adapters/store/unique-violation';
 import { Conflict } from '../../http/errors';
 import { evaluateGeofences, type GeofenceEventDraft, type VisitState } from '../../engine/geofencing';
@@ -9,6 +12,7 @@ import { newObjectId } from '../../engine/object-id';
 import type { Geofence, Metadata, ProjectSettings } from '../../engine/types';
 import type { GeofenceService } from '../geofences/geofence-service';
 import type { TrackInput } from './track-input';
+import { HotUsers } from './hot-users';
 
 /** A stored user: the API's user object plus `_visits`, the engine's state (never sent out). */
 export interface UserDoc extends Doc {
@@ -84,6 +88,9 @@ export function userLockKey(scope: Scope, userId: string | undefined, deviceId: 
 /** Input keys whose lock key track() remembers (about 200 bytes each: 20 MB at most). */
 const KNOWN_KEYS = 100_000;
 
+/** Users kept in memory by default (WAYMARK_TRACK_HOT_USERS). */
+export const DEFAULT_HOT_USERS = 10_000;
+
 /** Attempts of track()'s resolve-lock-re-check before answering 409: each one means another update won a race. */
 const MAX_IDENTITY_ATTEMPTS = 5;
 
@@ -117,10 +124,25 @@ export function publicEvent(e: Doc): Record<string, unknown> {
 export class TrackService {
   private readonly steps: TrackStep[] = [];
 
+  /** The users this node last wrote, by lock key: the user an update starts from, when it may be (hotUser). */
+  private readonly hot: HotUsers;
+
   constructor(
     private readonly store: Store,
     private readonly geofences: GeofenceService,
-  ) {}
+    options: { hotUsers?: number } = {},
+  ) {
+    this.hot = new HotUsers(options.hotUsers ?? DEFAULT_HOT_USERS);
+  }
+
+  /** Updates that started from a kept user, and those of them whose copy turned out stale. */
+  private hotHits = 0;
+  private hotConflicts = 0;
+
+  /** Users kept in memory now, and what became of the copies used (tests, benchmarks). */
+  get hotUsers(): { kept: number; used: number; stale: number } {
+    return { kept: this.hot.size, used: this.hotHits, stale: this.hotConflicts };
+  }
 
   /**
    * The lock key each input key resolved to last time (its user's userId, or the device): the first
@@ -151,6 +173,18 @@ export class TrackService {
     return undefined;
   }
 
+  /**
+   * The kept copy of the user an update resolves to, when findUser() would certainly answer it: the
+   * update names a userId and the copy has that userId (one user per userId). An update with only a
+   * deviceId resolves to the device's newest user, which another user of the device may have become
+   * without this copy changing: those read the store. The copy's revision is checked by the write.
+   */
+  private hotUser(key: string, input: TrackInput): UserDoc | undefined {
+    if (input.userId === undefined) return undefined;
+    const user = this.hot.get(key);
+    return user !== undefined && user.userId === input.userId ? user : undefined;
+  }
+
   /** The spec's time rule: the client's updatedAt when given and in order, else server time. */
   private updateTime(input: TrackInput, previous: UserDoc | undefined, now: Date): Date {
     const given = input.updatedAt;
@@ -167,22 +201,36 @@ export class TrackService {
    * when its key differs the update tries again under that one (no read before the lock). Two devices
    * creating one userId at once hold different locks: the store's unique userId refuses the second write
    * and it tries again too.
+   *
+   * The user's write carries the revision its starting point was read at (0 for a new user). A copy kept
+   * in memory that another writer has since changed or deleted fails that check; nothing is written, the
+   * copy is dropped and the update starts again from the store, so no event is lost or written twice.
    */
   async track(ctx: TrackContext, input: TrackInput): Promise<TrackResult> {
     const inputKey = userLockKey(ctx.scope, input.userId, input.deviceId);
     // A device this process has not seen is most likely new: its key is the device's.
     let guess = this.knownKeys.get(inputKey) ?? userLockKey(ctx.scope, undefined, input.deviceId);
     for (let attempt = 0; attempt < MAX_IDENTITY_ATTEMPTS; attempt++) {
-      const outcome = await this.store.withLock(guess, async (): Promise<{ done: TrackResult } | { retry: string }> => {
-        const previous = await this.findUser(ctx.scope, input);
+      const lockKey = guess;
+      const outcome = await this.store.withLock(lockKey, async (): Promise<{ done: TrackResult } | { retry: string }> => {
+        const hot = this.hotUser(lockKey, input);
+        if (hot) this.hotHits++;
+        const previous = hot ?? (await this.findUser(ctx.scope, input));
         const key = lockKeyFor(ctx.scope, previous, input);
-        if (key !== guess) return { retry: key };
+        if (key !== lockKey) return { retry: key };
         try {
           const done = await this.trackLocked(ctx, input, previous);
-          this.remember(inputKey, userLockKey(ctx.scope, done.user.userId, done.user.deviceId));
+          const userKey = userLockKey(ctx.scope, done.user.userId, done.user.deviceId);
+          this.remember(inputKey, userKey);
+          // Kept only under the lock held: a user that moved to another key is read there next time.
+          if (userKey === lockKey && revisionOf(done.user) !== undefined) this.hot.set(lockKey, done.user);
+          else this.hot.delete(lockKey);
           return { done };
         } catch (err) {
-          if (err instanceof UniqueViolation) return { retry: key };
+          // Whatever failed, the copy may no longer be what the store holds.
+          this.hot.delete(lockKey);
+          if (err instanceof RevisionConflict && hot) this.hotConflicts++;
+          if (err instanceof UniqueViolation || err instanceof RevisionConflict) return { retry: key };
           throw err;
         }
       });
@@ -261,13 +309,24 @@ export class TrackService {
     const update: TrackUpdate = { ctx, input, at, previous, user, events, ops, newEvent };
     for (const step of this.steps) await step.run(update);
 
-    ops.unshift({ op: 'put', collection: 'users', scope, doc: user });
+    // Only at the revision `previous` was read at: 0 (must not exist) for a new user.
+    const expectRev = previous ? revisionOf(previous) : 0;
+    ops.unshift({ op: 'put', collection: 'users', scope, doc: user, ...(expectRev === undefined ? {} : { expectRev }) });
     for (const e of events) ops.push({ op: 'put', collection: 'events', scope, doc: e });
     // From the user as the steps left it: a step may hold the update back and restore the previous visits.
     ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
     await this.store.write(ops);
+    // The check passed, so the stored revision is now exactly one more (port.ts, expectRev).
+    if (expectRev === undefined) delete user[REVISION_FIELD];
+    else user[REVISION_FIELD] = expectRev + 1;
     return { user, events };
   }
+}
+
+/** The revision a stored user was read at; undefined if the store gave none (then the write is unchecked). */
+function revisionOf(user: UserDoc): number | undefined {
+  const rev = user[REVISION_FIELD];
+  return typeof rev === 'number' && Number.isSafeInteger(rev) ? rev : undefined;
 }
 
 function geofenceEventFields(d: GeofenceEventDraft): Record<string, unknown> {

@@ -1,0 +1,168 @@
+// Versioned collections (#14) on both stores: every put raises the document's revision and reads return
+// it as `_rev`; a put expecting a revision that is no longer the stored one (changed, deleted, or "must
+// not exist" when it does) fails with RevisionConflict and its whole write applies nothing, while writes
+// committed beside it (a SQLite writer group) still commit. A collection declared versioned later keeps
+// its rows, at revision 1.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CollectionSpec, Doc, Scope, Store, WriteOp } from '../../adapters/store/port';
+import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
+import { RevisionConflict } from '../../adapters/store/revision-conflict';
+import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
+import { announceSkip, envVar } from '../support/requires';
+import { DATABASE_URL, dropSchemas, freshSchemaName } from './store-postgres-support';
+
+const USERS: CollectionSpec = { keys: ['userId', 'deviceId'], point: 'location', unique: [{ key: 'userId' }], versioned: true };
+const PLAIN_USERS: CollectionSpec = { keys: ['userId', 'deviceId'], point: 'location', unique: [{ key: 'userId' }] };
+const EVENTS: CollectionSpec = { keys: ['type', 'userRef'] };
+const PRESENCE: CollectionSpec = { keys: ['geofenceId', 'userRef'] };
+const scope: Scope = { projectId: 'p1', live: false };
+const T0 = '2026-01-01T00:00:00.000Z';
+
+function doc(id: string, fields: Record<string, unknown> = {}): Doc {
+  return { _id: id, createdAt: T0, updatedAt: T0, ...fields };
+}
+const putUser = (d: Doc, expectRev?: number): WriteOp => ({ op: 'put', collection: 'users', scope, doc: d, ...(expectRev === undefined ? {} : { expectRev }) });
+const putEvent = (id: string): WriteOp => ({ op: 'put', collection: 'events', scope, doc: doc(id, { type: 'user.entered_geofence', userRef: 'u' }) });
+
+interface Opened { open(): Promise<Store>; cleanup(): Promise<void> }
+
+function sqliteFile(): Opened {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-rev-'));
+  return { open: async () => new SqliteStore({ file: path.join(dir, 'w.sqlite') }), cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+function sqliteMemory(): Opened {
+  // ':memory:' commits on the store's own thread (flushInThread): the same rules there.
+  let store: SqliteStore | undefined;
+  return { open: async () => (store ??= new SqliteStore({ file: ':memory:' })), cleanup: async () => undefined };
+}
+function postgres(): Opened {
+  const schema = freshSchemaName();
+  return { open: () => PostgresStore.open({ connectionString: DATABASE_URL as string, schema }), cleanup: () => dropSchemas([schema]) };
+}
+
+const cases: Array<[string, () => Opened]> = [['SQLite file', sqliteFile], ['SQLite in memory', sqliteMemory]];
+if (DATABASE_URL) cases.push(['PostgreSQL', postgres]);
+else announceSkip('store revisions on PostgreSQL', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
+
+describe.each(cases)('versioned collection on %s', (_name, make) => {
+  let db: Opened;
+  let store: Store;
+  beforeEach(async () => {
+    db = make();
+    store = await db.open();
+    await store.define('users', USERS);
+    await store.define('events', EVENTS);
+    await store.define('presence', PRESENCE);
+  });
+  afterEach(async () => {
+    await store.close();
+    await db.cleanup();
+  });
+
+  const revOf = async (id: string): Promise<unknown> => (await store.get('users', scope, id))?._rev;
+
+  test('every put raises the revision, every read returns it, the document never stores it', async () => {
+    await store.write([putUser(doc('u1', { userId: 'a', deviceId: 'd1', location: { type: 'Point', coordinates: [2, 48] } }))]);
+    expect(await revOf('u1')).toBe(1);
+    // A stale _rev inside a document is not what the store keeps.
+    await store.write([putUser(doc('u1', { userId: 'a', deviceId: 'd1', _rev: 40, location: { type: 'Point', coordinates: [2, 48] } }))]);
+    // Keys changed: the put is a full rewrite rather than the light one, and still counts.
+    await store.write([putUser(doc('u1', { userId: 'b', deviceId: 'd2', location: { type: 'Point', coordinates: [2, 48] } }))]);
+    const reads: Array<[string, Promise<Doc | undefined>]> = [
+      ['get', store.get('users', scope, 'u1')],
+      ['findOne', store.findOne('users', scope, { userId: 'b' })],
+      ['list', store.list('users', scope, { limit: 5, sortBy: 'updatedAt' }).then((r) => r.docs[0])],
+      ['within', store.within('users', scope, { minLng: 1, minLat: 47, maxLng: 3, maxLat: 49 }, 5).then((r) => r[0])],
+      ['scan', new Promise((resolve) => { void store.scan('users', scope, (docs) => resolve(docs[0])); })],
+    ];
+    for (const [read, found] of reads) expect([read, (await found)?._rev]).toEqual([read, 3]);
+    // Collections that are not versioned have no revision.
+    await store.write([putEvent('e1')]);
+    expect(await store.get('events', scope, 'e1')).not.toHaveProperty('_rev');
+  });
+
+  test('a put at the stored revision applies and raises it', async () => {
+    await store.write([putUser(doc('u1', { deviceId: 'd1' }), 0)]);
+    expect(await revOf('u1')).toBe(1);
+    await store.write([putUser(doc('u1', { deviceId: 'd1', n: 1 }), 1)]);
+    // A full rewrite (a key changed) at the expected revision.
+    await store.write([putUser(doc('u1', { deviceId: 'd1', userId: 'now-known', n: 2 }), 2)]);
+    const stored = await store.get('users', scope, 'u1');
+    expect([stored?.n, stored?.userId, stored?._rev]).toEqual([2, 'now-known', 3]);
+  });
+
+  const refused: Array<{ name: string; before: WriteOp[]; expectRev: number }> = [
+    { name: 'changed by another write', before: [putUser(doc('u1', { deviceId: 'd1' })), putUser(doc('u1', { deviceId: 'd1', by: 'other' }))], expectRev: 1 },
+    { name: 'deleted', before: [putUser(doc('u1', { deviceId: 'd1' })), { op: 'delete', collection: 'users', scope, id: 'u1' }], expectRev: 1 },
+    { name: 'never written', before: [], expectRev: 3 },
+    { name: '"must not exist" but exists', before: [putUser(doc('u1', { deviceId: 'd1' }))], expectRev: 0 },
+  ];
+  test.each(refused)('a put expecting a revision the document no longer has ($name) applies nothing', async ({ before, expectRev }) => {
+    for (const op of before) await store.write([op]);
+    const rowBefore = await store.get('users', scope, 'u1');
+    await store.write([{ op: 'put', collection: 'presence', scope, doc: doc('u1:g1', { geofenceId: 'g1', userRef: 'u1' }) }]);
+    // The rest of the write is what a track update writes with its user: events, presence in and out.
+    const write = store.write([
+      putUser(doc('u1', { deviceId: 'd1', by: 'stale' }), expectRev),
+      putEvent('e1'),
+      putEvent('e2'),
+      { op: 'delete', collection: 'presence', scope, id: 'u1:g1' },
+      { op: 'put', collection: 'presence', scope, doc: doc('u1:g2', { geofenceId: 'g2', userRef: 'u1' }) },
+    ]);
+    await expect(write).rejects.toBeInstanceOf(RevisionConflict);
+    await expect(write).rejects.toMatchObject({ collection: 'users' });
+    expect(await store.get('users', scope, 'u1')).toEqual(rowBefore);
+    expect(await store.get('events', scope, 'e1')).toBeUndefined();
+    expect(await store.get('events', scope, 'e2')).toBeUndefined();
+    expect(await store.get('presence', scope, 'u1:g1')).toBeDefined();
+    expect(await store.get('presence', scope, 'u1:g2')).toBeUndefined();
+  });
+
+  test('writes issued together: the conflicting one applies nothing, the others commit', async () => {
+    await store.write([putUser(doc('u1', { deviceId: 'd1' })), putUser(doc('u2', { deviceId: 'd2' }))]);
+    // Issued without waiting, so that the SQLite writer takes several into one transaction.
+    const writes: WriteOp[][] = [
+      [putUser(doc('u2', { deviceId: 'd2', n: 1 }), 1), putEvent('a')],
+      [putUser(doc('u1', { deviceId: 'd1', n: 1 }), 7), putEvent('b')],
+      [putUser(doc('u3', { deviceId: 'd3' }), 0), putEvent('c')],
+      [putEvent('d')],
+    ];
+    const outcomes = await Promise.allSettled(writes.map((ops) => store.write(ops)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(RevisionConflict);
+    expect(await store.get('events', scope, 'b')).toBeUndefined();
+    for (const id of ['a', 'c', 'd']) expect([id, await store.get('events', scope, id)]).toEqual([id, expect.objectContaining({ _id: id })]);
+    expect([await revOf('u1'), await revOf('u2'), await revOf('u3')]).toEqual([1, 2, 1]);
+    expect((await store.get('users', scope, 'u1'))?.n).toBeUndefined();
+  });
+
+  test('only a versioned collection takes an expected revision', async () => {
+    await expect(store.write([{ op: 'put', collection: 'events', scope, doc: doc('e1'), expectRev: 0 }])).rejects.toThrow(/not versioned/);
+  });
+});
+
+describe.each(cases.filter(([name]) => name !== 'SQLite in memory'))('a collection declared versioned later, on %s', (_name, make) => {
+  test('keeps its rows, at revision 1', async () => {
+    const db = make();
+    const before = await db.open();
+    try {
+      await before.define('users', PLAIN_USERS);
+      await before.write([putUser(doc('old', { userId: 'a', deviceId: 'd1' }))]);
+    } finally {
+      await before.close();
+    }
+    const after = await db.open();
+    try {
+      await after.define('users', USERS);
+      expect(await after.get('users', scope, 'old')).toMatchObject({ userId: 'a', _rev: 1 });
+      await after.write([putUser(doc('old', { userId: 'a', deviceId: 'd1', n: 1 }), 1)]);
+      await expect(after.write([putUser(doc('old', { userId: 'a', deviceId: 'd1', n: 2 }), 1)])).rejects.toBeInstanceOf(RevisionConflict);
+      expect(await after.get('users', scope, 'old')).toMatchObject({ n: 1, _rev: 2 });
+    } finally {
+      await after.close();
+      await db.cleanup();
+    }
+  });
+});
