@@ -69,7 +69,7 @@ function pinnedLookup(addresses: CheckedAddress[]): LookupFunction {
   }) as unknown as LookupFunction; // Node's LookupFunction is an overload set no single arrow satisfies.
 }
 
-function oneHop(url: string, addresses: CheckedAddress[], req: DeliveryRequest, opts: DeliveryOptions, signal: AbortSignal): Promise<HopResult> {
+function oneHop(url: string, addresses: CheckedAddress[], body: string, headers: Record<string, string>, opts: DeliveryOptions, signal: AbortSignal): Promise<HopResult> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -80,7 +80,7 @@ function oneHop(url: string, addresses: CheckedAddress[], req: DeliveryRequest, 
         method: 'POST',
         agent: secure ? opts.agents.https : opts.agents.http,
         lookup: pinnedLookup(addresses),
-        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+        headers,
         signal,
       },
       (res) => {
@@ -104,7 +104,7 @@ function oneHop(url: string, addresses: CheckedAddress[], req: DeliveryRequest, 
       },
     );
     request.on('error', reject);
-    request.end(req.body);
+    request.end(body);
   });
 }
 
@@ -121,8 +121,9 @@ export async function sendDelivery(req: DeliveryRequest, opts: DeliveryOptions):
   const started = process.hrtime.bigint();
   const elapsed = (): number => Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
   const controller = new AbortController();
-  const deadline = new DeadlineExceeded('timeout');
-  const timer = setTimeout(() => controller.abort(deadline), opts.timeoutMs);
+  // Made only when the deadline passes: an Error captures a stack trace, and nearly every attempt ends in time.
+  const timer = setTimeout(() => controller.abort(new DeadlineExceeded('timeout')), opts.timeoutMs);
+  const headers = { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
   const onOuterAbort = (): void => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const aborted = new Promise<never>((_, reject) => {
@@ -135,7 +136,7 @@ export async function sendDelivery(req: DeliveryRequest, opts: DeliveryOptions):
       const parsed = parseWebhookUrl(url);
       if (!parsed.ok) return { ok: false, latencyMs: elapsed(), error: `redirect to an invalid URL: ${parsed.message}` };
       const addresses = await Promise.race([resolveDeliveryAddresses(parsed.target, opts.policy), aborted]);
-      const result = await oneHop(parsed.target.href, addresses, req, opts, controller.signal);
+      const result = await oneHop(parsed.target.href, addresses, req.body, headers, opts, controller.signal);
       if (FOLLOWED_REDIRECTS.has(result.status) && result.location !== undefined) {
         if (hop >= (opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
           return { ok: false, status: result.status, latencyMs: elapsed(), error: `too many redirects (last to ${result.location})` };
@@ -155,7 +156,7 @@ export async function sendDelivery(req: DeliveryRequest, opts: DeliveryOptions):
     }
   } catch (err) {
     const cause = controller.signal.aborted ? controller.signal.reason : err;
-    if (controller.signal.aborted && cause !== deadline) return { ok: false, latencyMs: elapsed(), error: 'aborted (shutdown)', aborted: true };
+    if (controller.signal.aborted && !(cause instanceof DeadlineExceeded)) return { ok: false, latencyMs: elapsed(), error: 'aborted (shutdown)', aborted: true };
     return { ok: false, latencyMs: elapsed(), error: describeError(cause, opts.timeoutMs) };
   } finally {
     clearTimeout(timer);

@@ -23,6 +23,7 @@ import type { AddressPolicy } from '../engine/webhooks/address-safety';
 import { decideAfterAttempt, isExpired, type Decision, type RetryPolicy } from '../engine/webhooks/retry-policy';
 import { radarSignature, waymarkSignatureHeader } from '../engine/webhooks/signature';
 import { deliveryAgents, sendDelivery, type DeliveryAttempt } from './delivery-http';
+import { RandomHex } from './random-hex';
 
 export interface DeliverySettings {
   timeoutMs: number;
@@ -98,6 +99,7 @@ export class DeliveryWorker {
   private readonly leased = new Map<string, { scope: Scope; webhookId: string }>();
   private readonly controller = new AbortController();
   private readonly agents = deliveryAgents();
+  private readonly signingIds = new RandomHex();
   private readonly clock: () => Date;
   private readonly random: () => number;
 
@@ -328,7 +330,7 @@ export class DeliveryWorker {
   }
 
   private requestHeaders(webhook: WebhookDoc, row: OutboxRow, body: string, now: Date): Record<string, string> {
-    const signingId = randomBytes(12).toString('hex');
+    const signingId = this.signingIds.next(12);
     const timestamp = Math.floor(now.getTime() / 1000);
     const tokens = [webhook.token];
     if (webhook._previousToken && webhook._previousTokenUntil && Date.parse(webhook._previousTokenUntil) > now.getTime()) tokens.push(webhook._previousToken);
