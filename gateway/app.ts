@@ -39,6 +39,8 @@ import { consoleLogger, type Logger } from './http/logger';
 import { answerClientError } from './http/client-error';
 import { cors } from './http/cors';
 import { dashboardFiles } from './http/dashboard-files';
+import { fixedHeaders } from './http/fixed-headers';
+import { requestBody } from './http/request-body';
 import { requestId } from './http/request-id';
 import { wireRoutes } from './http/wire';
 import { apiDocs } from './http/api-docs';
@@ -160,7 +162,7 @@ export function createApp(services: Services): Express {
   app.set('etag', false);
   app.use(requestId());
   // Resources are fetched cross-origin by the web SDK: CORP same-origin would block them.
-  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  app.use(fixedHeaders(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } })));
   app.use(cors(config.corsOrigins));
   if (config.logRequests) {
     app.use((req, res, next) => {
@@ -174,8 +176,7 @@ export function createApp(services: Services): Express {
       next();
     });
   }
-  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ limit: config.bodyLimit, extended: false }));
+  app.use(requestBody(config.bodyLimit));
   // Operators' endpoint, outside /v1: plain text, its own guard (operator token or loopback), no project key.
   app.get('/metrics', metricsEndpoint(services));
   // The browser dashboard: static files; it calls the API below with the signed-in key.

@@ -6,7 +6,35 @@ import { LockWaitTimeout } from '../../adapters/store/port';
 import type { Logger } from './logger';
 
 export function sendEnvelope(res: Response, status: number, meta: Record<string, unknown> = {}, body: Record<string, unknown> = {}): void {
-  res.status(status).json({ meta: { code: status, ...meta }, ...body });
+  const envelope = { meta: { code: status, ...meta }, ...body };
+  if (!sendJsonDirect(res, status, envelope)) res.status(status).json(envelope);
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * What res.json would put on the wire, written without its chain (content-type lookup and charset
+ * rewrite, ETag and freshness checks, a Buffer copy of bodies over 1000 characters): the same status,
+ * headers in the same order (Content-Type, then Content-Length, after those already set) and body.
+ * Returns false, having done nothing, for what res.json does differently: statuses without a body
+ * (204, 205, 304, 1xx), conditional GET/HEAD requests (the freshness check may turn them into 304),
+ * a Content-Type or Transfer-Encoding already set, and apps that enabled ETags or JSON formatting.
+ */
+function sendJsonDirect(res: Response, status: number, value: unknown): boolean {
+  if (!Number.isInteger(status) || status < 200 || status > 999 || status === 204 || status === 205 || status === 304) return false;
+  const req = res.req;
+  const method = req.method;
+  if ((method === 'GET' || method === 'HEAD') && (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined)) return false;
+  const settings = (res.app as { settings?: Record<string, unknown> } | undefined)?.settings;
+  if (!settings || settings['etag fn'] !== undefined || settings['json replacer'] !== undefined || settings['json spaces'] !== undefined || settings['json escape']) return false;
+  if (res.hasHeader('Content-Type') || res.hasHeader('Transfer-Encoding')) return false;
+  const text = JSON.stringify(value);
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  if (method === 'HEAD') res.end();
+  else res.end(text, 'utf8');
+  return true;
 }
 
 interface BodyParserError {
