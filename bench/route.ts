@@ -11,15 +11,7 @@
 // `node dist/bench/route.js --generated 1000000` runs one size; `--queries-from DIR` runs the car
 // queries on a routing folder already written.
 //
-// Last results (2026-11-23, shared 2-core Xeon, load 3–16 from other suites: CPU seconds are the steady
-// figure; the full table is in docs/routing-engine.md):
-//   31 k nodes, all four modes: stage 163 s CPU (594 s wall, load ~6–12), contraction CPU car 9.3 /
-//     truck 11.7 / bike 41.4 / foot 98.8 s, car 94 k arcs + 303 k shortcuts, peak RSS 284 MB, files 57 MB;
-//     car route p50 1.2 ms / p99 7.7 ms, tables 10×10 14 ms, 25×25 30 ms, 100×100 138 ms.
-//   103 k nodes, car only: contraction 60.8 s CPU (91.8 s wall, load 3.9), 310 k arcs + 1,064 k shortcuts,
-//     peak RSS 361 MB, files 41 MB; route p50 3.2 ms / p99 17.6 ms, tables 24 / 37 / 261 ms.
-//   1 M nodes (1.24 M car vertices, 3.2 M turn arcs), car only: 90 % contracted after 1,409 s wall (load 15),
-//     stopped unfinished after 38 min CPU (the last 10 % of vertices); peak RSS 1.7 GB by then.
+// Results, with the machine's load and the OSRM reference figures: docs/routing-engine.md § Benchmarks.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
