@@ -174,21 +174,7 @@ async function main(): Promise<void> {
 
 /** Events stored so far: how many each update wrote is what the CPU per track pays for. */
 async function eventCount(dataDir: string, schema: string): Promise<number> {
-  if (STORE === 'postgres') {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      return Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".coll_events`)).rows[0].n);
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Database(path.join(dataDir, 'waymark.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM coll_events').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
+  return countRows(dataDir, schema, 'coll_events', { postgres: 'true', sqlite: '1' });
 }
 
 /**
@@ -208,18 +194,23 @@ async function outboxDrained(dataDir: string, schema: string): Promise<void> {
 }
 
 async function outboxPending(dataDir: string, schema: string): Promise<number> {
+  return countRows(dataDir, schema, 'coll_outbox', { postgres: "doc->>'state' = 'pending'", sqlite: "json_extract(doc, '$.state') = 'pending'" });
+}
+
+/** Rows of one of the gateway's tables matching a condition, read beside the running gateways. */
+async function countRows(dataDir: string, schema: string, table: string, where: { postgres: string; sqlite: string }): Promise<number> {
   if (STORE === 'postgres') {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     try {
-      return Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".coll_outbox WHERE doc->>'state' = 'pending'`)).rows[0].n);
+      return Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".${table} WHERE ${where.postgres}`)).rows[0].n);
     } finally {
       await client.end();
     }
   }
   const db = new Database(path.join(dataDir, 'waymark.sqlite'), { readonly: true });
   try {
-    return (db.prepare("SELECT count(*) AS n FROM coll_outbox WHERE json_extract(doc, '$.state') = 'pending'").get() as { n: number }).n;
+    return (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where.sqlite}`).get() as { n: number }).n;
   } finally {
     db.close();
   }

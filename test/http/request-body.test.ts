@@ -5,13 +5,12 @@
 // the gateway itself: 413 with meta.param, bad JSON → 400, other content types, empty and chunked
 // bodies, NUL bytes.
 import express, { type Express } from 'express';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { errorHandler, sendEnvelope } from '../../gateway/http/envelope';
 import { silentLogger } from '../../gateway/http/logger';
 import { parseByteLimit, requestBody } from '../../gateway/http/request-body';
 import { startTestServer, type TestServer } from '../support/server';
 import { comparable, exchange, jsonBodyOf, statusLine, type RawRequest } from './raw-exchange';
+import { listenApp, type ListeningApp } from '../support/listen-app';
 
 const LIMIT = '1kb';
 
@@ -27,24 +26,12 @@ function echoApp(parsers: (app: Express) => void): Express {
   return app;
 }
 
-async function listen(app: Express): Promise<{ port: number; close: () => Promise<void> }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
-  };
-}
-
-let ours: Awaited<ReturnType<typeof listen>>;
-let express4: Awaited<ReturnType<typeof listen>>;
+let ours: ListeningApp;
+let express4: ListeningApp;
 
 beforeAll(async () => {
-  ours = await listen(echoApp((app) => app.use(requestBody(LIMIT))));
-  express4 = await listen(echoApp((app) => {
+  ours = await listenApp(echoApp((app) => app.use(requestBody(LIMIT))));
+  express4 = await listenApp(echoApp((app) => {
     app.use(express.json({ limit: LIMIT, type: ['application/json', 'application/*+json'] }));
     app.use(express.urlencoded({ limit: LIMIT, extended: false }));
   }));

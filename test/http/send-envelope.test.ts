@@ -3,10 +3,9 @@
 // calling res.status().json() with the same envelope, and the raw answers are compared byte for byte
 // (statuses with and without a body, HEAD, conditional GETs, headers set before, large bodies).
 import express, { type Express, type Response } from 'express';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sendEnvelope } from '../../gateway/http/envelope';
 import { comparable, exchange, type RawRequest } from './raw-exchange';
+import { listenApp, type ListeningApp } from '../support/listen-app';
 
 type Send = (res: Response, status: number, meta: Record<string, unknown>, body: Record<string, unknown>) => void;
 
@@ -24,24 +23,12 @@ function app(send: Send): Express {
   return a;
 }
 
-async function listen(a: Express): Promise<{ port: number; close: () => Promise<void> }> {
-  const server = http.createServer(a);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
-  };
-}
-
-let direct: Awaited<ReturnType<typeof listen>>;
-let viaJson: Awaited<ReturnType<typeof listen>>;
+let direct: ListeningApp;
+let viaJson: ListeningApp;
 
 beforeAll(async () => {
-  direct = await listen(app(sendEnvelope));
-  viaJson = await listen(app((res, status, meta, body) => res.status(status).json({ meta: { code: status, ...meta }, ...body })));
+  direct = await listenApp(app(sendEnvelope));
+  viaJson = await listenApp(app((res, status, meta, body) => res.status(status).json({ meta: { code: status, ...meta }, ...body })));
 });
 afterAll(async () => {
   await direct.close();
