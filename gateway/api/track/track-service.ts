@@ -112,8 +112,20 @@ function eventGeofence(g: Geofence): Record<string, unknown> {
   return out;
 }
 
-function userGeofence(g: Geofence): Record<string, unknown> {
-  return { ...eventGeofence(g), geometryCenter: g.geometryCenter, geometryRadius: g.geometryRadius };
+/**
+ * A geofence as users' `geofences` lists show it, made once per geofence object the index holds (an
+ * update of the geofence replaces that object): every update of every user inside it used to build its
+ * own copy, and the users kept in memory (hot-users.ts) each held theirs. Frozen, as it is shared.
+ */
+const userGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
+
+function userGeofence(g: Geofence): Readonly<Record<string, unknown>> {
+  let shown = userGeofences.get(g);
+  if (shown === undefined) {
+    shown = Object.freeze({ ...eventGeofence(g), geometryCenter: g.geometryCenter, geometryRadius: g.geometryRadius });
+    userGeofences.set(g, shown);
+  }
+  return shown;
 }
 
 export function publicEvent(e: Doc): Record<string, unknown> {
