@@ -1,7 +1,8 @@
 // Resolving a webhook's host to the addresses the delivery may connect to. Every resolved address is
-// checked, and the connection is then made to those checked addresses only (delivery-http.ts hands
-// them to the socket through `lookup`), so a DNS answer that changes between check and connect
-// (rebinding) cannot steer a request to a refused address.
+// checked, and the connection is then made to those checked addresses only (delivery-http.ts resolves
+// through here in the `lookup` its sockets connect with, and checks IP literals as it connects), so a
+// DNS answer that changes between check and connect (rebinding) cannot steer a request to a refused
+// address.
 import dns from 'node:dns/promises';
 import { addressVerdict, hostnameVerdict, type AddressPolicy, type Verdict } from '../engine/webhooks/address-safety';
 import type { WebhookTarget } from '../engine/webhooks/webhook-url';

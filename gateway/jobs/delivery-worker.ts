@@ -23,7 +23,7 @@ import { newObjectId } from '../engine/object-id';
 import type { AddressPolicy } from '../engine/webhooks/address-safety';
 import { decideAfterAttempt, isExpired, type Decision, type RetryPolicy } from '../engine/webhooks/retry-policy';
 import { radarSignature, waymarkSignatureHeader } from '../engine/webhooks/signature';
-import { deliveryAgents, sendDelivery, type DeliveryAttempt } from './delivery-http';
+import { deliveryClient, sendDelivery, type DeliveryAttempt, type DeliveryClient } from './delivery-http';
 import { RandomHex } from './random-hex';
 
 export interface DeliverySettings {
@@ -99,7 +99,7 @@ export class DeliveryWorker {
   /** Endpoints whose lease this node may hold: handed back on shutdown. */
   private readonly leased = new Map<string, { scope: Scope; webhookId: string }>();
   private readonly controller = new AbortController();
-  private readonly agents = deliveryAgents();
+  private readonly client: DeliveryClient;
   private readonly signingIds = new RandomHex();
   private readonly bodies: PayloadBodies;
   private readonly clock: () => Date;
@@ -109,6 +109,7 @@ export class DeliveryWorker {
     this.bodies = new PayloadBodies(deps.store);
     this.clock = deps.clock ?? (() => new Date());
     this.random = deps.random ?? Math.random;
+    this.client = deliveryClient(deps.settings.policy, deps.settings.timeoutMs);
   }
 
   private get leaseMs(): number {
@@ -171,7 +172,7 @@ export class DeliveryWorker {
     await this.idle();
     for (const { scope, webhookId } of this.leased.values()) await this.release(scope, webhookId);
     this.leased.clear();
-    this.agents.destroy();
+    await this.client.destroy();
   }
 
   private start(scope: Scope, webhookId: string): void {
@@ -390,7 +391,7 @@ export class DeliveryWorker {
     const body = await this.bodies.body(scope, row);
     const attempt = await sendDelivery(
       { url: webhook.url, body, headers: this.requestHeaders(webhook, row, body, now) },
-      { timeoutMs: settings.timeoutMs, policy: settings.policy, agents: this.agents, signal: this.controller.signal },
+      { timeoutMs: settings.timeoutMs, policy: settings.policy, client: this.client, signal: this.controller.signal },
     );
     if (attempt.aborted) return undefined;
 
