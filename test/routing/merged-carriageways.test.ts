@@ -5,14 +5,9 @@
 //   ring 0: every side named "Ring"                  → going on along the ring at a corner is a u-turn
 //   ring 1: each side its own name                    → an ordinary turn
 //   ring 2: "Ring", tagged junction=roundabout        → an ordinary turn (roundabouts are never merged)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { LngLat } from '../../adapters/router/port';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { createEmbeddedRouter, type EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
-import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
+import type { EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
+import { importXmlForRouting, type ImportedRouter } from './support';
 
 /** Side of a ring and length (each axis) of a spoke, degrees; rings lie 0.01° apart along the equator. */
 const SIDE = 0.0002;
@@ -46,16 +41,13 @@ ${ringWays(2, () => '<tag k="junction" v="roundabout"/><tag k="name" v="Ring"/>'
 </osm>
 `;
 
-let dataDir: string;
+let imported: ImportedRouter;
 let router: EmbeddedRouter;
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-merged-'));
-  const file = path.join(dataDir, 'rings.osm');
-  fs.writeFileSync(file, OSM_XML);
-  await runImport({ file, name: 'rings', dataDir, stages: [new RoutingStage()] });
-  router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 0 }));
+  imported = await importXmlForRouting('rings', OSM_XML);
+  router = imported.router;
 }, 60_000);
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => imported?.close());
 
 /** The outer end of spoke `i` of ring `k`. */
 const spokeEnd = (k: number, i: number): LngLat => [0.01 * k + CORNERS[i][0] + OUTWARD[i][0] * SPOKE, CORNERS[i][1] + OUTWARD[i][1] * SPOKE];

@@ -2,16 +2,11 @@
 // car and truck routes on a small generated road: a stop sign without a direction binds only travel
 // towards the intersection it stands near, a directed signal only its direction, an obstacle on a vertex
 // every turn through it; bicycles pay none.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { LngLat, RouterMode } from '../../adapters/router/port';
-import { runImport } from '../../data/osm/import-pipeline';
 import { readObstacle } from '../../data/osm/routing/profiles/obstacles';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { createEmbeddedRouter, type EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
+import type { EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
+import { importXmlForRouting, type ImportedRouter } from './support';
 import { OBSTACLE_BACKWARD, OBSTACLE_FORWARD, OBSTACLE_MINOR, OBSTACLE_STOP } from '../../gateway/engine/routing/obstacles';
-import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
 
 test('obstacle tags: seconds, direction, minor stops; crossings cost nothing', () => {
   expect(readObstacle({ highway: 'traffic_signals' })).toEqual({ seconds: 2, kind: 0, signal: true });
@@ -43,16 +38,13 @@ ${LON.map((lon, i) => `<node id="${i + 1}" lat="0" lon="${lon}">${NODE_TAGS[i + 
 </osm>
 `;
 
-let dataDir: string;
+let imported: ImportedRouter;
 let router: EmbeddedRouter;
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-obstacles-'));
-  const file = path.join(dataDir, 'road.osm');
-  fs.writeFileSync(file, OSM_XML);
-  await runImport({ file, name: 'road', dataDir, stages: [new RoutingStage()] });
-  router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 0 }));
+  imported = await importXmlForRouting('road', OSM_XML);
+  router = imported.router;
 }, 60_000);
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => imported?.close());
 
 const node = (i: number): LngLat => [LON[i - 1], 0];
 const KPH: Record<RouterMode, number> = { car: 25, truck: 25, bike: 15, foot: 5 };

@@ -34,6 +34,16 @@ export async function importForRouting(extracts: Record<string, string>): Promis
   return { dataDir, catalog, router: createEmbeddedRouter(catalog), close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
+/** An embedded router over OSM XML written by the test (a generated road), routing stage only. */
+export async function importXmlForRouting(name: string, xml: string): Promise<ImportedRouter> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `waymark-${name}-`));
+  const file = path.join(dataDir, `${name}.osm`);
+  fs.writeFileSync(file, xml);
+  await runImport({ file, name, dataDir, stages: [new RoutingStage()] });
+  const catalog = new ExtractCatalog({ dataDir, checkMs: 0 });
+  return { dataDir, catalog, router: createEmbeddedRouter(catalog), close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
+
 /** A real gateway over a data directory holding these extracts (name → file under ../shared/fixtures/osm), routing stage only. */
 export async function serverWithExtracts(extracts: Record<string, string>): Promise<TestServer> {
   const dataDir = tempDataDir();
