@@ -120,6 +120,12 @@ export type WriteOp =
      * document's revision is expectRev + 1.
      */
     expectRev?: number;
+    /**
+     * The document's JSON text, when the caller has made it already (the track path serialises a user
+     * once for its answer and its row): written instead of serialising `doc` again. It must parse to
+     * `doc` without its revision field; key order may differ.
+     */
+    json?: string;
   }
   | { op: 'delete'; collection: string; scope: Scope; id: string };
 

@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { ApiError, BadRequest, Busy, PayloadTooLarge, TooManyRequests } from './errors';
 import { LockWaitTimeout } from '../../adapters/store/port';
+import { stringifyWithText } from './json-text';
 import type { Logger } from './logger';
 
 export function sendEnvelope(res: Response, status: number, meta: Record<string, unknown> = {}, body: Record<string, unknown> = {}): void {
@@ -20,7 +21,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * (204, 205, 304, 1xx), conditional GET/HEAD requests (the freshness check may turn them into 304),
  * a Content-Type or Transfer-Encoding already set, and apps that enabled ETags or JSON formatting.
  */
-function sendJsonDirect(res: Response, status: number, value: unknown): boolean {
+function sendJsonDirect(res: Response, status: number, value: Record<string, unknown>): boolean {
   if (!Number.isInteger(status) || status < 200 || status > 999 || status === 204 || status === 205 || status === 304) return false;
   const req = res.req;
   const method = req.method;
@@ -28,7 +29,7 @@ function sendJsonDirect(res: Response, status: number, value: unknown): boolean 
   const settings = (res.app as { settings?: Record<string, unknown> } | undefined)?.settings;
   if (!settings || settings['etag fn'] !== undefined || settings['json replacer'] !== undefined || settings['json spaces'] !== undefined || settings['json escape']) return false;
   if (res.hasHeader('Content-Type') || res.hasHeader('Transfer-Encoding')) return false;
-  const text = JSON.stringify(value);
+  const text = stringifyWithText(value);
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Content-Length', String(Buffer.byteLength(text)));

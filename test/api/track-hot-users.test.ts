@@ -54,11 +54,13 @@ describe.each(eachStore('hot users on one node'))('one node, %s: a user changed 
 
   test('a deleted user does not come back: the next update creates a new one', async () => {
     const { kept } = server.running.services.track.hotUsers;
-    // A new user is kept from its second update on (its first locks the device, not the userId).
+    // A new user is kept from its first update on, under its userId's key (though that update locked the device's).
     expect((await track('deleted-one', OUTSIDE)).events).toEqual([]);
+    expect(server.running.services.track.hotUsers.kept).toBe(kept + 1);
+    const { used } = server.running.services.track.hotUsers;
     const first = await track('deleted-one', INSIDE);
     expect([first.status, first.events]).toEqual([200, ['user.entered_geofence']]);
-    expect(server.running.services.track.hotUsers.kept).toBe(kept + 1);
+    expect(server.running.services.track.hotUsers).toMatchObject({ kept: kept + 1, used: used + 1 });
     expect((await server.request('DELETE', '/v1/users/deleted-one', { key: server.keys.testSk })).status).toBe(200);
 
     const again = await track('deleted-one', INSIDE);
@@ -140,11 +142,11 @@ describeWithPostgres('two gateway nodes on one PostgreSQL')('two nodes, one devi
       expect([i, r.user._id]).toEqual([i, userObjectId]);
     }
     expect(got).toEqual(steps.map(([node, , events], i) => [i, node === A ? 'A' : 'B', 200, events]));
-    // Each node keeps the user from its second update on (A from step 3, B from step 1) and found its
-    // copy stale exactly when the other node had written since: A at steps 5, 8 and 11 (fresh at 6), B at
-    // steps 4, 7 and 9 (fresh at 2 and 10).
+    // Each node keeps the user from its first update there on (A from step 0, which created it; B from
+    // step 1) and found its copy stale exactly when the other node had written since: A at steps 3, 5, 8
+    // and 11 (fresh at 6), B at steps 4, 7 and 9 (fresh at 2 and 10).
     const stats = [nodeA.running.services.track.hotUsers, nodeB.services.track.hotUsers];
-    expect(stats).toEqual([{ kept: 1, used: 4, stale: 3 }, { kept: 1, used: 5, stale: 3 }]);
+    expect(stats).toEqual([{ kept: 1, used: 5, stale: 4 }, { kept: 1, used: 5, stale: 3 }]);
 
     // The store holds what the responses said: three entries and three exits, and the user outside.
     const events = await nodeA.request('GET', '/v1/events', { key: nodeA.keys.testSk, query: { limit: 100 } });

@@ -4,6 +4,7 @@
 // (statuses with and without a body, HEAD, conditional GETs, headers set before, large bodies).
 import express, { type Express, type Response } from 'express';
 import { sendEnvelope } from '../../gateway/http/envelope';
+import { JsonText } from '../../gateway/http/json-text';
 import { comparable, exchange, type RawRequest } from './raw-exchange';
 import { listenApp, type ListeningApp } from '../support/listen-app';
 
@@ -18,7 +19,10 @@ function app(send: Send): Express {
     if (req.query.preset === 'retry') res.setHeader('Retry-After', '1');
     if (req.query.preset === 'type') res.setHeader('Content-Type', 'application/vnd.waymark+json');
     const size = Number(req.query.size ?? 0);
-    send(res, status, req.query.meta === 'yes' ? { message: 'm', param: 'p' } : {}, { text: 'é'.repeat(size), list: [1, null, 'two'] });
+    const body: Record<string, unknown> = { text: 'é'.repeat(size), list: [1, null, 'two'] };
+    // Serialised before (the track answer's user): spliced by sendEnvelope, parsed back by res.json.
+    if (req.query.raw === 'yes') Object.assign(body, { user: new JsonText(JSON.stringify({ _id: 'u1', name: 'Zoë', geofences: [{ n: 1.5 }], empty: {} })), left: undefined });
+    send(res, status, req.query.meta === 'yes' ? { message: 'm', param: 'p' } : {}, body);
   });
   return a;
 }
@@ -56,6 +60,9 @@ const cases: Array<[string, RawRequest]> = [
   ['If-None-Match on a POST', get('', { 'If-None-Match': '*' }, 'POST')],
   ['Retry-After set before', get('status=429&preset=retry')],
   ['a Content-Type set before', get('preset=type')],
+  ['a member serialised before (JsonText)', get('raw=yes')],
+  ['a member serialised before, large', get('raw=yes&size=3000')],
+  ['a member serialised before, HEAD', get('raw=yes', {}, 'HEAD')],
 ];
 
 test.each(cases)('%s: the same bytes as res.json', async (_name, req) => {

@@ -198,7 +198,7 @@ export class PostgresStore implements Store {
     const { doc } = op;
     if (op.expectRev !== undefined && !spec.versioned) throw new Error(`collection ${op.collection} is not versioned: a put cannot expect a revision`);
     // The revision lives in its column: a copy inside the JSON would be stale after the next put.
-    const json = JSON.stringify(spec.versioned ? withoutRevision(doc) : doc);
+    const json = op.json ?? JSON.stringify(spec.versioned ? withoutRevision(doc) : doc);
     return {
       table, versioned: spec.versioned === true, expectRev: op.expectRev,
       put: [op.scope.projectId, op.scope.live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due, json],

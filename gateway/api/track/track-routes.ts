@@ -1,5 +1,6 @@
 // POST /v1/track, POST /v1/track/replay and GET /v1/config: the calls Radar's SDKs make while tracking.
 import { BadRequest, ApiError } from '../../http/errors';
+import { JsonText } from '../../http/json-text';
 import type { RequestContext, Route } from '../../http/route';
 import { publicView } from '../collections';
 import { parseTrackInput } from './track-input';
@@ -29,8 +30,8 @@ export function trackRoutes(track: TrackService): Route[] {
     {
       method: 'POST', path: '/v1/track', auth: 'publishable', rate: { name: 'track', perSecond: 1, per: 'device' },
       handler: async (ctx) => {
-        const { user, events } = await run(ctx, ctx.body);
-        return { body: { events: events.map(publicEvent), user: publicView(user) } };
+        const { userJson, events } = await run(ctx, ctx.body);
+        return { body: { events: events.map(publicEvent), user: new JsonText(userJson) } };
       },
     },
     {

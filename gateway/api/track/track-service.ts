@@ -13,6 +13,7 @@ import type { Geofence, Metadata, ProjectSettings } from '../../engine/types';
 import type { GeofenceService } from '../geofences/geofence-service';
 import type { TrackInput } from './track-input';
 import { HotUsers } from './hot-users';
+import { userJson } from './user-json';
 
 /** A stored user: the API's user object plus `_visits`, the engine's state (never sent out). */
 export interface UserDoc extends Doc {
@@ -43,6 +44,8 @@ export interface TrackContext {
 
 export interface TrackResult {
   user: UserDoc;
+  /** The user as the API shows it, serialised (publicView of `user`). */
+  userJson: string;
   events: EventDoc[];
 }
 
@@ -234,9 +237,12 @@ export class TrackService {
           const done = await this.trackLocked(ctx, input, previous);
           const userKey = userLockKey(ctx.scope, done.user.userId, done.user.deviceId);
           this.remember(inputKey, userKey);
-          // Kept only under the lock held: a user that moved to another key is read there next time.
-          if (userKey === lockKey && revisionOf(done.user) !== undefined) this.hot.set(lockKey, done.user);
-          else this.hot.delete(lockKey);
+          // Kept under the user's own key, also when this update held another one (a new user is created
+          // under its device's key; a log-in moves a user to its userId's): whoever writes the user next
+          // under that key finds the copy, and the revision check refuses it if another writer came between.
+          if (userKey !== lockKey) this.hot.delete(lockKey);
+          if (revisionOf(done.user) !== undefined) this.hot.set(userKey, done.user);
+          else this.hot.delete(userKey);
           return { done };
         } catch (err) {
           // Whatever failed, the copy may no longer be what the store holds.
@@ -323,7 +329,8 @@ export class TrackService {
 
     // Only at the revision `previous` was read at: 0 (must not exist) for a new user.
     const expectRev = previous ? revisionOf(previous) : 0;
-    ops.unshift({ op: 'put', collection: 'users', scope, doc: user, ...(expectRev === undefined ? {} : { expectRev }) });
+    const json = userJson(user);
+    ops.unshift({ op: 'put', collection: 'users', scope, doc: user, json: json.stored, ...(expectRev === undefined ? {} : { expectRev }) });
     for (const e of events) ops.push({ op: 'put', collection: 'events', scope, doc: e });
     // From the user as the steps left it: a step may hold the update back and restore the previous visits.
     ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
@@ -331,7 +338,7 @@ export class TrackService {
     // The check passed, so the stored revision is now exactly one more (port.ts, expectRev).
     if (expectRev === undefined) delete user[REVISION_FIELD];
     else user[REVISION_FIELD] = expectRev + 1;
-    return { user, events };
+    return { user, userJson: json.shown, events };
   }
 }
 
