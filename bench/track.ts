@@ -60,6 +60,8 @@ interface TrackRun {
   rps: number;
   failed: number;
   cpuUs: number;
+  /** Of cpuUs, the event loop's thread; the rest is the SQLite writer thread, V8's GC helpers and libuv. */
+  mainCpuUs: number;
   eventsPerTrack: number;
 }
 
@@ -102,21 +104,25 @@ async function main(): Promise<void> {
     mode, title, url: gateways[node].url, key: pk, seconds, connections, devices: perNode, deviceOffset: devicesFrom + node * perNode, seed: seed + node,
   });
   const cpuMs = (): number => gateways.reduce((sum, g) => sum + processCpuMs(g.pid), 0);
+  const mainCpuMs = (): number => gateways.reduce((sum, g) => sum + processCpuMs(g.pid, g.pid), 0);
   const loadAll = (mode: TrackLoadJob['mode'], title: string, seconds: number, seed: number, devicesFrom = 0): Promise<LoadResult[]> =>
     Promise.all(gateways.map((_, i) => loadInChild(CHILD, job(mode, NODES > 1 ? `${title} (node ${i + 1})` : title, i, seconds, Math.ceil(CONNECTIONS / NODES), seed, devicesFrom))));
   /** One measured track run: its throughput, the gateways' CPU per request and the events each update wrote. */
   const measureTrack = async (title: string, seed: number, devicesFrom = 0): Promise<TrackRun> => {
     await outboxDrained(dataDir, schema);
     const cpu0 = cpuMs();
+    const main0 = mainCpuMs();
     const events0 = await eventCount(dataDir, schema);
     const runs = await loadAll('track', title, SECONDS, seed, devicesFrom);
     const cpu1 = cpuMs();
+    const main1 = mainCpuMs();
     const events1 = await eventCount(dataDir, schema);
     const rps = runs.reduce((sum, r) => sum + r.requestsPerSecond, 0);
     return {
       runs, rps,
       failed: runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
       cpuUs: ((cpu1 - cpu0) * 1000) / (rps * SECONDS),
+      mainCpuUs: ((main1 - main0) * 1000) / (rps * SECONDS),
       eventsPerTrack: (events1 - events0) / (rps * SECONDS),
     };
   };
@@ -153,6 +159,7 @@ async function main(): Promise<void> {
     console.log(`track throughput        ${run.rps.toFixed(0)} req/s (p50 ${run.runs.map((t) => t.p50Ms).join('/')} ms, p99 ${run.runs.map((t) => t.p99Ms).join('/')} ms)${run.failed ? `, ${run.failed} non-2xx or errors` : ''}`);
     console.log(`ratio track / bare      ${(run.rps / bare.requestsPerSecond).toFixed(2)}`);
     console.log(`gateway CPU per track   ${run.cpuUs.toFixed(0)} µs; ratio to the bare request ${(run.cpuUs / cpuPerBareUs).toFixed(2)}`);
+    console.log(`  of which event loop   ${run.mainCpuUs.toFixed(0)} µs; other threads (SQLite writer, GC helpers, libuv) ${(run.cpuUs - run.mainCpuUs).toFixed(0)} µs`);
     console.log(`events per track        ${run.eventsPerTrack.toFixed(1)} (each one webhook request in the outbox)`);
   }
   console.log('--');
@@ -216,9 +223,10 @@ async function countRows(dataDir: string, schema: string, table: string, where: 
   }
 }
 
-/** utime + stime of a process, ms (from /proc; clock ticks are 100 Hz on Linux). */
-function processCpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** utime + stime of a process, or of one of its threads, ms (from /proc; clock ticks are 100 Hz on Linux). */
+function processCpuMs(pid: number, thread?: number): number {
+  const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

@@ -30,8 +30,8 @@ export function trackRoutes(track: TrackService): Route[] {
     {
       method: 'POST', path: '/v1/track', auth: 'publishable', rate: { name: 'track', perSecond: 1, per: 'device' },
       handler: async (ctx) => {
-        const { userJson, events } = await run(ctx, ctx.body);
-        return { body: { events: events.map(publicEvent), user: new JsonText(userJson) } };
+        const { json } = await run(ctx, ctx.body);
+        return { body: { events: new JsonText(`[${json.events.join(',')}]`), user: new JsonText(json.user) } };
       },
     },
     {

@@ -13,7 +13,7 @@ import type { Geofence, Metadata, ProjectSettings } from '../../engine/types';
 import type { GeofenceService } from '../geofences/geofence-service';
 import type { TrackInput } from './track-input';
 import { HotUsers } from './hot-users';
-import { userJson } from './user-json';
+import { eventJson, userJson } from './doc-json';
 
 /** A stored user: the API's user object plus `_visits`, the engine's state (never sent out). */
 export interface UserDoc extends Doc {
@@ -44,9 +44,9 @@ export interface TrackContext {
 
 export interface TrackResult {
   user: UserDoc;
-  /** The user as the API shows it, serialised (publicView of `user`). */
-  userJson: string;
   events: EventDoc[];
+  /** The user and the events as the API shows them, serialised (publicView, publicEvent). */
+  json: { user: string; events: string[] };
 }
 
 /**
@@ -329,16 +329,17 @@ export class TrackService {
 
     // Only at the revision `previous` was read at: 0 (must not exist) for a new user.
     const expectRev = previous ? revisionOf(previous) : 0;
-    const json = userJson(user);
-    ops.unshift({ op: 'put', collection: 'users', scope, doc: user, json: json.stored, ...(expectRev === undefined ? {} : { expectRev }) });
-    for (const e of events) ops.push({ op: 'put', collection: 'events', scope, doc: e });
+    const userText = userJson(user);
+    ops.unshift({ op: 'put', collection: 'users', scope, doc: user, json: userText.stored, ...(expectRev === undefined ? {} : { expectRev }) });
+    const eventTexts = events.map(eventJson);
+    events.forEach((e, i) => ops.push({ op: 'put', collection: 'events', scope, doc: e, json: eventTexts[i].stored }));
     // From the user as the steps left it: a step may hold the update back and restore the previous visits.
     ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
     await this.store.write(ops);
     // The check passed, so the stored revision is now exactly one more (port.ts, expectRev).
     if (expectRev === undefined) delete user[REVISION_FIELD];
     else user[REVISION_FIELD] = expectRev + 1;
-    return { user, userJson: json.shown, events };
+    return { user, events, json: { user: userText.shown, events: eventTexts.map((t) => t.shown) } };
   }
 }
 

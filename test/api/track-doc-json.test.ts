@@ -1,10 +1,12 @@
-// userJson() serialises a tracked user once for both its answer and its stored row (#14). The texts must
-// be what serialising the objects would give: the shown text byte for byte JSON.stringify(publicView),
-// the stored text a document equal to the user without its revision (its hidden fields appended).
+// userJson() and eventJson() serialise a tracked user and its events once, for both the track answer and
+// their stored rows (#14). The texts must be what serialising the objects would give: the shown text byte
+// for byte JSON.stringify(publicView / publicEvent), the stored text a document equal to the object
+// without its revision (its hidden fields appended).
 import { REVISION_FIELD, withoutRevision } from '../../adapters/store/port';
 import { publicView } from '../../gateway/api/collections';
+import { publicEvent } from '../../gateway/api/track/track-service';
 import type { UserDoc } from '../../gateway/api/track/track-service';
-import { userJson } from '../../gateway/api/track/user-json';
+import { eventJson, userJson } from '../../gateway/api/track/doc-json';
 
 function user(extra: Record<string, unknown>): UserDoc {
   return {
@@ -17,7 +19,7 @@ function user(extra: Record<string, unknown>): UserDoc {
 
 const cases: Array<[string, UserDoc]> = [
   ['hidden fields and a revision', user({ _visits: [{ geofenceId: 'g1', enteredAt: '2026-11-23T00:00:00.000Z' }], [REVISION_FIELD]: 7, _trip: { id: 't' } })],
-  ['a hidden field first in key order', { _visits: [1], ...user({}) } as UserDoc],
+  ['a hidden field first in key order', (() => { const { _visits: _v, ...rest } = user({}); return { _visits: [], ...rest } as UserDoc; })()],
   ['no hidden field but the revision', (() => { const u = user({ [REVISION_FIELD]: 2 }) as Record<string, unknown>; delete u._visits; return u as UserDoc; })()],
   ['undefined values (left out, as JSON.stringify does)', user({ description: undefined, _hiddenUndefined: undefined })],
 ];
@@ -27,4 +29,14 @@ test.each(cases)('%s', (_name, u) => {
   expect(shown).toBe(JSON.stringify(publicView(u)));
   expect(JSON.parse(stored)).toEqual(JSON.parse(JSON.stringify(withoutRevision(u))));
   expect(stored).not.toContain(`"${REVISION_FIELD}"`);
+});
+
+test.each([
+  ['a geofence event', { _id: 'e1', type: 'user.entered_geofence', createdAt: 'c', updatedAt: 'u', live: false, user: { _id: 'x' }, geofence: { tag: 't' }, confidence: 3, userRef: 'x' }],
+  ['hidden fields first', { userRef: 'x', updatedAt: 'u', _id: 'e2', type: 'user.started_trip', trip: { externalId: 'é "q"' } }],
+  ['no hidden field', { _id: 'e3', type: 'user.exited_geofence', duration: 1.5 }],
+])('an event: %s', (_name, e) => {
+  const { shown, stored } = eventJson(e as never);
+  expect(shown).toBe(JSON.stringify(publicEvent(e as never)));
+  expect(JSON.parse(stored)).toEqual(e);
 });
