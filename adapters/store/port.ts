@@ -177,6 +177,12 @@ export interface Store {
   get(collection: string, scope: Scope, id: string): Promise<Doc | undefined>;
   /** The newest document whose indexed `key` equals `value` (and `also` fields, if given). */
   findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined>;
+  /**
+   * The `_id` and revision (versioned collections; else undefined) of the document findOne() would
+   * return, without reading the document: for a caller holding a copy, to learn whether it still is
+   * that document (track's kept users, #14).
+   */
+  findRef(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined>;
   list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult>;
   /** Documents whose point lies in the box, at most `limit`. */
   within(collection: string, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<Doc[]>;

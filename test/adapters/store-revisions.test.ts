@@ -83,6 +83,26 @@ describe.each(cases)('versioned collection on %s', (_name, make) => {
     expect(await store.get('events', scope, 'e1')).not.toHaveProperty('_rev');
   });
 
+  test('findRef names the document findOne would return, with its revision, and a written json is what is read', async () => {
+    const at = (t: string, fields: Record<string, unknown>) => ({ ...doc(fields._id as string), updatedAt: t, ...fields });
+    expect(await store.findRef('users', scope, { deviceId: 'd1' })).toBeUndefined();
+    await store.write([putUser(at('2026-01-01T00:00:01.000Z', { _id: 'old', userId: 'a', deviceId: 'd1' }))]);
+    // The newer of two users of one device, written twice.
+    const newer = at('2026-01-01T00:00:02.000Z', { _id: 'new', userId: 'b', deviceId: 'd1' });
+    await store.write([putUser(newer)]);
+    await store.write([putUser({ ...newer, note: 'again' }, 1)]);
+    expect(await store.findRef('users', scope, { deviceId: 'd1' })).toEqual({ id: 'new', rev: 2 });
+    expect((await store.findOne('users', scope, { deviceId: 'd1' }))?._id).toBe('new');
+    expect(await store.findRef('users', scope, { userId: 'a' })).toEqual({ id: 'old', rev: 1 });
+    expect(await store.findRef('events', scope, { type: 'none' })).toBeUndefined();
+    await store.write([putEvent('e1')]);
+    expect(await store.findRef('events', scope, { type: 'user.entered_geofence' })).toEqual({ id: 'e1', rev: undefined });
+    // A put with its text made by the caller (WriteOp.json) stores that text, not the document serialised.
+    const fromText = at('2026-01-01T00:00:03.000Z', { _id: 'txt', userId: 'c', deviceId: 'd3' });
+    await store.write([{ ...putUser(fromText), json: JSON.stringify({ ...fromText, note: 'from the text' }) }]);
+    expect(await store.get('users', scope, 'txt')).toEqual({ ...fromText, note: 'from the text', _rev: 1 });
+  });
+
   test('a put at the stored revision applies and raises it', async () => {
     await store.write([putUser(doc('u1', { deviceId: 'd1' }), 0)]);
     expect(await revOf('u1')).toBe(1);

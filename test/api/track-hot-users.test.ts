@@ -76,6 +76,33 @@ describe.each(eachStore('hot users on one node'))('one node, %s: a user changed 
     expect((await track('deleted-one', OUTSIDE)).events).toEqual(['user.exited_geofence']);
   });
 
+  test("updates with only a deviceId use the copy only while its user is the device's newest", async () => {
+    const device = (body: Record<string, unknown>) => fetch(`${server.url}/v1/track`, {
+      method: 'POST',
+      headers: { authorization: server.keys.testPk, 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceId: 'shared-device', ...INSIDE, accuracy: 5, ...body }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { user: { _id: string; userId?: string; updatedAt: string } } }));
+    const stats = () => server.running.services.track.hotUsers;
+    const bob = await device({ userId: 'bob' });
+    expect(bob.status).toBe(200);
+    // The device's newest user is bob, at the revision this node kept: both updates start from the copy.
+    let used = stats().used;
+    let bobLast = bob;
+    for (let i = 0; i < 2; i++) {
+      bobLast = await device({});
+      expect([bobLast.status, bobLast.body.user._id, bobLast.body.user.userId]).toEqual([200, bob.body.user._id, 'bob']);
+      expect(stats().used).toBe(++used);
+    }
+    // Another user on the same device becomes its newest user; bob's copy stays as it was.
+    const carol = await device({ userId: 'carol' });
+    expect(carol.body.user._id).not.toBe(bob.body.user._id);
+    // Acting on bob's copy would move bob; the update is carol's, as a read of the store says.
+    const next = await device({});
+    expect([next.status, next.body.user._id, next.body.user.userId]).toEqual([200, carol.body.user._id, 'carol']);
+    const stored = await server.request('GET', '/v1/users/bob', { key: server.keys.testSk });
+    expect(stored.body.user.updatedAt).toBe(bobLast.body.user.updatedAt);
+  });
+
   test('a fraud block set between two updates holds back the next one', async () => {
     expect((await server.request('PATCH', '/v1/project/settings', { key: server.keys.testSk, body: { fraud: true } })).status).toBe(200);
     try {

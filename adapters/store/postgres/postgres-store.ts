@@ -217,8 +217,15 @@ export class PostgresStore implements Store {
     return docs[0];
   }
 
-  /** The SELECT behind list(), shared with explainList(). */
-  private listSql(collection: string, scope: Scope, query: ListQuery): { text: string; values: unknown[] } {
+  async findRef(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+    const columns = this.collection(collection).spec.versioned ? 'id, rev' : 'id';
+    const { text, values } = this.listSql(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match }, columns);
+    const row = (await this.pool.query<{ id: string; rev?: string | number }>(text, values)).rows[0];
+    return row && { id: row.id, rev: row.rev === undefined ? undefined : Number(row.rev) };
+  }
+
+  /** The SELECT behind list() (and findRef(), which selects other columns), shared with explainList(). */
+  private listSql(collection: string, scope: Scope, query: ListQuery, columns?: string): { text: string; values: unknown[] } {
     const { spec, table } = this.collection(collection);
     const p = new SqlParams();
     const where = [`project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
@@ -231,7 +238,7 @@ export class PostgresStore implements Store {
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     const limit = p.add(query.limit + 1);
-    return { text: `SELECT ${docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
+    return { text: `SELECT ${columns ?? docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {

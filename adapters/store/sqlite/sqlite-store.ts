@@ -222,6 +222,13 @@ export class SqliteStore implements Store {
     return docs[0];
   }
 
+  async findRef(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+    const columns = this.spec(collection).versioned ? 'id, rev' : 'id';
+    const { sql, args } = this.listSql(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match }, columns);
+    const row = this.statement(sql).get(...args) as { id: string; rev?: number } | undefined;
+    return row && { id: row.id, rev: row.rev };
+  }
+
   /** WHERE clauses for equality and metadata filters; indexed keys use their column. */
   private filterSql(spec: CollectionSpec, query: Pick<ListQuery, 'equals' | 'metadata'>, where: string[], args: unknown[]): void {
     for (const [field, value] of Object.entries(query.equals ?? {})) {
@@ -249,8 +256,8 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** The SELECT behind list(), shared with explainList(). */
-  private listSql(collection: string, scope: Scope, query: ListQuery): { sql: string; args: unknown[] } {
+  /** The SELECT behind list() (and findRef(), which selects other columns), shared with explainList(). */
+  private listSql(collection: string, scope: Scope, query: ListQuery, columns?: string): { sql: string; args: unknown[] } {
     const spec = this.spec(collection);
     const inOrder = sortedMatch(spec, query);
     const where = ['project_id = ?', 'live = ?'];
@@ -278,7 +285,7 @@ export class SqliteStore implements Store {
     const byKey = Object.keys(query.equals ?? {}).some((field) => spec.keys.includes(field));
     const sortExpr = byKey && !inOrder ? `+${sortColumn}` : sortColumn;
     const limit = Math.max(0, Math.floor(query.limit)) + 1;
-    return { sql: `SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
+    return { sql: `SELECT ${columns ?? docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {

@@ -189,15 +189,20 @@ export class TrackService {
   }
 
   /**
-   * The kept copy of the user an update resolves to, when findUser() would certainly answer it: the
-   * update names a userId and the copy has that userId (one user per userId). An update with only a
-   * deviceId resolves to the device's newest user, which another user of the device may have become
-   * without this copy changing: those read the store. The copy's revision is checked by the write.
+   * The kept copy of the user an update resolves to, when findUser() would answer it: the update names
+   * a userId and the copy has that userId (one user per userId). An update with only a deviceId resolves
+   * to the device's most recently updated user, which another user of the device may have become
+   * without this copy changing: the store is asked which user that is (its id and revision, an index
+   * lookup without reading the document), and the copy serves only if it is that user at that revision.
+   * Either way the write checks the revision again.
    */
-  private hotUser(key: string, input: TrackInput): UserDoc | undefined {
-    if (input.userId === undefined) return undefined;
+  private async hotUser(scope: Scope, key: string, input: TrackInput): Promise<UserDoc | undefined> {
     const user = this.hot.get(key);
-    return user !== undefined && user.userId === input.userId ? user : undefined;
+    if (user === undefined) return undefined;
+    if (input.userId !== undefined) return user.userId === input.userId ? user : undefined;
+    if (user.deviceId !== input.deviceId) return undefined;
+    const newest = await this.store.findRef('users', scope, { deviceId: input.deviceId });
+    return newest !== undefined && newest.id === user._id && newest.rev === revisionOf(user) ? user : undefined;
   }
 
   /** The spec's time rule: the client's updatedAt when given and in order, else server time. */
@@ -228,7 +233,7 @@ export class TrackService {
     for (let attempt = 0; attempt < MAX_IDENTITY_ATTEMPTS; attempt++) {
       const lockKey = guess;
       const outcome = await this.store.withLock(lockKey, async (): Promise<{ done: TrackResult } | { retry: string }> => {
-        const hot = this.hotUser(lockKey, input);
+        const hot = await this.hotUser(ctx.scope, lockKey, input);
         if (hot) this.hotHits++;
         const previous = hot ?? (await this.findUser(ctx.scope, input));
         const key = lockKeyFor(ctx.scope, previous, input);
