@@ -99,7 +99,7 @@ describe.each(cases)('versioned collection on %s', (_name, make) => {
     expect(await store.findRef('events', scope, { type: 'user.entered_geofence' })).toEqual({ id: 'e1', rev: undefined });
     // A put with its text made by the caller (WriteOp.json) stores that text, not the document serialised.
     const fromText = at('2026-01-01T00:00:03.000Z', { _id: 'txt', userId: 'c', deviceId: 'd3' });
-    await store.write([{ ...putUser(fromText), json: JSON.stringify({ ...fromText, note: 'from the text' }) }]);
+    await store.write([{ op: 'put', collection: 'users', scope, doc: fromText, json: JSON.stringify({ ...fromText, note: 'from the text' }) }]);
     expect(await store.get('users', scope, 'txt')).toEqual({ ...fromText, note: 'from the text', _rev: 1 });
   });
 

@@ -45,16 +45,24 @@ export interface TrackContext {
 export interface TrackResult {
   user: UserDoc;
   events: EventDoc[];
-  /** The user and the events as the API shows them, serialised (publicView, publicEvent). */
-  json: { user: string; events: string[] };
+  json: TrackJson;
 }
 
 /**
  * Later steps of the pipeline (trips, regions, places, webhooks) plug in here: each sees the update
- * after geofencing and may add events and Store writes to the same atomic write.
+ * after geofencing and may add events and Store writes to the same atomic write (`run`). Steps that only
+ * pass the update on (webhooks) use `finish`: called once every step has run, with the user and the
+ * events as the API shows them already serialised, and only adding writes.
  */
 export interface TrackStep {
-  run(update: TrackUpdate): Promise<void>;
+  run?(update: TrackUpdate): Promise<void>;
+  finish?(update: TrackUpdate, json: TrackJson): Promise<void>;
+}
+
+/** The user and the events as the API shows them (publicView, publicEvent), serialised once per update. */
+export interface TrackJson {
+  user: string;
+  events: string[];
 }
 
 export interface TrackUpdate {
@@ -330,13 +338,15 @@ export class TrackService {
 
     const ops: WriteOp[] = [];
     const update: TrackUpdate = { ctx, input, at, previous, user, events, ops, newEvent };
-    for (const step of this.steps) await step.run(update);
+    for (const step of this.steps) if (step.run) await step.run(update);
+    const userText = userJson(user);
+    const eventTexts = events.map(eventJson);
+    const json: TrackJson = { user: userText.shown, events: eventTexts.map((t) => t.shown) };
+    for (const step of this.steps) if (step.finish) await step.finish(update, json);
 
     // Only at the revision `previous` was read at: 0 (must not exist) for a new user.
     const expectRev = previous ? revisionOf(previous) : 0;
-    const userText = userJson(user);
     ops.unshift({ op: 'put', collection: 'users', scope, doc: user, json: userText.stored, ...(expectRev === undefined ? {} : { expectRev }) });
-    const eventTexts = events.map(eventJson);
     events.forEach((e, i) => ops.push({ op: 'put', collection: 'events', scope, doc: e, json: eventTexts[i].stored }));
     // From the user as the steps left it: a step may hold the update back and restore the previous visits.
     ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
@@ -344,7 +354,7 @@ export class TrackService {
     // The check passed, so the stored revision is now exactly one more (port.ts, expectRev).
     if (expectRev === undefined) delete user[REVISION_FIELD];
     else user[REVISION_FIELD] = expectRev + 1;
-    return { user, events, json: { user: userText.shown, events: eventTexts.map((t) => t.shown) } };
+    return { user, events, json };
   }
 }
 
