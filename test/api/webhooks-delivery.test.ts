@@ -440,6 +440,21 @@ test('a gateway shut down cleanly hands its endpoint leases back: the next one d
   }
 });
 
+test('more endpoints than the concurrency limit: every one is delivered, the sweep does not always stop at the same ones', async () => {
+  // With two drains at a time, the third endpoint's row waits for a sweep; a sweep that always began
+  // with the first endpoints (whose drains start, find nothing, and fill the limit) never reached it.
+  const narrow = await startTestServer({ webhooks: fastWebhooks({ concurrency: 2 }) });
+  try {
+    await narrow.request('PUT', '/v1/geofences/venue/cafe', { key: narrow.keys.testSk, body: { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' } });
+    const paths = ['/narrow-1', '/narrow-2', '/narrow-3'];
+    for (const p of paths) await narrow.request('POST', '/v1/webhooks', { key: narrow.keys.testSk, body: { url: receiver.url + p } });
+    await narrow.request('POST', '/v1/track', { key: narrow.keys.testPk, body: { deviceId: 'n', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true } });
+    await receiver.waitFor((rs) => paths.every((p) => at(p)(rs).length === 1), 5000, 'one request at each of the three endpoints');
+  } finally {
+    await narrow.close();
+  }
+});
+
 test('metrics count deliveries, retries and dead letters in Prometheus text', async () => {
   const { keys, hook } = await setup({});
   receiver.script = [{ status: 500 }];
