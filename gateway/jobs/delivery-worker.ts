@@ -337,6 +337,9 @@ export class DeliveryWorker {
           }
           if (turn.next === 'stop') return;
         }
+        // A short page was the whole queue, and rows committed since would have woken the endpoint
+        // (`again`): reading another page would only find it empty. Rows other nodes write are the sweep's.
+        if (docs.length < PAGE && !drain.again) return;
       }
     } finally {
       if (owned) await this.flush(scope, webhookId, buffer);
