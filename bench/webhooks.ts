@@ -9,7 +9,9 @@
 // Seeded data, warm-up, several runs; the receiver only counts (it is not what is measured).
 //
 // Run: npm run bench:build && node dist/bench/webhooks.js
-// Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (A, B or both)
+// Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (A, B or both),
+//   MODES (A's cases, e.g. "single:1,batch:1,single:4", the default),
+//   PROFILE_DIR (A: a CPU profile of the event loop during each measured drain, written there)
 //
 // Last results (Node 20, 2-core dev container shared with other work, load ~2):
 //   A. single × 1: median 2,332 events/s; batch × 1: 4,734 events/s (2,389 requests/s);
@@ -19,6 +21,7 @@
 //      (4 webhooks) updates/s, every update producing an event; delivery lag median 1–2 ms, p99 ≤ 17 ms.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createServices } from '../gateway/app';
@@ -38,6 +41,12 @@ const TRACKS = Number(process.env.TRACKS ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const PART = process.env.PART ?? 'AB';
+const PROFILE_DIR = process.env.PROFILE_DIR;
+const MODES = (process.env.MODES ?? 'single:1,batch:1,single:4').split(',').map((m) => {
+  const [mode, n] = m.split(':');
+  if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle') throw new Error(`MODES: ${m} is not single:N, batch:N or trickle:N`);
+  return [mode, Number(n ?? 1)] as const;
+});
 const CAFE = { lat: 40.7831, lng: -73.9712 };
 const AWAY = { lat: 40.77, lng: -73.98 };
 
@@ -129,50 +138,118 @@ function syntheticUser(d: number, at: Date): Record<string, unknown> {
   };
 }
 
-async function throughput(receiver: Receiver, mode: 'single' | 'batch', endpoints: number): Promise<{ eventsPerSecond: number[]; requestsPerSecond: number[] }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-webhooks-'));
+/** A CPU profile of this thread (the event loop) from now until stop(). */
+async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+    },
+  };
+}
+
+interface ThroughputRuns {
+  eventsPerSecond: number[];
+  requestsPerSecond: number[];
+  /** Process CPU (user + system, all threads: the SQLite writer too) per request sent, µs. */
+  cpuPerRequest: number[];
+  /** The main thread's CPU per request, µs (Linux: /proc; NaN elsewhere). */
+  mainPerRequest: number[];
+  /** Event-loop busy time per request sent, µs: wall time, so it counts time the thread waited for a core. */
+  loopPerRequest: number[];
+}
+
+/** CPU time of this process's main thread so far, µs, from /proc (clock ticks of 10 ms); NaN where there is none. */
+function mainThreadCpuUs(): number {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat (utime, stime), counted from the state field (3).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * single / batch: the queue is written first, then drained (pages of 50 rows). trickle: single mode, one
+ * event at a time, each written as a track update writes it (its commit wakes the worker) and delivered
+ * before the next: a drain per request, as when updates come one by one; its figures include writing the row.
+ */
+type ThroughputMode = 'single' | 'batch' | 'trickle';
+
+async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: number): Promise<ThroughputRuns> {
   const base = configFromEnv({});
-  // No poll job: the benchmark starts the worker itself, so the clock starts with the drain.
-  const services = await createServices({ ...base, dataDir, logRequests: false, webhooks: { ...base.webhooks, allowPrivate: true, pollMs: 0, concurrency: 16 } }, silentLogger());
-  const runtime = webhooksOf(services)!;
-  const project = await services.projects.create('bench');
-  const scope = { projectId: project.id, live: false };
-  for (let w = 0; w < endpoints; w++) await runtime.service.create(scope, { url: `${receiver.url}/w${w}`, mode }, new Date());
   const rnd = prng(11);
   const eventsPerSecond: number[] = [];
   const requestsPerSecond: number[] = [];
+  const cpuPerRequest: number[] = [];
+  const mainPerRequest: number[] = [];
+  const loopPerRequest: number[] = [];
   for (let run = 0; run <= RUNS; run++) {
+    // A fresh gateway per run: once the worker has swept it is active, and every commit of outbox rows
+    // wakes it (webhooks-feature.ts), so rows written for a second run would be delivered while they
+    // are written, before the receiver's count is reset and the clock starts.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-webhooks-'));
+    // No poll job: the benchmark starts the worker itself, so the clock starts with the drain.
+    const services = await createServices({ ...base, dataDir, logRequests: false, webhooks: { ...base.webhooks, allowPrivate: true, pollMs: 0, concurrency: 16 } }, silentLogger());
+    const runtime = webhooksOf(services)!;
+    const project = await services.projects.create('bench');
+    const scope = { projectId: project.id, live: false };
+    for (let w = 0; w < endpoints; w++) await runtime.service.create(scope, { url: `${receiver.url}/w${w}`, mode: mode === 'batch' ? 'batch' : 'single' }, new Date());
     // Events of one user come in groups of 1–3, as track updates produce them.
     const now = new Date();
-    for (let i = 0; i < EVENTS; ) {
+    for (let i = 0; mode !== 'trickle' && i < EVENTS; ) {
       const user = syntheticUser(i % 200, now);
       const group = Math.min(EVENTS - i, 1 + Math.floor(rnd() * 3));
       const events = Array.from({ length: group }, (_, k) => syntheticEvent(i + k, rnd, user, now));
-      // The service's own method, not outboxOpsFor: that one also wakes the worker, which would start
-      // delivering before the clock starts.
+      // The service's own method, not outboxOpsFor: that one also wakes the worker.
       await services.store.write((await runtime.service.outboxFor(scope, events, publicView(user), now)).ops);
       i += group;
     }
     await receiver.stats(true);
+    const profiler = PROFILE_DIR && run > 0 ? await startProfile() : undefined;
     const t0 = process.hrtime.bigint();
+    const cpu0 = process.cpuUsage();
+    const main0 = mainThreadCpuUs();
+    const loop0 = performance.eventLoopUtilization();
     await runtime.worker.sweep(new Date());
     await runtime.worker.idle();
+    for (let i = 0; mode === 'trickle' && i < EVENTS; i++) {
+      const at = new Date();
+      const user = syntheticUser(i % 200, at);
+      await services.store.write((await runtime.service.outboxFor(scope, [syntheticEvent(i, rnd, user, at)], publicView(user), at)).ops);
+      await runtime.worker.idle();
+    }
+    const loop = performance.eventLoopUtilization(loop0);
+    const cpu = process.cpuUsage(cpu0);
+    const main = mainThreadCpuUs() - main0;
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (profiler) await profiler.stop(path.join(PROFILE_DIR!, `drain-${mode}-${endpoints}-run${run}.cpuprofile`));
     const got = await receiver.stats();
     if (got.events !== EVENTS * endpoints) {
       const log = await services.store.list('webhook_deliveries', scope, { limit: 5, sortBy: 'createdAt', equals: { outcome: 'retry' } });
       throw new Error(`receiver got ${got.events} events, expected ${EVENTS * endpoints}; retries: ${JSON.stringify(log.docs.map((d) => d.error))}`);
     }
-    // Run 0 is the warm-up (JIT, connection pool, SQLite cache).
+    // Run 0 is the warm-up (JIT, undici, SQLite).
     if (run > 0) {
       eventsPerSecond.push(got.events / seconds);
       requestsPerSecond.push(got.requests / seconds);
+      cpuPerRequest.push((cpu.user + cpu.system) / got.requests);
+      mainPerRequest.push(main / got.requests);
+      loopPerRequest.push((loop.active * 1000) / got.requests);
     }
+    await runtime.worker.stop();
+    await services.store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  await runtime.worker.stop();
-  await services.store.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  return { eventsPerSecond, requestsPerSecond };
+  return { eventsPerSecond, requestsPerSecond, cpuPerRequest, mainPerRequest, loopPerRequest };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -244,12 +321,18 @@ async function main(): Promise<void> {
   const receiver = await startReceiverProcess();
   try {
     if (PART.includes('A')) console.log(`A. delivery throughput: ${EVENTS} events per run, ${RUNS} runs after a warm-up, receiver in its own process`);
-    for (const [mode, endpoints] of PART.includes('A') ? ([['single', 1], ['batch', 1], ['single', 4]] as const) : []) {
+    for (const [mode, endpoints] of PART.includes('A') ? MODES : []) {
       const r = await throughput(receiver, mode, endpoints);
       const e = summarize(r.eventsPerSecond);
       const q = summarize(r.requestsPerSecond);
+      const c = summarize(r.cpuPerRequest);
+      const m = summarize(r.mainPerRequest);
+      const l = summarize(r.loopPerRequest);
       sink += e.mean;
-      console.log(`  ${mode.padEnd(6)} × ${endpoints} endpoint(s): events/s min ${f0(e.min)} median ${f0(e.median)} mean ${f0(e.mean)}; requests/s median ${f0(q.median)}`);
+      console.log(
+        `  ${mode.padEnd(6)} × ${endpoints} endpoint(s): events/s min ${f0(e.min)} median ${f0(e.median)} mean ${f0(e.mean)}; requests/s median ${f0(q.median)}` +
+        `\n      per request: CPU median ${f0(c.median)} µs (min ${f0(c.min)}), main thread's ${f0(m.median)} µs (min ${f0(m.min)}), event loop busy ${f0(l.median)} µs`,
+      );
     }
     if (!PART.includes('B')) return;
     console.log(`B. POST /v1/track latency (ms), gateway in a child process, one geofence event per update, ${RUNS} × ${TRACKS} sequential updates`);

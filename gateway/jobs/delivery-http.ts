@@ -106,8 +106,38 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function oneHop(url: string, body: string, headers: Record<string, string>, opts: DeliveryOptions, signal: AbortSignal): Promise<HopResult> {
-  const target = new URL(url);
+/** Where one hop goes: the checked target, and the origin and path the request is dispatched with. */
+interface Hop {
+  target: WebhookTarget;
+  origin: string;
+  path: string;
+}
+
+/**
+ * Hops by URL text: every attempt to an endpoint would otherwise run the same URL through the WHATWG
+ * parser twice and its host through the IP-literal check. Parsing is a pure function of the text.
+ */
+const knownHops = new Map<string, Hop | string>();
+const MAX_HOPS_REMEMBERED = 1024;
+
+/** The hop for a URL, or why it is not a webhook URL. */
+function hopFor(url: string): Hop | string {
+  let hop = knownHops.get(url);
+  if (hop === undefined) {
+    const parsed = parseWebhookUrl(url);
+    if (parsed.ok) {
+      const u = new URL(parsed.target.href);
+      hop = { target: parsed.target, origin: u.origin, path: `${u.pathname}${u.search}` };
+    } else {
+      hop = parsed.message;
+    }
+    if (knownHops.size >= MAX_HOPS_REMEMBERED) knownHops.clear();
+    knownHops.set(url, hop);
+  }
+  return hop;
+}
+
+function oneHop(hop: Hop, body: string, headers: Record<string, string>, opts: DeliveryOptions, signal: AbortSignal): Promise<HopResult> {
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise<HopResult>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
@@ -123,7 +153,7 @@ function oneHop(url: string, body: string, headers: Record<string, string>, opts
     };
     signal.addEventListener('abort', onAbort, { once: true });
     opts.client.dispatcher.dispatch(
-      { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers, body },
+      { origin: hop.origin, path: hop.path, method: 'POST', headers, body },
       {
         onRequestStart(c) {
           controller = c;
@@ -179,16 +209,16 @@ export async function sendDelivery(req: DeliveryRequest, opts: DeliveryOptions):
   aborted.catch(() => undefined);
   try {
     let url = req.url;
-    for (let hop = 0; ; hop++) {
-      const parsed = parseWebhookUrl(url);
-      if (!parsed.ok) return { ok: false, latencyMs: elapsed(), error: `redirect to an invalid URL: ${parsed.message}` };
-      await Promise.race([resolveDeliveryAddresses(parsed.target, opts.policy), aborted]);
+    for (let hops = 0; ; hops++) {
+      const hop = hopFor(url);
+      if (typeof hop === 'string') return { ok: false, latencyMs: elapsed(), error: `redirect to an invalid URL: ${hop}` };
+      await Promise.race([resolveDeliveryAddresses(hop.target, opts.policy), aborted]);
       // Raced with the deadline: a request waiting for its connection cannot be aborted until it has one.
-      const pending = oneHop(parsed.target.href, req.body, headers, opts, controller.signal);
+      const pending = oneHop(hop, req.body, headers, opts, controller.signal);
       pending.catch(() => undefined);
       const result = await Promise.race([pending, aborted]);
       if (FOLLOWED_REDIRECTS.has(result.status) && result.location !== undefined) {
-        if (hop >= (opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
+        if (hops >= (opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
           return { ok: false, status: result.status, latencyMs: elapsed(), error: `too many redirects (last to ${result.location})` };
         }
         url = new URL(result.location, url).href;

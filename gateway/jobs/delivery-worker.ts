@@ -96,6 +96,8 @@ export class DeliveryWorker {
   private stopping = false;
   private readonly drains = new Map<string, Drain>();
   private readonly blockedUntil = new Map<string, number>();
+  /** Where in the list of webhooks the next sweep begins. */
+  private sweepFrom = 0;
   /** Endpoints whose lease this node may hold: handed back on shutdown. */
   private readonly leased = new Map<string, { scope: Scope; webhookId: string }>();
   private readonly controller = new AbortController();
@@ -147,14 +149,25 @@ export class DeliveryWorker {
     this.wake(scope, [webhookId]);
   }
 
-  /** The periodic job: start draining every endpoint that has due rows and is not being drained. */
+  /**
+   * The periodic job: start draining every endpoint that has due rows and is not being drained. At the
+   * concurrency limit the sweep stops, and the next one goes on from there: drains of endpoints with
+   * nothing due fill the limit as they start, so sweeps that always began at the first endpoints would
+   * never reach the later ones.
+   */
   async sweep(now: Date): Promise<number> {
     if (this.stopping) return 0;
     this.active = true;
-    for (const { scope, webhook } of await this.deps.directory.all(now.getTime())) {
+    const all = await this.deps.directory.all(now.getTime());
+    for (let i = 0; i < all.length; i++) {
+      const at = (this.sweepFrom + i) % all.length;
+      const { scope, webhook } = all[at];
       if (!webhook.enabled || this.drains.has(scopeKey(scope, webhook._id))) continue;
       if ((this.blockedUntil.get(scopeKey(scope, webhook._id)) ?? 0) > now.getTime()) continue;
-      if (this.drains.size >= this.deps.settings.concurrency) break;
+      if (this.drains.size >= this.deps.settings.concurrency) {
+        this.sweepFrom = at;
+        break;
+      }
       this.start(scope, webhook._id);
     }
     // Deliveries are counted by the metrics; a count here would log a line every poll.
@@ -324,6 +337,9 @@ export class DeliveryWorker {
           }
           if (turn.next === 'stop') return;
         }
+        // A short page was the whole queue, and rows committed since would have woken the endpoint
+        // (`again`): reading another page would only find it empty. Rows other nodes write are the sweep's.
+        if (docs.length < PAGE && !drain.again) return;
       }
     } finally {
       if (owned) await this.flush(scope, webhookId, buffer);

@@ -5,6 +5,8 @@ import { createHmac } from 'node:crypto';
 import { verifyRadarSignature, verifyWaymarkSignature } from '../../gateway/engine/webhooks/signature';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { webhooksOf } from '../../gateway/api/webhooks/webhooks-feature';
+import { newObjectId } from '../../gateway/engine/object-id';
+import type { Doc } from '../../adapters/store/port';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';
 
@@ -171,6 +173,32 @@ test('a pending row whose shared user is gone is sent with the user as stored no
   expect([first.json.user.metadata, second.json.user.metadata]).toEqual([undefined, undefined]);
   expect([third.json.event._id, fourth.json.event._id]).toEqual(events.map((e) => e._id));
   expect([third.json.user.metadata, fourth.json.user.metadata]).toEqual([{ v: 2 }, { v: 2 }]);
+});
+
+test('rows queued before payloads were kept as text are sent byte for byte as then, with a shared user or inline', async () => {
+  const { keys, hook, path } = await setup({});
+  const scope = { projectId: keys.id, live: false };
+  const now = new Date();
+  const iso = now.toISOString();
+  const user = { _id: newObjectId(now), userId: 'u-old', deviceId: 'old', metadata: { note: 'Café ☕ "quoted"', n: 1.5, big: 1e21 } };
+  const event = (n: number): Record<string, unknown> => ({
+    _id: newObjectId(now), type: 'user.entered_geofence', createdAt: iso, live: false,
+    user: { _id: user._id, userId: user.userId }, geofence: { description: `Café ${n} ☕`, metadata: { n } }, confidence: 3,
+  });
+  const row = (payload: { event: Record<string, unknown>; user: unknown }, extra: Record<string, unknown> = {}): Doc => ({
+    _id: newObjectId(now), createdAt: iso, updatedAt: iso, webhookId: hook._id, state: 'pending', nextAttemptAt: iso, enqueuedAt: iso,
+    eventIds: [payload.event._id], eventTypes: [payload.event.type], payload, attempts: 0, origin: 'event', ...extra,
+  });
+  const sharedId = newObjectId(now);
+  const [inline, shared] = [event(1), event(2)];
+  // As the gateway stored them before: the payload as an object, the shared user as an object.
+  await server.running.services.store.write([
+    { op: 'put', collection: 'outbox_users', scope, doc: { _id: sharedId, createdAt: iso, updatedAt: iso, user, expiresAt: new Date(now.getTime() + 86_400_000).toISOString() } },
+    { op: 'put', collection: 'outbox', scope, doc: row({ event: inline, user }) },
+    { op: 'put', collection: 'outbox', scope, doc: row({ event: shared, user: null }, { sharedUser: sharedId }) },
+  ]);
+  await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'the two old rows');
+  expect(at(path)(receiver.received).map((r) => r.body)).toEqual([JSON.stringify({ event: inline, user }), JSON.stringify({ event: shared, user })]);
 });
 
 test('the type filter sends only the chosen event types; a trailing * matches a prefix', async () => {
@@ -437,6 +465,21 @@ test('a gateway shut down cleanly hands its endpoint leases back: the next one d
     expect(at(path)(receiver.received)[1].json.event._id).toBe(r.body.events[0]._id);
   } finally {
     await second.close();
+  }
+});
+
+test('more endpoints than the concurrency limit: every one is delivered, the sweep does not always stop at the same ones', async () => {
+  // With two drains at a time, the third endpoint's row waits for a sweep; a sweep that always began
+  // with the first endpoints (whose drains start, find nothing, and fill the limit) never reached it.
+  const narrow = await startTestServer({ webhooks: fastWebhooks({ concurrency: 2 }) });
+  try {
+    await narrow.request('PUT', '/v1/geofences/venue/cafe', { key: narrow.keys.testSk, body: { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' } });
+    const paths = ['/narrow-1', '/narrow-2', '/narrow-3'];
+    for (const p of paths) await narrow.request('POST', '/v1/webhooks', { key: narrow.keys.testSk, body: { url: receiver.url + p } });
+    await narrow.request('POST', '/v1/track', { key: narrow.keys.testPk, body: { deviceId: 'n', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true } });
+    await receiver.waitFor((rs) => paths.every((p) => at(p)(rs).length === 1), 5000, 'one request at each of the three endpoints');
+  } finally {
+    await narrow.close();
   }
 });
 

@@ -4,7 +4,7 @@
 // A first update that enters ten geofences used to write ten outbox rows each holding the same ~4 KiB
 // user, about three quarters of the bytes the update wrote. When several rows of one write carry one
 // user, the user goes into one `outbox_users` document and the rows point at it (`sharedUser`), with
-// `payload.user` left null. A single row keeps its user inline: a separate document would cost a row more.
+// the payload's `user` left null. A single row keeps its user inline: a separate document would cost a row more.
 //
 // Rows that point at a shared user are pending rows only: a row that becomes a dead letter gets its user
 // back inline (dead letters outlive the shared document and are shown by the API). A shared document is
@@ -12,7 +12,7 @@
 // of a webhook paused for longer finds it gone and is sent with the user as stored now (as a redelivery is).
 import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
 import { newObjectId } from '../../engine/object-id';
-import type { OutboxRow } from './webhook-docs';
+import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
 import { publicView } from '../collections';
 
 export const SHARED_USERS = 'outbox_users';
@@ -30,17 +30,30 @@ export interface SharedUserDoc extends Doc {
  * than two, else one shared user document and the rows pointing at it.
  */
 export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string, unknown> | null, at: Date, maxAgeMs: number): WriteOp[] {
-  if (rows.length < 2 || user === null) return rows.map((doc) => ({ op: 'put', collection: 'outbox', scope, doc }));
+  if (rows.length < 2 || user === null) return rows.map((row) => ({ op: 'put', collection: 'outbox', scope, doc: storedRow(row, false) }));
   const iso = at.toISOString();
   const shared: SharedUserDoc = { _id: newObjectId(at), createdAt: iso, updatedAt: iso, user, expiresAt: new Date(at.getTime() + maxAgeMs + KEEP_BEYOND_MAX_AGE_MS).toISOString() };
   const ops: WriteOp[] = [{ op: 'put', collection: SHARED_USERS, scope, doc: shared }];
-  for (const row of rows) ops.push({ op: 'put', collection: 'outbox', scope, doc: { ...row, payload: { ...row.payload, user: null }, sharedUser: shared._id } });
+  for (const row of rows) ops.push({ op: 'put', collection: 'outbox', scope, doc: { ...storedRow(row, true), sharedUser: shared._id } });
   return ops;
 }
 
+/** A new row as it is stored: its payload as JSON text (the request body), without its user when that is shared. */
+function storedRow(row: OutboxRow, userShared: boolean): OutboxRow {
+  const { payload, ...rest } = row;
+  if (payload === undefined) return row;
+  return { ...rest, payloadJson: JSON.stringify(userShared ? { ...payload, user: null } : payload) };
+}
+
+/**
+ * What a row whose user is shared ends with: `payload.user` is its last key (delivery-plan.ts builds
+ * `{event, user}` and `{events, user}`), so the user's JSON goes in place of the null.
+ */
+const NULL_USER_END = '"user":null}';
+
 /** The `_id` of the user an outbox row's events belong to, from its first event. */
 function userIdOf(row: OutboxRow): string | undefined {
-  const p = row.payload;
+  const p = payloadOf(row);
   const first = 'event' in p ? p.event : p.events[0];
   const id = (first?.user as { _id?: unknown } | undefined)?._id;
   return typeof id === 'string' ? id : undefined;
@@ -60,17 +73,23 @@ export class PayloadBodies {
 
   /** The request body of a row: byte for byte `JSON.stringify` of its payload with the user in place. */
   async body(scope: Scope, row: OutboxRow): Promise<string> {
-    if (row.sharedUser === undefined) return JSON.stringify(row.payload);
+    if (row.sharedUser === undefined) return payloadText(row);
     const user = await this.userJson(scope, row);
-    const p = row.payload;
-    return 'event' in p ? `{"event":${JSON.stringify(p.event)},"user":${user}}` : `{"events":${JSON.stringify(p.events)},"user":${user}}`;
+    const text = row.payloadJson;
+    if (text === undefined) {
+      // A row written before payloadJson (a store may have reordered its keys: JSONB does).
+      const p = row.payload!;
+      return 'event' in p ? `{"event":${JSON.stringify(p.event)},"user":${user}}` : `{"events":${JSON.stringify(p.events)},"user":${user}}`;
+    }
+    if (!text.endsWith(NULL_USER_END)) throw new Error(`outbox row ${row._id}: a shared user's payload must end with ${NULL_USER_END}`);
+    return `${text.slice(0, -NULL_USER_END.length)}"user":${user}}`;
   }
 
   /** The row with its user inline again (a dead letter keeps no reference). */
   async inline(scope: Scope, row: OutboxRow): Promise<OutboxRow> {
     if (row.sharedUser === undefined) return row;
-    const { sharedUser: _shared, ...rest } = row;
-    return { ...rest, payload: { ...row.payload, user: JSON.parse(await this.userJson(scope, row)) as Record<string, unknown> | null } };
+    const { sharedUser: _shared, payload: _payload, ...rest } = row;
+    return { ...rest, payloadJson: await this.body(scope, row) };
   }
 
   private async userJson(scope: Scope, row: OutboxRow): Promise<string> {

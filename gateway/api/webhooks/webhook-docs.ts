@@ -36,9 +36,16 @@ export interface OutboxRow extends Doc {
   enqueuedAt: string;
   eventIds: string[];
   eventTypes: string[];
-  /** Payload's user stored once for the rows of one write (shared-user.ts); payload.user is then null. */
+  /** Payload's user stored once for the rows of one write (shared-user.ts); its user is then null. */
   sharedUser?: string;
-  payload: WebhookPayload;
+  /**
+   * The payload as its JSON text (`JSON.stringify` of it), which is what the request body is: a row is
+   * parsed on every read of its queue, and a payload kept as an object (~4 KiB with its user) was parsed
+   * into objects only to be serialised again for the body.
+   */
+  payloadJson?: string;
+  /** The payload as an object: rows written before `payloadJson` (read with `payloadText`). */
+  payload?: WebhookPayload;
   attempts: number;
   lastAttemptAt?: string;
   lastStatus?: number | null;
@@ -98,6 +105,16 @@ export function newOutboxRow(planned: PlannedDelivery, at: Date, origin: OutboxR
   };
 }
 
+/** A row's payload as JSON text, whichever way the row holds it. */
+export function payloadText(row: OutboxRow): string {
+  return row.payloadJson ?? JSON.stringify(row.payload);
+}
+
+/** A row's payload as an object (the API shows dead letters' payloads). */
+export function payloadOf(row: OutboxRow): WebhookPayload {
+  return row.payload ?? (JSON.parse(row.payloadJson!) as WebhookPayload);
+}
+
 export function publicWebhook(w: WebhookDoc): Record<string, unknown> {
   const out: Record<string, unknown> = {
     _id: w._id, createdAt: w.createdAt, updatedAt: w.updatedAt, live: w.live, url: w.url, types: w.types,
@@ -111,7 +128,7 @@ export function publicDeadLetter(row: OutboxRow): Record<string, unknown> {
   return {
     _id: row._id, createdAt: row.createdAt, webhookId: row.webhookId, eventIds: row.eventIds, eventTypes: row.eventTypes,
     attempts: row.attempts, lastAttemptAt: row.lastAttemptAt, lastStatus: row.lastStatus ?? null, lastError: row.lastError,
-    deadAt: row.deadAt, deadReason: row.deadReason, payload: row.payload,
+    deadAt: row.deadAt, deadReason: row.deadReason, payload: payloadOf(row),
   };
 }
 
