@@ -12,6 +12,8 @@
 // of a webhook paused for longer finds it gone and is sent with the user as stored now (as a redelivery is).
 import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
 import { newObjectId } from '../../engine/object-id';
+import type { WebhookEvent, WebhookPayload } from '../../engine/webhooks/delivery-plan';
+import { JsonText, stringifyWithText } from '../../http/json-text';
 import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
 import { publicView } from '../collections';
 
@@ -26,23 +28,42 @@ export interface SharedUserDoc extends Doc {
 }
 
 /**
+ * The payload's parts serialised already (the track path makes the user's and each event's JSON once,
+ * for its answer and its rows): `user` is JSON.stringify of the payload's user, `event(e)` of an event.
+ */
+export interface PayloadTexts {
+  user: string;
+  event(e: WebhookEvent): string;
+}
+
+/**
  * The puts for new outbox rows written together, all carrying `user`: the rows as they are when fewer
  * than two, else one shared user document and the rows pointing at it.
  */
-export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string, unknown> | null, at: Date, maxAgeMs: number): WriteOp[] {
-  if (rows.length < 2 || user === null) return rows.map((row) => ({ op: 'put', collection: 'outbox', scope, doc: storedRow(row, false) }));
+export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string, unknown> | null, at: Date, maxAgeMs: number, texts?: PayloadTexts): WriteOp[] {
+  if (rows.length < 2 || user === null) return rows.map((row) => ({ op: 'put', collection: 'outbox', scope, doc: storedRow(row, false, texts) }));
   const iso = at.toISOString();
   const shared: SharedUserDoc = { _id: newObjectId(at), createdAt: iso, updatedAt: iso, user, expiresAt: new Date(at.getTime() + maxAgeMs + KEEP_BEYOND_MAX_AGE_MS).toISOString() };
-  const ops: WriteOp[] = [{ op: 'put', collection: SHARED_USERS, scope, doc: shared }];
-  for (const row of rows) ops.push({ op: 'put', collection: 'outbox', scope, doc: { ...storedRow(row, true), sharedUser: shared._id } });
+  const json = texts && stringifyWithText({ ...shared, user: new JsonText(texts.user) });
+  const ops: WriteOp[] = [{ op: 'put', collection: SHARED_USERS, scope, doc: shared, ...(json === undefined ? {} : { json }) }];
+  for (const row of rows) ops.push({ op: 'put', collection: 'outbox', scope, doc: { ...storedRow(row, true, texts), sharedUser: shared._id } });
   return ops;
 }
 
 /** A new row as it is stored: its payload as JSON text (the request body), without its user when that is shared. */
-function storedRow(row: OutboxRow, userShared: boolean): OutboxRow {
+function storedRow(row: OutboxRow, userShared: boolean, texts: PayloadTexts | undefined): OutboxRow {
   const { payload, ...rest } = row;
   if (payload === undefined) return row;
-  return { ...rest, payloadJson: JSON.stringify(userShared ? { ...payload, user: null } : payload) };
+  return { ...rest, payloadJson: payloadJson(userShared ? { ...payload, user: null } : payload, texts) };
+}
+
+/** JSON.stringify(payload), from the texts when the caller has them: `{event, user}` or `{events, user}`, in that order. */
+export function payloadJson(payload: WebhookPayload, texts: PayloadTexts | undefined): string {
+  if (texts === undefined) return JSON.stringify(payload);
+  const user = payload.user === null ? 'null' : texts.user;
+  return 'event' in payload
+    ? `{"event":${texts.event(payload.event)},"user":${user}}`
+    : `{"events":[${payload.events.map((e) => texts.event(e)).join(',')}],"user":${user}}`;
 }
 
 /**

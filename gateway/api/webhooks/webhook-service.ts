@@ -12,7 +12,7 @@ import type { DeliveryWorker } from '../../jobs/delivery-worker';
 import { publicView } from '../collections';
 import { publicEvent } from '../track/track-service';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
-import { outboxPuts } from './shared-user';
+import { outboxPuts, type PayloadTexts } from './shared-user';
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
@@ -229,12 +229,25 @@ export class WebhookService {
    * Outbox rows for events being written: add the ops to the same Store write as the events, so the
    * events and their deliveries commit (or fail) together. `user` is the payload's user object.
    */
-  async outboxFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date): Promise<OutboxAddition> {
+  async outboxFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date, json?: ShownJson): Promise<OutboxAddition> {
     if (events.length === 0) return { ops: [], webhookIds: [] };
     const webhooks = await this.directory.forScope(scope, at.getTime());
     if (webhooks.length === 0) return { ops: [], webhookIds: [] };
-    const planned = planDeliveries(webhooks, events.map((e) => publicEvent(e) as WebhookEvent), user);
-    const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, at, this.config.maxAgeMs);
+    const shown = events.map((e) => publicEvent(e) as WebhookEvent);
+    const planned = planDeliveries(webhooks, shown, user);
+    const texts = json && payloadTexts(shown, json);
+    const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, at, this.config.maxAgeMs, texts);
     return { ops, webhookIds: [...new Set(planned.map((p) => p.webhookId))] };
   }
+}
+
+/** The user and the events as the API shows them, serialised by the caller (`events[i]` is `events[i]`'s). */
+export interface ShownJson {
+  user: string;
+  events: readonly string[];
+}
+
+function payloadTexts(shown: readonly WebhookEvent[], json: ShownJson): PayloadTexts {
+  const byEvent = new Map(shown.map((e, i) => [e, json.events[i]]));
+  return { user: json.user, event: (e) => byEvent.get(e) ?? JSON.stringify(e) };
 }

@@ -90,13 +90,15 @@ export const webhooksFeature: Feature = {
       routes: webhookRoutes(service),
       trackSteps: [
         {
-          run: async (update) => {
+          // After the other steps: the payloads are the update's final events and user, and their JSON
+          // is the text the track path made once for its answer and its rows.
+          finish: async (update, json) => {
             // Updates reach only a serving process; without this the first poll period after a start
             // would pass before anything is delivered. Poll 0 means this node does not deliver.
             if (c.pollMs > 0) worker.activate();
             if (update.events.length === 0) return;
             // Stamped now, not at the request's arrival: rows of one user then sort in commit order.
-            const addition = await service.outboxFor(update.ctx.scope, update.events, publicView(update.user), new Date());
+            const addition = await service.outboxFor(update.ctx.scope, update.events, publicView(update.user), new Date(), json);
             update.ops.push(...addition.ops);
           },
         },
