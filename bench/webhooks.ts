@@ -10,7 +10,7 @@
 //
 // Run: npm run bench:build && node dist/bench/webhooks.js
 // Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (A, B or both),
-//   MODES (A's cases, e.g. "single:1,batch:1,single:4", the default),
+//   MODES (A's cases: single:N, batch:N, trickle:N; default "single:1,batch:1,single:4"),
 //   PROFILE_DIR (A: a CPU profile of the event loop during each measured drain, written there)
 //
 // Last results (Node 20, 2-core dev container shared with other work, load ~2):
@@ -19,6 +19,11 @@
 //   B. sequential track median 0.81 ms without webhooks, +0.36 ms with 1 webhook, +0.97 ms with 4
 //      (the deliveries run on the same two cores); concurrent 3,278 → 2,313 (1 webhook) → 1,162
 //      (4 webhooks) updates/s, every update producing an event; delivery lag median 1–2 ms, p99 ≤ 17 ms.
+// Part A again (2026-11-24, load 1.3–4.5, three rounds alternated with the code before; main thread's
+// CPU per request, range of the rounds' medians):
+//   single × 1: 370–578 → 342–414 µs per request; batch × 1: 401–493 → 325–388 µs; trickle (one row per
+//   drain, writing the row included) 1,110–1,395 → 950–1,190 µs. Events/s were below the results above
+//   for both versions (about 1,000–1,500 single, 2,200–3,000 batch): the machine was busier.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -228,7 +228,7 @@ export class DeliveryWorker {
    * Takes (or keeps) the endpoint's lease. A lease of ours with more than half its time left is kept
    * as it is: an endpoint woken for every new event would otherwise cost a write per wake.
    */
-  private claim(scope: Scope, webhookId: string): Promise<boolean> {
+  private claim(scope: Scope, webhookId: string): Promise<'kept' | 'taken' | undefined> {
     return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
       const now = this.clock();
       const lease = (await this.deps.store.get('webhook_leases', scope, webhookId)) as EndpointLease | undefined;
@@ -236,12 +236,12 @@ export class DeliveryWorker {
         // Another node (perhaps a dead one) holds the endpoint: wakes until its lease ends would each
         // cost a read and a lock for nothing, on every commit (#10.3). The sweep looks again then.
         this.blockedUntil.set(scopeKey(scope, webhookId), Math.min(Date.parse(lease!.until), now.getTime() + BLOCK_RECHECK_MS));
-        return false;
+        return undefined;
       }
       this.leased.set(scopeKey(scope, webhookId), { scope, webhookId });
-      if (lease?.owner === this.owner && Date.parse(lease.until) - now.getTime() > this.leaseMs / 2) return true;
+      if (lease?.owner === this.owner && Date.parse(lease.until) - now.getTime() > this.leaseMs / 2) return 'kept';
       await this.deps.store.write([this.leaseOp(scope, webhookId, now)]);
-      return true;
+      return 'taken';
     });
   }
 
@@ -300,8 +300,15 @@ export class DeliveryWorker {
 
   private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
     // A read before the lease: waking an endpoint with nothing due must not cost two writes.
-    if (this.stopping || (await this.pendingPage(scope, webhookId, 1)).length === 0) return;
-    if (!(await this.claim(scope, webhookId))) return;
+    drain.again = false;
+    const head = this.stopping ? [] : await this.pendingPage(scope, webhookId, PAGE);
+    if (head.length === 0) return;
+    const claimed = await this.claim(scope, webhookId);
+    if (!claimed) return;
+    // A lease of ours that was still running when the page was read kept other nodes away since: the
+    // page is the queue as it is, and the first turn goes without reading it again. A lease taken now
+    // may follow another node's, which may have delivered some of those rows meanwhile.
+    let unread: OutboxRow[] | undefined = claimed === 'kept' ? head : undefined;
     const key = scopeKey(scope, webhookId);
     const buffer: OutcomeBuffer = { ops: [], rows: 0, firstMs: 0, onWritten: [] };
     let owned = true;
@@ -312,8 +319,12 @@ export class DeliveryWorker {
         if (!(owned = await this.flush(scope, webhookId, buffer))) return;
         const webhook = (await this.deps.store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
         if (!webhook || !webhook.enabled) return;
-        drain.again = false;
-        const docs = await this.pendingPage(scope, webhookId, PAGE);
+        let docs = unread;
+        unread = undefined;
+        if (docs === undefined) {
+          drain.again = false;
+          docs = await this.pendingPage(scope, webhookId, PAGE);
+        }
         if (docs.length === 0) {
           if (drain.again) continue;
           return;
