@@ -13,7 +13,6 @@
 import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
 import { newObjectId } from '../../engine/object-id';
 import type { WebhookEvent, WebhookPayload } from '../../engine/webhooks/delivery-plan';
-import { JsonText, stringifyWithText } from '../../http/json-text';
 import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
 import { publicView } from '../collections';
 
@@ -23,7 +22,13 @@ export const SHARED_USERS = 'outbox_users';
 const KEEP_BEYOND_MAX_AGE_MS = 24 * 3_600_000;
 
 export interface SharedUserDoc extends Doc {
-  user: Record<string, unknown>;
+  /**
+   * The user's JSON text, as the request bodies carry it: a stored object would be parsed and serialised
+   * again for every update's first delivery, and PostgreSQL's JSONB would reorder its keys.
+   */
+  userJson?: string;
+  /** The user as an object: documents written before `userJson`. */
+  user?: Record<string, unknown>;
   expiresAt: string;
 }
 
@@ -43,9 +48,11 @@ export interface PayloadTexts {
 export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string, unknown> | null, at: Date, maxAgeMs: number, texts?: PayloadTexts): WriteOp[] {
   if (rows.length < 2 || user === null) return rows.map((row) => ({ op: 'put', collection: 'outbox', scope, doc: storedRow(row, false, texts) }));
   const iso = at.toISOString();
-  const shared: SharedUserDoc = { _id: newObjectId(at), createdAt: iso, updatedAt: iso, user, expiresAt: new Date(at.getTime() + maxAgeMs + KEEP_BEYOND_MAX_AGE_MS).toISOString() };
-  const json = texts && stringifyWithText({ ...shared, user: new JsonText(texts.user) });
-  const ops: WriteOp[] = [{ op: 'put', collection: SHARED_USERS, scope, doc: shared, ...(json === undefined ? {} : { json }) }];
+  const shared: SharedUserDoc = {
+    _id: newObjectId(at), createdAt: iso, updatedAt: iso, userJson: texts?.user ?? JSON.stringify(user),
+    expiresAt: new Date(at.getTime() + maxAgeMs + KEEP_BEYOND_MAX_AGE_MS).toISOString(),
+  };
+  const ops: WriteOp[] = [{ op: 'put', collection: SHARED_USERS, scope, doc: shared }];
   for (const row of rows) ops.push({ op: 'put', collection: 'outbox', scope, doc: { ...storedRow(row, true, texts), sharedUser: shared._id } });
   return ops;
 }
@@ -119,7 +126,7 @@ export class PayloadBodies {
     let json = this.users.get(key);
     if (json === undefined) {
       const shared = (await this.store.get(SHARED_USERS, scope, id)) as SharedUserDoc | undefined;
-      json = JSON.stringify(shared ? shared.user : await this.storedUser(scope, row));
+      json = shared?.userJson ?? JSON.stringify(shared ? shared.user : await this.storedUser(scope, row));
       this.users.set(key, json);
       if (this.users.size > CACHED) this.users.delete(this.users.keys().next().value as string);
     }
