@@ -11,7 +11,8 @@
 //
 // Run: npm run bench:build && node dist/bench/track.js
 // Options (env): GEOFENCES (100000), DEVICES (10000), SECONDS (10), CONNECTIONS (32),
-//   STORE (sqlite | postgres; postgres needs DATABASE_URL), NODES (1 or 2 gateways; postgres only).
+//   STORE (sqlite | postgres; postgres needs DATABASE_URL), NODES (1 or 2 gateways; postgres only),
+//   WEBHOOK_MODE (single | batch).
 // Before/after: run an older commit's own bench (its store layout differs, so its gateway cannot serve
 // data this bench seeds).
 import Database from 'better-sqlite3';
@@ -34,6 +35,8 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const STORE = process.env.STORE === 'postgres' ? 'postgres' : 'sqlite';
 const NODES = STORE === 'postgres' ? Math.max(1, Math.min(2, Number(process.env.NODES ?? 1))) : 1;
 const CHILD = path.join(__dirname, 'http', 'track-load-child.js');
+/** The webhook's delivery mode: single (one event a request, Radar's format) or batch (a write's events in one). */
+const WEBHOOK_MODE = process.env.WEBHOOK_MODE === 'batch' ? 'batch' : 'single';
 
 function loadAverage(): string {
   return os.loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
   }
   const pk = seeded.keys['test publishable'];
   const sk = seeded.keys['test secret'];
-  const hook = await fetch(`${gateways[0].url}/v1/webhooks`, { method: 'POST', headers: { authorization: sk, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
+  const hook = await fetch(`${gateways[0].url}/v1/webhooks`, { method: 'POST', headers: { authorization: sk, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, mode: WEBHOOK_MODE }) });
   if (hook.status !== 200) throw new Error(`webhook not created: ${hook.status} ${await hook.text()}`);
   const hookId = ((await hook.json()) as { webhook: { _id: string } }).webhook._id;
 
@@ -180,7 +183,7 @@ async function main(): Promise<void> {
 
   const events = await (await fetch(`${gateways[0].url}/v1/events?limit=1`, { headers: { authorization: sk } })).json() as { events: unknown[] };
   console.log('');
-  console.log(`store / nodes           ${STORE} / ${NODES}`);
+  console.log(`store / nodes           ${STORE} / ${NODES}; webhook mode ${WEBHOOK_MODE}`);
   console.log(`bare route throughput   ${bare.requestsPerSecond.toFixed(0)} req/s (node 1); gateway CPU ${cpuPerBareUs.toFixed(0)} µs per request`);
   for (const [name, run] of [['steady (devices known)', steady], ['mostly first tracks (new devices)', first]] as const) {
     console.log(`-- ${name}`);
@@ -189,7 +192,7 @@ async function main(): Promise<void> {
     console.log(`gateway CPU per track   ${run.cpuUs.toFixed(0)} µs; ratio to the bare request ${(run.cpuUs / cpuPerBareUs).toFixed(2)}`);
     console.log(`  with its deliveries   ${run.cpuWithDeliveriesUs.toFixed(0)} µs, counting those made after the run (the outbox drained); ratio to the bare request ${(run.cpuWithDeliveriesUs / cpuPerBareUs).toFixed(2)}`);
     console.log(`  of which event loop   ${run.mainCpuUs.toFixed(0)} µs; other threads ${(run.cpuUs - run.mainCpuUs).toFixed(0)} µs (the busiest, on SQLite its writer, ${run.busiestOtherUs.toFixed(0)} µs; the rest V8's GC helpers and libuv)`);
-    console.log(`events per track        ${run.eventsPerTrack.toFixed(1)} (each one webhook request in the outbox)`);
+    console.log(`events per track        ${run.eventsPerTrack.toFixed(1)} (${WEBHOOK_MODE === 'single' ? 'each one webhook request' : 'one webhook request for each update\'s events'})`);
   }
   console.log('--');
   console.log(`RSS, ${GEOFENCES} loaded ${rssLoaded.map((r, i) => `${r.toFixed(0)} MiB (started at ${rssStart[i].toFixed(0)})`).join(', ')}`);
