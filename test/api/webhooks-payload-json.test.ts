@@ -1,9 +1,9 @@
 // The track path hands the webhook outbox the JSON it already made of the user and of each event
-// (#14); payloadJson() assembles a row's payload from those texts. The result must be byte for byte what
+// (#14); serialisePayload() assembles a row's payload from those texts. The result must be byte for byte what
 // JSON.stringify makes of the payload object, for both modes, a shared (null) user, and an event the
 // texts do not cover (serialised then).
 import { chunkForWebhook, type WebhookEvent } from '../../gateway/engine/webhooks/delivery-plan';
-import { payloadJson } from '../../gateway/api/webhooks/shared-user';
+import { serialisePayload } from '../../gateway/api/webhooks/shared-user';
 
 const user = { _id: 'u1', userId: 'Zoë "quoted"', geofences: [{ _id: 'g1', metadata: { n: 1.5, list: [null, true] } }], location: { type: 'Point', coordinates: [2.35, 48.85] } };
 const events: WebhookEvent[] = [1, 2, 3].map((i) => ({
@@ -21,12 +21,12 @@ test.each([
   ['batch mode, user shared (null in the row)', chunkForWebhook('w1', 'batch', events, null)],
 ])('%s: the same bytes as JSON.stringify', (_name, planned) => {
   expect(planned.length).toBeGreaterThan(0);
-  for (const p of planned) expect(payloadJson(p.payload, texts)).toBe(JSON.stringify(p.payload));
+  for (const p of planned) expect(serialisePayload(p.payload, texts)).toBe(JSON.stringify(p.payload));
 });
 
 test('texts are what is written: a text standing for an event is used as it is', () => {
   const [p] = chunkForWebhook('w1', 'single', events.slice(0, 1), user);
   const marked = { user: '{"marked":"user"}', event: () => '{"marked":"event"}' };
-  expect(payloadJson(p.payload, marked)).toBe('{"event":{"marked":"event"},"user":{"marked":"user"}}');
-  expect(payloadJson(p.payload, undefined)).toBe(JSON.stringify(p.payload));
+  expect(serialisePayload(p.payload, marked)).toBe('{"event":{"marked":"event"},"user":{"marked":"user"}}');
+  expect(serialisePayload(p.payload, undefined)).toBe(JSON.stringify(p.payload));
 });

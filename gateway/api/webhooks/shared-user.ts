@@ -61,11 +61,11 @@ export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string,
 function storedRow(row: OutboxRow, userShared: boolean, texts: PayloadTexts | undefined): OutboxRow {
   const { payload, ...rest } = row;
   if (payload === undefined) return row;
-  return { ...rest, payloadJson: payloadJson(userShared ? { ...payload, user: null } : payload, texts) };
+  return { ...rest, payloadJson: serialisePayload(userShared ? { ...payload, user: null } : payload, texts) };
 }
 
 /** JSON.stringify(payload), from the texts when the caller has them: `{event, user}` or `{events, user}`, in that order. */
-export function payloadJson(payload: WebhookPayload, texts: PayloadTexts | undefined): string {
+export function serialisePayload(payload: WebhookPayload, texts: PayloadTexts | undefined): string {
   if (texts === undefined) return JSON.stringify(payload);
   const user = payload.user === null ? 'null' : texts.user;
   return 'event' in payload
