@@ -10,7 +10,7 @@ import { parseWebhookUrl } from '../../engine/webhooks/webhook-url';
 import { resolveDeliveryAddresses, RefusedAddress } from '../../jobs/delivery-dns';
 import type { DeliveryWorker } from '../../jobs/delivery-worker';
 import { publicView } from '../collections';
-import { publicEvent } from '../track/track-service';
+import { publicEvent, type TrackJson } from '../track/track-service';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
 import { outboxPuts, type PayloadTexts } from './shared-user';
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
@@ -227,9 +227,11 @@ export class WebhookService {
 
   /**
    * Outbox rows for events being written: add the ops to the same Store write as the events, so the
-   * events and their deliveries commit (or fail) together. `user` is the payload's user object.
+   * events and their deliveries commit (or fail) together. `user` is the payload's user object; `json`,
+   * when the caller has it (the track path), is the text of that user and of each event, written into
+   * the rows instead of serialising them again.
    */
-  async outboxFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date, json?: ShownJson): Promise<OutboxAddition> {
+  async outboxFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date, json?: TrackJson): Promise<OutboxAddition> {
     if (events.length === 0) return { ops: [], webhookIds: [] };
     const webhooks = await this.directory.forScope(scope, at.getTime());
     if (webhooks.length === 0) return { ops: [], webhookIds: [] };
@@ -241,13 +243,8 @@ export class WebhookService {
   }
 }
 
-/** The user and the events as the API shows them, serialised by the caller (`events[i]` is `events[i]`'s). */
-export interface ShownJson {
-  user: string;
-  events: readonly string[];
-}
-
-function payloadTexts(shown: readonly WebhookEvent[], json: ShownJson): PayloadTexts {
+/** `json.events[i]` is the text of `shown[i]`. */
+function payloadTexts(shown: readonly WebhookEvent[], json: TrackJson): PayloadTexts {
   const byEvent = new Map(shown.map((e, i) => [e, json.events[i]]));
   return { user: json.user, event: (e) => byEvent.get(e) ?? JSON.stringify(e) };
 }
