@@ -6,8 +6,7 @@
 //   ring 1: each side its own name                    → an ordinary turn
 //   ring 2: "Ring", tagged junction=roundabout        → an ordinary turn (roundabouts are never merged)
 import type { LngLat } from '../../adapters/router/port';
-import type { EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
-import { importXmlForRouting, type ImportedRouter } from './support';
+import { routerForXml } from './support';
 
 /** Side of a ring and length (each axis) of a spoke, degrees; rings lie 0.01° apart along the equator. */
 const SIDE = 0.0002;
@@ -41,20 +40,14 @@ ${ringWays(2, () => '<tag k="junction" v="roundabout"/><tag k="name" v="Ring"/>'
 </osm>
 `;
 
-let imported: ImportedRouter;
-let router: EmbeddedRouter;
-beforeAll(async () => {
-  imported = await importXmlForRouting('rings', OSM_XML);
-  router = imported.router;
-}, 60_000);
-afterAll(() => imported?.close());
+const router = routerForXml('rings', OSM_XML);
 
 /** The outer end of spoke `i` of ring `k`. */
 const spokeEnd = (k: number, i: number): LngLat => [0.01 * k + CORNERS[i][0] + OUTWARD[i][0] * SPOKE, CORNERS[i][1] + OUTWARD[i][1] * SPOKE];
 
 /** Seconds a car route takes beyond driving its length at 25 km/h (residential): what its turns cost. */
 async function turnSeconds(k: number, from: number, to: number): Promise<number> {
-  const route = (await router.route!({ locations: [spokeEnd(k, from), spokeEnd(k, to)], mode: 'car' })).routes[0];
+  const route = (await router().route!({ locations: [spokeEnd(k, from), spokeEnd(k, to)], mode: 'car' })).routes[0];
   return route.duration - route.distance / (25 / 3.6);
 }
 

@@ -4,8 +4,7 @@
 // every turn through it; bicycles pay none.
 import type { LngLat, RouterMode } from '../../adapters/router/port';
 import { readObstacle } from '../../data/osm/routing/profiles/obstacles';
-import type { EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
-import { importXmlForRouting, type ImportedRouter } from './support';
+import { routerForXml } from './support';
 import { OBSTACLE_BACKWARD, OBSTACLE_FORWARD, OBSTACLE_MINOR, OBSTACLE_STOP } from '../../gateway/engine/routing/obstacles';
 
 test('obstacle tags: seconds, direction, minor stops; crossings cost nothing', () => {
@@ -38,20 +37,14 @@ ${LON.map((lon, i) => `<node id="${i + 1}" lat="0" lon="${lon}">${NODE_TAGS[i + 
 </osm>
 `;
 
-let imported: ImportedRouter;
-let router: EmbeddedRouter;
-beforeAll(async () => {
-  imported = await importXmlForRouting('road', OSM_XML);
-  router = imported.router;
-}, 60_000);
-afterAll(() => imported?.close());
+const router = routerForXml('road', OSM_XML);
 
 const node = (i: number): LngLat => [LON[i - 1], 0];
 const KPH: Record<RouterMode, number> = { car: 25, truck: 25, bike: 15, foot: 5 };
 
 /** Seconds a route between two nodes takes beyond driving its length at the mode's speed. */
 async function extraSeconds(mode: RouterMode, from: number, to: number): Promise<number> {
-  const route = (await router.route!({ locations: [node(from), node(to)], mode })).routes[0];
+  const route = (await router().route!({ locations: [node(from), node(to)], mode })).routes[0];
   return Math.round((route.duration - route.distance / (KPH[mode] / 3.6)) * 10) / 10;
 }
 

@@ -30,18 +30,29 @@ export async function importForRouting(extracts: Record<string, string>): Promis
   for (const [name, file] of Object.entries(extracts)) {
     await runImport({ file: path.join(OSM, file), name, dataDir, stages: [new RoutingStage()] });
   }
+  return routerOver(dataDir);
+}
+
+function routerOver(dataDir: string): ImportedRouter {
   const catalog = new ExtractCatalog({ dataDir, checkMs: 0 });
   return { dataDir, catalog, router: createEmbeddedRouter(catalog), close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-/** An embedded router over OSM XML written by the test (a generated road), routing stage only. */
-export async function importXmlForRouting(name: string, xml: string): Promise<ImportedRouter> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `waymark-${name}-`));
-  const file = path.join(dataDir, `${name}.osm`);
-  fs.writeFileSync(file, xml);
-  await runImport({ file, name, dataDir, stages: [new RoutingStage()] });
-  const catalog = new ExtractCatalog({ dataDir, checkMs: 0 });
-  return { dataDir, catalog, router: createEmbeddedRouter(catalog), close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+/**
+ * An embedded router over OSM XML written by the test (a generated road), routing stage only: imported
+ * before the file's tests, removed after them. Call it at the top level of a test file.
+ */
+export function routerForXml(name: string, xml: string): () => EmbeddedRouter {
+  let imported: ImportedRouter | undefined;
+  beforeAll(async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `waymark-${name}-`));
+    const file = path.join(dataDir, `${name}.osm`);
+    fs.writeFileSync(file, xml);
+    await runImport({ file, name, dataDir, stages: [new RoutingStage()] });
+    imported = routerOver(dataDir);
+  }, 60_000);
+  afterAll(() => imported?.close());
+  return () => imported!.router;
 }
 
 /** A real gateway over a data directory holding these extracts (name → file under ../shared/fixtures/osm), routing stage only. */
