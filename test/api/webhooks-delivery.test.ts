@@ -59,14 +59,19 @@ function at(path: string): (rs: Received[]) => Received[] {
   return (rs) => rs.filter((r) => r.path === path);
 }
 
+/** A device's update away from the café, then one at it: the entry's events (one per geofence there). */
+async function walkIn(key: string, deviceId: string): Promise<Array<{ _id: string; type: string }>> {
+  await track(key, deviceId, AWAY);
+  return track(key, deviceId, CAFE);
+}
+
 function eventIdsOf(r: Received): string[] {
   return r.json.events ? r.json.events.map((e: { _id: string }) => e._id) : [r.json.event._id];
 }
 
 test('a track event arrives as Radar sends it, and both signatures verify with the token', async () => {
   const { keys, hook, path } = await setup({});
-  await track(keys.testPk, 'd1', AWAY);
-  const events = await track(keys.testPk, 'd1', CAFE);
+  const events = await walkIn(keys.testPk, 'd1');
   expect(events.map((e) => e.type)).toEqual(['user.entered_geofence']);
   await receiver.waitFor((rs) => at(path)(rs).length === 1, undefined, 'one delivery');
   const [req] = at(path)(receiver.received);
@@ -103,8 +108,7 @@ test.each([
   ['batch', 5, [5, 2]],
 ])('%s mode: seven events of one update arrive in order, %i per request', async (mode, _size, shape) => {
   const { keys, path } = await setup({ mode }, 7);
-  await track(keys.testPk, 'd1', AWAY);
-  const events = await track(keys.testPk, 'd1', CAFE);
+  const events = await walkIn(keys.testPk, 'd1');
   expect(events).toHaveLength(7);
   await receiver.waitFor((rs) => at(path)(rs).length === shape.length, undefined, `${shape.length} requests`);
   const requests = at(path)(receiver.received);
@@ -120,8 +124,7 @@ test('an update that enters three geofences stores its user once; each of its re
   const { keys, hook, path } = await setup({}, 3);
   const scope = { projectId: keys.id, live: false };
   const store = server.running.services.store;
-  await track(keys.testPk, 'd1', AWAY);
-  const events = await track(keys.testPk, 'd1', CAFE);
+  const events = await walkIn(keys.testPk, 'd1');
   expect(events).toHaveLength(3);
   await receiver.waitFor((rs) => at(path)(rs).length === 3, undefined, 'three deliveries');
   const requests = at(path)(receiver.received);
@@ -140,8 +143,7 @@ test('an update that enters three geofences stores its user once; each of its re
 
   // Rows that die get their user back inline: dead letters outlive the shared document.
   receiver.fallback = { status: 500 };
-  await track(keys.testPk, 'd2', AWAY);
-  await track(keys.testPk, 'd2', CAFE);
+  await walkIn(keys.testPk, 'd2');
   await waitForLog(keys.testSk, hook._id, 3 + 3 * 4);
   const dead = (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
   expect(dead).toHaveLength(3);
@@ -154,8 +156,7 @@ test('a pending row whose shared user is gone is sent with the user as stored no
   const { keys, hook, path } = await setup({}, 2);
   const scope = { projectId: keys.id, live: false };
   const store = server.running.services.store;
-  await track(keys.testPk, 'd1', AWAY);
-  const events = await track(keys.testPk, 'd1', CAFE);
+  const events = await walkIn(keys.testPk, 'd1');
   expect(events).toHaveLength(2);
   await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'two deliveries');
   // Queued again while the webhook is paused: one run of one user, so one shared user.
@@ -204,8 +205,7 @@ test('rows queued before payloads were kept as text are sent byte for byte as th
 
 test('the type filter sends only the chosen event types; a trailing * matches a prefix', async () => {
   const { keys, path } = await setup({ types: ['user.exited_*'] });
-  await track(keys.testPk, 'd1', AWAY);
-  const entered = await track(keys.testPk, 'd1', CAFE);
+  const entered = await walkIn(keys.testPk, 'd1');
   const exited = await track(keys.testPk, 'd1', AWAY);
   expect(exited.map((e) => e.type)).toEqual(['user.exited_geofence']);
   await receiver.waitFor((rs) => at(path)(rs).length >= 1, undefined, 'the exit');
@@ -217,8 +217,7 @@ test('the type filter sends only the chosen event types; a trailing * matches a 
 test('500s are retried with a new signing id each time until the receiver accepts; the log shows each attempt', async () => {
   const { keys, hook, path } = await setup({});
   receiver.script = [{ status: 500 }, { status: 503, headers: { 'retry-after': '0' } }];
-  await track(keys.testPk, 'd1', AWAY);
-  const [event] = await track(keys.testPk, 'd1', CAFE);
+  const [event] = await walkIn(keys.testPk, 'd1');
   await receiver.waitFor((rs) => at(path)(rs).length === 3, undefined, 'three attempts');
   const attempts = at(path)(receiver.received);
   expect(attempts.map((r) => r.json.event._id)).toEqual([event._id, event._id, event._id]);
@@ -235,8 +234,7 @@ test('500s are retried with a new signing id each time until the receiver accept
 test('a receiver slower than the timeout is retried, then delivered', async () => {
   const { keys, hook, path } = await setup({});
   receiver.script = [{ status: 200, delayMs: 2000 }];
-  await track(keys.testPk, 'd1', AWAY);
-  await track(keys.testPk, 'd1', CAFE);
+  await walkIn(keys.testPk, 'd1');
   await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'two attempts');
   const log = await waitForLog(keys.testSk, hook._id, 2);
   expect(log.map((e) => [e.attempt, e.outcome, e.status])).toEqual([[2, 'delivered', 200], [1, 'retry', null]]);
@@ -258,8 +256,7 @@ async function waitForLog(key: string, hookId: string, count: number): Promise<L
 test('after the maximum attempts a row is a dead letter; redelivering it delivers it', async () => {
   const { keys, hook, path } = await setup({});
   receiver.fallback = { status: 500 };
-  await track(keys.testPk, 'd1', AWAY);
-  const [event] = await track(keys.testPk, 'd1', CAFE);
+  const [event] = await walkIn(keys.testPk, 'd1');
   const log = await waitForLog(keys.testSk, hook._id, 4);
   expect(log.map((e) => e.outcome)).toEqual(['dead', 'retry', 'retry', 'retry']);
   expect(at(path)(receiver.received)).toHaveLength(4);
@@ -337,8 +334,7 @@ test('a row already past the maximum age when its turn comes is dead-lettered wi
 
 test('past events are redelivered on request, by id and by time range', async () => {
   const { keys, hook, path } = await setup({});
-  await track(keys.testPk, 'd1', AWAY);
-  const [entry] = await track(keys.testPk, 'd1', CAFE);
+  const [entry] = await walkIn(keys.testPk, 'd1');
   const [exit] = await track(keys.testPk, 'd1', AWAY);
   await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'the first two deliveries');
 
@@ -378,8 +374,7 @@ test('rows of an endpoint are delivered in order: later rows wait behind a faili
 test('a disabled webhook queues nothing; once enabled it gets new events', async () => {
   const { keys, hook, path } = await setup({ enabled: false });
   expect(hook).toMatchObject({ enabled: false });
-  await track(keys.testPk, 'd1', AWAY);
-  const [skipped] = await track(keys.testPk, 'd1', CAFE);
+  const [skipped] = await walkIn(keys.testPk, 'd1');
   const enabled = await server.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: true } });
   expect(enabled.body.webhook.enabled).toBe(true);
   const [sent] = await track(keys.testPk, 'd1', AWAY);
@@ -400,8 +395,7 @@ test('test and live environments have their own webhooks and events', async () =
 
   await track(keys.livePk, 'd1', AWAY);
   const [liveEvent] = await track(keys.livePk, 'd1', CAFE);
-  await track(keys.testPk, 'd1', AWAY);
-  const [testEvent] = await track(keys.testPk, 'd1', CAFE);
+  const [testEvent] = await walkIn(keys.testPk, 'd1');
   await receiver.waitFor((rs) => at(path)(rs).length === 1 && at(livePath)(rs).length === 1, undefined, 'one per environment');
   expect(at(livePath)(receiver.received)[0].json.event).toMatchObject({ _id: liveEvent._id, live: true });
   expect(at(path)(receiver.received)[0].json.event).toMatchObject({ _id: testEvent._id, live: false });
@@ -412,8 +406,7 @@ test('clean-up drops delivery-log entries after 7 days, shared payload users aft
   const scope = { projectId: keys.id, live: false };
   const sharedUsers = async (): Promise<unknown[]> => (await server.running.services.store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs;
   receiver.fallback = { status: 500 };
-  await track(keys.testPk, 'd1', AWAY);
-  await track(keys.testPk, 'd1', CAFE);
+  await walkIn(keys.testPk, 'd1');
   await waitForLog(keys.testSk, hook._id, 8);
   receiver.fallback = { status: 200 };
   const deadLetters = async (): Promise<unknown[]> => (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
@@ -487,8 +480,7 @@ test('more endpoints than the concurrency limit: every one is delivered, the swe
 test('metrics count deliveries, retries and dead letters in Prometheus text', async () => {
   const { keys, hook } = await setup({});
   receiver.script = [{ status: 500 }];
-  await track(keys.testPk, 'd1', AWAY);
-  await track(keys.testPk, 'd1', CAFE);
+  await walkIn(keys.testPk, 'd1');
   await waitForLog(keys.testSk, hook._id, 2);
   const res = await fetch(`${server.url}/metrics`);
   expect(res.status).toBe(200);
