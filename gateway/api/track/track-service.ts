@@ -117,18 +117,25 @@ export function eventUser(user: UserDoc): Record<string, unknown> {
   return out;
 }
 
-function eventGeofence(g: Geofence): Record<string, unknown> {
-  const out: Record<string, unknown> = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
-  if (g.metadata !== undefined) out.metadata = g.metadata;
-  return out;
-}
-
 /**
- * A geofence as users' `geofences` lists show it, made once per geofence object the index holds (an
- * update of the geofence replaces that object): every update of every user inside it used to build its
- * own copy, and the users kept in memory (hot-users.ts) each held theirs. Frozen, as it is shared.
+ * A geofence as events and users' `geofences` lists show it, made once per geofence object the index
+ * holds (an update of the geofence replaces that object): every update of every user inside it used to
+ * build its own copies, and the users kept in memory (hot-users.ts) each held theirs. Frozen, as they are
+ * shared, which also lets doc-json.ts keep their texts.
  */
+const eventGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
 const userGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
+
+function eventGeofence(g: Geofence): Readonly<Record<string, unknown>> {
+  let shown = eventGeofences.get(g);
+  if (shown === undefined) {
+    const out: Record<string, unknown> = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
+    if (g.metadata !== undefined) out.metadata = g.metadata;
+    shown = Object.freeze(out);
+    eventGeofences.set(g, shown);
+  }
+  return shown;
+}
 
 function userGeofence(g: Geofence): Readonly<Record<string, unknown>> {
   let shown = userGeofences.get(g);
