@@ -1,6 +1,7 @@
 // What only the PostgreSQL store has to get right: locks that hold across processes (two stores = two
 // pools = two gateway nodes), transactions that roll back on the server, migrations that run once however
 // many nodes start together, and the PostGIS / btree choice. Plus a differential check against SQLite.
+import { advisoryKey } from '../../adapters/store/postgres/advisory-key';
 import { MIGRATIONS } from '../../adapters/store/postgres/migrations';
 import { PostgresStore, type PostgresStoreOptions } from '../../adapters/store/postgres/postgres-store';
 import type { CollectionSpec, Doc, Scope, WriteOp } from '../../adapters/store/port';
@@ -127,6 +128,35 @@ d('PostgreSQL store: locks across stores (two nodes)', () => {
     });
     await Promise.all(Array.from({ length: 40 }, (_, i) => bump(i % 2 === 0 ? nodeA : nodeB)));
     expect((await nodeA.get('counters', SCOPE, 'c1'))?.n).toBe(40);
+  });
+
+  test('many sections at once on a few keys: one holder per key across nodes, and every lock freed after', async () => {
+    // The lock session batches its requests and frees locks without the caller waiting: a lost or
+    // misordered unlock would show here as two holders, or as a lock still held at the end.
+    const keys = ['storm:a', 'storm:b', 'storm:c'];
+    const holders = new Map<string, number>();
+    let most = 0;
+    let ran = 0;
+    const section = (store: PostgresStore, key: string) => store.withLock(key, async () => {
+      const now = (holders.get(key) ?? 0) + 1;
+      holders.set(key, now);
+      most = Math.max(most, now);
+      await new Promise((resolve) => setImmediate(resolve));
+      holders.set(key, now - 1);
+      ran++;
+    });
+    await Promise.all(Array.from({ length: 120 }, (_, i) => section(i % 2 === 0 ? nodeA : nodeB, keys[i % 3])));
+    expect(ran).toBe(120);
+    expect(most).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the last unlocks are not awaited by withLock
+    const ids = keys.map((k) => BigInt.asUintN(64, BigInt(advisoryKey(`waymark:lock:${nodeA.schema}\u0000${k}`))));
+    const held = await withClient(async (c) => (await c.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = ANY($1::bigint[])`,
+      [ids.map((id) => BigInt.asIntN(64, id).toString())],
+    )).rows[0].n);
+    expect(Number(held)).toBe(0);
+    const impatient = await open({ schema: nodeA.schema, lockTimeoutMs: 100 });
+    for (const key of keys) await expect(impatient.withLock(key, async () => key)).resolves.toBe(key);
   });
 
   test('waiting longer than lockTimeoutMs fails with the key in the message', async () => {

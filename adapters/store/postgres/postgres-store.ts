@@ -384,7 +384,9 @@ export class PostgresStore implements Store {
       try {
         return await fn();
       } finally {
-        await this.lockSession.release(lockId);
+        // Not awaited: the unlock is queued ahead of any later request for this key (advisory-session.ts),
+        // so the answer need not wait for its round trip.
+        void this.lockSession.release(lockId);
       }
     });
   }
