@@ -80,6 +80,15 @@ export function collectionTable(collection: string, spec: CollectionSpec): Colle
   return { table, indexes };
 }
 
+/**
+ * Whether an index of the collection's table is one this code made (and so may drop once the declaration
+ * no longer asks for it): every index collectionTable() names starts with the table's name and "_". A
+ * primary key or unique constraint's index is never one, whatever its name: callers exclude those first.
+ */
+export function isOwnIndex(table: string, index: string): boolean {
+  return index.startsWith(`${table}_`);
+}
+
 /** The CREATE INDEX statement of one index, the same in SQLite and PostgreSQL. */
 export function createIndexSql(table: string, index: TableIndex): string {
   const columns = index.global ? index.columns : ['project_id', 'live', ...index.columns];

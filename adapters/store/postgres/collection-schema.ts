@@ -1,13 +1,14 @@
 // The PostgreSQL table of one collection, laid out as collection-table.ts says (the same indexes as the
 // SQLite store), plus the PostGIS point column and its GiST index when within() uses PostGIS. Creating it,
-// moving in the collection's documents from the shared `docs` table of earlier versions and building its
-// missing indexes is one transaction: an interrupted upgrade leaves the rows where they were, and the next
+// moving in the collection's documents from the shared `docs` table of earlier versions, building its
+// missing indexes and dropping those the declaration no longer asks for is one transaction: an interrupted upgrade leaves the rows where they were, and the next
 // start moves them. The caller holds the migration lock, so nodes starting together take turns and the
 // second finds everything in place (and then only reads the catalog).
 import type { PoolClient } from 'pg';
-import { collectionTable, createIndexSql, type TableIndex } from '../collection-table';
+import { collectionTable, createIndexSql, isOwnIndex, type TableIndex } from '../collection-table';
 import type { CollectionSpec } from '../port';
 import { errorText } from './connection';
+import { quoteIdent } from './identifiers';
 
 /** The columns of a collection table, in the order writes give them; `geom`, when present, is generated. */
 export const TABLE_COLUMNS = 'project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
@@ -55,6 +56,15 @@ export async function prepareCollection(client: PoolClient, collection: string, 
     [opts.schemaName, names],
   )).rows.map((r) => r.name));
   const tableExists = existing.has(layout.table);
+  // Indexes an earlier declaration asked for and this one does not: each would still cost an entry per
+  // write. Only ours (named after the table), never the index of a constraint (the primary key's
+  // coll_x_pkey, which PostgreSQL names itself).
+  const wanted = new Set([...indexes.map((i) => i.name), ...(spatial ? [geomIndex] : [])]);
+  const obsolete = tableExists ? (await client.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)`,
+    [table],
+  )).rows.map((r) => r.name).filter((name) => isOwnIndex(layout.table, name) && !wanted.has(name)) : [];
   // A collection that became versioned gets its revision column; existing rows start at 1.
   const addRev = tableExists && spec.versioned === true && ((await client.query(
     "SELECT 1 FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'rev' AND NOT attisdropped",
@@ -68,9 +78,8 @@ export async function prepareCollection(client: PoolClient, collection: string, 
   const missing = indexes.filter((i) => !existing.has(i.name));
   const addGeom = spatial && tableExists && !hasGeom;
   const needGeomIndex = spatial && !existing.has(geomIndex);
-  const dropPoint = spatial && existing.has(`${layout.table}_point`);
   const warnings: string[] = [];
-  if (tableExists && !legacy && missing.length === 0 && !addGeom && !needGeomIndex && !dropPoint && !addRev) return { table, uniqueIndexes, warnings };
+  if (tableExists && !legacy && missing.length === 0 && !addGeom && !needGeomIndex && obsolete.length === 0 && !addRev) return { table, uniqueIndexes, warnings };
 
   const g = opts.postgis;
   // A planar point in EPSG:4326, generated from lng/lat so that writers never need to know about PostGIS
@@ -121,7 +130,8 @@ export async function prepareCollection(client: PoolClient, collection: string, 
       }
     }
     if (needGeomIndex) await client.query(`CREATE INDEX IF NOT EXISTS ${geomIndex} ON ${table} USING gist (geom) WHERE geom IS NOT NULL`);
-    if (dropPoint) await client.query(`DROP INDEX IF EXISTS ${opts.schema}.${layout.table}_point`);
+    // With PostGIS the lat/lng btree of earlier versions is among these: the GiST index replaced it.
+    for (const name of obsolete) await client.query(`DROP INDEX IF EXISTS ${opts.schema}.${quoteIdent(name)}`);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);

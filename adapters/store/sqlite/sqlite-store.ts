@@ -17,7 +17,7 @@ import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';
 import { REVISION_CONFLICT_CODE, RevisionConflict } from '../revision-conflict';
 import { sortedMatch } from '../sorted-index';
-import { collectionTable, createIndexSql, tableName } from '../collection-table';
+import { collectionTable, createIndexSql, isOwnIndex, tableName } from '../collection-table';
 import { createRowWriter, type RowFailure, type RowOp, type RowWriter } from './row-writer';
 import { SqliteWriter } from './sqlite-writer';
 
@@ -138,7 +138,8 @@ export class SqliteStore implements Store {
   /**
    * Creates the collection's table and indexes (collection-table.ts) and moves in its documents from the
    * shared `docs` table of earlier versions, in one transaction: an interrupted upgrade leaves them where
-   * they were and the next start moves them.
+   * they were and the next start moves them. Indexes of the table that the declaration no longer asks for
+   * are dropped.
    */
   async define(collection: string, spec: CollectionSpec): Promise<void> {
     const { table, indexes } = collectionTable(collection, spec);
@@ -172,6 +173,13 @@ export class SqliteStore implements Store {
         // ones) and say so; `warnings` reaches the log at start-up.
         this.warnings.push(`${collection}.${index.field} is not enforced unique: existing duplicates (${err instanceof Error ? err.message : String(err)})`);
       }
+    }
+    // Indexes an earlier declaration asked for and this one does not: each would still cost an entry per
+    // write. Only ours (named after the table); a constraint's automatic index has no SQL and stays.
+    const wanted = new Set(indexes.map((i) => i.name));
+    const present = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as Array<{ name: string }>;
+    for (const { name } of present) {
+      if (isOwnIndex(table, name) && !wanted.has(name)) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
     }
   }
 
