@@ -35,8 +35,9 @@ test('each collection gets its own table with the indexes it declares and no oth
   const store = new SqliteStore({ file });
   for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(name, COLLECTIONS[name]);
   await store.close();
-  // Users: listed by updatedAt, unique userId (which also serves lookups), devices, position.
-  expect(indexesOf('coll_users')).toEqual(['coll_users_key_deviceid', 'coll_users_point', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_at']);
+  // Users: listed by updatedAt (by the hour: users are volatile), unique userId (which also serves
+  // lookups), devices, position (by its cell).
+  expect(indexesOf('coll_users')).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
   // Events: by createdAt, by type in order (which serves type lookups), by user. No updated-at index.
   expect(indexesOf('coll_events')).toEqual(['coll_events_created_at', 'coll_events_key_userref', 'coll_events_sorted_type']);
   expect(indexesOf('coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
