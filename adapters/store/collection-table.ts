@@ -6,6 +6,8 @@
 //   - one index per key, unless a unique rule on that key alone or a sorted index starting with it
 //     already serves equality on it;
 //   - its unique rules, sorted combinations, point and due date.
+// A volatile collection (port.ts) has its updatedAt order and its point indexed by their coarse columns
+// (coarse-index.ts) instead: updated_hour, and (lat_cell, lng_cell).
 // Shared by the SQL adapters so that both stores index a collection the same way.
 import type { CollectionSpec } from './port';
 import { KEY_SLOTS } from './indexed-fields';
@@ -54,8 +56,12 @@ export function collectionTable(collection: string, spec: CollectionSpec): Colle
   const table = tableName(collection);
   const indexes: TableIndex[] = [];
   for (const order of spec.orders ?? DEFAULT_ORDERS) {
-    const column = order === 'createdAt' ? 'created_at' : 'updated_at';
-    indexes.push({ name: `${table}_${column}`, columns: [column], unique: false });
+    // A volatile collection's updatedAt order is kept by the hour (coarse-index.ts).
+    if (order === 'updatedAt' && spec.volatile) indexes.push({ name: `${table}_updated_hour`, columns: ['updated_hour'], unique: false });
+    else {
+      const column = order === 'createdAt' ? 'created_at' : 'updated_at';
+      indexes.push({ name: `${table}_${column}`, columns: [column], unique: false });
+    }
   }
   const served = new Set<string>();
   for (const rule of spec.unique ?? []) {
@@ -75,9 +81,19 @@ export function collectionTable(collection: string, spec: CollectionSpec): Colle
     checkWord(collection, key);
     indexes.push({ name: `${table}_key_${key.toLowerCase()}`, columns: [`k${i}`], unique: false, where: `k${i} IS NOT NULL` });
   });
-  if (spec.point) indexes.push({ name: `${table}_point`, columns: ['lat', 'lng'], unique: false, where: 'lat IS NOT NULL' });
+  if (spec.point && spec.volatile) indexes.push({ name: `${table}_cell`, columns: ['lat_cell', 'lng_cell'], unique: false, where: 'lat_cell IS NOT NULL' });
+  else if (spec.point) indexes.push({ name: `${table}_point`, columns: ['lat', 'lng'], unique: false, where: 'lat IS NOT NULL' });
   if (spec.due) indexes.push({ name: `${table}_due`, columns: ['due_at'], unique: false, where: 'due_at IS NOT NULL', global: true });
   return { table, indexes };
+}
+
+/**
+ * Whether an index of the collection's table is one this code made (and so may drop once the declaration
+ * no longer asks for it): every index collectionTable() names starts with the table's name and "_". A
+ * primary key or unique constraint's index is never one, whatever its name: callers exclude those first.
+ */
+export function isOwnIndex(table: string, index: string): boolean {
+  return index.startsWith(`${table}_`);
 }
 
 /** The CREATE INDEX statement of one index, the same in SQLite and PostgreSQL. */

@@ -51,6 +51,14 @@ export interface CollectionSpec {
    * did not see (the track path's cache of users, #14).
    */
   versioned?: boolean;
+  /**
+   * updatedAt and the point change on (nearly) every write: a user's track update moves both. The
+   * adapters then index them coarsely (coarse-index.ts): the updatedAt order by its hour, the point by
+   * its cell of 0.01°, so that a write staying within its hour and cell changes no index at all. Lists
+   * by updatedAt then sort the rows of each hour they read, and within() reads the rows of the cells its
+   * box touches; the answers stay the same.
+   */
+  volatile?: boolean;
 }
 
 /** The field that carries a versioned document's revision on reads; never stored inside the document. */

@@ -4,15 +4,18 @@ import type { CollectionSpec, ListQuery, Scalar } from './port';
 
 /**
  * The equality values of a query when it can be read in order from one of the collection's sorted
- * indexes: sorted by createdAt, and every filter one value of an indexed key, together exactly one
- * declared combination. Undefined otherwise (the query then sorts its matches).
+ * indexes: sorted by createdAt, and its filters on indexed keys one value each, together exactly one
+ * declared combination. Filters on fields that are not keys (and metadata) are then checked on the rows
+ * read in order: no index could serve them anyway, and without the order every row of the combination
+ * would be read and sorted. Undefined otherwise (the query then sorts its matches).
  */
 export function sortedMatch(spec: CollectionSpec, query: ListQuery): Map<string, string> | undefined {
-  if (query.sortBy !== 'createdAt' || !spec.sorted?.length || query.metadata && Object.keys(query.metadata).length > 0) return undefined;
+  if (query.sortBy !== 'createdAt' || !spec.sorted?.length) return undefined;
   const equals = new Map<string, string>();
   for (const [field, value] of Object.entries(query.equals ?? {})) {
+    if (!spec.keys.includes(field)) continue;
     const values: Scalar[] = Array.isArray(value) ? value : [value];
-    if (values.length !== 1 || !spec.keys.includes(field)) return undefined;
+    if (values.length !== 1) return undefined;
     equals.set(field, String(values[0]));
   }
   const fits = spec.sorted.some((keys) => keys.length === equals.size && keys.every((k) => equals.has(k)));

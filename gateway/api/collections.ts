@@ -10,6 +10,9 @@ export const COLLECTIONS = {
     unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
     // Track keeps users in memory and writes them back only at the revision it read (#14).
     versioned: true,
+    // Every track update moves updatedAt and the location: indexed by hour and 0.01° cell, so that an
+    // update within both changes no index (#14, docs/track-path.md).
+    volatile: true,
   },
   // Every node keeps an index of them in memory: writes are announced to the others.
   geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },

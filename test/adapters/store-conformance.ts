@@ -175,7 +175,10 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
       });
     });
 
-    describe('list', () => {
+    // Lists and box queries answer the same on a collection declared volatile (coarse indexes).
+    const variants: Array<[string, Partial<CollectionSpec>]> = [['exact indexes', {}], ['volatile', { volatile: true }]];
+
+    describe.each(variants)('list, %s', (_variant, extra) => {
       // Created 1..5 in order; updated in another order, so the two sorts differ.
       const five = (): Doc[] => [
         doc(1, { tag: 'odd', colour: 'red', size: 1, on: true, metadata: { plan: 'pro', seats: 5, trial: false } }, 1, 50),
@@ -186,7 +189,7 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
       ];
       let c: string;
       beforeEach(async () => {
-        c = await collection({ keys: ['tag'] });
+        c = await collection({ keys: ['tag'], ...extra });
         await putAll(c, scope, five());
         await putAll(c, otherEnv, [doc(6, { tag: 'odd' }, 6)]);
         await putAll(c, otherProject, [doc(7, { tag: 'odd' }, 7)]);
@@ -204,6 +207,9 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         ['after (exclusive)', { limit: 10, sortBy: 'createdAt', ranges: [{ field: 'createdAt', after: at(3) }] }, [5, 4], false],
         ['between', { limit: 10, sortBy: 'createdAt', ranges: [{ field: 'createdAt', after: at(1), before: at(5) }] }, [4, 3, 2], false],
         ['range on updatedAt, sorted by createdAt', { limit: 10, sortBy: 'createdAt', ranges: [{ field: 'updatedAt', after: at(25) }] }, [4, 2, 1], false],
+        ['updatedAt range, sorted by updatedAt', { limit: 10, sortBy: 'updatedAt', ranges: [{ field: 'updatedAt', before: at(45), after: at(10) }] }, [2, 4, 5], false],
+        ['updatedAt after, oldest first', { limit: 2, sortBy: 'updatedAt', order: 'asc', ranges: [{ field: 'updatedAt', after: at(20) }] }, [4, 2], true],
+        ['updatedAt, equals an indexed key', { limit: 10, sortBy: 'updatedAt', equals: { tag: 'odd' } }, [1, 5, 3], false],
         ['two ranges', { limit: 10, sortBy: 'createdAt', ranges: [{ field: 'updatedAt', after: at(25) }, { field: 'createdAt', after: at(1) }] }, [4, 2], false],
         ['range and limit: hasMore counts only matches', { limit: 2, sortBy: 'createdAt', ranges: [{ field: 'createdAt', before: at(4) }] }, [3, 2], true],
         ['equals, indexed key', { limit: 10, sortBy: 'createdAt', equals: { tag: 'odd' } }, [5, 3, 1], false],
@@ -244,6 +250,14 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         expect([ids(desc.docs), ids(asc.docs)]).toEqual([[4, 3, 2, 1].map(idOf), [1, 2, 3, 4].map(idOf)]);
       });
 
+      test('ties on updatedAt are broken by _id, in the same direction', async () => {
+        const t = await collection({ keys: [], ...extra });
+        await putAll(t, scope, [doc(3, {}, 1, 7), doc(1, {}, 2, 7), doc(2, {}, 3, 7), doc(4, {}, 4, 8)]);
+        const desc = await store.list(t, scope, { limit: 10, sortBy: 'updatedAt' });
+        const asc = await store.list(t, scope, { limit: 10, sortBy: 'updatedAt', order: 'asc' });
+        expect([ids(desc.docs), ids(asc.docs)]).toEqual([[4, 3, 2, 1].map(idOf), [1, 2, 3, 4].map(idOf)]);
+      });
+
       test('metadata keys with dots, spaces and quotes are keys, not paths', async () => {
         const t = await collection();
         await putAll(t, scope, [
@@ -269,8 +283,8 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
       });
     });
 
-    describe('within', () => {
-      const spec: CollectionSpec = { keys: ['tag'], point: 'geometry' };
+    describe.each(variants)('within, %s', (_variant, extra) => {
+      const spec: CollectionSpec = { keys: ['tag'], point: 'geometry', ...extra };
       const pt = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] });
       const box = { minLng: 10, minLat: 50, maxLng: 11, maxLat: 51 };
 

@@ -6,6 +6,7 @@ import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import type { Doc, Scope, WriteOp } from '../../adapters/store/port';
 import { UniqueViolation } from '../../adapters/store/unique-violation';
 import { COLLECTIONS } from '../../gateway/api/collections';
+import { WEBHOOK_COLLECTIONS } from '../../gateway/api/webhooks/webhook-docs';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
 
 const d = describeWithPostgres();
@@ -69,14 +70,90 @@ d('PostgreSQL store: one table per collection', () => {
     const store = await open();
     try {
       for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(name, COLLECTIONS[name]);
-      // Users: listed by updatedAt, unique userId (which also serves lookups), devices, position (the
-      // GiST index on PostGIS, the lat/lng btree otherwise).
-      const point = store.spatial === 'postgis' ? 'coll_users_geom' : 'coll_users_point';
-      expect(await indexesOf(store.schema, 'coll_users')).toEqual(['coll_users_key_deviceid', point, 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_at'].sort());
+      // Users: listed by updatedAt (by the hour: users are volatile), unique userId (which also serves
+      // lookups), devices, position (by its cell, PostGIS or not).
+      expect(await indexesOf(store.schema, 'coll_users')).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
       expect(await indexesOf(store.schema, 'coll_events')).toEqual(['coll_events_created_at', 'coll_events_key_userref', 'coll_events_sorted_type']);
       expect(await indexesOf(store.schema, 'coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
       expect(await indexesOf(store.schema, 'coll_outbox')).toEqual(['coll_outbox_due', 'coll_outbox_sorted_state', 'coll_outbox_sorted_webhookid_state']);
       expect(store.warnings).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('indexes follow the declaration: one it no longer asks for is dropped, and queries still answer', async () => {
+    const wide = { keys: ['tag', 'externalId'], point: 'geometry', due: 'expiresAt' } as const;
+    let store = await open();
+    const { schema } = store;
+    const docs = Array.from({ length: 20 }, (_, i) => ({
+      _id: `t${String(i).padStart(2, '0')}`, createdAt: at, updatedAt: new Date(Date.parse(at) + i * 1000).toISOString(),
+      tag: i % 2 ? 'odd' : 'even', externalId: `x${i}`, geometry: { type: 'Point', coordinates: [2 + i / 100, 48] }, expiresAt: at,
+    }));
+    try {
+      await store.define('things', wide);
+      await store.write(docs.map((doc) => ({ op: 'put' as const, collection: 'things', scope, doc })));
+    } finally {
+      await store.close();
+    }
+    // Someone else's index on the table: not ours to drop, whatever the declaration says.
+    await withClient((c) => c.query(`CREATE INDEX operator_things_doc ON "${schema}".coll_things (id, doc)`));
+    const point = store.spatial === 'postgis' ? 'coll_things_geom' : 'coll_things_point';
+    expect(await indexesOf(schema, 'coll_things')).toEqual(
+      ['coll_things_created_at', 'coll_things_due', 'coll_things_key_externalid', 'coll_things_key_tag', point, 'coll_things_updated_at', 'operator_things_doc'].sort(),
+    );
+    store = await open(schema);
+    try {
+      await store.define('things', { keys: ['tag'], orders: ['updatedAt'] });
+      expect(await indexesOf(schema, 'coll_things')).toEqual(['coll_things_key_tag', 'coll_things_updated_at', 'operator_things_doc']);
+      // The primary key, named by PostgreSQL after the table, is a constraint's index and stays.
+      expect(await withClient(async (c) => (await c.query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'coll_things_pkey'", [schema])).rowCount)).toBe(1);
+      expect((await store.list('things', scope, { limit: 3, sortBy: 'createdAt', order: 'asc' })).docs.map((d) => d._id)).toEqual(['t00', 't01', 't02']);
+      expect((await store.list('things', scope, { limit: 2, sortBy: 'updatedAt', equals: { tag: 'odd' } })).docs.map((d) => d._id)).toEqual(['t19', 't17']);
+      expect((await store.list('things', scope, { limit: 50, sortBy: 'updatedAt', equals: { externalId: 'x4' } })).docs.map((d) => d._id)).toEqual(['t04']);
+      expect((await store.within('things', scope, { minLng: 2.025, maxLng: 2.055, minLat: 47, maxLat: 49 }, 10)).map((d) => d._id).sort()).toEqual(['t03', 't04', 't05']);
+      await store.write([{ op: 'put', collection: 'things', scope, doc: { ...docs[0], updatedAt: '2026-02-01T00:00:00.000Z' } }]);
+      expect((await store.list('things', scope, { limit: 1, sortBy: 'updatedAt' })).docs.map((d) => d._id)).toEqual(['t00']);
+      await expect(store.write([{ op: 'put', collection: 'things', scope, doc: { ...docs[1], tag: 'same id again' } }])).resolves.toBeUndefined();
+      expect(await count(schema, 'coll_things')).toBe(20);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('the delivery log keeps only its ordered index by webhook and its expiry; reading a webhook\'s log is served by it', async () => {
+    let store = await open();
+    const { schema } = store;
+    const outcomes = ['delivered', 'retry', 'dead'];
+    const entries = Array.from({ length: 3000 }, (_, i) => {
+      const t = new Date(Date.parse(at) + i * 1000).toISOString();
+      return {
+        _id: `d${String(i).padStart(4, '0')}`, createdAt: t, updatedAt: t, webhookId: `wh-${i % 20}`, outboxId: `o${i}`,
+        outcome: outcomes[i % 3], expiresAt: t,
+      };
+    });
+    try {
+      // As the log was declared before: created and updated indexes, and one per key.
+      await store.define('webhook_deliveries', { keys: ['webhookId', 'outboxId', 'outcome'], due: 'expiresAt' });
+      await store.write(entries.map((doc) => ({ op: 'put' as const, collection: 'webhook_deliveries', scope, doc })));
+    } finally {
+      await store.close();
+    }
+    store = await open(schema);
+    try {
+      await store.define('webhook_deliveries', WEBHOOK_COLLECTIONS.webhook_deliveries);
+      expect(await indexesOf(schema, 'coll_webhook_deliveries')).toEqual(['coll_webhook_deliveries_due', 'coll_webhook_deliveries_sorted_webhookid']);
+      await withClient((c) => c.query(`ANALYZE "${schema}".coll_webhook_deliveries`));
+      const query = { limit: 4, sortBy: 'createdAt', equals: { webhookId: 'wh-7', outcome: 'dead' } } as const;
+      const want = entries.filter((e) => e.webhookId === 'wh-7' && e.outcome === 'dead').reverse().slice(0, 4).map((e) => e._id);
+      expect((await store.list('webhook_deliveries', scope, query)).docs.map((d) => d._id)).toEqual(want);
+      // PostgreSQL weighs the outcome filter with statistics: it may read the webhook's entries in order
+      // or fetch them all and sort the few matches; both through the webhook's index. Without it, in order.
+      expect(await store.explainList('webhook_deliveries', scope, query)).toMatch(/coll_webhook_deliveries_sorted_webhookid/);
+      const plan = await store.explainList('webhook_deliveries', scope, { ...query, equals: { webhookId: 'wh-7' } });
+      expect(plan).toMatch(/coll_webhook_deliveries_sorted_webhookid/);
+      expect(plan).not.toMatch(/\bSort\b/);
+      expect((await store.due('webhook_deliveries', entries[2].expiresAt, 10)).map((d) => d.doc._id)).toEqual(['d0000', 'd0001', 'd0002']);
     } finally {
       await store.close();
     }

@@ -9,6 +9,7 @@ import type { Scope } from '../../adapters/store/port';
 import { MIGRATIONS } from '../../adapters/store/sqlite/migrations';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { COLLECTIONS } from '../../gateway/api/collections';
+import { WEBHOOK_COLLECTIONS } from '../../gateway/api/webhooks/webhook-docs';
 
 const scope: Scope = { projectId: 'p1', live: false };
 const at = '2026-01-01T00:00:00.000Z';
@@ -34,12 +35,84 @@ test('each collection gets its own table with the indexes it declares and no oth
   const store = new SqliteStore({ file });
   for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(name, COLLECTIONS[name]);
   await store.close();
-  // Users: listed by updatedAt, unique userId (which also serves lookups), devices, position.
-  expect(indexesOf('coll_users')).toEqual(['coll_users_key_deviceid', 'coll_users_point', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_at']);
+  // Users: listed by updatedAt (by the hour: users are volatile), unique userId (which also serves
+  // lookups), devices, position (by its cell).
+  expect(indexesOf('coll_users')).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
   // Events: by createdAt, by type in order (which serves type lookups), by user. No updated-at index.
   expect(indexesOf('coll_events')).toEqual(['coll_events_created_at', 'coll_events_key_userref', 'coll_events_sorted_type']);
   expect(indexesOf('coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
   expect(indexesOf('coll_outbox')).toEqual(['coll_outbox_due', 'coll_outbox_sorted_state', 'coll_outbox_sorted_webhookid_state']);
+});
+
+function allIndexesOf(table: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name").all(table) as Array<{ name: string }>).map((r) => r.name);
+  } finally {
+    db.close();
+  }
+}
+
+test('indexes follow the declaration: one it no longer asks for is dropped, and queries still answer', async () => {
+  const wide = { keys: ['tag', 'externalId'], point: 'geometry', due: 'expiresAt' } as const;
+  let store = new SqliteStore({ file });
+  await store.define('things', wide);
+  const docs = Array.from({ length: 20 }, (_, i) => ({
+    _id: `t${String(i).padStart(2, '0')}`, createdAt: at, updatedAt: new Date(Date.parse(at) + i * 1000).toISOString(),
+    tag: i % 2 ? 'odd' : 'even', externalId: `x${i}`, geometry: { type: 'Point', coordinates: [2 + i / 100, 48] }, expiresAt: at,
+  }));
+  await store.write(docs.map((doc) => ({ op: 'put' as const, collection: 'things', scope, doc })));
+  await store.close();
+  // Someone else's index on the table: not ours to drop, whatever the declaration says.
+  const db = new Database(file);
+  db.exec('CREATE INDEX operator_things_doc ON coll_things (doc)');
+  db.close();
+  expect(indexesOf('coll_things')).toEqual(['coll_things_created_at', 'coll_things_due', 'coll_things_key_externalid', 'coll_things_key_tag', 'coll_things_point', 'coll_things_updated_at', 'operator_things_doc']);
+
+  store = new SqliteStore({ file });
+  await store.define('things', { keys: ['tag'], orders: ['updatedAt'] });
+  expect(indexesOf('coll_things')).toEqual(['coll_things_key_tag', 'coll_things_updated_at', 'operator_things_doc']);
+  // The primary key's own index is untouched: ids are still unique per scope.
+  expect(allIndexesOf('coll_things')).toContain('sqlite_autoindex_coll_things_1');
+  expect((await store.list('things', scope, { limit: 3, sortBy: 'createdAt', order: 'asc' })).docs.map((d) => d._id)).toEqual(['t00', 't01', 't02']);
+  expect((await store.list('things', scope, { limit: 2, sortBy: 'updatedAt', equals: { tag: 'odd' } })).docs.map((d) => d._id)).toEqual(['t19', 't17']);
+  expect((await store.list('things', scope, { limit: 50, sortBy: 'updatedAt', equals: { externalId: 'x4' } })).docs.map((d) => d._id)).toEqual(['t04']);
+  expect((await store.within('things', scope, { minLng: 2.025, maxLng: 2.055, minLat: 47, maxLat: 49 }, 10)).map((d) => d._id).sort()).toEqual(['t03', 't04', 't05']);
+  await store.write([{ op: 'put', collection: 'things', scope, doc: { ...docs[0], updatedAt: '2026-02-01T00:00:00.000Z' } }]);
+  expect((await store.list('things', scope, { limit: 1, sortBy: 'updatedAt' })).docs.map((d) => d._id)).toEqual(['t00']);
+  await store.close();
+});
+
+test('the delivery log keeps only its ordered index by webhook and its expiry; reading a webhook\'s log by outcome sorts nothing', async () => {
+  // As the log was declared before: created and updated indexes, and one per key.
+  let store = new SqliteStore({ file });
+  await store.define('webhook_deliveries', { keys: ['webhookId', 'outboxId', 'outcome'], due: 'expiresAt' });
+  const outcomes = ['delivered', 'retry', 'dead'];
+  const entries = Array.from({ length: 300 }, (_, i) => {
+    const t = new Date(Date.parse(at) + i * 1000).toISOString();
+    return {
+      _id: `d${String(i).padStart(3, '0')}`, createdAt: t, updatedAt: t, webhookId: i % 2 ? 'wh-a' : 'wh-b', outboxId: `o${i}`,
+      outcome: outcomes[i % 3], expiresAt: t,
+    };
+  });
+  await store.write(entries.map((doc) => ({ op: 'put' as const, collection: 'webhook_deliveries', scope, doc })));
+  await store.close();
+
+  store = new SqliteStore({ file });
+  await store.define('webhook_deliveries', WEBHOOK_COLLECTIONS.webhook_deliveries);
+  expect(indexesOf('coll_webhook_deliveries')).toEqual(['coll_webhook_deliveries_due', 'coll_webhook_deliveries_sorted_webhookid']);
+  const query = { limit: 4, sortBy: 'createdAt', equals: { webhookId: 'wh-a', outcome: 'dead' } } as const;
+  const want = entries.filter((e) => e.webhookId === 'wh-a' && e.outcome === 'dead').reverse().slice(0, 4).map((e) => e._id);
+  expect((await store.list('webhook_deliveries', scope, query)).docs.map((d) => d._id)).toEqual(want);
+  const before = { ...query, ranges: [{ field: 'createdAt' as const, before: entries[200].createdAt }] };
+  expect((await store.list('webhook_deliveries', scope, before)).docs.map((d) => d._id)).toEqual(
+    entries.slice(0, 200).filter((e) => e.webhookId === 'wh-a' && e.outcome === 'dead').reverse().slice(0, 4).map((e) => e._id),
+  );
+  const plan = store.explainList('webhook_deliveries', scope, query);
+  expect(plan).toMatch(/coll_webhook_deliveries_sorted_webhookid/);
+  expect(plan).not.toMatch(/TEMP B-TREE/);
+  expect((await store.due('webhook_deliveries', entries[2].expiresAt, 10)).map((d) => d.doc._id)).toEqual(['d000', 'd001', 'd002']);
+  await store.close();
 });
 
 test('a database of the shared-table layout is moved into the collection tables, once, and reads the same', async () => {

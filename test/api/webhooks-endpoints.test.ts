@@ -179,6 +179,9 @@ describe('delivery safety', () => {
     const log = await deliveriesOf(keys, hookId, 2);
     expect(log.map((e) => e.outcome)).toEqual(['dead', 'retry']);
     expect(log[1].error).toBe(error);
+    // The log narrowed to one outcome.
+    const byOutcome = async (outcome: string) => (await server.request('GET', `/v1/webhooks/${hookId}/deliveries`, { key: keys.testSk, query: { outcome } })).body.deliveries as LogEntry[];
+    expect([(await byOutcome('retry')).map((e) => [e.outcome, e.attempt]), await byOutcome('delivered')]).toEqual([[['retry', 1]], []]);
     expect(receiver.received.filter((r) => r.path === '/elsewhere' || r.path === '/x')).toEqual([]);
   });
 

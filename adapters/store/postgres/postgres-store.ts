@@ -12,6 +12,7 @@ import type { Pool, PoolClient } from 'pg';
 import { AdvisorySession } from './advisory-session';
 import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
+import { cellOf, cellRows, hourOf } from '../coarse-index';
 import type {
   BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../port';
@@ -231,14 +232,25 @@ export class PostgresStore implements Store {
     const where = [`project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
     for (const range of query.ranges ?? []) {
       const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
-      if (range.before !== undefined) where.push(`${column} < ${p.add(range.before)}`);
-      if (range.after !== undefined) where.push(`${column} > ${p.add(range.after)}`);
+      // A volatile collection's updatedAt is indexed by its hour: the hour's bound lets the index narrow.
+      const hour = range.field === 'updatedAt' && spec.volatile;
+      if (range.before !== undefined) {
+        where.push(`${column} < ${p.add(range.before)}`);
+        if (hour) where.push(`updated_hour <= ${p.add(hourOf(range.before))}`);
+      }
+      if (range.after !== undefined) {
+        where.push(`${column} > ${p.add(range.after)}`);
+        if (hour) where.push(`updated_hour >= ${p.add(hourOf(range.after))}`);
+      }
     }
     filterSql(spec, query, where, p);
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
+    // The hour first: the same order (the hour is a prefix of updated_at), which the hour index gives,
+    // so only each hour's rows are sorted (an incremental sort, stopping at the hour that fills the page).
+    const sort = sortColumn === 'updated_at' && spec.volatile ? `updated_hour ${order}, updated_at ${order}, id ${order}` : `${sortColumn} ${order}, id ${order}`;
     const limit = p.add(query.limit + 1);
-    return { text: `SELECT ${columns ?? docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, values: p.values };
+    return { text: `SELECT ${columns ?? docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sort} LIMIT ${limit}`, values: p.values };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
@@ -255,15 +267,24 @@ export class PostgresStore implements Store {
     return r.rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
-  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+  /** The SELECT behind within(), shared with explainWithin(). */
+  private withinSql(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'>): { text: string; values: unknown[] } {
     const { spec, table } = this.collection(collection);
     const p = new SqlParams();
     const where = [`project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
     const [minLat, maxLat] = [p.add(box.minLat), p.add(box.maxLat)];
     // One longitude span, or two for a box across the antimeridian.
-    const spans = lngIntervals(box).map(([west, east]) => [p.add(west), p.add(east)]);
-    // Only a collection with a point has the geom column (collection-schema.ts).
-    if (this.spatial === 'postgis' && this.postgis && spec.point !== undefined) {
+    const intervals = lngIntervals(box);
+    const spans = intervals.map(([west, east]) => [p.add(west), p.add(east)]);
+    if (spec.volatile && intervals.length > 0) {
+      // The cells the box touches, through their btree (coarse-index.ts): listed rows of cells, or one
+      // range of them, and a range of longitude cells per span. The exact test below decides.
+      const rows = cellRows(box.minLat, box.maxLat);
+      const latCells = rows ? `lat_cell = ANY(${p.add(rows)}::float8[])` : `lat_cell BETWEEN ${p.add(cellOf(box.minLat))}::float8 AND ${p.add(cellOf(box.maxLat))}::float8`;
+      const cells = intervals.map(([west, east]) => `lng_cell BETWEEN ${p.add(cellOf(west))}::float8 AND ${p.add(cellOf(east))}::float8`);
+      where.push(`(${cells.map((lngCells) => `(${latCells} AND ${lngCells})`).join(' OR ')})`);
+    } else if (this.spatial === 'postgis' && this.postgis && spec.point !== undefined) {
+      // Only a collection with a point, and not volatile, has the geom column (collection-schema.ts).
       const g = this.postgis;
       // The index compares single-precision boxes rounded outwards; the exact lat/lng test below keeps
       // the answer identical to the btree's (and SQLite's), boundaries included.
@@ -273,8 +294,20 @@ export class PostgresStore implements Store {
     const lngTest = spans.map(([west, east]) => `lng BETWEEN ${west}::float8 AND ${east}::float8`).join(' OR ');
     where.push(`lat BETWEEN ${minLat}::float8 AND ${maxLat}::float8`, lngTest ? `(${lngTest})` : 'FALSE');
     filterSql(spec, query, where, p);
-    const r = await this.pool.query<DocRow>(`SELECT ${docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, p.values);
+    return { text: `SELECT ${docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, values: p.values };
+  }
+
+  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+    const { text, values } = this.withinSql(collection, scope, box, limit, query);
+    const r = await this.pool.query<DocRow>(text, values);
     return r.rows.map(docOf);
+  }
+
+  /** PostgreSQL's plan for a within() query (EXPLAIN, text): for tests and operators. */
+  async explainWithin(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<string> {
+    const { text, values } = this.withinSql(collection, scope, box, limit, query);
+    const r = await this.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    return r.rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
   async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {

@@ -15,6 +15,8 @@ export type PutRow = [
   versioned: 0 | 1,
   /** The revision the row must have (0: must not exist), or null for no check. Versioned tables only. */
   expectRev: number | null,
+  /** A volatile collection's coarse columns (coarse-index.ts): the hour and the point's cells; else null. */
+  coarse: [hour: string | null, latCell: number | null, lngCell: number | null] | null,
 ];
 
 export type DeleteRow = [table: string, projectId: string, live: 0 | 1, id: string];
@@ -39,39 +41,52 @@ export interface RowWriter {
 export function createRowWriter(db: Database.Database): RowWriter {
   interface TableStatements {
     insert: Database.Statement; rewrite: Database.Statement; upsert: Database.Statement; del: Database.Statement;
-    /** Versioned tables: the rewrite and the full update, each only at the expected revision. */
-    rewriteAt?: Database.Statement; updateAt?: Database.Statement;
+    /** Volatile tables: the rewrite of a row that changed hour or cell (its coarse columns too). */
+    move?: Database.Statement;
+    /** Versioned tables: the rewrite(s) and the full update, each only at the expected revision. */
+    rewriteAt?: Database.Statement; moveAt?: Database.Statement; updateAt?: Database.Statement;
   }
   const statements = new Map<string, TableStatements>();
-  const cols = 'project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
-  const forTable = (table: string, versioned: boolean): TableStatements => {
-    // Keyed by both: a delete does not say whether its table is versioned, and must not decide it for puts.
-    const key = versioned ? `${table} versioned` : table;
+  const baseCols = ['project_id', 'live', 'id', 'created_at', 'updated_at', 'k0', 'k1', 'k2', 'k3', 'lng', 'lat', 'due_at', 'doc'];
+  // COARSE_COLUMNS in coarse-index.ts; written out because this function travels as source.
+  const coarseCols = ['updated_hour', 'lat_cell', 'lng_cell'];
+  const forTable = (table: string, versioned: boolean, coarse: boolean): TableStatements => {
+    // Keyed by all three: a delete does not say what its table keeps, and must not decide it for puts.
+    const key = `${table}${versioned ? ' versioned' : ''}${coarse ? ' coarse' : ''}`;
     let s = statements.get(key);
     if (!s) {
       // A put is an insert (events, presence rows) or a rewrite of a row whose keys rarely change (a
       // user's track update moves its location and doc, not its ids). An upsert that sets every column
       // makes SQLite rewrite every index of the row; so a put first tries a plain insert, then an update
       // of only the columns that usually change, guarded by the others being equal, then the full upsert.
+      // A volatile table indexes the hour and cells instead of updated_at and lat/lng: the rewrite's
+      // guard holds them too, so a rewrite within an hour and a cell sets no indexed column at all
+      // (SQLite updates an index whenever the SET names one of its columns, even to the same value).
       // A versioned table's inserts take the column's default revision (1) and every update adds 1.
+      const cols = coarse ? [...baseCols, ...coarseCols] : baseCols;
+      const values = cols.map(() => '?').join(', ');
       const bump = versioned ? ', rev = rev + 1' : '';
-      const rewriteSql = `UPDATE ${table} SET updated_at = ?, lng = ?, lat = ?, doc = ?${bump}
-           WHERE project_id = ? AND live = ? AND id = ? AND created_at = ? AND k0 IS ? AND k1 IS ? AND k2 IS ? AND k3 IS ? AND due_at IS ?`;
+      const keyGuard = ['project_id = ?', 'live = ?', 'id = ?', 'created_at = ?', ...['k0', 'k1', 'k2', 'k3', 'due_at'].map((c) => `${c} IS ?`)];
+      const coarseGuard = coarse ? coarseCols.map((c) => `${c} IS ?`) : [];
+      const rewriteSql = `UPDATE ${table} SET updated_at = ?, lng = ?, lat = ?, doc = ?${bump} WHERE ${[...keyGuard, ...coarseGuard].join(' AND ')}`;
+      // A volatile row entering another hour or cell: its coarse indexes change, the others still not.
+      const moveSql = `UPDATE ${table} SET updated_at = ?, lng = ?, lat = ?, doc = ?, ${coarseCols.map((c) => `${c} = ?`).join(', ')}${bump} WHERE ${keyGuard.join(' AND ')}`;
+      const setAll = cols.filter((c) => c !== 'project_id' && c !== 'live' && c !== 'id');
       s = {
-        insert: db.prepare(`INSERT INTO ${table} (${cols}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, live, id) DO NOTHING`),
+        insert: db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${values}) ON CONFLICT (project_id, live, id) DO NOTHING`),
         rewrite: db.prepare(rewriteSql),
         upsert: db.prepare(
-          `INSERT INTO ${table} (${cols}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (project_id, live, id) DO UPDATE SET
-             created_at = excluded.created_at, updated_at = excluded.updated_at, k0 = excluded.k0, k1 = excluded.k1,
-             k2 = excluded.k2, k3 = excluded.k3, lng = excluded.lng, lat = excluded.lat, due_at = excluded.due_at, doc = excluded.doc${bump}`,
+          `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${values})
+           ON CONFLICT (project_id, live, id) DO UPDATE SET ${setAll.map((c) => `${c} = excluded.${c}`).join(', ')}${bump}`,
         ),
         del: db.prepare(`DELETE FROM ${table} WHERE project_id = ? AND live = ? AND id = ?`),
       };
+      if (coarse) s.move = db.prepare(moveSql);
       if (versioned) {
         s.rewriteAt = db.prepare(`${rewriteSql} AND rev = ?`);
+        if (coarse) s.moveAt = db.prepare(`${moveSql} AND rev = ?`);
         s.updateAt = db.prepare(
-          `UPDATE ${table} SET created_at = ?, updated_at = ?, k0 = ?, k1 = ?, k2 = ?, k3 = ?, lng = ?, lat = ?, due_at = ?, doc = ?, rev = rev + 1
+          `UPDATE ${table} SET ${setAll.map((c) => `${c} = ?`).join(', ')}, rev = rev + 1
            WHERE project_id = ? AND live = ? AND id = ? AND rev = ?`,
         );
       }
@@ -92,23 +107,30 @@ export function createRowWriter(db: Database.Database): RowWriter {
       try {
         if ('del' in op) {
           // A delete touches no revision: the row is gone, and a later put expecting any revision fails.
-          forTable(table, false).del.run(op.del[1], op.del[2], op.del[3]);
+          forTable(table, false, false).del.run(op.del[1], op.del[2], op.del[3]);
           continue;
         }
-        const [, projectId, live, id, createdAt, updatedAt, k0, k1, k2, k3, lng, lat, dueAt, json, versioned, expectRev] = op.put;
-        const s = forTable(table, versioned === 1);
+        const [, projectId, live, id, createdAt, updatedAt, k0, k1, k2, k3, lng, lat, dueAt, json, versioned, expectRev, coarse] = op.put;
+        const s = forTable(table, versioned === 1, coarse !== null);
+        const extra = coarse ?? [];
+        // Every column in table order; the rewrite's new values; its guard (the columns that must be equal).
+        const row = [projectId, live, id, createdAt, updatedAt, k0, k1, k2, k3, lng, lat, dueAt, json, ...extra];
+        const changed = [updatedAt, lng, lat, json];
+        const keyGuard = [projectId, live, id, createdAt, k0, k1, k2, k3, dueAt];
         if (expectRev === 0) {
-          if (s.insert.run(projectId, live, id, createdAt, updatedAt, k0, k1, k2, k3, lng, lat, dueAt, json).changes === 0) throw conflict(id, expectRev);
+          if (s.insert.run(...row).changes === 0) throw conflict(id, expectRev);
           continue;
         }
         if (expectRev !== null) {
-          if (s.rewriteAt!.run(updatedAt, lng, lat, json, projectId, live, id, createdAt, k0, k1, k2, k3, dueAt, expectRev).changes > 0) continue;
-          if (s.updateAt!.run(createdAt, updatedAt, k0, k1, k2, k3, lng, lat, dueAt, json, projectId, live, id, expectRev).changes > 0) continue;
+          if (s.rewriteAt!.run(...changed, ...keyGuard, ...extra, expectRev).changes > 0) continue;
+          if (s.moveAt && s.moveAt.run(...changed, ...extra, ...keyGuard, expectRev).changes > 0) continue;
+          if (s.updateAt!.run(...row.slice(3), projectId, live, id, expectRev).changes > 0) continue;
           throw conflict(id, expectRev);
         }
-        if (s.insert.run(projectId, live, id, createdAt, updatedAt, k0, k1, k2, k3, lng, lat, dueAt, json).changes > 0) continue;
-        if (s.rewrite.run(updatedAt, lng, lat, json, projectId, live, id, createdAt, k0, k1, k2, k3, dueAt).changes > 0) continue;
-        s.upsert.run(projectId, live, id, createdAt, updatedAt, k0, k1, k2, k3, lng, lat, dueAt, json);
+        if (s.insert.run(...row).changes > 0) continue;
+        if (s.rewrite.run(...changed, ...keyGuard, ...extra).changes > 0) continue;
+        if (s.move && s.move.run(...changed, ...extra, ...keyGuard).changes > 0) continue;
+        s.upsert.run(...row);
       } catch (err) {
         (err as { table?: string }).table = table;
         throw err;

@@ -17,8 +17,9 @@ import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';
 import { REVISION_CONFLICT_CODE, RevisionConflict } from '../revision-conflict';
 import { sortedMatch } from '../sorted-index';
-import { collectionTable, createIndexSql, tableName } from '../collection-table';
-import { createRowWriter, type RowFailure, type RowOp, type RowWriter } from './row-writer';
+import { collectionTable, createIndexSql, isOwnIndex, tableName, type TableIndex } from '../collection-table';
+import { cellOf, cellRows, COARSE_COLUMNS, COARSE_SQL, hourOf } from '../coarse-index';
+import { createRowWriter, type PutRow, type RowFailure, type RowOp, type RowWriter } from './row-writer';
 import { SqliteWriter } from './sqlite-writer';
 
 const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
@@ -138,7 +139,8 @@ export class SqliteStore implements Store {
   /**
    * Creates the collection's table and indexes (collection-table.ts) and moves in its documents from the
    * shared `docs` table of earlier versions, in one transaction: an interrupted upgrade leaves them where
-   * they were and the next start moves them.
+   * they were and the next start moves them. Indexes of the table that the declaration no longer asks for
+   * are dropped.
    */
   async define(collection: string, spec: CollectionSpec): Promise<void> {
     const { table, indexes } = collectionTable(collection, spec);
@@ -149,11 +151,16 @@ export class SqliteStore implements Store {
            project_id TEXT NOT NULL, live INTEGER NOT NULL, id TEXT NOT NULL,
            created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
            k0 TEXT, k1 TEXT, k2 TEXT, k3 TEXT, lng REAL, lat REAL, due_at TEXT, doc TEXT NOT NULL,
+           ${spec.volatile ? 'updated_hour TEXT, lat_cell INTEGER, lng_cell INTEGER,' : ''}
            PRIMARY KEY (project_id, live, id))`,
       );
+      const columns = new Set((this.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as Array<{ name: string }>).map((c) => c.name));
       // A collection that became versioned gets its revision column here; existing rows start at 1.
-      if (spec.versioned && !(this.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as Array<{ name: string }>).some((c) => c.name === 'rev')) {
-        this.db.exec(`ALTER TABLE ${table} ADD COLUMN rev INTEGER NOT NULL DEFAULT 1`);
+      if (spec.versioned && !columns.has('rev')) this.db.exec(`ALTER TABLE ${table} ADD COLUMN rev INTEGER NOT NULL DEFAULT 1`);
+      if (spec.volatile) {
+        for (const column of COARSE_COLUMNS) {
+          if (!columns.has(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${column === 'updated_hour' ? 'TEXT' : 'INTEGER'}`);
+        }
       }
       const legacy = this.db.prepare('SELECT 1 FROM docs WHERE collection = ? LIMIT 1').get(collection);
       if (legacy) {
@@ -162,6 +169,8 @@ export class SqliteStore implements Store {
         ).run(collection);
         this.db.prepare('DELETE FROM docs WHERE collection = ?').run(collection);
       }
+      // Rows moved in from `docs` have no coarse values yet.
+      if (spec.volatile) this.fillCoarse(table, indexes, legacy !== undefined);
     })();
     for (const index of indexes) {
       try {
@@ -173,6 +182,29 @@ export class SqliteStore implements Store {
         this.warnings.push(`${collection}.${index.field} is not enforced unique: existing duplicates (${err instanceof Error ? err.message : String(err)})`);
       }
     }
+    // Indexes an earlier declaration asked for and this one does not: each would still cost an entry per
+    // write. Only ours (named after the table); a constraint's automatic index has no SQL and stays.
+    const wanted = new Set(indexes.map((i) => i.name));
+    const present = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as Array<{ name: string }>;
+    for (const { name } of present) {
+      if (isOwnIndex(table, name) && !wanted.has(name)) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
+    }
+  }
+
+  /**
+   * A volatile table's coarse columns are right only while their indexes exist and nothing else wrote
+   * the table: writes keep them while the collection is declared volatile, and define() drops their
+   * indexes when it no longer is. An exact index beside them (updated_at, point) means that a version
+   * that does not keep them (an older one, or this one with another declaration) ran since. In either
+   * case every row's values are computed here and the indexes built, in the caller's transaction.
+   */
+  private fillCoarse(table: string, indexes: TableIndex[], force: boolean): void {
+    const coarse = indexes.filter((i) => i.columns.some((c) => (COARSE_COLUMNS as readonly string[]).includes(c)));
+    const present = new Set((this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").all(table) as Array<{ name: string }>).map((r) => r.name));
+    const exact = [`${table}_updated_at`, `${table}_point`];
+    if (!force && coarse.every((i) => present.has(i.name)) && !exact.some((name) => present.has(name))) return;
+    this.db.exec(`UPDATE ${table} SET ${COARSE_COLUMNS.map((c) => `${c} = ${COARSE_SQL[c]}`).join(', ')}`);
+    for (const index of coarse) this.db.exec(createIndexSql(table, index));
   }
 
   private statement(sql: string): Database.Statement {
@@ -202,10 +234,13 @@ export class SqliteStore implements Store {
       if (op.expectRev !== undefined && !spec.versioned) throw new Error(`collection ${op.collection} is not versioned: a put cannot expect a revision`);
       // The revision lives in its column: a copy inside the JSON would be stale after the next put.
       const json = op.json ?? JSON.stringify(spec.versioned ? withoutRevision(doc) : doc);
+      const coarse: PutRow[16] = spec.volatile
+        ? [typeof doc.updatedAt === 'string' ? hourOf(doc.updatedAt) : null, lat === null ? null : cellOf(lat), lng === null ? null : cellOf(lng)]
+        : null;
       return {
         put: [
           table, op.scope.projectId, live, doc._id, doc.createdAt, doc.updatedAt, keys[0], keys[1], keys[2], keys[3], lng, lat, due,
-          json, spec.versioned ? 1 : 0, op.expectRev ?? null,
+          json, spec.versioned ? 1 : 0, op.expectRev ?? null, coarse,
         ],
       };
     });
@@ -264,13 +299,23 @@ export class SqliteStore implements Store {
     const args: unknown[] = [scope.projectId, scope.live ? 1 : 0];
     for (const range of query.ranges ?? []) {
       const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
+      // A volatile collection's updatedAt is indexed by its hour: the hour's bound lets the index narrow.
+      const hour = range.field === 'updatedAt' && spec.volatile;
       if (range.before !== undefined) {
         where.push(`${column} < ?`);
         args.push(range.before);
+        if (hour) {
+          where.push('updated_hour <= ?');
+          args.push(hourOf(range.before));
+        }
       }
       if (range.after !== undefined) {
         where.push(`${column} > ?`);
         args.push(range.after);
+        if (hour) {
+          where.push('updated_hour >= ?');
+          args.push(hourOf(range.after));
+        }
       }
     }
     this.filterSql(spec, query, where, args);
@@ -283,9 +328,20 @@ export class SqliteStore implements Store {
     // 20,000 documents). A declared sorted index needs neither: it holds the keys and the order. The limit
     // is written into the SQL for the same reason: `LIMIT ?` hides it.
     const byKey = Object.keys(query.equals ?? {}).some((field) => spec.keys.includes(field));
-    const sortExpr = byKey && !inOrder ? `+${sortColumn}` : sortColumn;
     const limit = Math.max(0, Math.floor(query.limit)) + 1;
-    return { sql: `SELECT ${columns ?? docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} ORDER BY ${sortExpr} ${order}, id ${order} LIMIT ${limit}`, args };
+    const table = tableName(collection);
+    const select = columns ?? docColumns(spec);
+    if (byKey && !inOrder) {
+      return { sql: `SELECT ${select} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY +${sortColumn} ${order}, id ${order} LIMIT ${limit}`, args };
+    }
+    if (sortColumn === 'updated_at' && spec.volatile) {
+      // The hour index gives the hours in order; SQLite sorts each hour's rows it reads ("TEMP B-TREE FOR
+      // RIGHT PART OF ORDER BY") and stops at the hour that fills the page. The sort holds rowids only:
+      // sorting whole rows would read every document of the hour, not just the page's.
+      const page = `SELECT rowid FROM ${table} WHERE ${where.join(' AND ')} ORDER BY updated_hour ${order}, updated_at ${order}, id ${order} LIMIT ${limit}`;
+      return { sql: `SELECT ${select} FROM ${table} WHERE rowid IN (${page}) ORDER BY updated_at ${order}, id ${order}`, args };
+    }
+    return { sql: `SELECT ${select} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, args };
   }
 
   async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
@@ -302,14 +358,36 @@ export class SqliteStore implements Store {
     return rows.map((r) => r.detail).join('\n');
   }
 
-  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+  /** The SELECT behind within(), shared with explainWithin(). */
+  private withinSql(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'>): { sql: string; args: unknown[] } {
     const spec = this.spec(collection);
     const lngs = lngIntervals(box);
-    const where = ['project_id = ?', 'live = ?', 'lat BETWEEN ? AND ?', lngs.length ? `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})` : '0'];
-    const args: unknown[] = [scope.projectId, scope.live ? 1 : 0, box.minLat, box.maxLat, ...lngs.flat()];
+    const where = ['project_id = ?', 'live = ?'];
+    const args: unknown[] = [scope.projectId, scope.live ? 1 : 0];
+    if (spec.volatile && lngs.length > 0) {
+      // The cells the box touches, through their index (one range of longitude cells per listed row of
+      // cells, or per longitude interval); the exact comparisons below decide.
+      const rows = cellRows(box.minLat, box.maxLat);
+      const latCells = rows ? `lat_cell IN (${rows.map(() => '?').join(', ')})` : 'lat_cell BETWEEN ? AND ?';
+      where.push(`(${lngs.map(() => `(${latCells} AND lng_cell BETWEEN ? AND ?)`).join(' OR ')})`);
+      for (const [west, east] of lngs) args.push(...(rows ?? [cellOf(box.minLat), cellOf(box.maxLat)]), cellOf(west), cellOf(east));
+    }
+    where.push('lat BETWEEN ? AND ?', lngs.length ? `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})` : '0');
+    args.push(box.minLat, box.maxLat, ...lngs.flat());
     this.filterSql(spec, query, where, args);
-    const rows = this.statement(`SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`).all(...args) as DocRow[];
-    return rows.map(docOf);
+    return { sql: `SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`, args };
+  }
+
+  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+    const { sql, args } = this.withinSql(collection, scope, box, limit, query);
+    return (this.statement(sql).all(...args) as DocRow[]).map(docOf);
+  }
+
+  /** SQLite's plan for a within() query, one step a line (tests, operators). */
+  explainWithin(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): string {
+    const { sql, args } = this.withinSql(collection, scope, box, limit, query);
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>;
+    return rows.map((r) => r.detail).join('\n');
   }
 
   async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {

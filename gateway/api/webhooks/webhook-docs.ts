@@ -81,7 +81,11 @@ export interface EndpointLease extends Doc {
 }
 
 export const WEBHOOK_COLLECTIONS = {
-  webhook_deliveries: { keys: ['webhookId', 'outboxId', 'outcome'], due: 'expiresAt' },
+  // An entry is written once per attempt and never updated, so each index is an entry per attempt. The
+  // log is only ever read a webhook at a time (GET /v1/webhooks/:id/deliveries, the CLI), newest first,
+  // optionally narrowed to one outcome: the webhook's ordered index serves it, the outcome is a filter
+  // read along the way. Nothing looks entries up by outbox row or lists them across webhooks.
+  webhook_deliveries: { keys: ['webhookId'], sorted: [['webhookId']], orders: [], due: 'expiresAt' },
   webhook_leases: { keys: [] },
   // Each payload's user once per write for its outbox rows (shared-user.ts).
   outbox_users: { keys: [], due: 'expiresAt', orders: [] },
