@@ -8,6 +8,7 @@ import { UniqueViolation } from '../../adapters/store/unique-violation';
 import { COLLECTIONS } from '../../gateway/api/collections';
 import { WEBHOOK_COLLECTIONS } from '../../gateway/api/webhooks/webhook-docs';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
+import { expectThingsStillAnswer, NARROW_THINGS, thingDocs, WIDE_THINGS } from './narrowed-declaration';
 
 const d = describeWithPostgres();
 const scope: Scope = { projectId: 'p1', live: false };
@@ -83,15 +84,11 @@ d('PostgreSQL store: one table per collection', () => {
   });
 
   test('indexes follow the declaration: one it no longer asks for is dropped, and queries still answer', async () => {
-    const wide = { keys: ['tag', 'externalId'], point: 'geometry', due: 'expiresAt' } as const;
-    let store = await open();
+        let store = await open();
     const { schema } = store;
-    const docs = Array.from({ length: 20 }, (_, i) => ({
-      _id: `t${String(i).padStart(2, '0')}`, createdAt: at, updatedAt: new Date(Date.parse(at) + i * 1000).toISOString(),
-      tag: i % 2 ? 'odd' : 'even', externalId: `x${i}`, geometry: { type: 'Point', coordinates: [2 + i / 100, 48] }, expiresAt: at,
-    }));
+    const docs = thingDocs(at);
     try {
-      await store.define('things', wide);
+      await store.define('things', WIDE_THINGS);
       await store.write(docs.map((doc) => ({ op: 'put' as const, collection: 'things', scope, doc })));
     } finally {
       await store.close();
@@ -104,16 +101,11 @@ d('PostgreSQL store: one table per collection', () => {
     );
     store = await open(schema);
     try {
-      await store.define('things', { keys: ['tag'], orders: ['updatedAt'] });
+      await store.define('things', NARROW_THINGS);
       expect(await indexesOf(schema, 'coll_things')).toEqual(['coll_things_key_tag', 'coll_things_updated_at', 'operator_things_doc']);
       // The primary key, named by PostgreSQL after the table, is a constraint's index and stays.
       expect(await withClient(async (c) => (await c.query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'coll_things_pkey'", [schema])).rowCount)).toBe(1);
-      expect((await store.list('things', scope, { limit: 3, sortBy: 'createdAt', order: 'asc' })).docs.map((d) => d._id)).toEqual(['t00', 't01', 't02']);
-      expect((await store.list('things', scope, { limit: 2, sortBy: 'updatedAt', equals: { tag: 'odd' } })).docs.map((d) => d._id)).toEqual(['t19', 't17']);
-      expect((await store.list('things', scope, { limit: 50, sortBy: 'updatedAt', equals: { externalId: 'x4' } })).docs.map((d) => d._id)).toEqual(['t04']);
-      expect((await store.within('things', scope, { minLng: 2.025, maxLng: 2.055, minLat: 47, maxLat: 49 }, 10)).map((d) => d._id).sort()).toEqual(['t03', 't04', 't05']);
-      await store.write([{ op: 'put', collection: 'things', scope, doc: { ...docs[0], updatedAt: '2026-02-01T00:00:00.000Z' } }]);
-      expect((await store.list('things', scope, { limit: 1, sortBy: 'updatedAt' })).docs.map((d) => d._id)).toEqual(['t00']);
+      await expectThingsStillAnswer(store, scope, docs);
       await expect(store.write([{ op: 'put', collection: 'things', scope, doc: { ...docs[1], tag: 'same id again' } }])).resolves.toBeUndefined();
       expect(await count(schema, 'coll_things')).toBe(20);
     } finally {

@@ -10,6 +10,7 @@ import { MIGRATIONS } from '../../adapters/store/sqlite/migrations';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { COLLECTIONS } from '../../gateway/api/collections';
 import { WEBHOOK_COLLECTIONS } from '../../gateway/api/webhooks/webhook-docs';
+import { expectThingsStillAnswer, NARROW_THINGS, thingDocs, WIDE_THINGS } from './narrowed-declaration';
 
 const scope: Scope = { projectId: 'p1', live: false };
 const at = '2026-01-01T00:00:00.000Z';
@@ -54,13 +55,9 @@ function allIndexesOf(table: string): string[] {
 }
 
 test('indexes follow the declaration: one it no longer asks for is dropped, and queries still answer', async () => {
-  const wide = { keys: ['tag', 'externalId'], point: 'geometry', due: 'expiresAt' } as const;
-  let store = new SqliteStore({ file });
-  await store.define('things', wide);
-  const docs = Array.from({ length: 20 }, (_, i) => ({
-    _id: `t${String(i).padStart(2, '0')}`, createdAt: at, updatedAt: new Date(Date.parse(at) + i * 1000).toISOString(),
-    tag: i % 2 ? 'odd' : 'even', externalId: `x${i}`, geometry: { type: 'Point', coordinates: [2 + i / 100, 48] }, expiresAt: at,
-  }));
+    let store = new SqliteStore({ file });
+  await store.define('things', WIDE_THINGS);
+  const docs = thingDocs(at);
   await store.write(docs.map((doc) => ({ op: 'put' as const, collection: 'things', scope, doc })));
   await store.close();
   // Someone else's index on the table: not ours to drop, whatever the declaration says.
@@ -70,16 +67,11 @@ test('indexes follow the declaration: one it no longer asks for is dropped, and 
   expect(indexesOf('coll_things')).toEqual(['coll_things_created_at', 'coll_things_due', 'coll_things_key_externalid', 'coll_things_key_tag', 'coll_things_point', 'coll_things_updated_at', 'operator_things_doc']);
 
   store = new SqliteStore({ file });
-  await store.define('things', { keys: ['tag'], orders: ['updatedAt'] });
+  await store.define('things', NARROW_THINGS);
   expect(indexesOf('coll_things')).toEqual(['coll_things_key_tag', 'coll_things_updated_at', 'operator_things_doc']);
   // The primary key's own index is untouched: ids are still unique per scope.
   expect(allIndexesOf('coll_things')).toContain('sqlite_autoindex_coll_things_1');
-  expect((await store.list('things', scope, { limit: 3, sortBy: 'createdAt', order: 'asc' })).docs.map((d) => d._id)).toEqual(['t00', 't01', 't02']);
-  expect((await store.list('things', scope, { limit: 2, sortBy: 'updatedAt', equals: { tag: 'odd' } })).docs.map((d) => d._id)).toEqual(['t19', 't17']);
-  expect((await store.list('things', scope, { limit: 50, sortBy: 'updatedAt', equals: { externalId: 'x4' } })).docs.map((d) => d._id)).toEqual(['t04']);
-  expect((await store.within('things', scope, { minLng: 2.025, maxLng: 2.055, minLat: 47, maxLat: 49 }, 10)).map((d) => d._id).sort()).toEqual(['t03', 't04', 't05']);
-  await store.write([{ op: 'put', collection: 'things', scope, doc: { ...docs[0], updatedAt: '2026-02-01T00:00:00.000Z' } }]);
-  expect((await store.list('things', scope, { limit: 1, sortBy: 'updatedAt' })).docs.map((d) => d._id)).toEqual(['t00']);
+  await expectThingsStillAnswer(store, scope, docs);
   await store.close();
 });
 
