@@ -96,6 +96,14 @@ export class AdvisorySession {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
+        if (this.closed) {
+          // No new session after close(): its locks went with the old one, and taking one fails.
+          for (const q of batch) {
+            if (q.free) q.settle(true);
+            else q.fail(new Error('the store is closed'));
+          }
+          continue;
+        }
         try {
           const client = await this.connection();
           const r = await client.query<{ n: string; ok: boolean }>({
