@@ -1,9 +1,10 @@
 // The PostgreSQL table of one collection, laid out as collection-table.ts says (the same indexes as the
 // SQLite store), plus the PostGIS point column and its GiST index when within() uses PostGIS. Creating it,
 // moving in the collection's documents from the shared `docs` table of earlier versions, building its
-// missing indexes and dropping those the declaration no longer asks for is one transaction: an interrupted upgrade leaves the rows where they were, and the next
-// start moves them. The caller holds the migration lock, so nodes starting together take turns and the
-// second finds everything in place (and then only reads the catalog).
+// missing indexes and dropping those the declaration no longer asks for is one transaction: an
+// interrupted upgrade leaves the rows where they were, and the next start moves them. The caller holds
+// the migration lock, so nodes starting together take turns and the second finds everything in place
+// (and then only reads the catalog).
 import type { PoolClient } from 'pg';
 import { collectionTable, createIndexSql, isOwnIndex, type TableIndex } from '../collection-table';
 import { COARSE_COLUMNS, COARSE_SQL } from '../coarse-index';
