@@ -28,6 +28,12 @@ const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
 const SCAN_BATCH = 1000;
 const COLUMNS = 'project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
 const WAL_AUTOCHECKPOINT_PAGES = 4_000;
+/**
+ * The checkpointer thread (sqlite-checkpointer.ts) starts once the WAL reaches 8 MiB, half of what the
+ * writer lets it grow to (4,000 pages) before checkpointing itself; then it runs every second. Should it
+ * fall behind, the writer checkpoints at 65,536 pages (256 MiB) of WAL.
+ */
+const CHECKPOINTER = { startAtWalBytes: 8 * 1024 * 1024, intervalMs: 1000, backstopPages: 65_536 };
 
 interface DocRow {
   doc: string;
@@ -58,6 +64,8 @@ export interface SqliteStoreOptions {
   mmapMb?: number;
   /** Commit on a writer thread (default true; ':memory:' always commits in this thread). */
   writerThread?: boolean;
+  /** When the checkpointer thread starts and how often it runs (tests); false: the writer checkpoints. */
+  checkpointer?: false | { startAtWalBytes: number; intervalMs: number };
 }
 
 /** WAYMARK_SQLITE_SYNC read: FULL unless NORMAL is asked for; anything else is a configuration mistake. */
@@ -115,7 +123,10 @@ export class SqliteStore implements Store {
       // must not copy the WAL back on the event loop.
       this.db.pragma('wal_autocheckpoint = 0');
       this.writer = new SqliteWriter(
-        { file: opts.file, synchronous, cacheMb, walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES },
+        {
+          file: opts.file, synchronous, cacheMb, walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES,
+          checkpointer: opts.checkpointer === false ? undefined : { ...CHECKPOINTER, ...opts.checkpointer },
+        },
         (batch) => this.committed(this.opsOfBatch.get(batch) ?? []),
       );
     }

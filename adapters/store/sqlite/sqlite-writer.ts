@@ -7,9 +7,13 @@
 // Group commit comes for free: while one transaction runs, new writes queue, and the next transaction
 // takes all of them (at most MAX_GROUP_OPS operations), so a busy server commits large groups and an idle
 // one commits at once. Each write stays all-or-nothing: a failed group is retried batch by batch.
-// Checkpoints run on this thread too (the main connection's automatic checkpoints are off).
+// Checkpoints run on this thread at first (the main connection's automatic checkpoints are off); once
+// the WAL has grown past `checkpointer.startAtWalBytes` a checkpointer thread takes them over
+// (sqlite-checkpointer.ts) and this thread only copies what it left, when asked, with its automatic
+// checkpoint kept as a backstop.
 import { Worker } from 'node:worker_threads';
 import { createRowWriter, type RowFailure, type RowOp } from './row-writer';
+import { SqliteCheckpointer } from './sqlite-checkpointer';
 
 /** A group closes at this many operations, so one transaction's pages stay a bounded amount of WAL. */
 const MAX_GROUP_OPS = 4_000;
@@ -18,7 +22,16 @@ export interface WriterOptions {
   file: string;
   synchronous: 'NORMAL' | 'FULL';
   cacheMb: number;
+  /** This thread's automatic checkpoint, until a checkpointer thread takes over. */
   walAutocheckpointPages: number;
+  /** Omitted: this thread keeps checkpointing. */
+  checkpointer?: {
+    /** The checkpointer starts once the WAL file is this large. */
+    startAtWalBytes: number;
+    intervalMs: number;
+    /** This thread's automatic checkpoint once the checkpointer runs: only if it falls far behind. */
+    backstopPages: number;
+  };
 }
 
 interface GroupMessage {
@@ -26,10 +39,18 @@ interface GroupMessage {
   batches: RowOp[][];
 }
 
+/**
+ * To the writer thread besides groups: `checkpoint`, copy what the checkpointer left; `handover`, the
+ * checkpointer runs, keep only the backstop; `close`.
+ */
+type ControlMessage = 'checkpoint' | 'handover' | 'close';
+
 interface GroupReply {
   seq: number;
   /** One entry per batch: null when it committed. */
   failures: Array<RowFailure | null>;
+  /** Once: the WAL reached the checkpointer's start size. */
+  walGrown?: true;
 }
 
 interface Pending {
@@ -55,15 +76,38 @@ function writerThread(makeWriter: typeof createRowWriter): void {
   db.pragma(`cache_size = -${data.options.cacheMb * 1024}`);
   db.pragma(`wal_autocheckpoint = ${data.options.walAutocheckpointPages}`);
   const writer = makeWriter(db);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  const { checkpointer } = data.options;
+  let watchWal = checkpointer !== undefined;
+  const walGrown = (): boolean => {
+    try {
+      return fs.statSync(`${data.options.file}-wal`).size >= checkpointer!.startAtWalBytes;
+    } catch {
+      return false;
+    }
+  };
   const failureOf = (err: unknown) => ({
     code: (err as { code?: string }).code,
     message: err instanceof Error ? err.message : String(err),
     table: String((err as { table?: string }).table ?? ''),
   });
-  parentPort!.on('message', (msg: GroupMessage | 'close') => {
+  parentPort!.on('message', (msg: GroupMessage | ControlMessage) => {
     if (msg === 'close') {
       db.close();
       parentPort!.close();
+      return;
+    }
+    if (msg === 'handover') {
+      db.pragma(`wal_autocheckpoint = ${checkpointer!.backstopPages}`);
+      return;
+    }
+    if (msg === 'checkpoint') {
+      try {
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // Busy: the checkpointer's next round, or the backstop, copies it.
+      }
       return;
     }
     let failures: Array<RowFailure | null> = msg.batches.map(() => null);
@@ -81,7 +125,12 @@ function writerThread(makeWriter: typeof createRowWriter): void {
           }
         });
     }
-    parentPort!.postMessage({ seq: msg.seq, failures } satisfies GroupReply);
+    const reply: GroupReply = { seq: msg.seq, failures };
+    if (watchWal && walGrown()) {
+      watchWal = false;
+      reply.walGrown = true;
+    }
+    parentPort!.postMessage(reply);
   });
 }
 
@@ -92,10 +141,11 @@ export class SqliteWriter {
   private seq = 0;
   private closing: Promise<void> | undefined;
   private crashed: Error | undefined;
+  private checkpointer: SqliteCheckpointer | undefined;
   /** Called once nothing is queued or in flight, while close() waits for that. */
   private drained: (() => void) | undefined;
 
-  constructor(options: WriterOptions, private readonly committed: (batch: RowOp[]) => void) {
+  constructor(private readonly options: WriterOptions, private readonly committed: (batch: RowOp[]) => void) {
     const source = `(${writerThread.toString()})(${createRowWriter.toString()});`;
     this.worker = new Worker(source, { eval: true, workerData: { sqlitePath: require.resolve('better-sqlite3'), options } });
     // Held only while a group is out: a store nobody closed must not keep the process alive, and one
@@ -132,6 +182,7 @@ export class SqliteWriter {
   private settle(reply: GroupReply): void {
     const group = this.inFlight ?? [];
     this.inFlight = undefined;
+    if (reply.walGrown) this.startCheckpointer();
     group.forEach((p, i) => {
       const failure = reply.failures[i];
       if (failure) {
@@ -148,6 +199,18 @@ export class SqliteWriter {
     }
   }
 
+  private startCheckpointer(): void {
+    const { checkpointer } = this.options;
+    if (!checkpointer || this.checkpointer || this.closing) return;
+    this.checkpointer = new SqliteCheckpointer(
+      { file: this.options.file, synchronous: this.options.synchronous, intervalMs: checkpointer.intervalMs },
+      () => {
+        if (!this.closing && !this.crashed) this.worker.postMessage('checkpoint' satisfies ControlMessage);
+      },
+    );
+    this.worker.postMessage('handover' satisfies ControlMessage);
+  }
+
   private fail(err: Error): void {
     this.crashed = err;
     const everyone = [...(this.inFlight ?? []), ...this.queue];
@@ -160,6 +223,7 @@ export class SqliteWriter {
   /** Commits what is queued, then stops the thread and closes its connection. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await this.checkpointer?.close();
       if (this.inFlight || this.queue.length > 0) await new Promise<void>((resolve) => { this.drained = resolve; });
       if (this.crashed) return;
       const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));

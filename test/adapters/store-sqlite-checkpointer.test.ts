@@ -1,0 +1,91 @@
+// The SQLite checkpointer thread (sqlite-checkpointer.ts): once the WAL has grown past its start size it
+// copies committed pages into the database file beside the writer, and the WAL starts over, so it stays
+// small however much is written; a store that writes little never starts it. Thresholds are scaled
+// down so that a few MiB show what the bench sees with hundreds.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
+import type { Scope, WriteOp } from '../../adapters/store/port';
+
+const scope: Scope = { projectId: 'p', live: false };
+const FILLER = 'x'.repeat(4000);
+const MiB = 1024 * 1024;
+
+function puts(from: number, count: number): WriteOp[] {
+  return Array.from({ length: count }, (_, i) => ({
+    op: 'put' as const, collection: 'things', scope,
+    doc: { _id: `t${String(from + i).padStart(6, '0')}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', n: from + i, filler: FILLER },
+  }));
+}
+
+const sizeOf = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('SQLite checkpointer thread', () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteStore | undefined;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-checkpointer-'));
+    file = path.join(dir, 'w.sqlite');
+  });
+  afterEach(async () => {
+    await store?.close();
+    store = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('takes over once the WAL grows: the database file fills while writes go on, and the WAL starts over', async () => {
+    store = new SqliteStore({ file, checkpointer: { startAtWalBytes: 256 * 1024, intervalMs: 20 } });
+    await store.define('things', { keys: [] });
+    const rounds = 48;
+    for (let r = 0; r < rounds; r++) {
+      const before = sizeOf(file);
+      await store.write(puts(r * 100, 100));
+      // ~400 KiB a round: past the first, each is copied into the file long before the writer's own
+      // automatic checkpoint (4,000 pages, ~16 MiB of WAL) would have run.
+      if (r > 0) await until(`round ${r} in the database file`, () => sizeOf(file) > before);
+    }
+    // ~19 MiB written; the WAL holds a round or a few, not the lot.
+    expect(sizeOf(file)).toBeGreaterThan(18 * MiB);
+    expect(sizeOf(`${file}-wal`)).toBeLessThan(4 * MiB);
+    const { docs } = await store.list('things', scope, { limit: 10_000, sortBy: 'createdAt' });
+    expect(docs.map((d) => d.n).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: rounds * 100 }, (_, i) => i));
+    await store.close();
+    store = undefined;
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect((db.prepare('SELECT count(*) AS n FROM coll_things').get() as { n: number }).n).toBe(rounds * 100);
+    db.close();
+  });
+
+  test('a store that writes less than the start size never starts it: its WAL is copied by nobody', async () => {
+    store = new SqliteStore({ file, checkpointer: { startAtWalBytes: 4 * MiB, intervalMs: 20 } });
+    await store.define('things', { keys: [] });
+    const before = sizeOf(file);
+    for (let r = 0; r < 5; r++) await store.write(puts(r * 50, 50));
+    expect(sizeOf(`${file}-wal`)).toBeGreaterThan(MiB);
+    // Many rounds' worth of waiting: a running checkpointer would have copied the ~1 MiB by now.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sizeOf(file)).toBe(before);
+  });
+
+  test('without it (checkpointer: false) the writer keeps its own checkpoints', async () => {
+    store = new SqliteStore({ file, checkpointer: false });
+    await store.define('things', { keys: [] });
+    for (let r = 0; r < 6; r++) await store.write(puts(r * 100, 100));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // 2.4 MiB written, far below the writer's 4,000 pages: nothing is copied yet.
+    expect(sizeOf(`${file}-wal`)).toBeGreaterThan(2 * MiB);
+    expect(sizeOf(file)).toBeLessThan(MiB);
+  });
+});
