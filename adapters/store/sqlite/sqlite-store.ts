@@ -26,6 +26,12 @@ const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
 // A batch is parsed whole before the caller sees it: 5,000 geofences (about 20 MB of strings and
 // objects) outlived V8's young generation, and loading 100k left ~190 MB more RSS than 1,000 do.
 const SCAN_BATCH = 1000;
+/**
+ * The page cache during a scan, KiB. A scan reads a whole collection once (an index load: 100k geofences
+ * are ~230 MiB of pages), so its pages are of no later use, yet with the connection's cache they stayed
+ * in it: 64 MiB of RSS after every start.
+ */
+const SCAN_CACHE_KIB = 2048;
 const COLUMNS = 'project_id, live, id, created_at, updated_at, k0, k1, k2, k3, lng, lat, due_at, doc';
 const WAL_AUTOCHECKPOINT_PAGES = 4_000;
 /**
@@ -407,11 +413,18 @@ export class SqliteStore implements Store {
       `SELECT id, ${docColumns(spec)} FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ${SCAN_BATCH}`,
     );
     let after = '';
-    for (;;) {
-      const rows = stmt.all(scope.projectId, scope.live ? 1 : 0, after) as Array<DocRow & { id: string }>;
-      if (rows.length === 0) return;
-      onBatch(rows.map(docOf));
-      after = rows[rows.length - 1].id;
+    // The scan runs to its end without yielding, so no other read sees the smaller cache.
+    const cache = this.db.pragma('cache_size', { simple: true }) as number;
+    this.db.pragma(`cache_size = -${SCAN_CACHE_KIB}`);
+    try {
+      for (;;) {
+        const rows = stmt.all(scope.projectId, scope.live ? 1 : 0, after) as Array<DocRow & { id: string }>;
+        if (rows.length === 0) return;
+        onBatch(rows.map(docOf));
+        after = rows[rows.length - 1].id;
+      }
+    } finally {
+      this.db.pragma(`cache_size = ${cache}`);
     }
   }
 
