@@ -126,24 +126,26 @@ export function eventUser(user: UserDoc): Record<string, unknown> {
 const eventGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
 const userGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
 
-function eventGeofence(g: Geofence): Readonly<Record<string, unknown>> {
-  let shown = eventGeofences.get(g);
+/** The view `make` builds of a geofence object, made once for it and frozen. */
+function sharedView(views: WeakMap<Geofence, Readonly<Record<string, unknown>>>, g: Geofence, make: () => Record<string, unknown>): Readonly<Record<string, unknown>> {
+  let shown = views.get(g);
   if (shown === undefined) {
-    const out: Record<string, unknown> = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
-    if (g.metadata !== undefined) out.metadata = g.metadata;
-    shown = Object.freeze(out);
-    eventGeofences.set(g, shown);
+    shown = Object.freeze(make());
+    views.set(g, shown);
   }
   return shown;
 }
 
+function eventGeofence(g: Geofence): Readonly<Record<string, unknown>> {
+  return sharedView(eventGeofences, g, () => {
+    const out: Record<string, unknown> = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
+    if (g.metadata !== undefined) out.metadata = g.metadata;
+    return out;
+  });
+}
+
 function userGeofence(g: Geofence): Readonly<Record<string, unknown>> {
-  let shown = userGeofences.get(g);
-  if (shown === undefined) {
-    shown = Object.freeze({ ...eventGeofence(g), geometryCenter: g.geometryCenter, geometryRadius: g.geometryRadius });
-    userGeofences.set(g, shown);
-  }
-  return shown;
+  return sharedView(userGeofences, g, () => ({ ...eventGeofence(g), geometryCenter: g.geometryCenter, geometryRadius: g.geometryRadius }));
 }
 
 export function publicEvent(e: Doc): Record<string, unknown> {
