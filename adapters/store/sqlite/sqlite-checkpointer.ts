@@ -15,10 +15,9 @@
 // writer as before.
 import { Worker } from 'node:worker_threads';
 
-export interface CheckpointResult {
-  /** Frames in the WAL when the checkpoint ran. */
+/** What a round reports: frames in the WAL, and of those, frames now copied into the database file. */
+interface CheckpointResult {
   log: number;
-  /** Of those, frames now copied into the database file. */
   checkpointed: number;
 }
 
@@ -36,7 +35,7 @@ function checkpointerThread(): void {
   db.pragma('cache_size = 16');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const round = (): void => {
-    let result: { log: number; checkpointed: number } | undefined;
+    let result: CheckpointResult | undefined;
     try {
       // Pages committed during a pass are copied by the next one, fewer each time, so that the writer's
       // catch-up (which holds its commits) finds little left.
@@ -67,8 +66,8 @@ export class SqliteCheckpointer {
   private exited = false;
   private last = '';
 
-  /** `caughtUp` is asked for after every round that copied something new. */
-  constructor(opts: { file: string; synchronous: string; intervalMs: number }, caughtUp: (result: CheckpointResult) => void) {
+  /** `copied` is called after every round that copied something new: the writer then copies the rest. */
+  constructor(opts: { file: string; synchronous: string; intervalMs: number }, copied: () => void) {
     this.worker = new Worker(`(${checkpointerThread.toString()})();`, {
       eval: true,
       workerData: { sqlitePath: require.resolve('better-sqlite3'), ...opts },
@@ -80,7 +79,7 @@ export class SqliteCheckpointer {
       const key = `${result.log}/${result.checkpointed}`;
       if (result.log === 0 || key === this.last) return;
       this.last = key;
-      caughtUp(result);
+      copied();
     });
     // A checkpointer that failed to start or died leaves the writer's backstop (sqlite-writer.ts).
     this.worker.on('error', () => undefined);

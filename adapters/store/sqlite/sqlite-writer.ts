@@ -39,17 +39,14 @@ interface GroupMessage {
   batches: RowOp[][];
 }
 
-/**
- * To the writer thread besides groups: `checkpoint`, copy what the checkpointer left; `handover`, the
- * checkpointer runs, keep only the backstop; `close`.
- */
-type ControlMessage = 'checkpoint' | 'handover' | 'close';
+/** To the writer thread besides groups: `checkpoint`, copy what the checkpointer left; `close`. */
+type ControlMessage = 'checkpoint' | 'close';
 
 interface GroupReply {
   seq: number;
   /** One entry per batch: null when it committed. */
   failures: Array<RowFailure | null>;
-  /** Once: the WAL reached the checkpointer's start size. */
+  /** Once: the WAL reached the checkpointer's start size; this thread keeps only its backstop from then on. */
   walGrown?: true;
 }
 
@@ -98,10 +95,6 @@ function writerThread(makeWriter: typeof createRowWriter): void {
       parentPort!.close();
       return;
     }
-    if (msg === 'handover') {
-      db.pragma(`wal_autocheckpoint = ${checkpointer!.backstopPages}`);
-      return;
-    }
     if (msg === 'checkpoint') {
       try {
         db.pragma('wal_checkpoint(PASSIVE)');
@@ -128,6 +121,7 @@ function writerThread(makeWriter: typeof createRowWriter): void {
     const reply: GroupReply = { seq: msg.seq, failures };
     if (watchWal && walGrown()) {
       watchWal = false;
+      db.pragma(`wal_autocheckpoint = ${checkpointer!.backstopPages}`);
       reply.walGrown = true;
     }
     parentPort!.postMessage(reply);
@@ -208,7 +202,6 @@ export class SqliteWriter {
         if (!this.closing && !this.crashed) this.worker.postMessage('checkpoint' satisfies ControlMessage);
       },
     );
-    this.worker.postMessage('handover' satisfies ControlMessage);
   }
 
   private fail(err: Error): void {
