@@ -4,7 +4,7 @@
 // rows of the webhook outbox eight. Here a collection's table has its primary key and:
 //   - one date index per declared `orders` entry (the sorts it is listed in without a key);
 //   - one index per key, unless a unique rule on that key alone or a sorted index starting with it
-//     already serves equality on it;
+//     already serves equality on it, or it is declared `unindexed`;
 //   - its unique rules, sorted combinations, point and due date.
 // A volatile collection (port.ts) has its updatedAt order and its point indexed by their coarse columns
 // (coarse-index.ts) instead: updated_hour, and (lat_cell, lng_cell).
@@ -64,6 +64,10 @@ export function collectionTable(collection: string, spec: CollectionSpec): Colle
     }
   }
   const served = new Set<string>();
+  for (const key of spec.unindexed ?? []) {
+    slot(collection, spec, key, 'unindexed field');
+    served.add(key);
+  }
   for (const rule of spec.unique ?? []) {
     const i = slot(collection, spec, rule.key, 'unique field');
     const where = [`k${i} IS NOT NULL`];

@@ -21,6 +21,13 @@ export interface Doc {
 export interface CollectionSpec {
   /** Top-level string fields with their own index (equality lookups and filters). */
   keys: readonly string[];
+  /**
+   * Keys kept in their column without an index of their own: they narrow a `sorted` combination that
+   * starts with another key (the outbox's state after its webhook), or filter what another index reads.
+   * Equality on one of them alone reads the whole scope. An index costs an entry per row written and
+   * deleted, so a key nobody looks up alone should not have one.
+   */
+  unindexed?: readonly string[];
   /** A field holding a GeoJSON Point (`coordinates: [lng, lat]`), indexed for bounding-box queries. */
   point?: string;
   /** A datetime field indexed across all scopes, for background jobs (expiry, delivery). */

@@ -17,10 +17,10 @@ export const COLLECTIONS = {
   // Every node keeps an index of them in memory: writes are announced to the others.
   geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },
   beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
-  // A type's events are read newest first from their own ordered index (#10.3). Nothing lists a user's
-  // events, so userRef has none: each ordered index is one more entry per event written.
+  // A type's events are read newest first from their own ordered index (#10.3). Nothing looks up a
+  // user's events, so userRef has no index at all: each index is one more entry per event written.
   // Events never change, so they are only ever listed by createdAt.
-  events: { keys: ['type', 'userRef'], sorted: [['type']], orders: ['createdAt'] },
+  events: { keys: ['type', 'userRef'], unindexed: ['userRef'], sorted: [['type']], orders: ['createdAt'] },
   // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
   trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true },
   /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
@@ -28,9 +28,11 @@ export const COLLECTIONS = {
   settings: { keys: [] },
   webhooks: { keys: [] },
   // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
-  // long the backlog (#10.3).
-  // Always read through a key: the sorted indexes serve webhookId and state alone too.
-  outbox: { keys: ['webhookId', 'state'], due: 'nextAttemptAt', sorted: [['webhookId', 'state'], ['state']], orders: [] },
+  // long the backlog (#10.3). Every row is inserted once and deleted once, so each index is two B-tree
+  // writes per event and webhook: this is the only one. It serves webhookId alone too; the readers that
+  // want one state across webhooks (gauges, the dead-letter purge) go webhook by webhook. Nothing reads
+  // nextAttemptAt across the table: the worker reads it from the head row.
+  outbox: { keys: ['webhookId', 'state'], unindexed: ['state'], sorted: [['webhookId', 'state']], orders: [] },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof COLLECTIONS;

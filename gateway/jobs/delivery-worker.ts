@@ -472,9 +472,11 @@ export class DeliveryWorker {
       }
     }
     const cutoff = new Date(now.getTime() - settings.deadRetentionMs).toISOString();
-    for (const scope of await store.scopes('outbox')) {
+    // Webhook by webhook: the outbox's one index starts with the webhook (collections.ts), and a deleted
+    // webhook's dead letters went with it.
+    for (const { scope, webhook } of await this.deps.directory.all(now.getTime())) {
       const { docs } = await store.list('outbox', scope, {
-        limit: PURGE_BATCH, sortBy: 'updatedAt', order: 'asc', equals: { state: 'dead' }, ranges: [{ field: 'updatedAt', before: cutoff }],
+        limit: PURGE_BATCH, sortBy: 'createdAt', order: 'asc', equals: { webhookId: webhook._id, state: 'dead' }, ranges: [{ field: 'updatedAt', before: cutoff }],
       });
       if (docs.length === 0) continue;
       await store.write(docs.map((d) => ({ op: 'delete' as const, collection: 'outbox', scope, id: d._id })));

@@ -41,10 +41,33 @@ test('each collection gets its own table with the indexes it declares and no oth
   // Users: listed by updatedAt (by the hour: users are volatile), unique userId (which also serves
   // lookups), devices, position (by its cell).
   expect(indexesOf('coll_users')).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
-  // Events: by createdAt, by type in order (which serves type lookups), by user. No updated-at index.
-  expect(indexesOf('coll_events')).toEqual(['coll_events_created_at', 'coll_events_key_userref', 'coll_events_sorted_type']);
+  // Events: by createdAt, by type in order (which serves type lookups). Not by user, and no updated-at index.
+  expect(indexesOf('coll_events')).toEqual(['coll_events_created_at', 'coll_events_sorted_type']);
   expect(indexesOf('coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
-  expect(indexesOf('coll_outbox')).toEqual(['coll_outbox_due', 'coll_outbox_sorted_state', 'coll_outbox_sorted_webhookid_state']);
+  expect(indexesOf('coll_outbox')).toEqual(['coll_outbox_sorted_webhookid_state']);
+});
+
+test('an unindexed key gets no index of its own, narrows its sorted combination and still filters alone', async () => {
+  const store = new SqliteStore({ file });
+  await store.define('outbox', COLLECTIONS.outbox);
+  await store.define('webhook_leases', WEBHOOK_COLLECTIONS.webhook_leases);
+  const rows = Array.from({ length: 30 }, (_, i) => {
+    const t = new Date(Date.parse(at) + i * 1000).toISOString();
+    return { _id: `o${String(i).padStart(2, '0')}`, createdAt: t, updatedAt: t, webhookId: i % 2 ? 'wh-a' : 'wh-b', state: i % 3 ? 'pending' : 'dead' };
+  });
+  await store.write(rows.map((doc) => ({ op: 'put' as const, collection: 'outbox', scope, doc })));
+  const ids = async (equals: Record<string, string>): Promise<string[]> =>
+    (await store.list('outbox', scope, { limit: 100, sortBy: 'createdAt', order: 'asc', equals })).docs.map((d) => d._id);
+  const expected = (keep: (r: (typeof rows)[number]) => boolean): string[] => rows.filter(keep).map((r) => r._id);
+  expect(await ids({ webhookId: 'wh-a', state: 'dead' })).toEqual(expected((r) => r.webhookId === 'wh-a' && r.state === 'dead'));
+  expect(await ids({ state: 'pending' })).toEqual(expected((r) => r.state === 'pending'));
+  expect(await ids({ webhookId: 'wh-b' })).toEqual(expected((r) => r.webhookId === 'wh-b'));
+  expect(store.explainList('outbox', scope, { limit: 1, sortBy: 'createdAt', order: 'asc', equals: { webhookId: 'wh-a', state: 'pending' } })).toMatch(/coll_outbox_sorted_webhookid_state/);
+  await expect(store.define('queue', { keys: ['a'], unindexed: ['b'] })).rejects.toThrow(/unindexed field b must be one of its keys/);
+  await store.close();
+  expect(indexesOf('coll_outbox')).toEqual(['coll_outbox_sorted_webhookid_state']);
+  // Leases are read by id and rewritten with every outcome: their primary key is their only index.
+  expect(indexesOf('coll_webhook_leases')).toEqual([]);
 });
 
 test('indexes follow the declaration: one it no longer asks for is dropped, and queries still answer', async () => {

@@ -86,7 +86,8 @@ export const WEBHOOK_COLLECTIONS = {
   // optionally narrowed to one outcome: the webhook's ordered index serves it, the outcome is a filter
   // read along the way. Nothing looks entries up by outbox row or lists them across webhooks.
   webhook_deliveries: { keys: ['webhookId'], sorted: [['webhookId']], orders: [], due: 'expiresAt' },
-  webhook_leases: { keys: [] },
+  // Read by id only, and rewritten with every outcome a worker writes: no date index.
+  webhook_leases: { keys: [], orders: [] },
   // Each payload's user once per write for its outbox rows (shared-user.ts).
   outbox_users: { keys: [], due: 'expiresAt', orders: [] },
 } as const;

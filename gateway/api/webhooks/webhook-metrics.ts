@@ -3,6 +3,7 @@
 // Store at scrape time, so every node reports the cluster-wide queue.
 import type { Store } from '../../../adapters/store/port';
 import { Counter, Gauge, Histogram, renderMetrics } from './prometheus-text';
+import type { WebhookDirectory } from './webhook-directory';
 
 /** Rows counted per environment at most, per scrape: counting reads documents, and a scrape must stay cheap. */
 export const GAUGE_COUNT_CAP = 10_000;
@@ -26,21 +27,33 @@ export class WebhookMetrics {
   );
   private gaugesReadMs = -Infinity;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly directory: WebhookDirectory,
+  ) {}
 
-  private async countRows(state: 'pending' | 'dead'): Promise<number> {
-    let total = 0;
-    for (const scope of await this.store.scopes('outbox')) {
-      const { docs } = await this.store.list('outbox', scope, { limit: GAUGE_COUNT_CAP, sortBy: 'createdAt', equals: { state } });
-      total += docs.length;
+  /**
+   * Rows in `state`, webhook by webhook (the outbox's only index starts with the webhook): rows of a
+   * webhook deleted meanwhile are gone with it, so these are all the rows that count.
+   */
+  private async countRows(state: 'pending' | 'dead', nowMs: number): Promise<number> {
+    const perScope = new Map<string, number>();
+    for (const { scope, webhook } of await this.directory.all(nowMs)) {
+      const key = `${scope.projectId}:${scope.live ? 1 : 0}`;
+      const counted = perScope.get(key) ?? 0;
+      if (counted >= GAUGE_COUNT_CAP) continue;
+      const { docs } = await this.store.list('outbox', scope, { limit: GAUGE_COUNT_CAP - counted, sortBy: 'createdAt', equals: { webhookId: webhook._id, state } });
+      perScope.set(key, counted + docs.length);
     }
+    let total = 0;
+    for (const n of perScope.values()) total += n;
     return total;
   }
 
   async render(nowMs: number): Promise<string> {
     if (nowMs - this.gaugesReadMs >= GAUGE_CACHE_MS) {
-      this.pending.set(await this.countRows('pending'));
-      this.deadStored.set(await this.countRows('dead'));
+      this.pending.set(await this.countRows('pending', nowMs));
+      this.deadStored.set(await this.countRows('dead', nowMs));
       this.gaugesReadMs = nowMs;
     }
     return renderMetrics([this.requests, this.eventsDelivered, this.retries, this.dead, this.redelivered, this.pending, this.deadStored, this.latency, this.lag]);

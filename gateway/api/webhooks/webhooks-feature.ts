@@ -70,7 +70,7 @@ export const webhooksFeature: Feature = {
     const { store, config, logger } = services;
     const c = config.webhooks;
     const directory = new WebhookDirectory(store, c.cacheMs);
-    const metrics = new WebhookMetrics(store);
+    const metrics = new WebhookMetrics(store, directory);
     const worker = new DeliveryWorker({
       store, directory, metrics, logger,
       settings: {
