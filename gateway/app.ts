@@ -76,9 +76,17 @@ export interface Services {
 }
 
 export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
-  const store = config.store === 'postgres' ? await openPostgres(config, logger) : new SqliteStore({ file: path.join(config.dataDir, 'waymark.sqlite'), ...config.sqlite });
+  const store = config.store === 'postgres' ? await openPostgres(config, logger) : openSqlite(config, logger);
   await defineCollections(store);
   return store;
+}
+
+function openSqlite(config: GatewayConfig, logger: Logger): Store {
+  return new SqliteStore({
+    file: path.join(config.dataDir, 'waymark.sqlite'),
+    ...config.sqlite,
+    onError: (err) => logger.warn('sqlite store error', { error: err.message }),
+  });
 }
 
 async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Store> {

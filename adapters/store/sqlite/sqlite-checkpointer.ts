@@ -10,6 +10,12 @@
 // the writer is asked to copy the rest (`catchUp`): the few pages committed while this one ran. The
 // next commit then starts the WAL from its beginning, so it holds about a second of writes.
 //
+// SQLite reuses the WAL file rather than shrinking it, and under load it holds about a second of writes
+// (~180 MiB in bench/track). Cutting it back each time the log starts over (journal_size_limit) made
+// the writer grow the file again every second: its CPU per update rose by a quarter. So the file is
+// cut only when the writes have paused: the first round that finds nothing new asks the writer to
+// copy everything and truncate it (`pause`).
+//
 // The thread costs about 16 MiB of RSS (an isolate and a connection), so a store starts it only once
 // its WAL has grown past `startAtWalBytes`: a store that writes little keeps checkpointing on the
 // writer as before.
@@ -66,8 +72,15 @@ export class SqliteCheckpointer {
   private exited = false;
   private last = '';
 
-  /** `copied` is called after every round that copied something new: the writer then copies the rest. */
-  constructor(opts: { file: string; synchronous: string; intervalMs: number }, copied: () => void) {
+  /** Whether anything was committed since the WAL was last truncated. */
+  private written = true;
+
+  /**
+   * `ask` is called with 'checkpoint' after every round that copied something new (the writer then
+   * copies the rest) and with 'truncate' on the first round after those that found nothing new.
+   * `died` is called once if the thread fails or ends without being closed.
+   */
+  constructor(opts: { file: string; synchronous: string; intervalMs: number }, ask: (what: 'checkpoint' | 'truncate') => void, died: (err: Error) => void) {
     this.worker = new Worker(`(${checkpointerThread.toString()})();`, {
       eval: true,
       workerData: { sqlitePath: require.resolve('better-sqlite3'), ...opts },
@@ -77,14 +90,23 @@ export class SqliteCheckpointer {
     this.worker.on('message', (result: CheckpointResult) => {
       // An idle WAL reports the same figures round after round: nothing was copied, nothing to catch up.
       const key = `${result.log}/${result.checkpointed}`;
-      if (result.log === 0 || key === this.last) return;
+      if (result.log === 0 || key === this.last) {
+        if (this.written) ask('truncate');
+        this.written = false;
+        return;
+      }
       this.last = key;
-      copied();
+      this.written = true;
+      ask('checkpoint');
     });
-    // A checkpointer that failed to start or died leaves the writer's backstop (sqlite-writer.ts).
-    this.worker.on('error', () => undefined);
-    this.worker.once('exit', () => {
+    // Until the writer starts another one (sqlite-writer.ts), its backstop checkpoints.
+    let failure: Error | undefined;
+    this.worker.on('error', (err) => {
+      failure = err;
+    });
+    this.worker.once('exit', (code) => {
       this.exited = true;
+      if (!this.closing) died(failure ?? new Error(`exited with code ${code}`));
     });
   }
 

@@ -72,6 +72,8 @@ export interface SqliteStoreOptions {
   writerThread?: boolean;
   /** When the checkpointer thread starts and how often it runs (tests); false: the writer checkpoints. */
   checkpointer?: false | { startAtWalBytes: number; intervalMs: number };
+  /** Failures in the background (a checkpointer thread that died and is started again). */
+  onError?: (err: Error) => void;
 }
 
 /** WAYMARK_SQLITE_SYNC read: FULL unless NORMAL is asked for; anything else is a configuration mistake. */
@@ -134,6 +136,7 @@ export class SqliteStore implements Store {
           checkpointer: opts.checkpointer === false ? undefined : { ...CHECKPOINTER, ...opts.checkpointer },
         },
         (batch) => this.committed(this.opsOfBatch.get(batch) ?? []),
+        opts.onError,
       );
     }
     this.projects = new SqliteProjects(this.db);

@@ -17,6 +17,13 @@ import { SqliteCheckpointer } from './sqlite-checkpointer';
 
 /** A group closes at this many operations, so one transaction's pages stay a bounded amount of WAL. */
 const MAX_GROUP_OPS = 4_000;
+/**
+ * A checkpointer thread that died is started again after this long, doubled after each death that
+ * follows without a round copying anything between (a thread that cannot even open the file), up to
+ * RESTART_MAX_MS. Meanwhile the writer's backstop checkpoints.
+ */
+const RESTART_MS = 1_000;
+const RESTART_MAX_MS = 60_000;
 
 export interface WriterOptions {
   file: string;
@@ -39,8 +46,11 @@ interface GroupMessage {
   batches: RowOp[][];
 }
 
-/** To the writer thread besides groups: `checkpoint`, copy what the checkpointer left; `close`. */
-type ControlMessage = 'checkpoint' | 'close';
+/**
+ * To the writer thread besides groups: `checkpoint`, copy what the checkpointer left; `truncate`, the
+ * writes have stopped: copy everything and cut the WAL file to nothing; `close`.
+ */
+type ControlMessage = 'checkpoint' | 'truncate' | 'close';
 
 interface GroupReply {
   seq: number;
@@ -103,6 +113,19 @@ function writerThread(makeWriter: typeof createRowWriter): void {
       }
       return;
     }
+    if (msg === 'truncate') {
+      // A TRUNCATE checkpoint waits for readers of older snapshots: with no busy timeout it gives up at
+      // once instead of holding the commits queued behind it.
+      db.pragma('busy_timeout = 0');
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // A reader was in the way: the file keeps its size until the next pause.
+      } finally {
+        db.pragma('busy_timeout = 5000');
+      }
+      return;
+    }
     let failures: Array<RowFailure | null> = msg.batches.map(() => null);
     try {
       writer.applyGroup(msg.batches);
@@ -136,10 +159,18 @@ export class SqliteWriter {
   private closing: Promise<void> | undefined;
   private crashed: Error | undefined;
   private checkpointer: SqliteCheckpointer | undefined;
+  /** Checkpointer deaths since one last copied something: the restart delay's exponent. */
+  private checkpointerDeaths = 0;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
   /** Called once nothing is queued or in flight, while close() waits for that. */
   private drained: (() => void) | undefined;
 
-  constructor(private readonly options: WriterOptions, private readonly committed: (batch: RowOp[]) => void) {
+  /** `onError` is told when a checkpointer thread dies (it is started again). */
+  constructor(
+    private readonly options: WriterOptions,
+    private readonly committed: (batch: RowOp[]) => void,
+    private readonly onError: (err: Error) => void = () => undefined,
+  ) {
     const source = `(${writerThread.toString()})(${createRowWriter.toString()});`;
     this.worker = new Worker(source, { eval: true, workerData: { sqlitePath: require.resolve('better-sqlite3'), options } });
     // Held only while a group is out: a store nobody closed must not keep the process alive, and one
@@ -198,10 +229,28 @@ export class SqliteWriter {
     if (!checkpointer || this.checkpointer || this.closing) return;
     this.checkpointer = new SqliteCheckpointer(
       { file: this.options.file, synchronous: this.options.synchronous, intervalMs: checkpointer.intervalMs },
-      () => {
-        if (!this.closing && !this.crashed) this.worker.postMessage('checkpoint' satisfies ControlMessage);
+      (next) => {
+        this.checkpointerDeaths = 0;
+        if (!this.closing && !this.crashed) this.worker.postMessage(next satisfies ControlMessage);
       },
+      (err) => this.checkpointerDied(err),
     );
+  }
+
+  /**
+   * Without the thread the WAL grows to the backstop (256 MiB) before anything copies it, and commits
+   * stall while the writer does: say so and start another.
+   */
+  private checkpointerDied(err: Error): void {
+    this.checkpointer = undefined;
+    if (this.closing || this.crashed) return;
+    const delay = Math.min(RESTART_MAX_MS, RESTART_MS * 2 ** this.checkpointerDeaths++);
+    this.onError(new Error(`SQLite checkpointer thread stopped (${err.message}); starting another in ${delay / 1000} s`));
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.startCheckpointer();
+    }, delay);
+    this.restartTimer.unref();
   }
 
   private fail(err: Error): void {
@@ -216,6 +265,7 @@ export class SqliteWriter {
   /** Commits what is queued, then stops the thread and closes its connection. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      clearTimeout(this.restartTimer);
       await this.checkpointer?.close();
       if (this.inFlight || this.queue.length > 0) await new Promise<void>((resolve) => { this.drained = resolve; });
       if (this.crashed) return;
