@@ -18,6 +18,7 @@ import type { WebhookDirectory } from '../api/webhooks/webhook-directory';
 import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, WebhookDoc } from '../api/webhooks/webhook-docs';
 import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
 import { PayloadBodies, SHARED_USERS } from '../api/webhooks/shared-user';
+import { deliveryIdOf, requestsOf, type QueuedRequest } from '../api/webhooks/outbox-bundle';
 import type { Logger } from '../http/logger';
 import { newObjectId } from '../engine/object-id';
 import type { AddressPolicy } from '../engine/webhooks/address-safety';
@@ -289,7 +290,8 @@ export class DeliveryWorker {
   /** Writes buffered outcomes (with a renewed lease); false when the endpoint was lost to another owner. */
   private async flush(scope: Scope, webhookId: string, buffer: OutcomeBuffer): Promise<boolean> {
     if (buffer.ops.length === 0) return true;
-    const { ops, onWritten } = buffer;
+    const { onWritten } = buffer;
+    const ops = lastPerDocument(buffer.ops);
     buffer.ops = [];
     buffer.rows = 0;
     buffer.onWritten = [];
@@ -331,22 +333,25 @@ export class DeliveryWorker {
         }
         for (const row of docs) {
           if (this.stopping) return;
-          const now = this.clock();
           const dueMs = Date.parse(row.nextAttemptAt ?? row.createdAt);
-          if (dueMs > now.getTime()) {
-            this.blockedUntil.set(key, Math.min(dueMs, now.getTime() + BLOCK_RECHECK_MS));
+          if (dueMs > this.clock().getTime()) {
+            this.blockedUntil.set(key, Math.min(dueMs, this.clock().getTime() + BLOCK_RECHECK_MS));
             return;
           }
-          const turn = await this.deliverRow(scope, webhook, row, now);
-          if (!turn) return;
-          if (buffer.rows === 0) buffer.firstMs = now.getTime();
-          buffer.ops.push(...turn.ops);
-          buffer.rows++;
-          buffer.onWritten.push(turn.onWritten);
-          if (!turn.delivered || buffer.rows >= FLUSH_ROWS || this.clock().getTime() - buffer.firstMs >= FLUSH_MS) {
-            if (!(owned = await this.flush(scope, webhookId, buffer))) return;
+          for (const request of requestsOf(row)) {
+            if (this.stopping) return;
+            const now = this.clock();
+            const turn = await this.deliverRow(scope, webhook, request, now);
+            if (!turn) return;
+            if (buffer.rows === 0) buffer.firstMs = now.getTime();
+            buffer.ops.push(...turn.ops);
+            buffer.rows++;
+            buffer.onWritten.push(turn.onWritten);
+            if (!turn.delivered || buffer.rows >= FLUSH_ROWS || this.clock().getTime() - buffer.firstMs >= FLUSH_MS) {
+              if (!(owned = await this.flush(scope, webhookId, buffer))) return;
+            }
+            if (turn.next === 'stop') return;
           }
-          if (turn.next === 'stop') return;
         }
         // A short page was the whole queue, and rows committed since would have woken the endpoint
         // (`again`): reading another page would only find it empty. Rows other nodes write are the sweep's.
@@ -360,7 +365,8 @@ export class DeliveryWorker {
     }
   }
 
-  private requestHeaders(webhook: WebhookDoc, row: OutboxRow, body: string, now: Date): Record<string, string> {
+  private requestHeaders(webhook: WebhookDoc, request: QueuedRequest, body: string, now: Date): Record<string, string> {
+    const { row } = request;
     const signingId = this.signingIds.next(12);
     const timestamp = Math.floor(now.getTime() / 1000);
     const tokens = [webhook.token];
@@ -372,7 +378,7 @@ export class DeliveryWorker {
       'x-radar-signature': radarSignature(webhook.token, signingId),
       'x-waymark-timestamp': String(timestamp),
       'x-waymark-signature': waymarkSignatureHeader(tokens, timestamp, body),
-      'x-waymark-delivery-id': row._id,
+      'x-waymark-delivery-id': deliveryIdOf(request),
       'x-waymark-attempt': String(row.attempts + 1),
       'x-waymark-event-ids': row.eventIds.join(','),
     };
@@ -392,10 +398,26 @@ export class DeliveryWorker {
     return entry;
   }
 
-  /** A dead letter outlives the shared user its row may point at: it keeps its user inline. */
-  private async deadRow(scope: Scope, row: OutboxRow, now: Date, reason: OutboxRow['deadReason'], extra: Partial<OutboxRow>): Promise<OutboxRow> {
-    const { nextAttemptAt: _next, ...rest } = await this.bodies.inline(scope, row);
-    return { ...rest, ...extra, state: 'dead', updatedAt: now.toISOString(), deadAt: now.toISOString(), deadReason: reason };
+  /**
+   * The writes of a request that became a dead letter. A dead letter outlives the shared user its row
+   * may point at: it keeps its user inline. A bundle's part becomes a row of its own, and the bundle
+   * goes on with its next part.
+   */
+  private async deadOps(scope: Scope, request: QueuedRequest, now: Date, reason: OutboxRow['deadReason'], extra: Partial<OutboxRow>): Promise<WriteOp[]> {
+    const { nextAttemptAt: _next, ...rest } = await this.bodies.inline(scope, request.row);
+    const dead: OutboxRow = { ...rest, ...extra, state: 'dead', updatedAt: now.toISOString(), deadAt: now.toISOString(), deadReason: reason };
+    if (!request.bundle) return [{ op: 'put', collection: 'outbox', scope, doc: dead }];
+    return [{ op: 'put', collection: 'outbox', scope, doc: { ...dead, _id: newObjectId(now) } }, this.doneOp(scope, request, now)];
+  }
+
+  /** The write of a request finished (delivered or given up): its row goes, or its bundle moves past it. */
+  private doneOp(scope: Scope, request: QueuedRequest, now: Date): WriteOp {
+    const { bundle } = request;
+    if (!bundle) return { op: 'delete', collection: 'outbox', scope, id: request.row._id };
+    if (bundle.index + 1 === bundle.row.parts!.length) return { op: 'delete', collection: 'outbox', scope, id: bundle.row._id };
+    const { lastAttemptAt: _at, lastStatus: _status, lastError: _error, ...rest } = bundle.row;
+    const iso = now.toISOString();
+    return { op: 'put', collection: 'outbox', scope, doc: { ...rest, sent: bundle.index + 1, attempts: 0, nextAttemptAt: iso, updatedAt: iso } };
   }
 
   /**
@@ -403,21 +425,21 @@ export class DeliveryWorker {
    * cut short by shutdown: nothing is known about the receiver, so nothing is recorded, and the row is
    * sent again by whoever drains the endpoint next.
    */
-  private async deliverRow(scope: Scope, webhook: WebhookDoc, row: OutboxRow, now: Date): Promise<Turn | undefined> {
+  private async deliverRow(scope: Scope, webhook: WebhookDoc, request: QueuedRequest, now: Date): Promise<Turn | undefined> {
     const { metrics, settings } = this.deps;
+    const { row } = request;
     const log = (entry: DeliveryLogEntry): WriteOp => ({ op: 'put', collection: 'webhook_deliveries', scope, doc: entry });
 
     if (isExpired(new Date(row.enqueuedAt), now, settings.retry)) {
-      const dead = await this.deadRow(scope, row, now, 'max-age', {});
       return {
-        ops: [{ op: 'put', collection: 'outbox', scope, doc: dead }, log(this.logEntry(webhook, row, 'expired', undefined, undefined, now))],
+        ops: [...(await this.deadOps(scope, request, now, 'max-age', {})), log(this.logEntry(webhook, row, 'expired', undefined, undefined, now))],
         next: 'next', delivered: false, onWritten: () => metrics.dead.inc({ reason: 'max-age' }),
       };
     }
 
     const body = await this.bodies.body(scope, row);
     const attempt = await sendDelivery(
-      { url: webhook.url, body, headers: this.requestHeaders(webhook, row, body, now) },
+      { url: webhook.url, body, headers: this.requestHeaders(webhook, request, body, now) },
       { timeoutMs: settings.timeoutMs, policy: settings.policy, client: this.client, signal: this.controller.signal },
     );
     if (attempt.aborted) return undefined;
@@ -434,7 +456,7 @@ export class DeliveryWorker {
     const seen: Partial<OutboxRow> = { attempts, lastAttemptAt: now.toISOString(), lastStatus: attempt.status ?? null, lastError: attempt.error };
     if (decision.kind === 'delivered') {
       return {
-        ops: [{ op: 'delete', collection: 'outbox', scope, id: row._id }, log(this.logEntry(webhook, row, 'delivered', attempt, decision, after))],
+        ops: [this.doneOp(scope, request, after), log(this.logEntry(webhook, row, 'delivered', attempt, decision, after))],
         next: 'next', delivered: true,
         onWritten: () => {
           metrics.eventsDelivered.inc({}, row.eventIds.length);
@@ -443,7 +465,9 @@ export class DeliveryWorker {
       };
     }
     if (decision.kind === 'retry') {
-      const retry: OutboxRow = { ...row, ...seen, updatedAt: after.toISOString(), nextAttemptAt: decision.at.toISOString() };
+      // A bundle waits as a whole, with its first unsent part's attempts.
+      const waiting = request.bundle ? { ...request.bundle.row, sent: request.bundle.index } : row;
+      const retry: OutboxRow = { ...waiting, ...seen, updatedAt: after.toISOString(), nextAttemptAt: decision.at.toISOString() };
       this.blockedUntil.set(scopeKey(scope, webhook._id), Math.min(decision.at.getTime(), after.getTime() + BLOCK_RECHECK_MS));
       return {
         ops: [{ op: 'put', collection: 'outbox', scope, doc: retry }, log(this.logEntry(webhook, row, 'retry', attempt, decision, after))],
@@ -451,7 +475,7 @@ export class DeliveryWorker {
       };
     }
     return {
-      ops: [{ op: 'put', collection: 'outbox', scope, doc: await this.deadRow(scope, row, after, decision.reason, seen) }, log(this.logEntry(webhook, row, 'dead', attempt, decision, after))],
+      ops: [...(await this.deadOps(scope, request, after, decision.reason, seen)), log(this.logEntry(webhook, row, 'dead', attempt, decision, after))],
       next: 'next', delivered: false,
       onWritten: () => {
         metrics.dead.inc({ reason: decision.reason });
@@ -484,4 +508,14 @@ export class DeliveryWorker {
     }
     return removed;
   }
+}
+
+/**
+ * Buffered outcomes with only the last write of each document, in the order of those last writes: a
+ * bundle moves past each part it delivers, and only where it stands at the flush needs writing.
+ */
+function lastPerDocument(ops: readonly WriteOp[]): WriteOp[] {
+  const last = new Map<string, number>();
+  ops.forEach((op, i) => last.set(`${op.collection} ${op.op === 'delete' ? op.id : op.doc._id}`, i));
+  return ops.filter((op, i) => last.get(`${op.collection} ${op.op === 'delete' ? op.id : op.doc._id}`) === i);
 }

@@ -65,6 +65,14 @@ async function walkIn(key: string, deviceId: string): Promise<Array<{ _id: strin
   return track(key, deviceId, CAFE);
 }
 
+async function until(what: string, ok: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function eventIdsOf(r: Received): string[] {
   return r.json.events ? r.json.events.map((e: { _id: string }) => e._id) : [r.json.event._id];
 }
@@ -120,14 +128,23 @@ test.each([
   }
 });
 
-test('an update that enters three geofences stores its user once; each of its requests carries it whole, dead letters too', async () => {
+test('an update that enters three geofences queues one row holding its user once; each of its requests carries it whole, dead letters too', async () => {
   const { keys, hook, path } = await setup({}, 3);
   const scope = { projectId: keys.id, live: false };
   const store = server.running.services.store;
+  const outbox = async (): Promise<Doc[]> => (await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', order: 'asc' })).docs;
+  // The receiver asks the first request to come back in a second, so the queue can be seen meanwhile.
+  receiver.script = [{ status: 503, headers: { 'retry-after': '1' } }];
   const events = await walkIn(keys.testPk, 'd1');
   expect(events).toHaveLength(3);
-  await receiver.waitFor((rs) => at(path)(rs).length === 3, undefined, 'three deliveries');
-  const requests = at(path)(receiver.received);
+  await waitForLog(keys.testSk, hook._id, 1);
+  const [bundle, ...others] = await outbox();
+  expect(others).toEqual([]);
+  expect(bundle).toMatchObject({ state: 'pending', sent: 0, attempts: 1, eventIds: events.map((e) => e._id) });
+  expect(bundle.parts).toHaveLength(3);
+
+  await receiver.waitFor((rs) => at(path)(rs).length === 4, undefined, 'a retry and three deliveries');
+  const requests = at(path)(receiver.received).slice(1);
   expect(requests.map((r) => r.json.event._id)).toEqual(events.map((e) => e._id));
   for (const r of requests) {
     // Byte for byte what JSON.stringify({event, user}) makes: the signature covers these bytes.
@@ -137,43 +154,62 @@ test('an update that enters three geofences stores its user once; each of its re
     expect(r.json.user.geofences).toHaveLength(3);
     expect(r.json.user).toEqual(requests[0].json.user);
   }
-  const shared = await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' });
   // Kept as the text the bodies carry.
-  expect(shared.docs.map((d) => d.userJson)).toEqual([JSON.stringify(requests[0].json.user)]);
+  expect(bundle.userJson).toBe(JSON.stringify(requests[0].json.user));
+  // Each request has its own delivery id, the same on each of its attempts.
+  const ids = at(path)(receiver.received).map((r) => r.headers['x-waymark-delivery-id']);
+  expect(ids).toEqual([`${bundle._id}.0`, `${bundle._id}.0`, `${bundle._id}.1`, `${bundle._id}.2`]);
+  await until('the row deleted', async () => (await outbox()).length === 0);
+  expect((await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs).toEqual([]);
 
-  // Rows that die get their user back inline: dead letters outlive the shared document.
+  // Requests that die become dead letters of their own, each with its user inline.
   receiver.fallback = { status: 500 };
-  await walkIn(keys.testPk, 'd2');
-  await waitForLog(keys.testSk, hook._id, 3 + 3 * 4);
+  const lost = await walkIn(keys.testPk, 'd2');
+  await waitForLog(keys.testSk, hook._id, 4 + 3 * 4);
   const dead = (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
-  expect(dead).toHaveLength(3);
+  expect(dead.map((d: { eventIds: string[] }) => d.eventIds)).toEqual(lost.map((e) => [e._id]));
   for (const d of dead) expect(d.payload.user).toMatchObject({ userId: 'u-d2', deviceId: 'd2' });
-  const rows = await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', equals: { state: 'dead' } });
-  expect(rows.docs.map((d) => d.sharedUser)).toEqual([undefined, undefined, undefined]);
+  const rows = await outbox();
+  expect(rows.map((d) => [d.state, d.parts, d.sharedUser])).toEqual([['dead', undefined, undefined], ['dead', undefined, undefined], ['dead', undefined, undefined]]);
+  expect(new Set(rows.map((d) => d._id)).size).toBe(3);
 });
 
-test('a pending row whose shared user is gone is sent with the user as stored now', async () => {
+test('a part of a queued row that dies becomes a dead letter, and the row goes on with its next part', async () => {
+  const { keys, hook, path } = await setup({}, 3);
+  const scope = { projectId: keys.id, live: false };
+  const store = server.running.services.store;
+  receiver.script = [{ status: 200 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }];
+  const events = await walkIn(keys.testPk, 'd1');
+  await receiver.waitFor((rs) => at(path)(rs).length === 6, undefined, 'one delivery, four failures, one delivery');
+  const sent = at(path)(receiver.received).map((r) => r.json.event._id);
+  expect(sent).toEqual([events[0]._id, events[1]._id, events[1]._id, events[1]._id, events[1]._id, events[2]._id]);
+  await waitForLog(keys.testSk, hook._id, 6);
+  const dead = (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
+  expect(dead.map((d: { eventIds: string[] }) => d.eventIds)).toEqual([[events[1]._id]]);
+  await until('the row deleted', async () => (await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', equals: { state: 'pending' } })).docs.length === 0);
+});
+
+test('rows queued by an earlier version whose shared user is gone are sent with the user as stored now', async () => {
   const { keys, hook, path } = await setup({}, 2);
   const scope = { projectId: keys.id, live: false };
   const store = server.running.services.store;
-  const events = await walkIn(keys.testPk, 'd1');
-  expect(events).toHaveLength(2);
+  await walkIn(keys.testPk, 'd1');
   await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'two deliveries');
-  // Queued again while the webhook is paused: one run of one user, so one shared user.
-  await server.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: false } });
-  const again = await server.request('POST', `/v1/webhooks/${hook._id}/redeliver`, { key: keys.testSk, body: { eventIds: events.map((e) => e._id).join(',') } });
-  expect(again.body.queued).toBe(2);
-  // The user changes, and the shared documents go (the purge does so once their time is past).
+  const [first] = at(path)(receiver.received);
   const moved = await server.request('POST', '/v1/track', { key: keys.testPk, body: { deviceId: 'd1', userId: 'u-d1', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true, metadata: { v: 2 } } });
   expect(moved.body.events).toEqual([]);
-  const shared = (await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs;
-  expect(shared).toHaveLength(2);
-  await store.write(shared.map((d) => ({ op: 'delete' as const, collection: 'outbox_users', scope, id: d._id })));
-  await server.request('PATCH', `/v1/webhooks/${hook._id}`, { key: keys.testSk, body: { enabled: true } });
-  await receiver.waitFor((rs) => at(path)(rs).length === 4, undefined, 'the two redeliveries');
-  const [first, second, third, fourth] = at(path)(receiver.received);
-  expect([first.json.user.metadata, second.json.user.metadata]).toEqual([undefined, undefined]);
-  expect([third.json.event._id, fourth.json.event._id]).toEqual(events.map((e) => e._id));
+  // Two rows as earlier versions wrote them: the user stored apart, in a document that is gone now.
+  const now = new Date();
+  const iso = now.toISOString();
+  const rows = [0, 1].map((i): Doc => ({
+    _id: newObjectId(now), createdAt: iso, updatedAt: iso, webhookId: hook._id, state: 'pending',
+    nextAttemptAt: iso, enqueuedAt: iso, eventIds: [`old-${i}`], eventTypes: ['user.entered_geofence'], attempts: 0, origin: 'event',
+    sharedUser: newObjectId(now), payloadJson: JSON.stringify({ event: { ...first.json.event, _id: `old-${i}` }, user: null }),
+  }));
+  await store.write(rows.map((doc) => ({ op: 'put' as const, collection: 'outbox', scope, doc })));
+  await receiver.waitFor((rs) => at(path)(rs).length === 4, undefined, 'the two old rows');
+  const [, , third, fourth] = at(path)(receiver.received);
+  expect([third.json.event._id, fourth.json.event._id]).toEqual(['old-0', 'old-1']);
   expect([third.json.user.metadata, fourth.json.user.metadata]).toEqual([{ v: 2 }, { v: 2 }]);
 });
 
@@ -401,10 +437,15 @@ test('test and live environments have their own webhooks and events', async () =
   expect(at(path)(receiver.received)[0].json.event).toMatchObject({ _id: testEvent._id, live: false });
 });
 
-test('clean-up drops delivery-log entries after 7 days, shared payload users after the maximum age and a day, and dead letters after 30', async () => {
+test('clean-up drops delivery-log entries after 7 days, shared payload users (of rows queued by earlier versions) after the maximum age and a day, and dead letters after 30', async () => {
   const { keys, hook } = await setup({}, 2);
   const scope = { projectId: keys.id, live: false };
-  const sharedUsers = async (): Promise<unknown[]> => (await server.running.services.store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs;
+  const store = server.running.services.store;
+  const sharedUsers = async (): Promise<unknown[]> => (await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs;
+  // A shared user as earlier versions wrote them, kept for the maximum age (a day here) and a day more.
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + 2 * 24 * 3_600_000).toISOString();
+  await store.write([{ op: 'put', collection: 'outbox_users', scope, doc: { _id: newObjectId(now), createdAt: now.toISOString(), updatedAt: now.toISOString(), userJson: '{}', expiresAt } }]);
   receiver.fallback = { status: 500 };
   await walkIn(keys.testPk, 'd1');
   await waitForLog(keys.testSk, hook._id, 8);

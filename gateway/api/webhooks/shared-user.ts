@@ -1,25 +1,17 @@
-// The payload's user, stored once per update instead of once per outbox row.
+// Rows that point at a shared user, as earlier versions wrote them.
 //
-// Every request of a webhook carries the user as it was when its events happened (Radar's `{event, user}`).
-// A first update that enters ten geofences used to write ten outbox rows each holding the same ~4 KiB
-// user, about three quarters of the bytes the update wrote. When several rows of one write carry one
-// user, the user goes into one `outbox_users` document and the rows point at it (`sharedUser`), with
-// the payload's `user` left null. A single row keeps its user inline: a separate document would cost a row more.
-//
-// Rows that point at a shared user are pending rows only: a row that becomes a dead letter gets its user
-// back inline (dead letters outlive the shared document and are shown by the API). A shared document is
-// kept for the retry policy's maximum age plus a day, past which no pending row may still be sent; a row
-// of a webhook paused for longer finds it gone and is sent with the user as stored now (as a redelivery is).
-import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
-import { newObjectId } from '../../engine/object-id';
-import type { WebhookEvent, WebhookPayload } from '../../engine/webhooks/delivery-plan';
+// A write whose rows carried one user stored that user once, in an `outbox_users` document, and the
+// rows pointed at it (`sharedUser`) with the payload's `user` left null. New writes make one bundle
+// per webhook instead (outbox-bundle.ts), which keeps its user itself; rows already queued this way are
+// still sent as they were. A shared document was kept for the retry policy's maximum age plus a day;
+// a row of a webhook paused for longer finds it gone and is sent with the user as stored now (as a
+// redelivery is). A row that becomes a dead letter gets its user back inline.
+import type { Doc, Scope, Store } from '../../../adapters/store/port';
 import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
+import { withUser } from './outbox-bundle';
 import { publicView } from '../collections';
 
 export const SHARED_USERS = 'outbox_users';
-
-/** Beyond the maximum age of a pending row: a row past it is dead-lettered, not sent. */
-const KEEP_BEYOND_MAX_AGE_MS = 24 * 3_600_000;
 
 export interface SharedUserDoc extends Doc {
   /**
@@ -31,53 +23,6 @@ export interface SharedUserDoc extends Doc {
   user?: Record<string, unknown>;
   expiresAt: string;
 }
-
-/**
- * The payload's parts serialised already (the track path makes the user's and each event's JSON once,
- * for its answer and its rows): `user` is JSON.stringify of the payload's user, `event(e)` of an event.
- */
-export interface PayloadTexts {
-  user: string;
-  event(e: WebhookEvent): string;
-}
-
-/**
- * The puts for new outbox rows written together, all carrying `user`: the rows as they are when fewer
- * than two, else one shared user document and the rows pointing at it.
- */
-export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string, unknown> | null, at: Date, maxAgeMs: number, texts?: PayloadTexts): WriteOp[] {
-  if (rows.length < 2 || user === null) return rows.map((row) => ({ op: 'put', collection: 'outbox', scope, doc: storedRow(row, false, texts) }));
-  const iso = at.toISOString();
-  const shared: SharedUserDoc = {
-    _id: newObjectId(at), createdAt: iso, updatedAt: iso, userJson: texts?.user ?? JSON.stringify(user),
-    expiresAt: new Date(at.getTime() + maxAgeMs + KEEP_BEYOND_MAX_AGE_MS).toISOString(),
-  };
-  const ops: WriteOp[] = [{ op: 'put', collection: SHARED_USERS, scope, doc: shared }];
-  for (const row of rows) ops.push({ op: 'put', collection: 'outbox', scope, doc: { ...storedRow(row, true, texts), sharedUser: shared._id } });
-  return ops;
-}
-
-/** A new row as it is stored: its payload as JSON text (the request body), without its user when that is shared. */
-function storedRow(row: OutboxRow, userShared: boolean, texts: PayloadTexts | undefined): OutboxRow {
-  const { payload, ...rest } = row;
-  if (payload === undefined) return row;
-  return { ...rest, payloadJson: serialisePayload(userShared ? { ...payload, user: null } : payload, texts) };
-}
-
-/** JSON.stringify(payload), from the texts when the caller has them: `{event, user}` or `{events, user}`, in that order. */
-export function serialisePayload(payload: WebhookPayload, texts: PayloadTexts | undefined): string {
-  if (texts === undefined) return JSON.stringify(payload);
-  const user = payload.user === null ? 'null' : texts.user;
-  return 'event' in payload
-    ? `{"event":${texts.event(payload.event)},"user":${user}}`
-    : `{"events":[${payload.events.map((e) => texts.event(e)).join(',')}],"user":${user}}`;
-}
-
-/**
- * What a row whose user is shared ends with: `payload.user` is its last key (delivery-plan.ts builds
- * `{event, user}` and `{events, user}`), so the user's JSON goes in place of the null.
- */
-const NULL_USER_END = '"user":null}';
 
 /** The `_id` of the user an outbox row's events belong to, from its first event. */
 function userIdOf(row: OutboxRow): string | undefined {
@@ -109,8 +54,7 @@ export class PayloadBodies {
       const p = row.payload!;
       return 'event' in p ? `{"event":${JSON.stringify(p.event)},"user":${user}}` : `{"events":${JSON.stringify(p.events)},"user":${user}}`;
     }
-    if (!text.endsWith(NULL_USER_END)) throw new Error(`outbox row ${row._id}: a shared user's payload must end with ${NULL_USER_END}`);
-    return `${text.slice(0, -NULL_USER_END.length)}"user":${user}}`;
+    return withUser(text, user, row._id);
   }
 
   /** The row with its user inline again (a dead letter keeps no reference). */

@@ -22,10 +22,18 @@ export interface WebhookDoc extends Doc {
 
 export type OutboxState = 'pending' | 'dead';
 
+/** One request of a bundle: its body with `"user":null` in place of the user, and the events it carries. */
+export interface OutboxPart {
+  json: string;
+  eventIds: string[];
+  eventTypes: string[];
+}
+
 /**
- * One request to one webhook, written in the same transaction as the events it carries. Delivered
- * rows are deleted (the delivery log keeps the record); dead letters stay, state 'dead', until
- * redelivered or past their retention.
+ * One request to one webhook, or a bundle of the requests one write makes to it (outbox-bundle.ts),
+ * written in the same transaction as the events it carries. Delivered rows are deleted (the delivery
+ * log keeps the record); dead letters stay, state 'dead', until redelivered or past their retention.
+ * Dead letters are always single requests.
  */
 export interface OutboxRow extends Doc {
   webhookId: string;
@@ -46,6 +54,12 @@ export interface OutboxRow extends Doc {
   payloadJson?: string;
   /** The payload as an object: rows written before `payloadJson` (read with `payloadText`). */
   payload?: WebhookPayload;
+  /** A bundle's requests, in order; `eventIds` and `eventTypes` are then those of all of them. */
+  parts?: OutboxPart[];
+  /** A bundle's user, as its parts' bodies carry it. */
+  userJson?: string;
+  /** A bundle's parts already acknowledged. */
+  sent?: number;
   attempts: number;
   lastAttemptAt?: string;
   lastStatus?: number | null;

@@ -12,7 +12,7 @@ import type { DeliveryWorker } from '../../jobs/delivery-worker';
 import { publicView } from '../collections';
 import { publicEvent, type TrackJson } from '../track/track-service';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
-import { outboxPuts, type PayloadTexts } from './shared-user';
+import { outboxPuts, type PayloadTexts } from './outbox-bundle';
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
@@ -217,7 +217,7 @@ export class WebhookService {
       const user = await userOf(run[0]);
       const rows = chunkForWebhook(id, webhook.mode, run.map((e) => publicEvent(e) as WebhookEvent), user).map((planned) => newOutboxRow(planned, now, 'redelivery'));
       queued += rows.length;
-      ops.push(...outboxPuts(scope, rows, user, now, this.config.maxAgeMs));
+      ops.push(...outboxPuts(scope, rows, user));
     }
     await this.store.write(ops);
     this.metrics.redelivered.inc({ what: 'event' }, queued);
@@ -238,7 +238,7 @@ export class WebhookService {
     const shown = events.map((e) => publicEvent(e) as WebhookEvent);
     const planned = planDeliveries(webhooks, shown, user);
     const texts = json && payloadTexts(shown, json);
-    const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, at, this.config.maxAgeMs, texts);
+    const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, texts);
     return { ops, webhookIds: [...new Set(planned.map((p) => p.webhookId))] };
   }
 }
