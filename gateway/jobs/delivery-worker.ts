@@ -55,8 +55,9 @@ const BLOCK_RECHECK_MS = 30_000;
 const PURGE_BATCH = 1000;
 /**
  * Outcomes of delivered rows are written in groups: one transaction per delivery would cost more than
- * the delivery itself. A crash loses at most this many acknowledged rows' outcomes, and those rows
- * are sent again, which at-least-once delivery allows. Failures are written at once.
+ * the delivery itself. A crash loses at most this many acknowledged requests' outcomes (more when the
+ * last row is a bundle, whose end the count waits for, up to FLUSH_MS), and those requests are sent
+ * again, which at-least-once delivery allows. Failures are written at once.
  */
 const FLUSH_ROWS = 25;
 const FLUSH_MS = 200;
@@ -347,7 +348,10 @@ export class DeliveryWorker {
             buffer.ops.push(...turn.ops);
             buffer.rows++;
             buffer.onWritten.push(turn.onWritten);
-            if (!turn.delivered || buffer.rows >= FLUSH_ROWS || this.clock().getTime() - buffer.firstMs >= FLUSH_MS) {
+            // Within a bundle the row count waits for its end: flushed there, a finished bundle is one
+            // delete, where a flush between its parts rewrites the whole row to record its progress.
+            const atRowEnd = !request.bundle || request.bundle.index + 1 === request.bundle.row.parts!.length;
+            if (!turn.delivered || (atRowEnd && buffer.rows >= FLUSH_ROWS) || this.clock().getTime() - buffer.firstMs >= FLUSH_MS) {
               if (!(owned = await this.flush(scope, webhookId, buffer))) return;
             }
             if (turn.next === 'stop') return;

@@ -15,7 +15,10 @@ export class WebhookMetrics {
   readonly retries = new Counter('waymark_webhook_retries_total', 'Failed attempts that were scheduled for another try.');
   readonly dead = new Counter('waymark_webhook_dead_letters_total', 'Rows that became dead letters, by reason (max-attempts, max-age).');
   readonly redelivered = new Counter('waymark_webhook_redeliveries_total', 'Rows queued again on request (dead letters or past events).');
-  readonly pending = new Gauge('waymark_webhook_pending', `Rows waiting for delivery (counted up to ${GAUGE_COUNT_CAP} per environment).`);
+  readonly pending = new Gauge(
+    'waymark_webhook_pending',
+    `Outbox rows waiting for delivery; a row holds the requests one write made to a webhook (counted up to ${GAUGE_COUNT_CAP} per environment).`,
+  );
   readonly deadStored = new Gauge('waymark_webhook_dead_letters', `Dead letters kept for redelivery (counted up to ${GAUGE_COUNT_CAP} per environment).`);
   readonly latency = new Histogram(
     'waymark_webhook_delivery_duration_seconds', 'Duration of one delivery attempt, DNS to response.',
