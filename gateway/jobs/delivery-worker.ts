@@ -388,10 +388,11 @@ export class DeliveryWorker {
     };
   }
 
-  private logEntry(webhook: WebhookDoc, row: OutboxRow, outcome: DeliveryOutcome, attempt: DeliveryAttempt | undefined, decision: Decision | undefined, now: Date): DeliveryLogEntry {
+  private logEntry(webhook: WebhookDoc, request: QueuedRequest, outcome: DeliveryOutcome, attempt: DeliveryAttempt | undefined, decision: Decision | undefined, now: Date): DeliveryLogEntry {
+    const { row } = request;
     const iso = now.toISOString();
     const entry: DeliveryLogEntry = {
-      _id: newObjectId(now), createdAt: iso, updatedAt: iso, webhookId: webhook._id, outboxId: row._id, outcome,
+      _id: newObjectId(now), createdAt: iso, updatedAt: iso, webhookId: webhook._id, outboxId: deliveryIdOf(request), outcome,
       eventIds: row.eventIds, attempt: attempt ? row.attempts + 1 : row.attempts, status: attempt?.status ?? null,
       latencyMs: attempt?.latencyMs ?? 0, url: webhook.url,
       expiresAt: new Date(now.getTime() + this.deps.settings.logRetentionMs).toISOString(),
@@ -436,7 +437,7 @@ export class DeliveryWorker {
 
     if (isExpired(new Date(row.enqueuedAt), now, settings.retry)) {
       return {
-        ops: [...(await this.deadOps(scope, request, now, 'max-age', {})), log(this.logEntry(webhook, row, 'expired', undefined, undefined, now))],
+        ops: [...(await this.deadOps(scope, request, now, 'max-age', {})), log(this.logEntry(webhook, request, 'expired', undefined, undefined, now))],
         next: 'next', delivered: false, onWritten: () => metrics.dead.inc({ reason: 'max-age' }),
       };
     }
@@ -460,7 +461,7 @@ export class DeliveryWorker {
     const seen: Partial<OutboxRow> = { attempts, lastAttemptAt: now.toISOString(), lastStatus: attempt.status ?? null, lastError: attempt.error };
     if (decision.kind === 'delivered') {
       return {
-        ops: [this.doneOp(scope, request, after), log(this.logEntry(webhook, row, 'delivered', attempt, decision, after))],
+        ops: [this.doneOp(scope, request, after), log(this.logEntry(webhook, request, 'delivered', attempt, decision, after))],
         next: 'next', delivered: true,
         onWritten: () => {
           metrics.eventsDelivered.inc({}, row.eventIds.length);
@@ -474,12 +475,12 @@ export class DeliveryWorker {
       const retry: OutboxRow = { ...waiting, ...seen, updatedAt: after.toISOString(), nextAttemptAt: decision.at.toISOString() };
       this.blockedUntil.set(scopeKey(scope, webhook._id), Math.min(decision.at.getTime(), after.getTime() + BLOCK_RECHECK_MS));
       return {
-        ops: [{ op: 'put', collection: 'outbox', scope, doc: retry }, log(this.logEntry(webhook, row, 'retry', attempt, decision, after))],
+        ops: [{ op: 'put', collection: 'outbox', scope, doc: retry }, log(this.logEntry(webhook, request, 'retry', attempt, decision, after))],
         next: 'stop', delivered: false, onWritten: () => metrics.retries.inc(),
       };
     }
     return {
-      ops: [...(await this.deadOps(scope, request, after, decision.reason, seen)), log(this.logEntry(webhook, row, 'dead', attempt, decision, after))],
+      ops: [...(await this.deadOps(scope, request, after, decision.reason, seen)), log(this.logEntry(webhook, request, 'dead', attempt, decision, after))],
       next: 'next', delivered: false,
       onWritten: () => {
         metrics.dead.inc({ reason: decision.reason });

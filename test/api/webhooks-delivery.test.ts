@@ -159,6 +159,9 @@ test('an update that enters three geofences queues one row holding its user once
   // Each request has its own delivery id, the same on each of its attempts.
   const ids = at(path)(receiver.received).map((r) => r.headers['x-waymark-delivery-id']);
   expect(ids).toEqual([`${bundle._id}.0`, `${bundle._id}.0`, `${bundle._id}.1`, `${bundle._id}.2`]);
+  // The delivery log names each attempt by the same id.
+  const logged = (await waitForLog(keys.testSk, hook._id, 4)).map((e) => e.outboxId).sort();
+  expect(logged).toEqual([...ids].sort());
   await until('the row deleted', async () => (await outbox()).length === 0);
   expect((await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs).toEqual([]);
 
@@ -277,7 +280,7 @@ test('a receiver slower than the timeout is retried, then delivered', async () =
   expect(log[1].error).toBe('timeout after 400 ms');
 });
 
-type LogEntry = { attempt: number; outcome: string; status: number | null; error?: string; nextAttemptAt?: string; eventIds: string[]; latencyMs: number };
+type LogEntry = { outboxId: string; attempt: number; outcome: string; status: number | null; error?: string; nextAttemptAt?: string; eventIds: string[]; latencyMs: number };
 
 async function waitForLog(key: string, hookId: string, count: number): Promise<LogEntry[]> {
   const deadline = Date.now() + 15_000;

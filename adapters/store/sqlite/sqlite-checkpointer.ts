@@ -14,7 +14,7 @@
 // (~180 MiB in bench/track). Cutting it back each time the log starts over (journal_size_limit) made
 // the writer grow the file again every second: its CPU per update rose by a quarter. So the file is
 // cut only when the writes have paused: the first round that finds nothing new asks the writer to
-// copy everything and truncate it (`pause`).
+// copy everything and truncate it (`truncate`).
 //
 // The thread costs about 16 MiB of RSS (an isolate and a connection), so a store starts it only once
 // its WAL has grown past `startAtWalBytes`: a store that writes little keeps checkpointing on the

@@ -75,6 +75,7 @@ export type DeliveryOutcome = 'delivered' | 'retry' | 'dead' | 'expired';
 /** One attempt (or one expiry) in a webhook's delivery log. */
 export interface DeliveryLogEntry extends Doc {
   webhookId: string;
+  /** The request's delivery id (X-Waymark-Delivery-Id): its row's id, with the part's place for a bundle's. */
   outboxId: string;
   outcome: DeliveryOutcome;
   eventIds: string[];
