@@ -3,10 +3,10 @@
 // A first update that enters six geofences makes six requests to a webhook in single mode. As six rows
 // (plus a shared user document, shared-user.ts) they cost seven inserts, six deletes as they were
 // delivered, each in the table and its index, and six documents parsed when the queue was read; they
-// were ~45 % of the WAL a first track wrote (docs/track-path.md). A write now adds one row per webhook:
-// a bundle holding each request's body (`parts`) and their user once (`userJson`), which the worker
-// sends one after the other as if each were a row of its own (`requestsOf`) and deletes once the last is
-// acknowledged. Until then `sent` counts the parts acknowledged, written with the worker's buffered
+// and their indexes were ~26 % of the WAL frames a first track wrote (docs/track-path.md). A write now
+// adds one row per webhook: a bundle holding each request's body (`parts`) and their user once
+// (`userJson`), which the worker sends one after the other as if each were a row of its own
+// (`requestsOf`) and deletes once the last is acknowledged. Until then `sent` counts the parts acknowledged, written with the worker's buffered
 // outcomes, so a crash resends from there (at least once, as for rows).
 //
 // A part that fails holds the bundle as a failing row holds its endpoint: the bundle keeps its attempts,
