@@ -520,7 +520,8 @@ export class DeliveryWorker {
  * bundle moves past each part it delivers, and only where it stands at the flush needs writing.
  */
 function lastPerDocument(ops: readonly WriteOp[]): WriteOp[] {
+  const documentOf = (op: WriteOp): string => `${op.collection} ${op.op === 'delete' ? op.id : op.doc._id}`;
   const last = new Map<string, number>();
-  ops.forEach((op, i) => last.set(`${op.collection} ${op.op === 'delete' ? op.id : op.doc._id}`, i));
-  return ops.filter((op, i) => last.get(`${op.collection} ${op.op === 'delete' ? op.id : op.doc._id}`) === i);
+  ops.forEach((op, i) => last.set(documentOf(op), i));
+  return ops.filter((op, i) => last.get(documentOf(op)) === i);
 }

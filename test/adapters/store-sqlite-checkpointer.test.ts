@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import type { Scope, WriteOp } from '../../adapters/store/port';
+import { until } from '../support/until';
 
 const scope: Scope = { projectId: 'p', live: false };
 const FILLER = 'x'.repeat(4000);
@@ -22,13 +23,8 @@ function puts(from: number, count: number): WriteOp[] {
 
 const sizeOf = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Every wait here: ample for a 20 ms round on a loaded machine. */
+const WAIT_MS = 10_000;
 
 describe('SQLite checkpointer thread', () => {
   let dir: string;
@@ -53,7 +49,7 @@ describe('SQLite checkpointer thread', () => {
       await store.write(puts(r * 100, 100));
       // ~400 KiB a round: past the first, each is copied into the file long before the writer's own
       // automatic checkpoint (4,000 pages, ~16 MiB of WAL) would have run.
-      if (r > 0) await until(`round ${r} in the database file`, () => sizeOf(file) > before);
+      if (r > 0) await until(`round ${r} in the database file`, () => sizeOf(file) > before, WAIT_MS);
     }
     // ~19 MiB written; the WAL holds a round or a few, not the lot.
     expect(sizeOf(file)).toBeGreaterThan(18 * MiB);
@@ -74,7 +70,7 @@ describe('SQLite checkpointer thread', () => {
     for (let r = 0; r < 6; r++) await store.write(puts(r * 100, 100));
     expect(sizeOf(`${file}-wal`)).toBeGreaterThan(MiB);
     // SQLite alone would keep the file at its largest for as long as the database is open.
-    await until('the WAL truncated', () => sizeOf(`${file}-wal`) === 0);
+    await until('the WAL truncated', () => sizeOf(`${file}-wal`) === 0, WAIT_MS);
     await store.write(puts(600, 10));
     expect(sizeOf(`${file}-wal`)).toBeGreaterThan(0);
     const { docs } = await store.list('things', scope, { limit: 1000, sortBy: 'createdAt' });
@@ -88,19 +84,19 @@ describe('SQLite checkpointer thread', () => {
     await store.write(puts(0, 100));
     let before = sizeOf(file);
     await store.write(puts(100, 100));
-    await until('the first thread copying', () => sizeOf(file) > before);
+    await until('the first thread copying', () => sizeOf(file) > before, WAIT_MS);
     // Fault injection: the thread ends as an out-of-memory kill or a native crash would end it. The
     // store's fields are private; this test reaches the thread on purpose.
     const internals = store as unknown as { writer: { checkpointer: { worker: { terminate(): Promise<number> } } | undefined } };
     const first = internals.writer.checkpointer!;
     await first.worker.terminate();
-    await until('the death reported', () => errors.length > 0);
+    await until('the death reported', () => errors.length > 0, WAIT_MS);
     expect(errors[0]).toMatch(/SQLite checkpointer thread stopped \(exited with code 1\); starting another in 1 s/);
     // ~1 s later another thread runs, and what the writer commits from then on reaches the file again.
-    await until('another thread', () => internals.writer.checkpointer !== undefined && internals.writer.checkpointer !== first);
+    await until('another thread', () => internals.writer.checkpointer !== undefined && internals.writer.checkpointer !== first, WAIT_MS);
     before = sizeOf(file);
     await store.write(puts(200, 100));
-    await until('the second thread copying', () => sizeOf(file) > before);
+    await until('the second thread copying', () => sizeOf(file) > before, WAIT_MS);
     expect(errors).toHaveLength(1);
     const { docs } = await store.list('things', scope, { limit: 1000, sortBy: 'createdAt' });
     expect(docs).toHaveLength(300);

@@ -8,6 +8,7 @@ import { webhooksOf } from '../../gateway/api/webhooks/webhooks-feature';
 import { newObjectId } from '../../gateway/engine/object-id';
 import type { Doc } from '../../adapters/store/port';
 import { fastWebhooks } from './webhooks-config';
+import { until } from '../support/until';
 import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';
 
 const CAFE = { lat: 40.7831, lng: -73.9712 };
@@ -63,14 +64,6 @@ function at(path: string): (rs: Received[]) => Received[] {
 async function walkIn(key: string, deviceId: string): Promise<Array<{ _id: string; type: string }>> {
   await track(key, deviceId, AWAY);
   return track(key, deviceId, CAFE);
-}
-
-async function until(what: string, ok: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function eventIdsOf(r: Received): string[] {
@@ -162,7 +155,7 @@ test('an update that enters three geofences queues one row holding its user once
   // The delivery log names each attempt by the same id.
   const logged = (await waitForLog(keys.testSk, hook._id, 4)).map((e) => e.outboxId).sort();
   expect(logged).toEqual([...ids].sort());
-  await until('the row deleted', async () => (await outbox()).length === 0);
+  await until('the row deleted', async () => (await outbox()).length === 0, 5000, 20);
   expect((await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs).toEqual([]);
 
   // Requests that die become dead letters of their own, each with its user inline.
@@ -189,7 +182,7 @@ test('a part of a queued row that dies becomes a dead letter, and the row goes o
   await waitForLog(keys.testSk, hook._id, 6);
   const dead = (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
   expect(dead.map((d: { eventIds: string[] }) => d.eventIds)).toEqual([[events[1]._id]]);
-  await until('the row deleted', async () => (await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', equals: { state: 'pending' } })).docs.length === 0);
+  await until('the row deleted', async () => (await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', equals: { state: 'pending' } })).docs.length === 0, 5000, 20);
 });
 
 test('rows queued by an earlier version whose shared user is gone are sent with the user as stored now', async () => {

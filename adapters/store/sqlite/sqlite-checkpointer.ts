@@ -7,7 +7,7 @@
 // writer goes on committing: a page written many times within that second is copied once (of 4,000
 // frames, 55 % were distinct pages; of 32,000, 40 %). A PASSIVE checkpoint copies only what was
 // committed when it began, and SQLite starts the WAL over only when all of it was copied, so afterwards
-// the writer is asked to copy the rest (`catchUp`): the few pages committed while this one ran. The
+// the writer is asked to copy the rest (`checkpoint`): the few pages committed while this one ran. The
 // next commit then starts the WAL from its beginning, so it holds about a second of writes.
 //
 // SQLite reuses the WAL file rather than shrinking it, and under load it holds about a second of writes

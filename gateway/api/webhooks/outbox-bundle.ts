@@ -6,8 +6,9 @@
 // and their indexes were ~26 % of the WAL frames a first track wrote (docs/track-path.md). A write now
 // adds one row per webhook: a bundle holding each request's body (`parts`) and their user once
 // (`userJson`), which the worker sends one after the other as if each were a row of its own
-// (`requestsOf`) and deletes once the last is acknowledged. Until then `sent` counts the parts acknowledged, written with the worker's buffered
-// outcomes, so a crash resends from there (at least once, as for rows).
+// (`requestsOf`) and deletes once the last is acknowledged. Until then `sent` counts the parts
+// acknowledged, written with the worker's buffered outcomes, so a crash resends from there (at least
+// once, as for rows).
 //
 // A part that fails holds the bundle as a failing row holds its endpoint: the bundle keeps its attempts,
 // backoff and last error. A part that dies becomes a dead letter of its own (a single row with its user

@@ -40,16 +40,16 @@ export class WebhookMetrics {
    * webhook deleted meanwhile are gone with it, so these are all the rows that count.
    */
   private async countRows(state: 'pending' | 'dead', nowMs: number): Promise<number> {
-    const perScope = new Map<string, number>();
-    for (const { scope, webhook } of await this.directory.all(nowMs)) {
-      const key = `${scope.projectId}:${scope.live ? 1 : 0}`;
-      const counted = perScope.get(key) ?? 0;
-      if (counted >= GAUGE_COUNT_CAP) continue;
-      const { docs } = await this.store.list('outbox', scope, { limit: GAUGE_COUNT_CAP - counted, sortBy: 'createdAt', equals: { webhookId: webhook._id, state } });
-      perScope.set(key, counted + docs.length);
-    }
     let total = 0;
-    for (const n of perScope.values()) total += n;
+    for (const scope of await this.store.scopes('webhooks')) {
+      let counted = 0;
+      for (const webhook of await this.directory.forScope(scope, nowMs)) {
+        if (counted >= GAUGE_COUNT_CAP) break;
+        const { docs } = await this.store.list('outbox', scope, { limit: GAUGE_COUNT_CAP - counted, sortBy: 'createdAt', equals: { webhookId: webhook._id, state } });
+        counted += docs.length;
+      }
+      total += counted;
+    }
     return total;
   }
 
