@@ -14,6 +14,7 @@
 // that was in flight.
 import { randomBytes } from 'node:crypto';
 import type { Doc, Scope, Store, WriteOp } from '../../adapters/store/port';
+import { scopeKey } from '../../adapters/store/scope-key';
 import type { WebhookDirectory } from '../api/webhooks/webhook-directory';
 import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, WebhookDoc } from '../api/webhooks/webhook-docs';
 import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
@@ -62,10 +63,6 @@ const PURGE_BATCH = 1000;
 const FLUSH_ROWS = 25;
 const FLUSH_MS = 200;
 const USER_AGENT = 'Waymark-Webhooks/1';
-
-function scopeKey(scope: Scope, webhookId: string): string {
-  return `${scope.projectId}:${scope.live ? 1 : 0}:${webhookId}`;
-}
 
 /** Outcomes waiting to be written, with what to count once they are. */
 interface OutcomeBuffer {

@@ -3,6 +3,7 @@
 // sharing one PostgreSQL do not yet tell each other; the same limitation as geofences, see
 // docs/architecture.md.)
 import type { Doc, Scope, Store } from '../../../adapters/store/port';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import { BeaconIndex, type IndexedBeacon } from '../../engine/beacons';
 
 interface Loaded {
@@ -14,10 +15,6 @@ interface Loaded {
 /** Stored beacons were checked by beacon-input.ts on the way in: the one place their shape is assumed. */
 function indexed(doc: Doc): IndexedBeacon {
   return doc as unknown as IndexedBeacon;
-}
-
-function scopeKey(scope: Scope): string {
-  return `${scope.projectId}:${scope.live ? 'live' : 'test'}`;
 }
 
 export class BeaconDirectory {

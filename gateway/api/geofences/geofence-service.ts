@@ -6,6 +6,7 @@
 import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
 import { OutsideNetwork, type RouterMode } from '../../../adapters/router/port';
 import type { Doc, RemoteChange, Scope, Store } from '../../../adapters/store/port';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import { GeofenceIndex, type PreparedGeofence } from '../../engine/geofencing';
 import { prepareForIndex } from '../../engine/geofencing/geofence-index';
 import { newObjectId } from '../../engine/object-id';
@@ -25,10 +26,6 @@ export function publicGeofence(g: Geofence | Doc): Record<string, unknown> {
   for (const f of INTERNAL_FIELDS) delete out[f];
   for (const f of LIST_FIELDS) if (Array.isArray(out[f])) out[f] = (out[f] as unknown[]).join(',');
   return out;
-}
-
-function scopeKey(scope: Scope): string {
-  return `${scope.projectId}:${scope.live ? 'live' : 'test'}`;
 }
 
 export class GeofenceService {

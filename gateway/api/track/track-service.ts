@@ -5,6 +5,7 @@
 // the revision it was read at (#14).
 import { REVISION_FIELD, type Doc, type Scope, type Store, type WriteOp } from '../../../adapters/store/port';
 import { RevisionConflict } from '../../../adapters/store/revision-conflict';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import { UniqueViolation } from '../../../adapters/store/unique-violation';
 import { Conflict } from '../../http/errors';
 import { evaluateGeofences, type GeofenceEventDraft, type VisitState } from '../../engine/geofencing';
@@ -93,7 +94,7 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000;
  * track (trip status changes, expiry) take the same lock and never interleave with an update.
  */
 export function userLockKey(scope: Scope, userId: string | undefined, deviceId: string): string {
-  return `user:${scope.projectId}:${scope.live ? 1 : 0}:${userId ?? `device:${deviceId}`}`;
+  return `user:${scopeKey(scope, userId ?? `device:${deviceId}`)}`;
 }
 
 /** Input keys whose lock key track() remembers (about 200 bytes each: 20 MB at most). */

@@ -4,13 +4,10 @@
 // store's commit listener) or on another node (its change notices; trips are a broadcast collection).
 // A write that lands while the question is being asked wins: the answer is then thrown away.
 import type { Scope, Store } from '../../../adapters/store/port';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import { OPEN_STATUSES } from '../../engine/trips/status';
 
 const OPEN = new Set<string>(OPEN_STATUSES);
-
-function scopeKey(scope: Scope): string {
-  return `${scope.projectId}:${scope.live ? 1 : 0}`;
-}
 
 export class OpenTripScopes {
   private readonly none = new Set<string>();

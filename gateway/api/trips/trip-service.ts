@@ -7,6 +7,7 @@
 // two open trips never share one.
 import type { Router } from '../../../adapters/router/port';
 import type { Scalar, Scope, Store, WriteOp } from '../../../adapters/store/port';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import { newObjectId, isObjectId } from '../../engine/object-id';
 import {
   OPEN_STATUSES, decideStatusChange, isActive, isOpen, isStopped, keepStatus, startEvents, tripDelay, tripExpiresAt,
@@ -241,7 +242,7 @@ export class TripService {
   // ---- writes ----
 
   async create(scope: Scope, settings: ProjectSettings, input: CreateTripInput, now: Date): Promise<TripWrite> {
-    const externalIdLock = `trip-externalId:${scope.projectId}:${scope.live ? 1 : 0}:${input.externalId}`;
+    const externalIdLock = `trip-externalId:${scopeKey(scope, input.externalId)}`;
     return this.store.withLock(externalIdLock, async () => {
       const open = await this.openByExternalId(scope, input.externalId);
       if (open) {
@@ -382,5 +383,5 @@ export class TripService {
 }
 
 function lockKeyOf(scope: Scope, trip: TripDoc): string {
-  return trip._lockKey ?? `trip:${scope.projectId}:${scope.live ? 1 : 0}:${trip._id}`;
+  return trip._lockKey ?? `trip:${scopeKey(scope, trip._id)}`;
 }

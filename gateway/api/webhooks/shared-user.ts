@@ -7,6 +7,7 @@
 // a row of a webhook paused for longer finds it gone and is sent with the user as stored now (as a
 // redelivery is). A row that becomes a dead letter gets its user back inline.
 import type { Doc, Scope, Store } from '../../../adapters/store/port';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
 import { withUser } from './outbox-bundle';
 import { publicView } from '../collections';
@@ -66,7 +67,7 @@ export class PayloadBodies {
 
   private async userJson(scope: Scope, row: OutboxRow): Promise<string> {
     const id = row.sharedUser!;
-    const key = `${scope.projectId}:${scope.live ? 1 : 0}:${id}`;
+    const key = scopeKey(scope, id);
     let json = this.users.get(key);
     if (json === undefined) {
       const shared = (await this.store.get(SHARED_USERS, scope, id)) as SharedUserDoc | undefined;

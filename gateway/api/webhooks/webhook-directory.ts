@@ -2,14 +2,11 @@
 // and that must not cost a query. Writes through this node drop the entry at once; writes made on
 // another node (or by the CLI) are seen once the entry is older than the cache period.
 import type { Scope, Store } from '../../../adapters/store/port';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import type { WebhookDoc } from './webhook-docs';
 
 /** Webhooks per environment at most; the create endpoint enforces it. */
 export const MAX_WEBHOOKS_PER_ENVIRONMENT = 25;
-
-function scopeKey(scope: Scope): string {
-  return `${scope.projectId}:${scope.live ? 1 : 0}`;
-}
 
 export interface ScopedWebhook {
   scope: Scope;

@@ -5,6 +5,7 @@
 // Events written outside POST /v1/track (trip changes and expiry, conversions…) reach webhooks when
 // their writer adds `await outboxOpsFor(services, scope, events, user)` to the same Store write.
 import type { Doc, Scope, WriteOp } from '../../../adapters/store/port';
+import { scopeKey } from '../../../adapters/store/scope-key';
 import type { Services } from '../../app';
 import type { Feature } from '../../feature';
 import { DeliveryWorker } from '../../jobs/delivery-worker';
@@ -42,7 +43,7 @@ function wakeOnCommit(worker: DeliveryWorker, ops: readonly WriteOp[]): void {
   for (const op of ops) {
     if (op.op !== 'put' || op.collection !== 'outbox' || op.doc.state !== 'pending') continue;
     byScope ??= new Map();
-    const key = `${op.scope.projectId}:${op.scope.live ? 1 : 0}`;
+    const key = scopeKey(op.scope);
     let entry = byScope.get(key);
     if (!entry) byScope.set(key, (entry = { scope: op.scope, ids: new Set() }));
     entry.ids.add(String(op.doc.webhookId));
