@@ -5,8 +5,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  // rbush, quickselect and the OpenAPI validator ship ES modules only; jest's CommonJS runtime needs them compiled.
-  transformIgnorePatterns: ['/node_modules/(?!(rbush|quickselect|@seriousme/openapi-schema-validator)/)'],
+  // rbush, quickselect, flatbush, flatqueue and the OpenAPI validator ship ES modules only; jest's CommonJS runtime needs them compiled.
+  transformIgnorePatterns: ['/node_modules/(?!(rbush|quickselect|flatbush|flatqueue|@seriousme/openapi-schema-validator)/)'],
   testTimeout: 30000,
   // Probes PostgreSQL/PostGIS once and opens the skip log (test/support/requires.ts).
   globalSetup: '<rootDir>/test/support/probe-services.ts',

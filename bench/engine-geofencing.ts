@@ -257,25 +257,44 @@ function main(): void {
 
 main();
 
-// Last results (Node 20.20, shared 2-CPU AMD EPYC container, load average ~10 from other jobs;
-// we estimate the calibration sort at ~80-100 ms on an idle modern core, so read every figure as
-// inflated about 3x):
-//   calibration: Float64Array sort of 1e6 doubles 292 ms; load average 10.8 on 2 CPUs
-//   generated 100000 geofences in 2116 ms (70101 circles)
-//   index.load(100k): min 1123.5 ms, median 1455.1 ms, mean 1423.4 ms (5 runs; process CPU median 727.1 ms)
-//   set() insert 18.50 µs, set() replace 21.18 µs, delete() 4.24 µs (mean of 10000)
+// Last results (Node 20.20, 2-CPU AMD EPYC container, 2026-11-24, load average 1.0-1.7), the same
+// seed run on the commit before the packed tree (fence-tree.ts) and after it:
+// Before (rbush alone):
+//   calibration: Float64Array sort of 1e6 doubles 99 ms; load average 1.0 on 2 CPUs
+//   generated 100000 geofences in 866 ms (70101 circles)
+//   index.load(100k): min 1101.3 ms, median 1190.4 ms, mean 1411.0 ms (5 runs; process CPU median 1298.8 ms)
+//   set() insert 12.98 µs, set() replace 18.27 µs, delete() 6.28 µs (mean of 10000)
 //   update = nearPrepared() + evaluateGeofences(): 250000 updates in 5 runs
-//     median 23.48 µs, p99 78.94 µs, mean 54.50 µs, max 72186 µs
-//     run medians min 21.79 / median 23.07 / mean 23.59 µs; run p99s min 59.21 / median 75.57 / mean 78.33 µs
-//     process CPU per update (incl. walk + timers + GC): 29.36 µs
-//     near() alone: median 8.72 µs, mean 19.08 µs
+//     median 27.82 µs, p99 68.12 µs, mean 31.44 µs, max 8503 µs
+//     run medians min 26.83 / median 28.00 / mean 27.84 µs; run p99s min 62.57 / median 68.07 / mean 68.09 µs
+//     process CPU per update (incl. walk + timers + GC): 34.49 µs
+//     near() alone: median 14.29 µs, mean 14.86 µs
 //     15.1 candidates, 1.986 events per update; 10.9 open visits per device
 //   update = near() + evaluateGeofences() (plain Geofence path): 250000 updates in 5 runs
-//     median 34.30 µs, p99 245.33 µs, mean 86.95 µs, max 82555 µs
-//     run medians min 31.46 / median 34.28 / mean 34.45 µs; run p99s min 144.37 / median 219.99 / mean 598.79 µs
-//     process CPU per update (incl. walk + timers + GC): 40.29 µs
-//     near() alone: median 10.07 µs, mean 25.79 µs
+//     median 84.16 µs, p99 264.95 µs, mean 119.22 µs, max 188202 µs
+//     run medians min 80.21 / median 83.35 / mean 84.64 µs; run p99s min 185.87 / median 216.56 / mean 232.44 µs
+//     process CPU per update (incl. walk + timers + GC): 138.39 µs
+//     near() alone: median 65.68 µs, mean 94.57 µs
 //     14.9 candidates, 1.953 events per update; 10.8 open visits per device
-//   peak RSS 1025 MB
-//   calibration again: 254 ms; load average 9.7
-//   heap (--expose-gc run): geofence objects 265 MB, index (prepared shapes + R-tree) 62 MB
+//   peak RSS 1808 MB
+//   calibration again: 99 ms; load average 1.7
+// After (packed tree plus a small rbush of writes since):
+//   calibration: Float64Array sort of 1e6 doubles 99 ms; load average 1.7 on 2 CPUs
+//   generated 100000 geofences in 969 ms (70101 circles)
+//   index.load(100k): min 747.8 ms, median 822.4 ms, mean 1024.9 ms (5 runs; process CPU median 966.5 ms)
+//   set() insert 14.95 µs, set() replace 42.08 µs, delete() 2.04 µs (mean of 10000)
+//   (the replacements include one rebuild of the packed tree, due after 12,500 changes)
+//   update = nearPrepared() + evaluateGeofences(): 250000 updates in 5 runs
+//     median 19.53 µs, p99 47.08 µs, mean 21.82 µs, max 6388 µs
+//     run medians min 18.82 / median 19.67 / mean 19.54 µs; run p99s min 44.75 / median 47.30 / mean 47.08 µs
+//     process CPU per update (incl. walk + timers + GC): 24.26 µs
+//     near() alone: median 2.61 µs, mean 2.95 µs
+//     15.1 candidates, 1.986 events per update; 10.9 open visits per device
+//   update = near() + evaluateGeofences() (plain Geofence path): 250000 updates in 5 runs
+//     median 77.12 µs, p99 220.20 µs, mean 109.67 µs, max 288456 µs
+//     run medians min 72.20 / median 76.08 / mean 77.24 µs; run p99s min 174.54 / median 207.80 / mean 213.25 µs
+//     process CPU per update (incl. walk + timers + GC): 127.90 µs
+//     near() alone: median 54.60 µs, mean 80.47 µs
+//     14.9 candidates, 1.953 events per update; 10.8 open visits per device
+//   peak RSS 1718 MB
+//   calibration again: 99 ms; load average 1.8

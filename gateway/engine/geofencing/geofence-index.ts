@@ -1,12 +1,12 @@
 // In-memory spatial index of the geofences of ONE project and environment (DESIGN §3 step 4):
-// an rbush R-tree over each geofence's bounding box plus a map by _id. Derived shapes are computed
-// once in set()/load(), so queries and evaluation only do arithmetic.
-import RBush from 'rbush';
+// an R-tree over each geofence's bounding box (fence-tree.ts) plus a map by _id. Derived shapes are
+// computed once in set()/load(), so queries and evaluation only do arithmetic.
 import type { Geofence, LngLat } from '../types';
 import { METERS_PER_DEGREE } from '../geo/planar';
 import { EARTH_RADIUS_M, haversineMeters } from '../geo/sphere';
 import { ringProximity } from '../geo/planar-ring';
 import { derivePrepared, rememberPrepared, type PreparedGeofence } from './prepared-geofence';
+import { FenceTree, type Box } from './fence-tree';
 import { circleGeometry } from '../geofence-shape';
 
 const RAD = Math.PI / 180;
@@ -30,15 +30,8 @@ export interface NearestGeofence {
   distanceM: number;
 }
 
-interface Box {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
-
 export class GeofenceIndex {
-  private readonly tree = new RBush<PreparedGeofence>();
+  private readonly tree = new FenceTree();
   private readonly byId = new Map<string, PreparedGeofence>();
 
   get size(): number {
@@ -69,7 +62,7 @@ export class GeofenceIndex {
   }
 
   /**
-   * Replaces the whole content (R-tree bulk load, several times faster than inserting one by one).
+   * Replaces the whole content (one packed R-tree, several times faster than inserting one by one).
    * Geofences are prepared in Z-order of their centres, so the objects a query touches, which are
    * spatially close, were allocated close together: fewer cache misses per query and evaluation.
    */
@@ -86,10 +79,9 @@ export class GeofenceIndex {
    * as it reads it, so the full documents are garbage at once instead of piling up until load().
    */
   loadPrepared(fences: PreparedGeofence[]): void {
-    this.tree.clear();
     this.byId.clear();
     for (const fence of fences) this.byId.set(fence._id, fence); // a repeated _id: last wins
-    this.tree.load(fences.length === this.byId.size ? fences : [...this.byId.values()]);
+    this.tree.load(fences.length === this.byId.size ? fences.slice() : [...this.byId.values()]);
   }
 
   /**
@@ -139,7 +131,7 @@ export class GeofenceIndex {
     for (;;) {
       const found: Array<{ fence: PreparedGeofence; distanceM: number }> = [];
       const everything = radius >= WHOLE_EARTH_M;
-      const fences = everything ? this.tree.all() : this.nearPrepared(point, radius);
+      const fences = everything ? [...this.byId.values()] : this.nearPrepared(point, radius);
       for (const fence of fences) {
         // The filter reads fields, never the ring: the compact form will do.
         if (filter && !filter(fence.geofence)) continue;

@@ -2,8 +2,9 @@
 // update is arithmetic only: no GeoJSON walking, no date parsing, no projection of rings.
 //
 // One class with the same fields for circles and polygons, on purpose: these objects are also the
-// R-tree's items, and rbush's hot loops (intersects, the bulk-load sorts) slow down several-fold
-// when the items they touch come in many shapes (V8 megamorphic property access).
+// items of the small R-tree of recent writes (fence-tree.ts), and rbush's hot loops (intersects, its
+// sorts) slow down several-fold when the items they touch come in many shapes (V8 megamorphic
+// property access).
 //
 // Few fields, on purpose (100k of these are held): V8 keeps each number field of an object in a box
 // of its own, so the numbers sit in one array of doubles, circles and polygons share their centre
@@ -98,7 +99,7 @@ export class PreparedGeofence {
     this.enabled = geofence.enabled;
   }
 
-  /** Bounding box in degrees, read by rbush. */
+  /** Bounding box in degrees, read by the index's trees. */
   get minX(): number {
     return this.numbers[MIN_X];
   }
