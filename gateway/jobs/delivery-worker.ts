@@ -20,6 +20,7 @@ import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, Webho
 import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
 import { PayloadBodies, SHARED_USERS } from '../api/webhooks/shared-user';
 import { deliveryIdOf, requestsOf, type QueuedRequest } from '../api/webhooks/outbox-bundle';
+import { deleteQueue, WEBHOOK_TOMBSTONES, type WebhookTombstone } from '../api/webhooks/webhook-tombstones';
 import type { Logger } from '../http/logger';
 import { newObjectId } from '../engine/object-id';
 import type { AddressPolicy } from '../engine/webhooks/address-safety';
@@ -35,6 +36,8 @@ export interface DeliverySettings {
   policy: AddressPolicy;
   logRetentionMs: number;
   deadRetentionMs: number;
+  /** How long a deleted webhook's tombstone is kept at least (webhook-tombstones.ts). */
+  tombstoneGraceMs: number;
 }
 
 export interface DeliveryWorkerDeps {
@@ -486,7 +489,10 @@ export class DeliveryWorker {
     };
   }
 
-  /** Periodic clean-up: delivery-log entries past retention, shared payload users past theirs, dead letters past theirs. */
+  /**
+   * Periodic clean-up: delivery-log entries past retention, shared payload users past theirs, dead
+   * letters past theirs, and rows of deleted webhooks.
+   */
   async purge(now: Date): Promise<number> {
     const { store, settings } = this.deps;
     let removed = 0;
@@ -507,6 +513,28 @@ export class DeliveryWorker {
       if (docs.length === 0) continue;
       await store.write(docs.map((d) => ({ op: 'delete' as const, collection: 'outbox', scope, id: d._id })));
       removed += docs.length;
+    }
+    return removed + (await this.purgeDeletedQueues(now));
+  }
+
+  /**
+   * Outbox rows committed for a webhook after its delete swept its queue (webhook-tombstones.ts): every
+   * tombstone's queue is swept, and the tombstone, with the lease retire() parked, goes once the grace
+   * period is over and its sweep found nothing.
+   */
+  private async purgeDeletedQueues(now: Date): Promise<number> {
+    const { store, settings } = this.deps;
+    let removed = 0;
+    for (const { scope, doc } of await store.due(WEBHOOK_TOMBSTONES, now.toISOString(), PURGE_BATCH)) {
+      const { _id: webhookId, deletedAt } = doc as WebhookTombstone;
+      const deleted = await deleteQueue(store, scope, webhookId, PURGE_BATCH);
+      removed += deleted;
+      if (deleted === 0 && now.getTime() - Date.parse(deletedAt) >= settings.tombstoneGraceMs) {
+        await store.write([
+          { op: 'delete', collection: WEBHOOK_TOMBSTONES, scope, id: webhookId },
+          { op: 'delete', collection: 'webhook_leases', scope, id: webhookId },
+        ]);
+      }
     }
     return removed;
   }

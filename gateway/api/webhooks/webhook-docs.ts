@@ -1,5 +1,5 @@
-// The documents event delivery keeps in the Store: webhooks, outbox rows, delivery-log entries and
-// endpoint leases, with the small builders every writer shares.
+// The documents event delivery keeps in the Store: webhooks, outbox rows, delivery-log entries,
+// endpoint leases and deleted webhooks' tombstones, with the small builders every writer shares.
 import type { Doc } from '../../../adapters/store/port';
 import type { DeliveryMode, PlannedDelivery, WebhookPayload } from '../../engine/webhooks/delivery-plan';
 import type { DeadReason } from '../../engine/webhooks/retry-policy';
@@ -105,6 +105,9 @@ export const WEBHOOK_COLLECTIONS = {
   webhook_leases: { keys: [], orders: [] },
   // Each payload's user once per write for its outbox rows (shared-user.ts).
   outbox_users: { keys: [], due: 'expiresAt', orders: [] },
+  // One per deleted webhook while its late outbox rows may still arrive (webhook-tombstones.ts). Read
+  // only through due(), by the clean-up job: no key, no date index.
+  webhook_tombstones: { keys: [], due: 'deletedAt', orders: [] },
 } as const;
 
 export function newOutboxRow(planned: PlannedDelivery, at: Date, origin: OutboxRow['origin']): OutboxRow {

@@ -37,7 +37,8 @@ export class WebhookMetrics {
 
   /**
    * Rows in `state`, webhook by webhook (the outbox's only index starts with the webhook): rows of a
-   * webhook deleted meanwhile are gone with it, so these are all the rows that count.
+   * webhook deleted meanwhile are gone with it (those written after its delete, within a clean-up run:
+   * webhook-tombstones.ts), so these are all the rows that count.
    */
   private async countRows(state: 'pending' | 'dead', nowMs: number): Promise<number> {
     let total = 0;

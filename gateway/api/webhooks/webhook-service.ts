@@ -13,6 +13,7 @@ import { publicView } from '../collections';
 import { publicEvent, type TrackJson } from '../track/track-service';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
 import { outboxPuts, type PayloadTexts } from './outbox-bundle';
+import { deleteQueue, tombstoneOp } from './webhook-tombstones';
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
@@ -113,16 +114,18 @@ export class WebhookService {
     this.worker.unblock(scope, webhookId);
   }
 
-  /** Deletes the webhook, its queue and its dead letters (its delivery log ages out on its own). */
-  async remove(scope: Scope, id: string): Promise<void> {
+  /**
+   * Deletes the webhook, its queue and its dead letters (its delivery log ages out on its own). Rows a
+   * writer that still saw the webhook commits after the sweep are the clean-up job's: the tombstone goes
+   * in the same write as the webhook's delete, so that a crash at any point leaves the webhook (delete
+   * it again) or its tombstone, never rows with neither. Written before, it would have the clean-up
+   * sweep the queue of a webhook still in use after a crash.
+   */
+  async remove(scope: Scope, id: string, now: Date): Promise<void> {
     await this.get(scope, id);
     await this.worker.retire(scope, id);
-    for (;;) {
-      const { docs, hasMore } = await this.store.list('outbox', scope, { equals: { webhookId: id }, sortBy: 'createdAt', limit: ROW_BATCH });
-      if (docs.length > 0) await this.store.write(docs.map((d) => ({ op: 'delete' as const, collection: 'outbox', scope, id: d._id })));
-      if (!hasMore) break;
-    }
-    await this.store.write([{ op: 'delete', collection: 'webhooks', scope, id }]);
+    await deleteQueue(this.store, scope, id, ROW_BATCH);
+    await this.store.write([{ op: 'delete', collection: 'webhooks', scope, id }, tombstoneOp(scope, id, now)]);
     this.directory.invalidate(scope);
   }
 

@@ -12,11 +12,12 @@ import { DeliveryWorker } from '../../jobs/delivery-worker';
 import { publicView } from '../collections';
 import { WebhookDirectory } from './webhook-directory';
 import { WEBHOOK_COLLECTIONS } from './webhook-docs';
+import { TOMBSTONE_GRACE_MS } from './webhook-tombstones';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookService } from './webhook-service';
 import { webhookRoutes } from './webhooks-routes';
 
-/** How often delivery-log entries and old dead letters are cleaned up. */
+/** How often delivery-log entries, old dead letters and rows of deleted webhooks are cleaned up. */
 const PURGE_PERIOD_MS = 60_000;
 
 export interface WebhooksRuntime {
@@ -81,6 +82,8 @@ export const webhooksFeature: Feature = {
         policy: { allowPrivate: c.allowPrivate, allowedNetworks: c.allowedNetworks },
         logRetentionMs: c.logRetentionMs,
         deadRetentionMs: c.deadRetentionMs,
+        // A node may write rows for a deleted webhook for as long as it trusts its cached list.
+        tombstoneGraceMs: c.cacheMs + TOMBSTONE_GRACE_MS,
       },
     });
     const service = new WebhookService(store, directory, c, metrics, worker);

@@ -39,8 +39,8 @@ export function webhookRoutes(service: WebhookService): Route[] {
     },
     {
       method: 'DELETE', path: '/v1/webhooks/:id', auth: 'secret', rate,
-      handler: async ({ scope, params }) => {
-        await service.remove(scope, params.id);
+      handler: async ({ scope, params, now }) => {
+        await service.remove(scope, params.id, now);
         return {};
       },
     },

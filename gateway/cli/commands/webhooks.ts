@@ -99,7 +99,7 @@ export async function webhooksCommand(s: Services, args: ParsedArgs, out: CliOut
       case 'delete': {
         const scope = await resolveScope(s, args);
         const id = requireId(args);
-        await service.remove(scope, id);
+        await service.remove(scope, id, now);
         out.data({ deleted: id });
         out.print(`Deleted webhook ${id} with its queue and dead letters.`);
         return 0;
