@@ -57,6 +57,8 @@ const LEASE_MARGIN_MS = 5000;
 /** How long a node trusts its memory that an endpoint's head row is not due (another node may redeliver). */
 const BLOCK_RECHECK_MS = 30_000;
 const PURGE_BATCH = 1000;
+/** How long a webhook being deleted keeps its endpoint from every worker (retire()): far beyond a removal's sweep. */
+const RETIRE_PARK_MS = 10 * 60_000;
 /**
  * Outcomes of delivered rows are written in groups: one transaction per delivery would cost more than
  * the delivery itself. A crash loses at most this many acknowledged requests' outcomes (more when the
@@ -270,14 +272,17 @@ export class DeliveryWorker {
 
   /**
    * A webhook is being deleted: park its lease with an owner no worker has, so no drain claims it or
-   * writes an outcome (which could bring a deleted row back) while its rows are removed.
+   * writes an outcome (which could bring a deleted row back) while its rows are removed. For
+   * RETIRE_PARK_MS only: a node that dies between this and the delete leaves the webhook in place, and
+   * it must not stay silent long (the park was 7 days). A removal that outlasts the park may see a
+   * row delivered or a bundle's progress written back; the tombstone's sweep takes such rows.
    */
   retire(scope: Scope, webhookId: string): Promise<void> {
     this.blockedUntil.delete(scopeKey(scope, webhookId));
     return this.deps.store.withLock(this.lockKey(scope, webhookId), async () => {
       const now = this.clock();
       const iso = now.toISOString();
-      const lease: EndpointLease = { _id: webhookId, createdAt: iso, updatedAt: iso, owner: 'deleted', until: new Date(now.getTime() + 7 * 24 * 3_600_000).toISOString() };
+      const lease: EndpointLease = { _id: webhookId, createdAt: iso, updatedAt: iso, owner: 'deleted', until: new Date(now.getTime() + RETIRE_PARK_MS).toISOString() };
       await this.deps.store.write([{ op: 'put', collection: 'webhook_leases', scope, doc: lease }]);
     });
   }

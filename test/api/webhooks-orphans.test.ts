@@ -143,6 +143,21 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
     expect((await p.rows(kept)).map((r) => r.state)).toEqual(['pending', 'pending', 'pending']);
     expect((await server.request('GET', `/v1/webhooks/${kept}`, { key: env.keys.testSk })).status).toBe(200);
   });
+
+  test('a removal cut off after parking the endpoint (a crash before the delete) silences the webhook for minutes, not days', async () => {
+    const env = await setup(server);
+    const runtime = webhooksOf(server.running.services)!;
+    const p = probe(runtime, server.running, env.scope);
+    const before = Date.now();
+    // remove()'s first step alone, as when the node dies right after it: the webhook stays.
+    await runtime.worker.retire(env.scope, env.kept);
+    const lease = (await p.lease(env.kept)) as { owner: string; until: string };
+    expect(lease.owner).toBe('deleted');
+    const parkedMs = Date.parse(lease.until) - before;
+    expect(parkedMs).toBeGreaterThan(0);
+    expect(parkedMs).toBeLessThanOrEqual(15 * MINUTE);
+    expect((await server.request('GET', `/v1/webhooks/${env.kept}`, { key: env.keys.testSk })).status).toBe(200);
+  });
 });
 
 describeWithPostgres()('rows of a deleted webhook written by another node', () => {
