@@ -4,11 +4,11 @@
 //
 // Why two trees: almost every query is a track update's candidate search, and geofences change rarely
 // between rebuilds. rbush keeps a node object per entry and walks pointers scattered over the heap;
-// the packed tree reads consecutive doubles. On 100,000 metro geofences a search took ~6 µs in rbush
-// and ~1.6 µs packed (bench/engine-geofencing.ts has the figures), and the packed tree builds about
-// five times faster. But it cannot change once built, so changes go to the small tree until they
-// outgrow a fraction of the built set; then both are folded into a new packed tree (one build of
-// ~35 ms per 100,000 geofences, paid once per REBUILD_FRACTION of them changed).
+// the packed tree reads consecutive doubles. In bench/engine-geofencing.ts (100,000 metro geofences)
+// near() went from 14.3 to 2.6 µs, and a bulk load from 1,190 to 822 ms. But a packed tree cannot
+// change once built, so changes go to the small tree until they outgrow a fraction of the built set;
+// then both are folded into a new packed tree: ~50 ms at 100,000 geofences, on the event loop, paid
+// once per REBUILD_FRACTION of them changed (docs/track-path.md, Known limits).
 import Flatbush from 'flatbush';
 import RBush from 'rbush';
 import type { PreparedGeofence } from './prepared-geofence';
