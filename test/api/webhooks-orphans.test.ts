@@ -13,6 +13,7 @@ import { configFromEnv, type GatewayConfig } from '../../gateway/config';
 import { silentLogger } from '../../gateway/http/logger';
 import { newObjectId } from '../../gateway/engine/object-id';
 import { webhooksOf, type WebhooksRuntime } from '../../gateway/api/webhooks/webhooks-feature';
+import type { EndpointLease } from '../../gateway/api/webhooks/webhook-docs';
 import { TOMBSTONE_GRACE_MS, WEBHOOK_TOMBSTONES } from '../../gateway/api/webhooks/webhook-tombstones';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { eachStore } from '../support/each-store';
@@ -151,7 +152,7 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
     const before = Date.now();
     // remove()'s first step alone, as when the node dies right after it: the webhook stays.
     await runtime.worker.retire(env.scope, env.kept);
-    const lease = (await p.lease(env.kept)) as { owner: string; until: string };
+    const lease = (await p.lease(env.kept)) as EndpointLease;
     expect(lease.owner).toBe('deleted');
     const parkedMs = Date.parse(lease.until) - before;
     expect(parkedMs).toBeGreaterThan(0);
