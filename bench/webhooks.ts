@@ -24,6 +24,10 @@
 //   single × 1: 370–578 → 342–414 µs per request; batch × 1: 401–493 → 325–388 µs; trickle (one row per
 //   drain, writing the row included) 1,110–1,395 → 950–1,190 µs. Events/s were below the results above
 //   for both versions (about 1,000–1,500 single, 2,200–3,000 batch): the machine was busier.
+// Part A once more (2026-11-24 10:20, load ~1.5, three rounds alternated with the code before): an
+//   attempt's cancellation without an AbortController (delivery-http.ts, AttemptCut): main thread's CPU
+//   per request single × 1 184–198 (min 174–184) → 176–198 (min 164–178) µs; batch × 1 184–212
+//   (min 172–200) → 161–208 (min 148–177) µs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';

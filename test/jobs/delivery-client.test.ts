@@ -98,3 +98,43 @@ describe('a client made with private addresses allowed', () => {
     expect(attempt.error).toMatch(/ECONNREFUSED/);
   });
 });
+
+describe('an attempt cut short', () => {
+  // A receiver that reads the request and never answers.
+  let silent: http.Server;
+  let silentPort: number;
+  let client: DeliveryClient;
+  beforeAll(async () => {
+    silent = http.createServer((req) => req.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentPort = (silent.address() as AddressInfo).port;
+    client = deliveryClient(OPEN, 20_000);
+  });
+  afterAll(async () => {
+    await client.destroy();
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+  const request = { url: '', body: '{"events":[]}', headers: { 'content-type': 'application/json' } };
+
+  test('by its deadline: an error naming the timeout, after it and not long after', async () => {
+    const attempt = await sendDelivery({ ...request, url: `http://127.0.0.1:${silentPort}/hook` }, { timeoutMs: 300, policy: OPEN, client });
+    expect(attempt).toMatchObject({ ok: false, error: 'timeout after 300 ms' });
+    expect(attempt.aborted).toBeUndefined();
+    expect(attempt.latencyMs).toBeGreaterThanOrEqual(290);
+    expect(attempt.latencyMs).toBeLessThan(5_000);
+  });
+
+  test('by shutdown: every attempt under the signal ends at once, as aborted, and later ones do not start', async () => {
+    const shutdown = new AbortController();
+    const options = { timeoutMs: 20_000, policy: OPEN, client, signal: shutdown.signal };
+    const attempts = [1, 2, 3].map(() => sendDelivery({ ...request, url: `http://127.0.0.1:${silentPort}/hook` }, options));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    shutdown.abort(new Error('stopping'));
+    for (const attempt of await Promise.all(attempts)) {
+      expect(attempt).toMatchObject({ ok: false, aborted: true, error: 'aborted (shutdown)' });
+      expect(attempt.latencyMs).toBeLessThan(5_000);
+    }
+    expect(await sendDelivery({ ...request, url: `http://127.0.0.1:${silentPort}/hook` }, options)).toMatchObject({ aborted: true, latencyMs: 0 });
+  });
+});
