@@ -280,23 +280,21 @@ class AttemptCut {
   }
 }
 
-/**
- * The attempts in flight under each shutdown signal: one listener per signal, not one per attempt.
- * Returns the attempt's removal.
- */
+/** The attempts in flight under each shutdown signal: one listener per signal, not one per attempt. */
 const attemptsBySignal = new WeakMap<AbortSignal, Set<AttemptCut>>();
 
+/** Ends `cut` when `signal` aborts; returns the attempt's removal, for when it ends on its own. */
 function watchShutdown(signal: AbortSignal, cut: AttemptCut): () => void {
   let attempts = attemptsBySignal.get(signal);
   if (attempts === undefined) {
     const live = new Set<AttemptCut>();
-    attempts = live;
-    attemptsBySignal.set(signal, live);
     signal.addEventListener('abort', () => {
       for (const attempt of live) attempt.end(signal.reason);
     }, { once: true });
+    attemptsBySignal.set(signal, live);
+    attempts = live;
   }
-  attempts.add(cut);
-  const set = attempts;
-  return () => set.delete(cut);
+  const live = attempts;
+  live.add(cut);
+  return () => live.delete(cut);
 }
