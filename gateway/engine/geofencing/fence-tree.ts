@@ -39,11 +39,13 @@ export class FenceTree {
 
   /** Replaces the content; `fences` is kept as it is (the caller gives up the array). */
   load(fences: PreparedGeofence[]): void {
+    // Packed first: should it throw, the tree keeps its item numbers and their fences together.
+    const packed = pack(fences);
+    this.packed = packed;
     this.built = fences;
     this.retired.clear();
     this.added.clear();
     this.addedSet.clear();
-    this.packed = pack(fences);
   }
 
   insert(fence: PreparedGeofence): void {
