@@ -20,7 +20,7 @@ export interface Box {
   maxY: number;
 }
 
-/** Entries per node of the packed tree: flatbush's default, the fastest for point-sized queries. */
+/** Entries per node of the packed tree (flatbush's default). */
 const NODE_SIZE = 16;
 /** Changes since the build, as a share of the built set, that make the next change rebuild. */
 const REBUILD_FRACTION = 1 / 8;
@@ -40,8 +40,7 @@ export class FenceTree {
   /** Replaces the content; `fences` is kept as it is (the caller gives up the array). */
   load(fences: PreparedGeofence[]): void {
     // Packed first: should it throw, the tree keeps its item numbers and their fences together.
-    const packed = pack(fences);
-    this.packed = packed;
+    this.packed = pack(fences);
     this.built = fences;
     this.retired.clear();
     this.added.clear();
