@@ -19,7 +19,7 @@ import type { WebhookDirectory } from '../api/webhooks/webhook-directory';
 import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, WebhookDoc } from '../api/webhooks/webhook-docs';
 import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
 import { PayloadBodies, SHARED_USERS } from '../api/webhooks/shared-user';
-import { deliveryIdOf, requestsOf, type QueuedRequest } from '../api/webhooks/outbox-bundle';
+import { deliveryIdOf, endsRow, requestsOf, type QueuedRequest } from '../api/webhooks/outbox-bundle';
 import { deleteQueue, WEBHOOK_TOMBSTONES, type WebhookTombstone } from '../api/webhooks/webhook-tombstones';
 import type { Logger } from '../http/logger';
 import { newObjectId } from '../engine/object-id';
@@ -340,8 +340,9 @@ export class DeliveryWorker {
         for (const row of docs) {
           if (this.stopping) return;
           const dueMs = Date.parse(row.nextAttemptAt ?? row.createdAt);
-          if (dueMs > this.clock().getTime()) {
-            this.blockedUntil.set(key, Math.min(dueMs, this.clock().getTime() + BLOCK_RECHECK_MS));
+          const nowMs = this.clock().getTime();
+          if (dueMs > nowMs) {
+            this.blockedUntil.set(key, Math.min(dueMs, nowMs + BLOCK_RECHECK_MS));
             return;
           }
           for (const request of requestsOf(row)) {
@@ -355,8 +356,7 @@ export class DeliveryWorker {
             buffer.onWritten.push(turn.onWritten);
             // Within a bundle the row count waits for its end: flushed there, a finished bundle is one
             // delete, where a flush between its parts rewrites the whole row to record its progress.
-            const atRowEnd = !request.bundle || request.bundle.index + 1 === request.bundle.row.parts!.length;
-            if (!turn.delivered || (atRowEnd && buffer.rows >= FLUSH_ROWS) || this.clock().getTime() - buffer.firstMs >= FLUSH_MS) {
+            if (!turn.delivered || (endsRow(request) && buffer.rows >= FLUSH_ROWS) || this.clock().getTime() - buffer.firstMs >= FLUSH_MS) {
               if (!(owned = await this.flush(scope, webhookId, buffer))) return;
             }
             if (turn.next === 'stop') return;
@@ -424,7 +424,7 @@ export class DeliveryWorker {
   private doneOp(scope: Scope, request: QueuedRequest, now: Date): WriteOp {
     const { bundle } = request;
     if (!bundle) return { op: 'delete', collection: 'outbox', scope, id: request.row._id };
-    if (bundle.index + 1 === bundle.row.parts!.length) return { op: 'delete', collection: 'outbox', scope, id: bundle.row._id };
+    if (endsRow(request)) return { op: 'delete', collection: 'outbox', scope, id: bundle.row._id };
     const { lastAttemptAt: _at, lastStatus: _status, lastError: _error, ...rest } = bundle.row;
     const iso = now.toISOString();
     return { op: 'put', collection: 'outbox', scope, doc: { ...rest, sent: bundle.index + 1, attempts: 0, nextAttemptAt: iso, updatedAt: iso } };

@@ -79,7 +79,9 @@ function writerThread(makeWriter: typeof createRowWriter): void {
   const db = new SqliteDatabase(data.options.file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${data.options.synchronous}`);
-  db.pragma('busy_timeout = 5000');
+  // Waits for other connections' locks: the checkpointer's, a CLI writing beside the server.
+  const busyTimeoutMs = 5000;
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma(`cache_size = -${data.options.cacheMb * 1024}`);
   db.pragma(`wal_autocheckpoint = ${data.options.walAutocheckpointPages}`);
   const writer = makeWriter(db);
@@ -122,7 +124,7 @@ function writerThread(makeWriter: typeof createRowWriter): void {
       } catch {
         // A reader was in the way: the file keeps its size until the next pause.
       } finally {
-        db.pragma('busy_timeout = 5000');
+        db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       }
       return;
     }

@@ -111,6 +111,11 @@ export function requestsOf(row: OutboxRow): QueuedRequest[] {
   return out;
 }
 
+/** Whether the request is the last its row holds: a single row's own, or a bundle's last part. */
+export function endsRow(request: QueuedRequest): boolean {
+  return !request.bundle || request.bundle.index + 1 === request.bundle.row.parts!.length;
+}
+
 /** The id a request goes out under (X-Waymark-Delivery-Id): the row's, and for a part its place in the bundle. */
 export function deliveryIdOf(request: QueuedRequest): string {
   return request.bundle ? `${request.bundle.row._id}.${request.bundle.index}` : request.row._id;
