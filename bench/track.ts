@@ -72,6 +72,12 @@ interface TrackRun {
   /** Of the rest, the busiest other thread (under load, the SQLite writer on that store). */
   busiestOtherUs: number;
   eventsPerTrack: number;
+  /**
+   * CPU per webhook request made while the outbox drained after the run (reading the row, signing,
+   * sending, logging the outcome): what each of an update's requests adds to its cost. Undefined when
+   * nothing was left to drain.
+   */
+  cpuPerDeliveryUs: number | undefined;
 }
 
 async function main(): Promise<void> {
@@ -142,9 +148,11 @@ async function main(): Promise<void> {
     const cpu1 = cpuMs();
     const main1 = mainCpuMs();
     const busiest = Math.max(0, ...[...otherThreadsMs()].map(([tid, ms]) => ms - (others0.get(tid) ?? 0)));
+    const received1 = receiver.received();
     // Deliveries lag behind a busy run: what is still queued at its end is this run's work too.
     await outboxDrained(dataDir, schema);
     const cpu2 = cpuMs();
+    const drainRequests = receiver.received() - received1;
     const events1 = await eventCount(dataDir, schema);
     const rps = runs.reduce((sum, r) => sum + r.requestsPerSecond, 0);
     return {
@@ -155,6 +163,8 @@ async function main(): Promise<void> {
       mainCpuUs: ((main1 - main0) * 1000) / (rps * SECONDS),
       busiestOtherUs: (busiest * 1000) / (rps * SECONDS),
       eventsPerTrack: (events1 - events0) / (rps * SECONDS),
+      // Below a few hundred requests the 500 ms polling of outboxDrained would dominate the figure.
+      cpuPerDeliveryUs: drainRequests >= 500 ? ((cpu2 - cpu1) * 1000) / drainRequests : undefined,
     };
   };
   const setWebhook = async (enabled: boolean): Promise<void> => {
@@ -195,6 +205,9 @@ async function main(): Promise<void> {
     console.log(`  with its deliveries   ${run.cpuWithDeliveriesUs.toFixed(0)} µs, counting those made after the run (the outbox drained); ratio to the bare request ${(run.cpuWithDeliveriesUs / cpuPerBareUs).toFixed(2)}`);
     console.log(`  of which event loop   ${run.mainCpuUs.toFixed(0)} µs; other threads ${(run.cpuUs - run.mainCpuUs).toFixed(0)} µs (the busiest, on SQLite its writer, ${run.busiestOtherUs.toFixed(0)} µs; the rest V8's GC helpers and libuv)`);
     console.log(`events per track        ${run.eventsPerTrack.toFixed(1)} (${WEBHOOK_MODE === 'single' ? 'each one webhook request' : 'one webhook request for each update\'s events'})`);
+    if (run.cpuPerDeliveryUs !== undefined) {
+      console.log(`  a webhook request     ${run.cpuPerDeliveryUs.toFixed(0)} µs while the outbox drained; ratio to the bare request ${(run.cpuPerDeliveryUs / cpuPerBareUs).toFixed(2)}`);
+    }
   }
   console.log('--');
   console.log(`RSS, ${GEOFENCES} loaded ${rssLoaded.map((r, i) => `${r.toFixed(0)} MiB (started at ${rssStart[i].toFixed(0)})`).join(', ')}`);
