@@ -12,7 +12,8 @@
 // Run: npm run bench:build && node dist/bench/track.js
 // Options (env): GEOFENCES (100000), DEVICES (10000), SECONDS (10), CONNECTIONS (32),
 //   STORE (sqlite | postgres; postgres needs DATABASE_URL), NODES (1 or 2 gateways; postgres only),
-//   WEBHOOK_MODE (single | batch).
+//   WEBHOOK_MODE (single | batch | none: the webhook stays disabled, so the runs measure the track path
+//   without deliveries, events still written).
 // Before/after: run an older commit's own bench (its store layout differs, so its gateway cannot serve
 // data this bench seeds).
 import Database from 'better-sqlite3';
@@ -35,8 +36,11 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const STORE = process.env.STORE === 'postgres' ? 'postgres' : 'sqlite';
 const NODES = STORE === 'postgres' ? Math.max(1, Math.min(2, Number(process.env.NODES ?? 1))) : 1;
 const CHILD = path.join(__dirname, 'http', 'track-load-child.js');
-/** The webhook's delivery mode: single (one event a request, Radar's format) or batch (a write's events in one). */
-const WEBHOOK_MODE = process.env.WEBHOOK_MODE === 'batch' ? 'batch' : 'single';
+/**
+ * The webhook's delivery mode: single (one event a request, Radar's format) or batch (a write's events in
+ * one); none keeps it disabled: what an update costs apart from its deliveries.
+ */
+const WEBHOOK_MODE = process.env.WEBHOOK_MODE === 'batch' || process.env.WEBHOOK_MODE === 'none' ? process.env.WEBHOOK_MODE : 'single';
 
 function loadAverage(): string {
   return os.loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
   }
   const pk = seeded.keys['test publishable'];
   const sk = seeded.keys['test secret'];
-  const hook = await fetch(`${gateways[0].url}/v1/webhooks`, { method: 'POST', headers: { authorization: sk, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, mode: WEBHOOK_MODE }) });
+  const hook = await fetch(`${gateways[0].url}/v1/webhooks`, { method: 'POST', headers: { authorization: sk, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, mode: WEBHOOK_MODE === 'none' ? 'single' : WEBHOOK_MODE }) });
   if (hook.status !== 200) throw new Error(`webhook not created: ${hook.status} ${await hook.text()}`);
   const hookId = ((await hook.json()) as { webhook: { _id: string } }).webhook._id;
 
@@ -188,7 +192,7 @@ async function main(): Promise<void> {
   // update: compare builds with DEVICES=30000, where every update of the run is a first.
   await setWebhook(false);
   await loadAll('prime', `priming: one track for each of ${DEVICES} devices`, SECONDS, 1000);
-  await setWebhook(true);
+  if (WEBHOOK_MODE !== 'none') await setWebhook(true);
   const steady = await measureTrack('POST /v1/track (steady)', 1000);
   const first = await measureTrack('POST /v1/track (mostly first tracks)', 7, DEVICES);
   const receivedDuringRuns = receiver.received();
@@ -204,7 +208,8 @@ async function main(): Promise<void> {
     console.log(`gateway CPU per track   ${run.cpuUs.toFixed(0)} µs; ratio to the bare request ${(run.cpuUs / cpuPerBareUs).toFixed(2)}`);
     console.log(`  with its deliveries   ${run.cpuWithDeliveriesUs.toFixed(0)} µs, counting those made after the run (the outbox drained); ratio to the bare request ${(run.cpuWithDeliveriesUs / cpuPerBareUs).toFixed(2)}`);
     console.log(`  of which event loop   ${run.mainCpuUs.toFixed(0)} µs; other threads ${(run.cpuUs - run.mainCpuUs).toFixed(0)} µs (the busiest, on SQLite its writer, ${run.busiestOtherUs.toFixed(0)} µs; the rest V8's GC helpers and libuv)`);
-    console.log(`events per track        ${run.eventsPerTrack.toFixed(1)} (${WEBHOOK_MODE === 'single' ? 'each one webhook request' : 'one webhook request for each update\'s events'})`);
+    const requests = { single: 'each one webhook request', batch: 'one webhook request for each update\'s events', none: 'no webhook request' }[WEBHOOK_MODE];
+    console.log(`events per track        ${run.eventsPerTrack.toFixed(1)} (${requests})`);
     if (run.cpuPerDeliveryUs !== undefined) {
       console.log(`  a webhook request     ${run.cpuPerDeliveryUs.toFixed(0)} µs while the outbox drained; ratio to the bare request ${(run.cpuPerDeliveryUs / cpuPerBareUs).toFixed(2)}`);
     }

@@ -10,7 +10,8 @@
 //
 // Run: npm run bench:build && node dist/bench/webhooks.js
 // Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (A, B or both),
-//   MODES (A's cases: single:N, batch:N, trickle:N; default "single:1,batch:1,single:4"),
+//   MODES (A's cases: single:N, batch:N, trickle:N, transport:1 (the HTTP client alone, same bodies);
+//   default "single:1,batch:1,single:4"),
 //   PROFILE_DIR (A: a CPU profile of the event loop during each measured drain, written there)
 //
 // Last results (Node 20, 2-core dev container shared with other work, load ~2):
@@ -28,6 +29,9 @@
 //   attempt's cancellation without an AbortController (delivery-http.ts, AttemptCut): main thread's CPU
 //   per request single × 1 184–198 (min 174–184) → 176–198 (min 164–178) µs; batch × 1 184–212
 //   (min 172–200) → 161–208 (min 148–177) µs.
+// The HTTP client alone (2026-11-24 13:45, transport:1 alternated with single:1, two rounds): CPU per
+//   request 104–118 µs (main thread 100–108) against 211–223 µs (main 168) for the worker's whole
+//   delivery: reading the queue, signing, the outcome and its log entry written cost about as much again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -40,6 +44,7 @@ import { configFromEnv } from '../gateway/config';
 import { newObjectId } from '../gateway/engine/object-id';
 import { silentLogger } from '../gateway/http/logger';
 import type { Doc } from '../adapters/store/port';
+import { deliveryClient, sendDelivery } from '../gateway/jobs/delivery-http';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng } from './support/metro';
@@ -53,7 +58,7 @@ const PART = process.env.PART ?? 'AB';
 const PROFILE_DIR = process.env.PROFILE_DIR;
 const MODES = (process.env.MODES ?? 'single:1,batch:1,single:4').split(',').map((m) => {
   const [mode, n] = m.split(':');
-  if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle') throw new Error(`MODES: ${m} is not single:N, batch:N or trickle:N`);
+  if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle' && mode !== 'transport') throw new Error(`MODES: ${m} is not single:N, batch:N, trickle:N or transport:1`);
   return [mode, Number(n ?? 1)] as const;
 });
 const CAFE = { lat: 40.7831, lng: -73.9712 };
@@ -193,6 +198,52 @@ function mainThreadCpuUs(): number {
  */
 type ThroughputMode = 'single' | 'batch' | 'trickle';
 
+/**
+ * transport: the same bodies POSTed one after the other through the delivery client alone
+ * (delivery-http.ts: checked connection pool, deadline, response read), with no worker, store, log or
+ * signature: the floor under what `single` measures, and the part of a delivery's cost that is HTTP.
+ */
+async function transportOnly(receiver: Receiver): Promise<ThroughputRuns> {
+  const rnd = prng(11);
+  const policy = { allowPrivate: true, allowedNetworks: [] };
+  const timeoutMs = 10_000;
+  const client = deliveryClient(policy, timeoutMs);
+  const runs: ThroughputRuns = { eventsPerSecond: [], requestsPerSecond: [], cpuPerRequest: [], mainPerRequest: [], loopPerRequest: [] };
+  const now = new Date();
+  const bodies = Array.from({ length: EVENTS }, (_, i) => {
+    const user = syntheticUser(i % 200, now);
+    return JSON.stringify({ event: syntheticEvent(i, rnd, user, now), user: publicView(user) });
+  });
+  const headers = { 'content-type': 'application/json', 'user-agent': 'waymark-bench' };
+  try {
+    for (let run = 0; run <= RUNS; run++) {
+      await receiver.stats(true);
+      const t0 = process.hrtime.bigint();
+      const cpu0 = process.cpuUsage();
+      const main0 = mainThreadCpuUs();
+      const loop0 = performance.eventLoopUtilization();
+      for (const body of bodies) {
+        const attempt = await sendDelivery({ url: `${receiver.url}/transport`, body, headers }, { timeoutMs, policy, client });
+        if (!attempt.ok) throw new Error(`transport: ${attempt.error ?? attempt.status}`);
+      }
+      const loop = performance.eventLoopUtilization(loop0);
+      const cpu = process.cpuUsage(cpu0);
+      const main = mainThreadCpuUs() - main0;
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      const got = await receiver.stats();
+      if (run === 0) continue;
+      runs.eventsPerSecond.push(got.events / seconds);
+      runs.requestsPerSecond.push(got.requests / seconds);
+      runs.cpuPerRequest.push((cpu.user + cpu.system) / got.requests);
+      runs.mainPerRequest.push(main / got.requests);
+      runs.loopPerRequest.push((loop.active * 1000) / got.requests);
+    }
+  } finally {
+    await client.destroy();
+  }
+  return runs;
+}
+
 async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: number): Promise<ThroughputRuns> {
   const base = configFromEnv({});
   const rnd = prng(11);
@@ -331,7 +382,7 @@ async function main(): Promise<void> {
   try {
     if (PART.includes('A')) console.log(`A. delivery throughput: ${EVENTS} events per run, ${RUNS} runs after a warm-up, receiver in its own process`);
     for (const [mode, endpoints] of PART.includes('A') ? MODES : []) {
-      const r = await throughput(receiver, mode, endpoints);
+      const r = mode === 'transport' ? await transportOnly(receiver) : await throughput(receiver, mode, endpoints);
       const e = summarize(r.eventsPerSecond);
       const q = summarize(r.requestsPerSecond);
       const c = summarize(r.cpuPerRequest);
