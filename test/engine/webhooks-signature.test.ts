@@ -1,5 +1,6 @@
 // Webhook signatures: the HMACs against published test vectors, the header format, and the
 // receiver-side checks (tampered body, wrong token, stale timestamp, several signatures).
+import { createHmac } from 'node:crypto';
 import {
   radarSignature, verifyRadarSignature, verifyWaymarkSignature, waymarkSignature, waymarkSignatureHeader,
 } from '../../gateway/engine/webhooks/signature';
@@ -14,6 +15,24 @@ describe('HMACs', () => {
     // Expected value computed independently: printf '%s' '1700000000.<body>' | openssl dgst -sha256 -hmac Jefe
     expect(waymarkSignature('Jefe', 1700000000, '{"event":{"_id":"e1"},"user":null}')).toBe('9da21aaa9c5ea5db85775c2ad2dfc8b420453740a7e3bebb837fb6a444fe23cc');
     expect(waymarkSignature('Jefe', 1700000001, '{"event":{"_id":"e1"},"user":null}')).not.toBe('9da21aaa9c5ea5db85775c2ad2dfc8b420453740a7e3bebb837fb6a444fe23cc');
+  });
+});
+
+describe('HMACs from kept pads', () => {
+  // The signatures are built from each token's pads (signature.ts, hmacHex): they must equal Node's
+  // createHmac for tokens that fit the block, are longer than it (hashed first) or are not ASCII (the
+  // inner pad cannot be prefixed as text), and for messages that are not ASCII, repeated with the same
+  // token (the pads then come from the cache).
+  const tokens = ['Jefe', 'x'.repeat(64), 'y'.repeat(65), 'z'.repeat(200), 'tökén-ÿ', '\u00ff'.repeat(70), ''];
+  const messages = ['', 'abc123', '1700000000.{"event":{"name":"Café ☕"},"user":null}', 'é'.repeat(5000)];
+  test.each(tokens)('token %j', (token) => {
+    for (let round = 0; round < 2; round++) {
+      for (const message of messages) {
+        expect(radarSignature(token, message)).toBe(createHmac('sha1', token).update(message, 'utf8').digest('hex'));
+      }
+      expect(waymarkSignature(token, 1700000000, messages[2])).toBe(createHmac('sha256', token).update(`1700000000.${messages[2]}`, 'utf8').digest('hex'));
+      expect(waymarkSignature(token, 7, messages[3])).toBe(createHmac('sha256', token).update(`7.${messages[3]}`, 'utf8').digest('hex'));
+    }
   });
 });
 
