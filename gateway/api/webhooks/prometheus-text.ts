@@ -19,26 +19,36 @@ export interface Metric {
   render(): string;
 }
 
+/**
+ * A label set's key among a counter's series: names and values joined with separators no label holds.
+ * Counters are incremented on every delivery; the escaped exposition text is made once per series.
+ */
+function labelKey(labels: Labels): string {
+  let key = '';
+  for (const name in labels) key += `${name}\u0000${labels[name]}\u0001`;
+  return key;
+}
+
 export class Counter implements Metric {
-  private readonly values = new Map<string, { labels: Labels; value: number }>();
+  private readonly values = new Map<string, { text: string; value: number }>();
 
   constructor(readonly name: string, private readonly help: string) {}
 
   inc(labels: Labels = {}, by = 1): void {
-    const key = labelText(labels);
-    const entry = this.values.get(key) ?? { labels, value: 0 };
-    entry.value += by;
-    this.values.set(key, entry);
+    const key = labelKey(labels);
+    const entry = this.values.get(key);
+    if (entry) entry.value += by;
+    else this.values.set(key, { text: labelText(labels), value: by });
   }
 
   value(labels: Labels = {}): number {
-    return this.values.get(labelText(labels))?.value ?? 0;
+    return this.values.get(labelKey(labels))?.value ?? 0;
   }
 
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
     if (this.values.size === 0) lines.push(`${this.name} 0`);
-    for (const { labels, value } of this.values.values()) lines.push(`${this.name}${labelText(labels)} ${numberText(value)}`);
+    for (const { text, value } of this.values.values()) lines.push(`${this.name}${text} ${numberText(value)}`);
     return lines.join('\n');
   }
 }
