@@ -193,6 +193,40 @@ function mainThreadCpuUs(): number {
   }
 }
 
+/** What one measured drain took: its wall time and CPU, read when it ended. */
+interface Taken {
+  seconds: number;
+  cpuUs: number;
+  mainUs: number;
+  loopActiveMs: number;
+}
+
+/** Starts the clocks of a measured drain; the function returned stops them. */
+function startMeasuring(): () => Taken {
+  const t0 = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuUs();
+  const loop0 = performance.eventLoopUtilization();
+  return () => {
+    const loop = performance.eventLoopUtilization(loop0);
+    const cpu = process.cpuUsage(cpu0);
+    return { seconds: Number(process.hrtime.bigint() - t0) / 1e9, cpuUs: cpu.user + cpu.system, mainUs: mainThreadCpuUs() - main0, loopActiveMs: loop.active };
+  };
+}
+
+function noRuns(): ThroughputRuns {
+  return { eventsPerSecond: [], requestsPerSecond: [], cpuPerRequest: [], mainPerRequest: [], loopPerRequest: [] };
+}
+
+/** Adds a measured drain's figures, per request and per second of what the receiver got. */
+function record(runs: ThroughputRuns, taken: Taken, got: { events: number; requests: number }): void {
+  runs.eventsPerSecond.push(got.events / taken.seconds);
+  runs.requestsPerSecond.push(got.requests / taken.seconds);
+  runs.cpuPerRequest.push(taken.cpuUs / got.requests);
+  runs.mainPerRequest.push(taken.mainUs / got.requests);
+  runs.loopPerRequest.push((taken.loopActiveMs * 1000) / got.requests);
+}
+
 /**
  * single / batch: the queue is written first, then drained (pages of 50 rows). trickle: single mode, one
  * event at a time, each written as a track update writes it (its commit wakes the worker) and delivered
@@ -210,7 +244,7 @@ async function transportOnly(receiver: Receiver): Promise<ThroughputRuns> {
   const policy = { allowPrivate: true, allowedNetworks: [] };
   const timeoutMs = 10_000;
   const client = deliveryClient(policy, timeoutMs);
-  const runs: ThroughputRuns = { eventsPerSecond: [], requestsPerSecond: [], cpuPerRequest: [], mainPerRequest: [], loopPerRequest: [] };
+  const runs = noRuns();
   const now = new Date();
   const bodies = Array.from({ length: EVENTS }, (_, i) => {
     const user = syntheticUser(i % 200, now);
@@ -220,25 +254,14 @@ async function transportOnly(receiver: Receiver): Promise<ThroughputRuns> {
   try {
     for (let run = 0; run <= RUNS; run++) {
       await receiver.stats(true);
-      const t0 = process.hrtime.bigint();
-      const cpu0 = process.cpuUsage();
-      const main0 = mainThreadCpuUs();
-      const loop0 = performance.eventLoopUtilization();
+      const stop = startMeasuring();
       for (const body of bodies) {
         const attempt = await sendDelivery({ url: `${receiver.url}/transport`, body, headers }, { timeoutMs, policy, client });
         if (!attempt.ok) throw new Error(`transport: ${attempt.error ?? attempt.status}`);
       }
-      const loop = performance.eventLoopUtilization(loop0);
-      const cpu = process.cpuUsage(cpu0);
-      const main = mainThreadCpuUs() - main0;
-      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      const taken = stop();
       const got = await receiver.stats();
-      if (run === 0) continue;
-      runs.eventsPerSecond.push(got.events / seconds);
-      runs.requestsPerSecond.push(got.requests / seconds);
-      runs.cpuPerRequest.push((cpu.user + cpu.system) / got.requests);
-      runs.mainPerRequest.push(main / got.requests);
-      runs.loopPerRequest.push((loop.active * 1000) / got.requests);
+      if (run > 0) record(runs, taken, got);
     }
   } finally {
     await client.destroy();
@@ -249,11 +272,7 @@ async function transportOnly(receiver: Receiver): Promise<ThroughputRuns> {
 async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: number): Promise<ThroughputRuns> {
   const base = configFromEnv({});
   const rnd = prng(11);
-  const eventsPerSecond: number[] = [];
-  const requestsPerSecond: number[] = [];
-  const cpuPerRequest: number[] = [];
-  const mainPerRequest: number[] = [];
-  const loopPerRequest: number[] = [];
+  const runs = noRuns();
   for (let run = 0; run <= RUNS; run++) {
     // A fresh gateway per run: once the worker has swept it is active, and every commit of outbox rows
     // wakes it (webhooks-feature.ts), so rows written for a second run would be delivered while they
@@ -277,10 +296,7 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     }
     await receiver.stats(true);
     const profiler = PROFILE_DIR && run > 0 ? await startProfile() : undefined;
-    const t0 = process.hrtime.bigint();
-    const cpu0 = process.cpuUsage();
-    const main0 = mainThreadCpuUs();
-    const loop0 = performance.eventLoopUtilization();
+    const stop = startMeasuring();
     await runtime.worker.sweep(new Date());
     await runtime.worker.idle();
     for (let i = 0; mode === 'trickle' && i < EVENTS; i++) {
@@ -289,10 +305,7 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
       await services.store.write((await runtime.service.outboxFor(scope, [syntheticEvent(i, rnd, user, at)], publicView(user), at)).ops);
       await runtime.worker.idle();
     }
-    const loop = performance.eventLoopUtilization(loop0);
-    const cpu = process.cpuUsage(cpu0);
-    const main = mainThreadCpuUs() - main0;
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const taken = stop();
     if (profiler) await profiler.stop(path.join(PROFILE_DIR!, `drain-${mode}-${endpoints}-run${run}.cpuprofile`));
     const got = await receiver.stats();
     if (got.events !== EVENTS * endpoints) {
@@ -300,18 +313,12 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
       throw new Error(`receiver got ${got.events} events, expected ${EVENTS * endpoints}; retries: ${JSON.stringify(log.docs.map((d) => d.error))}`);
     }
     // Run 0 is the warm-up (JIT, undici, SQLite).
-    if (run > 0) {
-      eventsPerSecond.push(got.events / seconds);
-      requestsPerSecond.push(got.requests / seconds);
-      cpuPerRequest.push((cpu.user + cpu.system) / got.requests);
-      mainPerRequest.push(main / got.requests);
-      loopPerRequest.push((loop.active * 1000) / got.requests);
-    }
+    if (run > 0) record(runs, taken, got);
     await runtime.worker.stop();
     await services.store.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  return { eventsPerSecond, requestsPerSecond, cpuPerRequest, mainPerRequest, loopPerRequest };
+  return runs;
 }
 
 // ------------------------------------------------------------------------------------------------
