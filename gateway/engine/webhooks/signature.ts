@@ -6,8 +6,7 @@
 //   token, with the timestamp (Unix seconds) in X-Waymark-Timestamp. It binds the body and the time,
 //   so a captured request can be neither altered nor replayed after the tolerance window.
 // HMAC is computation, not I/O: this module stays pure.
-import * as crypto from 'node:crypto';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_VERSION = 'v1';
 /** How far a timestamp may be from the receiver's clock before verification fails. */
@@ -50,8 +49,8 @@ function padsOf(algorithm: HmacAlgorithm, token: string): Pads {
   return pads;
 }
 
-/** Node's one-shot digest (20.12 and later); older versions sign with createHmac. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex' | 'buffer') => string | Buffer }).hash;
+/** Node's one-shot digest came with 20.12: older versions sign with createHmac. */
+const hasOneShotHash = typeof hash === 'function';
 
 /**
  * Hex HMAC of `message` (as UTF-8), equal to createHmac's. Built from two one-shot digests over the
@@ -62,9 +61,9 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffe
  */
 function hmacHex(algorithm: HmacAlgorithm, token: string, message: string): string {
   const pads = padsOf(algorithm, token);
-  if (oneShotHash === undefined || pads.inner === undefined) return createHmac(algorithm, token).update(message, 'utf8').digest('hex');
-  const inner = oneShotHash(algorithm, pads.inner + message, 'buffer') as Buffer;
-  return oneShotHash(algorithm, Buffer.concat([pads.outer, inner]), 'hex') as string;
+  if (!hasOneShotHash || pads.inner === undefined) return createHmac(algorithm, token).update(message, 'utf8').digest('hex');
+  const inner = hash(algorithm, pads.inner + message, 'buffer');
+  return hash(algorithm, Buffer.concat([pads.outer, inner]), 'hex');
 }
 
 export function radarSignature(token: string, signingId: string): string {
