@@ -4,6 +4,7 @@ import type { EmbeddedRouter } from '../routing/embedded-router';
 import type { ExtractCatalog } from '../../jobs/extract-catalog';
 import { roadsInBox, type RoadLine } from '../../engine/routing/roads-in-box';
 import { BadRequest } from '../../http/errors';
+import { shownSource } from './shown-source';
 import { required } from '../../http/params';
 import type { Route } from '../../http/route';
 
@@ -30,7 +31,7 @@ export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter): Ro
       handler: async () => ({
         body: {
           extracts: extracts.current().map((e) => ({
-            name: e.name, source: e.manifest.source, importedAt: e.manifest.importedAt, bbox: e.manifest.bbox, stages: e.manifest.stages,
+            name: e.name, source: shownSource(e.manifest.source), importedAt: e.manifest.importedAt, bbox: e.manifest.bbox, stages: e.manifest.stages,
           })),
         },
       }),
