@@ -31,10 +31,10 @@ afterAll(() => server?.close());
 test('a URL import shows its host only; a file import shows no path', async () => {
   const res = await server.request('GET', '/v1/data/extracts', { key: server.keys.testSk });
   expect(res.status).toBe(200);
-  const byName = Object.fromEntries((res.body.extracts as Array<{ name: string }>).map((e) => [e.name, e]));
+  const byName = Object.fromEntries((res.body.extracts as Array<{ name: string; importedAt: unknown }>).map((e) => [e.name, e]));
   expect(byName.fromurl).toMatchObject({ name: 'fromurl', source: { type: 'url', host: 'mirror.example.com' } });
   expect(byName.fromfile).toMatchObject({ name: 'fromfile', source: { type: 'file' } });
-  expect(typeof (byName.fromurl as { importedAt: unknown }).importedAt).toBe('string');
+  expect(typeof byName.fromurl.importedAt).toBe('string');
   const text = JSON.stringify(res.body);
   for (const secret of ['operator', 'S3CRETPASS', 'X-Amz', 'abc123', 'AKIAEXAMPLE', 'private/bucket', 'secret-folder', server.dataDir]) {
     expect(text).not.toContain(secret);
