@@ -13,8 +13,8 @@ import { OsmFormatError, type OsmVisitor } from './osm-visitor';
 import type { ImportStage, NodeCoordinates, StageSummary } from './stage';
 
 export interface ImportOptions {
-  /** The extract on disk. */
-  file: string;
+  /** The extract on disk; several files are read as one region (merged-osm-reader.ts). */
+  file: string | readonly string[];
   /** What the manifest names as the source (the URL of a downloaded file); default `file`. */
   source?: string;
   name: string;
@@ -110,7 +110,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION,
       name,
-      source: options.source ?? path.resolve(options.file),
+      source: options.source ?? sourceOf(options.file),
       importedAt: new Date().toISOString(),
       bbox,
       stages: summaries,
@@ -127,6 +127,10 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   } finally {
     release();
   }
+}
+
+function sourceOf(file: string | readonly string[]): string {
+  return (typeof file === 'string' ? [file] : file).map((f) => path.resolve(f)).join(' + ');
 }
 
 async function readNodesAndWays(
@@ -167,7 +171,7 @@ async function readNodesAndWays(
     onProgress: (done, total, counts) => step.update(done, total, step.describe({ nodes: counts.nodes, ways: counts.ways })),
   });
   const nodes: SortedNodeCoordinates = frozen ?? freeze();
-  if (nodes.size === 0 || bbox === null) throw new OsmFormatError(`${options.file} holds no nodes: nothing to import`);
+  if (nodes.size === 0 || bbox === null) throw new OsmFormatError(`${sourceOf(options.file)} holds no nodes: nothing to import`);
   steps.push(step.finish(`${formatCount(read.nodes)} nodes, ${formatCount(read.ways)} ways; node index ${formatBytes(nodes.bytes)}`));
   return { read, nodes, bbox };
 }

@@ -1,4 +1,6 @@
 // One pass over an OSM extract: entities to a visitor, in file order, with the kinds the visitor wants.
+// Several files are read as one merged, sorted extract (merged-osm-reader.ts).
+import { readMergedOsm } from './merged-osm-reader';
 import { openOsmInput, type OsmCompression, type OsmFormat } from './osm-input';
 import { OsmFormatError, type OsmVisitor } from './osm-visitor';
 import { readHeaderBlock } from './pbf-header-block';
@@ -17,7 +19,12 @@ export interface ReadResult extends BlockCounts {
   compression: OsmCompression;
 }
 
-export async function readOsm(file: string, visitor: OsmVisitor, options: ReadOptions = {}): Promise<ReadResult> {
+export async function readOsm(files: string | readonly string[], visitor: OsmVisitor, options: ReadOptions = {}): Promise<ReadResult> {
+  if (typeof files !== 'string' && files.length !== 1) {
+    if (files.length === 0) throw new Error('readOsm needs at least one file');
+    return readMergedOsm(files, visitor, options);
+  }
+  const file = typeof files === 'string' ? files : files[0];
   const input = await openOsmInput(file);
   const counts: BlockCounts = { nodes: 0, ways: 0, relations: 0 };
   const report = (): void => options.onProgress?.(input.bytesRead(), input.totalBytes, counts);

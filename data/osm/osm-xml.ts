@@ -19,7 +19,13 @@ function number(tag: SaxesTagPlain, name: string): number {
   return value;
 }
 
-export async function readOsmXml(source: AsyncIterable<Buffer>, visitor: OsmVisitor, counts: BlockCounts, signal?: AbortSignal): Promise<void> {
+/** A push parser: feed it the file's bytes in order, then end it; entities go to the visitor as they close. */
+export interface OsmXmlParser {
+  write(chunk: Buffer): void;
+  end(): void;
+}
+
+export function osmXmlParser(visitor: OsmVisitor, counts: BlockCounts): OsmXmlParser {
   const parser = new SaxesParser({ xmlns: false });
   let depth = 0;
   let sawRoot = false;
@@ -77,15 +83,27 @@ export async function readOsmXml(source: AsyncIterable<Buffer>, visitor: OsmVisi
   });
 
   const decoder = new StringDecoder('utf8');
+  return {
+    write(chunk) {
+      parser.write(decoder.write(chunk));
+      if (failure) throw failure;
+    },
+    end() {
+      parser.write(decoder.end());
+      parser.close();
+      if (failure) throw failure;
+      if (!sawRoot) throw new OsmFormatError('not an OSM XML file: no <osm> element');
+    },
+  };
+}
+
+export async function readOsmXml(source: AsyncIterable<Buffer>, visitor: OsmVisitor, counts: BlockCounts, signal?: AbortSignal): Promise<void> {
+  const parser = osmXmlParser(visitor, counts);
   for await (const chunk of source) {
     if (signal?.aborted) throw signal.reason;
-    parser.write(decoder.write(chunk));
-    if (failure) throw failure;
+    parser.write(chunk);
   }
-  parser.write(decoder.end());
-  parser.close();
-  if (failure) throw failure;
-  if (!sawRoot) throw new OsmFormatError('not an OSM XML file: no <osm> element');
+  parser.end();
 }
 
 function emit(e: Entity, visitor: OsmVisitor, counts: BlockCounts): void {

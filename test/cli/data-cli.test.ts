@@ -168,5 +168,10 @@ withFixtures('waymark data', () => {
     const absent = await waymark(['data', 'import', path.join(WORK, 'absent.osm.pbf')]);
     expect(absent.code).toBe(1);
     expect(absent.stderr).toMatch(/no such file/);
+    // Several files make one region, which needs a name of its own.
+    const unnamed = await waymark(['data', 'import', path.join(OSM, 'monaco-osrm.osm.pbf'), path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf')]);
+    expect([unnamed.code, unnamed.stderr]).toEqual([2, expect.stringMatching(/several files make one region: name it with --name/)]);
+    const oneAbsent = await waymark(['data', 'import', path.join(OSM, 'monaco-osrm.osm.pbf'), path.join(WORK, 'absent.osm.pbf'), '--name', 'pair']);
+    expect([oneAbsent.code, oneAbsent.stderr]).toEqual([1, expect.stringMatching(/absent\.osm\.pbf: no such file/)]);
   }, IMPORT_TIMEOUT_MS);
 });

@@ -14,11 +14,13 @@ import { type ParsedArgs, UsageError, flag, unknownSubcommand } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, type Progress } from '../progress';
 
-export const DATA_USAGE = `waymark data import FILE|URL [--name NAME] [--json]
+export const DATA_USAGE = `waymark data import FILE|URL [FILE|URL…] [--name NAME] [--json]
 waymark data list [--json]
 waymark data remove NAME [--json]
   (import: an OpenStreetMap extract, .osm.pbf or .osm XML, optionally .bz2/.gz compressed; NAME defaults to
-   the file name without extensions; re-importing a NAME replaces it once the new import has succeeded)`;
+   the file name without extensions; re-importing a NAME replaces it once the new import has succeeded.
+   Several files are imported as one region with one network (adjacent or overlapping extracts, each
+   sorted as osmium writes them; objects on the seams are read once): name it with --name)`;
 
 export async function dataCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {
   const sub = args.words[1];
@@ -78,12 +80,16 @@ function progressLines(out: CliOutput): (e: { label: string; done: number; total
 }
 
 async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {
-  const source = args.words[2];
-  if (source === undefined) throw new UsageError(`data import needs a FILE or URL\n${DATA_USAGE}`);
-  const name = readName(args, source);
-  const remote = isUrl(source);
-  if (!remote && !fs.existsSync(source)) throw new Error(`cannot read ${source}: no such file`);
-  if (!remote && fs.statSync(source).isDirectory()) throw new Error(`cannot read ${source}: it is a directory`);
+  const sources = args.words.slice(2);
+  if (sources.length === 0) throw new UsageError(`data import needs a FILE or URL\n${DATA_USAGE}`);
+  if (sources.length > 1 && flag(args, 'name') === undefined) throw new UsageError(`several files make one region: name it with --name\n${DATA_USAGE}`);
+  const source = sources.join(' + ');
+  const name = readName(args, sources[0]);
+  for (const s of sources) {
+    if (isUrl(s)) continue;
+    if (!fs.existsSync(s)) throw new Error(`cannot read ${s}: no such file`);
+    if (fs.statSync(s).isDirectory()) throw new Error(`cannot read ${s}: it is a directory`);
+  }
 
   // Ctrl-C or a service stop: the staging folder goes, the previous extract stays.
   const abort = new AbortController();
@@ -92,15 +98,21 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
   process.once('SIGTERM', onSignal);
   const dir = extractsDir(config.dataDir);
   fs.mkdirSync(dir, { recursive: true });
-  const downloaded = remote ? path.join(dir, `.download-${name}-${process.pid}`) : undefined;
+  const downloads: string[] = [];
   const started = process.hrtime.bigint();
   try {
-    let file = path.resolve(source);
-    if (downloaded !== undefined) {
-      const bar = out.json ? undefined : progressBar(`download ${name}`);
+    const files: string[] = [];
+    for (const [i, s] of sources.entries()) {
+      if (!isUrl(s)) {
+        files.push(path.resolve(s));
+        continue;
+      }
+      const downloaded = path.join(dir, `.download-${name}-${process.pid}${i === 0 ? '' : `-${i}`}`);
+      downloads.push(downloaded);
+      const bar = out.json ? undefined : progressBar(`download ${sources.length === 1 ? name : s}`);
       let got = 0;
       try {
-        await downloadToFile(source, downloaded, { signal: abort.signal, onProgress: (bytes, total) => {
+        await downloadToFile(s, downloaded, { signal: abort.signal, onProgress: (bytes, total) => {
           got = bytes;
           bar?.update(bytes, total ?? 0, formatBytes(bytes));
         } });
@@ -109,12 +121,12 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
         throw abort.signal.aborted ? abort.signal.reason : err;
       }
       bar?.finish(`${formatBytes(got)}`);
-      file = downloaded;
+      files.push(downloaded);
     }
     let result: ImportResult;
     try {
       result = await runImport({
-        file, source: remote ? source : path.resolve(source), name, dataDir: config.dataDir,
+        file: files, source: sources.map((s) => (isUrl(s) ? s : path.resolve(s))).join(' + '), name, dataDir: config.dataDir,
         stages: IMPORT_STAGES.map((make) => make()), signal: abort.signal, onProgress: progressLines(out),
       });
     } catch (err) {
@@ -132,7 +144,7 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    if (downloaded !== undefined) fs.rmSync(downloaded, { force: true });
+    for (const d of downloads) fs.rmSync(d, { force: true });
   }
 }
 
