@@ -1,5 +1,5 @@
 // Radar's labels for an address: `addressLabel` ("20 Jay St"), `formattedAddress` ("20 Jay St,
-// Brooklyn, New York, NY 11201 USA") and `countryFlag`. Shared by every geocoder adapter so their
+// Brooklyn, New York, NY 11201 USA" with borough Brooklyn in the city of New York) and `countryFlag`. Shared by every geocoder adapter so their
 // answers read alike.
 import { countryByAlpha2, flagEmoji } from '../regions/facts/iso-countries';
 import type { GeocodedAddress } from './port';
@@ -45,9 +45,11 @@ function formatted(a: GeocodedAddress, label: string | undefined): string | unde
   const town = a.borough ?? a.city;
   const usLike = a.countryCode === 'US' || a.countryCode === 'CA';
   if (usLike) {
-    if (town !== undefined && a.layer !== 'locality') parts.push(town);
-    else if (a.layer === 'locality' && a.city !== undefined) parts.push(a.city);
-    if (a.state !== undefined) parts.push(a.state);
+    // "20 Jay St, Brooklyn, New York, NY 11201 USA": borough, then city when it differs; the state by
+    // its code only ("Baltimore, MD 21205 USA", not "Baltimore, Maryland, MD"), unless it is the state.
+    const towns = a.layer === 'locality' ? [a.city] : [a.borough, a.city === a.borough ? undefined : a.city];
+    for (const t of towns) if (t !== undefined) parts.push(t);
+    if (a.layer === 'state' && a.state !== undefined) parts.push(a.state);
     const tail = [a.layer === 'state' ? undefined : a.stateCode, a.postalCode].filter((v) => v !== undefined).join(' ');
     const country = a.countryCode === 'US' ? 'USA' : 'CAN';
     if (tail !== '') parts.push(`${tail} ${country}`);

@@ -1,6 +1,7 @@
 // Query parameters shared by the list endpoints: limit and the date cursors.
 import type { DateRange, ListQuery, ListResult, Scope, Store } from '../../adapters/store/port';
-import { readDatetime, readNumber } from '../http/params';
+import { BadRequest } from '../http/errors';
+import { readDatetime, readNumber, readString } from '../http/params';
 
 export function readLimit(query: Record<string, unknown>, max: number, fallback: number): number {
   return readNumber(query.limit, 'limit', { min: 1, max, integer: true }) ?? fallback;
@@ -19,36 +20,69 @@ export function ranges(...items: Array<DateRange | undefined>): DateRange[] {
   return items.filter((r): r is DateRange => r !== undefined);
 }
 
-/** The most items one timestamp may hold and still be paged without loss; see listPage(). */
+/** The most items one timestamp may hold and still be paged through with `beforeId`; see listPage(). */
 export const TIE_GROUP_MAX = 10_000;
+const MAX_ID_LENGTH = 64;
+
+/** A list query whose page may start inside a run of items sharing the `before` timestamp. */
+export interface PageQuery extends ListQuery {
+  /**
+   * With the sort field's `before` bound T: items at exactly T whose `_id` sorts below this one are
+   * taken too (before the older ones), so a page cut inside a tie continues where it stopped.
+   */
+  beforeId?: string;
+}
+
+/**
+ * `beforeId`: the tie-breaking half of the cursor, the last item's `_id`, beside `<prefix>Before` = the
+ * last item's timestamp on the list's sort field.
+ */
+export function readBeforeId(query: Record<string, unknown>, field: 'createdAt' | 'updatedAt'): string | undefined {
+  const beforeId = readString(query.beforeId, 'beforeId', { maxLength: MAX_ID_LENGTH });
+  const prefix = field === 'createdAt' ? 'created' : 'updated';
+  if (beforeId !== undefined && query[`${prefix}Before`] === undefined) {
+    throw new BadRequest('beforeId', `beforeId continues a page from ${prefix}Before: give both, the last item's ${field} and its _id`);
+  }
+  return beforeId;
+}
 
 function shiftMs(iso: string, ms: number): string {
   return new Date(new Date(iso).getTime() + ms).toISOString();
 }
 
 /**
- * store.list() with pages that never end inside a run of items sharing the sort timestamp. Radar's
- * cursor is the last item's timestamp, exclusive (`createdBefore` = last `createdAt`): a page cut
- * inside a tie would make the next page skip the rest of the tie. So the page ends before the tie
- * (shorter than `limit`, hasMore true) or, when the whole page is one tie, holds the whole tie (longer
- * than `limit`, up to TIE_GROUP_MAX items). Timestamps are ISO strings with milliseconds.
+ * store.list() with pages of at most `limit` items (newest first) that a client can follow exactly.
+ * Radar's cursor is the last item's timestamp, exclusive (`createdBefore` = last `createdAt`): a page cut
+ * inside a run of items sharing that timestamp would make the next page skip the rest of the run. So a
+ * page ends before such a run when it can (shorter than `limit`, hasMore true), and Radar's cursor alone
+ * stays exact. When the whole page is one run it is cut at `limit` in `_id` order (the stores sort ties
+ * by `_id`), and the next page is asked with `beforeId` = the last `_id` beside the timestamp.
+ * Timestamps are ISO strings with milliseconds.
  */
-export async function listPage(store: Store, collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
-  const { docs, hasMore } = await store.list(collection, scope, { ...query, limit: query.limit + 1 });
+export async function listPage(store: Store, collection: string, scope: Scope, page: PageQuery): Promise<ListResult> {
+  const { beforeId, ...query } = page;
   const field = query.sortBy;
+  const sameField = (query.ranges ?? []).filter((r) => r.field === field);
+  const cursorAt = sameField.find((r) => r.before !== undefined)?.before;
+  const tieRest = beforeId !== undefined && cursorAt !== undefined
+    ? await restOfTie(store, collection, scope, query, cursorAt, beforeId)
+    : [];
+  const { docs: older, hasMore } = await store.list(collection, scope, { ...query, limit: query.limit + 1 });
+  const docs = [...tieRest, ...older];
   if (docs.length <= query.limit) return { docs, hasMore };
   const boundary = docs[query.limit - 1][field] as string;
   if (docs[query.limit][field] !== boundary) return { docs: docs.slice(0, query.limit), hasMore: true };
   let start = query.limit - 1;
   while (start > 0 && docs[start - 1][field] === boundary) start--;
-  if (start > 0) return { docs: docs.slice(0, start), hasMore: true };
-  // The whole page shares one timestamp: return all of it, then the cursor moves past it.
-  const tie: DateRange = { field, after: shiftMs(boundary, -1), before: shiftMs(boundary, 1) };
-  const group = await store.list(collection, scope, {
-    ...query, limit: TIE_GROUP_MAX, ranges: [...(query.ranges ?? []).filter((r) => r.field !== field), tie, ...(query.ranges ?? []).filter((r) => r.field === field)],
-  });
-  const rest = await store.list(collection, scope, {
-    ...query, limit: 1, ranges: [...(query.ranges ?? []), query.order === 'asc' ? { field, after: boundary } : { field, before: boundary }],
-  });
-  return { docs: group.docs, hasMore: rest.docs.length > 0 };
+  return { docs: docs.slice(0, start > 0 ? start : query.limit), hasMore: true };
+}
+
+/** The items at exactly `at` (one millisecond) whose _id sorts below `beforeId`, in list order. */
+async function restOfTie(store: Store, collection: string, scope: Scope, query: ListQuery, at: string, beforeId: string): Promise<ListResult['docs']> {
+  const others = (query.ranges ?? []).filter((r) => r.field !== query.sortBy);
+  const after = (query.ranges ?? []).find((r) => r.field === query.sortBy && r.after !== undefined)?.after;
+  if (after !== undefined && after >= at) return [];
+  const tie: DateRange = { field: query.sortBy, after: shiftMs(at, -1), before: shiftMs(at, 1) };
+  const group = await store.list(collection, scope, { ...query, limit: TIE_GROUP_MAX, ranges: [...others, tie] });
+  return group.docs.filter((doc) => doc._id < beforeId);
 }

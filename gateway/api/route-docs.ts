@@ -54,6 +54,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/geofences': { summary: 'Create a geofence (upsert when tag and externalId are given)', returns: ['geofence'] },
   'POST /v1/geofences/import': { summary: 'Import geofences from a CSV upload' },
   'GET /v1/geofences/:tag/:externalId/users': { summary: 'Users currently in a geofence', returns: ['users'] },
+  'GET /v1/geofences/:id/users': { summary: 'Users currently in a geofence, by its _id (else the geofence with that tag and externalId "users")', returns: ['users', 'geofence'] },
   'GET /v1/search/geofences': {
     summary: 'Geofences near a point',
     params: [near, numberParam('radius', { min: 100, max: 10000 }, { description: 'metres' }), listParam('tags'), numberParam('limit', { integer: true, min: 1, max: 1000 })],

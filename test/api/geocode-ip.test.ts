@@ -104,6 +104,27 @@ withMaxmindTests('MaxMind test databases (configured through the environment)', 
     expect((await ipGeocode(server, '81.2.69.142', server.keys.testSk)).status).toBe(200);
   });
 
+  test('a secret key with an explicit ip locates that address, not the caller (server-side callers, radar-python)', async () => {
+    const asked = (ip: string, key: string) => server.request('GET', '/v1/geocode/ip', { key, query: { ip }, headers: { 'x-forwarded-for': '81.2.69.142' } });
+    const milton = await asked('216.160.83.56', server.keys.testSk);
+    expect(milton.status).toBe(200);
+    expect(milton.body).toMatchObject({ ip: '216.160.83.56', address: { city: 'Milton' } });
+    expect((await asked('2001:218::1', server.keys.liveSk)).body).toMatchObject({ ip: '2001:218::1', address: { countryCode: 'JP' } });
+    // A private address asked for is a 404 without the proxy advice, which is about the caller's address.
+    const privateOne = await asked('10.1.2.3', server.keys.testSk);
+    expect(privateOne.status).toBe(404);
+    expect(privateOne.body.meta.message).toBe('10.1.2.3 is a private or reserved address and has no location');
+  });
+
+  test.each([
+    ['a publishable key (it lives on devices)', '216.160.83.56', 'testPk', /secret key only/],
+    ['text that is not an address', 'not-an-ip', 'testSk', /ip must be an IPv4 or IPv6 address, got "not-an-ip"/],
+  ] as const)('ip with %s → 400 naming ip', async (_name, ip, key, message) => {
+    const r = await server.request('GET', '/v1/geocode/ip', { key: server.keys[key], query: { ip }, headers: { 'x-forwarded-for': '81.2.69.142' } });
+    expect(r.status).toBe(400);
+    expect(r.body.meta).toMatchObject({ code: 400, param: 'ip', message: expect.stringMatching(message) });
+  });
+
   const withRadarFixtures = requiresTest('IP geocode against the Radar SDK fixtures', files(path.join(RADAR_FIXTURES, 'android/geocode_ip.json'))).each(['android', 'ios']);
   withRadarFixtures('%s geocode_ip.json: our top-level keys and every address field we send are fields Radar sends', async (platform) => {
     const fixture = JSON.parse(fs.readFileSync(path.join(RADAR_FIXTURES, platform, 'geocode_ip.json'), 'utf8'));

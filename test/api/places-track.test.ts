@@ -101,6 +101,24 @@ describe('with places on', () => {
     expect(e.alternatePlaces.map((p: { name: string }) => p.name)).toEqual(['Shop B']);
   });
 
+  test('verifying an entry with verifiedPlaceId gives the event its verifiedPlace object (spec Event, radar-python reads it)', async () => {
+    const r = await track(keys, 'd-verify', MALL_SHOP_A, { accuracy: 40 });
+    const e = r.events.find((x) => x.type === 'user.entered_place')!;
+    const shopB = e.alternatePlaces[0];
+    const verify = (body: Record<string, unknown>) => s.request('PUT', `/v1/events/${e._id}/verification`, { key: keys.testPk, body });
+    const verified = await verify({ verification: 1, verifiedPlaceId: shopB._id });
+    expect(verified.status).toBe(200);
+    expect(verified.body.event).toMatchObject({ verification: 1, verifiedPlaceId: shopB._id, verifiedPlace: shopB });
+    const stored = await s.request('GET', `/v1/events/${e._id}`, { key: keys.testSk });
+    expect(stored.body.event.verifiedPlace).toEqual(shopB);
+    // A place among the imported ones, not on the event: looked up.
+    const starbucks = (await track(keys, 'd-verify-2', STARBUCKS)).events.find((x) => x.type === 'user.entered_place')!.place;
+    expect((await verify({ verification: 1, verifiedPlaceId: starbucks._id })).body.event.verifiedPlace).toMatchObject({ _id: starbucks._id, name: 'Starbucks' });
+    const unknown = await verify({ verification: 1, verifiedPlaceId: '0123456789abcdef01234567' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.meta.param).toBe('verifiedPlaceId');
+  });
+
   test('a park is entered by its outline, far from its centre', async () => {
     const r = await track(keys, 'd3', north(PARK, 70));
     expect(placeEvents(r.events)).toEqual(['user.entered_place:Sara D. Roosevelt Park']);
@@ -113,8 +131,11 @@ test('stop detection: moving through a place enters nothing; stopping there does
   expect(placeEvents((await track(keys, 'sd', STARBUCKS, { foreground: false, stopped: true })).events)).toEqual(['user.entered_place:Starbucks']);
 });
 
-test('placeFilters: only places of the listed chains or categories make events', async () => {
-  const keys = await project({ places: true }, { placeFilters: { chains: ['mcdonalds'], categories: ['park'] } });
+test.each([
+  { shape: "Radar's documented keys", placeFilters: { chain: ['mcdonalds'], category: ['park'] } },
+  { shape: 'the plural keys Waymark took first', placeFilters: { chains: ['mcdonalds'], categories: ['park'] } },
+])('placeFilters ($shape): only places of the listed chains or categories make events', async ({ placeFilters }) => {
+  const keys = await project({ places: true }, { placeFilters });
   const a = await track(keys, 'pf', STARBUCKS);
   expect(placeEvents(a.events)).toEqual([]);
   expect(a.user).not.toHaveProperty('place');
@@ -122,13 +143,13 @@ test('placeFilters: only places of the listed chains or categories make events',
   expect(placeEvents((await track(keys, 'pf', north(PARK, 10))).events)).toEqual(["user.exited_place:McDonald's", 'user.entered_place:Sara D. Roosevelt Park']);
 });
 
-test('GET /v1/context: place is the place at the point, null elsewhere', async () => {
+test('GET /v1/context: place is the place at the point, left out elsewhere', async () => {
   const at = await s.request('GET', '/v1/context', { key: s.keys.testPk, query: { coordinates: `${STARBUCKS[1]},${STARBUCKS[0]}` } });
   expect(at.status).toBe(200);
   expect(at.body.context.place).toMatchObject({ name: 'Starbucks', chain: { slug: 'starbucks' } });
   expect(at.body.place).toEqual(at.body.context.place);
   const nowhere = await s.request('GET', '/v1/context', { key: s.keys.testPk, query: { coordinates: '40.0,-75.0' } });
-  expect(nowhere.body.context.place).toBeNull();
+  expect(nowhere.body.context).not.toHaveProperty('place');
 });
 
 test('POST /v1/sync/region returns nearby places', async () => {

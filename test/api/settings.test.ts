@@ -17,14 +17,16 @@ const EMPTY = { chainMetadata: {}, chainMappings: {}, placeFilters: {} };
 async function settingsOf(key: string): Promise<Record<string, unknown>> {
   const reply = await call(s, 'GET', '/v1/settings', { key });
   expect(reply.status).toBe(200);
-  expect(Object.keys(reply.body)).toEqual(['meta', 'settings']);
-  return reply.body.settings;
+  expect(Object.keys(reply.body)).toEqual(['meta', 'chainMetadata', 'chainMappings', 'placeFilters', 'settings']);
+  const { meta: _meta, settings, ...topLevel } = reply.body;
+  expect(topLevel).toEqual(settings);
+  return settings;
 }
 
 test('a new project has the three dictionaries, empty', async () => {
   const k = await s.newProject('settings-new');
   const reply = await call(s, 'GET', '/v1/settings', { key: k.testSk });
-  expect(reply.body).toEqual({ meta: { code: 200 }, settings: EMPTY });
+  expect(reply.body).toEqual({ meta: { code: 200 }, ...EMPTY, settings: EMPTY });
 });
 
 describe('PATCH', () => {
@@ -35,7 +37,7 @@ describe('PATCH', () => {
     const chainMetadata = { starbucks: { loyalty: true, tier: 2 } };
     const placeFilters = { categories: ['food-beverage'], chains: ['starbucks'] };
     const first = await call(s, 'PATCH', '/v1/settings', { key: k.testSk, form, body: { chainMetadata } });
-    expect(first.body).toEqual({ meta: { code: 200 }, settings: { ...EMPTY, chainMetadata } });
+    expect(first.body).toEqual({ meta: { code: 200 }, ...EMPTY, chainMetadata, settings: { ...EMPTY, chainMetadata } });
     const second = await call(s, 'PATCH', '/v1/settings', { key: k.testSk, form, body: { placeFilters } });
     expect(second.body.settings).toEqual({ ...EMPTY, chainMetadata, placeFilters });
     expect(await settingsOf(k.testSk)).toEqual({ ...EMPTY, chainMetadata, placeFilters });
@@ -84,6 +86,17 @@ describe('PATCH', () => {
   });
 });
 
+describe("Radar's documented bodies (fixtures/radar/docs-api/places-settings-*.json)", () => {
+  test('placeFilters with Radar\'s "chain" and "category" keys is kept and echoed at the top level', async () => {
+    const k = await s.newProject('settings-radar-shape');
+    const body = { chainMetadata: { mcdonalds: { availableDeals: false } }, chainMappings: { mcdonalds: 'retailer1' }, placeFilters: { chain: ['mcdonalds'], category: ['restaurant'] } };
+    const reply = await call(s, 'PATCH', '/v1/settings', { key: k.liveSk, body });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ meta: { code: 200 }, ...body });
+    expect(await settingsOf(k.liveSk)).toEqual(body);
+  });
+});
+
 describe('PATCH: refused bodies change nothing', () => {
   let k: ProjectKeys;
   const kept = { chainMetadata: { kept: { on: true } } };
@@ -103,7 +116,9 @@ describe('PATCH: refused bodies change nothing', () => {
     { name: 'chainMappings: a key that is not a slug', body: { chainMappings: { 'Star Bucks': 'x' } }, want: { status: 400, param: 'chainMappings.Star Bucks' } },
     { name: 'chainMetadata: a slug mapped to a scalar', body: { chainMetadata: { starbucks: 1 } }, want: { status: 400, param: 'chainMetadata.starbucks', message: 'chainMetadata.starbucks must be a dictionary of metadata' } },
     { name: 'chainMetadata: a nested object value', body: { chainMetadata: { starbucks: { deep: { x: 1 } } } }, want: { status: 400, param: 'chainMetadata.starbucks.deep' } },
-    { name: 'placeFilters: an unknown key', body: { placeFilters: { include: ['starbucks'] } }, want: { status: 400, param: 'placeFilters.include', message: 'placeFilters takes "chains" and "categories" (lists of slugs), not "include"' } },
+    { name: 'placeFilters: an unknown key', body: { placeFilters: { include: ['starbucks'] } }, want: { status: 400, param: 'placeFilters.include', message: 'placeFilters takes "chain" and "category" (lists of slugs), not "include"' } },
+    { name: 'placeFilters: Radar\'s chain key not a list', body: { placeFilters: { chain: 'starbucks' } }, want: { status: 400, param: 'placeFilters.chain', message: 'placeFilters.chain must be a list of at most 1000 chain slugs' } },
+    { name: 'placeFilters: an inherited name', body: { placeFilters: { toString: ['x'] } }, want: { status: 400, param: 'placeFilters.toString' } },
     { name: 'placeFilters: chains not a list', body: { placeFilters: { chains: 'starbucks' } }, want: { status: 400, param: 'placeFilters.chains', message: 'placeFilters.chains must be a list of at most 1000 chain slugs' } },
     { name: 'placeFilters: a category that is not a slug', body: { placeFilters: { categories: ['Food & Drink'] } }, want: { status: 400, param: 'placeFilters.categories' } },
     { name: 'a prototype-looking name', body: JSON.parse('{"__proto__": {"chainMetadata": {}}}'), want: { status: 400, param: '__proto__' } },

@@ -1,5 +1,6 @@
-// Issue #10 item 9: following the documented date cursor (createdBefore = the last item's createdAt)
-// reaches every item even when many share one timestamp, on SQLite and PostgreSQL.
+// Issue #10 item 9, issue 32 item 4: following the cursor (createdBefore = the last item's createdAt,
+// beforeId = its _id) reaches every item once even when many share one timestamp, on SQLite and
+// PostgreSQL, and no page is longer than limit.
 import type { Doc } from '../../adapters/store/port';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
@@ -23,13 +24,15 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
 
   async function followCursor(limit: number): Promise<string[]> {
     const seen: string[] = [];
-    let createdBefore: string | undefined;
+    let cursor: Record<string, string> = {};
     for (let page = 0; page < 100; page++) {
-      const r = await server.request('GET', '/v1/events', { key: server.keys.testSk, query: { limit, ...(createdBefore ? { createdBefore } : {}) } });
+      const r = await server.request('GET', '/v1/events', { key: server.keys.testSk, query: { limit, ...cursor } });
       expect(r.status).toBe(200);
+      expect(r.body.events.length).toBeLessThanOrEqual(limit);
       seen.push(...r.body.events.map((e: { _id: string }) => e._id));
       if (!r.body.meta.hasMore) return seen;
-      createdBefore = r.body.events[r.body.events.length - 1].createdAt;
+      const last = r.body.events[r.body.events.length - 1];
+      cursor = { createdBefore: last.createdAt, beforeId: last._id };
     }
     throw new Error('cursor did not end');
   }

@@ -5,7 +5,7 @@ import { readDatetime, readList, readMetadata, readNumber, readString, required 
 import type { Route } from '../../http/route';
 import { newObjectId } from '../../engine/object-id';
 import { publicView } from '../collections';
-import { listPage, ranges, readDateRange, readLimit } from '../list-query';
+import { listPage, ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
 import { findUser } from '../users/user-lookup';
 import { eventUser, publicEvent, type UserDoc } from '../track/track-service';
 import { outboxOpsFor } from '../webhooks/webhooks-feature';
@@ -22,7 +22,7 @@ export function eventRoutes(services: Services): Route[] {
         const limit = readLimit(query, 1000, 100);
         const types = readList(query.type ?? query.types, query.type !== undefined ? 'type' : 'types');
         const { docs, hasMore } = await listPage(store, 'events', scope, {
-          limit, sortBy: 'createdAt', ranges: ranges(readDateRange(query, 'createdAt')), equals: types ? { type: types } : undefined,
+          limit, sortBy: 'createdAt', ranges: ranges(readDateRange(query, 'createdAt')), beforeId: readBeforeId(query, 'createdAt'), equals: types ? { type: types } : undefined,
         });
         return { meta: { hasMore }, body: { events: docs.map(publicEvent) } };
       },

@@ -1,17 +1,25 @@
 // Geofences: list, get, create, upsert, delete (by _id or tag/externalId), the users inside one, and
 // search by distance.
 import type { Store } from '../../../adapters/store/port';
-import { BadRequest } from '../../http/errors';
+import { BadRequest, NotFound } from '../../http/errors';
 import { readBoolean, readBracketFilters, readLatLng, readList, readNumber, readString, required } from '../../http/params';
-import type { RequestContext, Route } from '../../http/route';
+import type { Reply, RequestContext, Route } from '../../http/route';
 import type { Geofence } from '../../engine/types';
 import { publicView } from '../collections';
-import { listPage, ranges, readDateRange, readLimit } from '../list-query';
+import { listPage, ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
 import { parseGeofenceInput } from './geofence-input';
 import { publicGeofence, type GeofenceService } from './geofence-service';
 
 const KEY_TEXT = { maxLength: 256 };
+
+/** The users inside a geofence now, from its presence rows. */
+async function usersIn(store: Store, geofenceId: string, ctx: RequestContext): Promise<Reply> {
+  const limit = readLimit(ctx.query, 1000, 100);
+  const { docs, hasMore } = await store.list('presence', ctx.scope, { limit, sortBy: 'createdAt', equals: { geofenceId } });
+  const users = await Promise.all(docs.map((p) => store.get('users', ctx.scope, String(p.userRef))));
+  return { meta: { hasMore }, body: { users: users.filter((u) => u !== undefined).map((u) => publicView(u)) } };
+}
 
 export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[] {
   const rate = { name: 'geofences', perSecond: 10 };
@@ -46,6 +54,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
           limit,
           sortBy: 'updatedAt',
           ranges: ranges(readDateRange(query, 'createdAt'), readDateRange(query, 'updatedAt')),
+          beforeId: readBeforeId(query, 'updatedAt'),
           equals,
           metadata: readBracketFilters(query, 'metadata'),
         });
@@ -68,6 +77,18 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     },
     { method: 'PUT', path: '/v1/geofences/:tag/:externalId', auth: 'secret', handler: upsert },
     { method: 'PUT', path: '/v1/geofences/:id', auth: 'secret', handler: upsert },
+    {
+      // radar-python asks /v1/geofences/{_id}/users; the same path also reads as the geofence with tag
+      // {_id} and externalId "users", which this route still answers when no geofence has that _id.
+      method: 'GET', path: '/v1/geofences/:id/users', auth: 'secret', rate,
+      handler: async (ctx) => {
+        const byId = await store.get('geofences', ctx.scope, ctx.params.id);
+        if (byId) return usersIn(store, byId._id, ctx);
+        const tagged = await findTagged(store, 'geofences', ctx.scope, { tag: ctx.params.id, externalId: 'users' });
+        if (tagged) return { body: { geofence: publicGeofence(tagged) } };
+        throw new NotFound(`No geofence with _id "${ctx.params.id}"`, 'id');
+      },
+    },
     ...(['/v1/geofences/:id', '/v1/geofences/:tag/:externalId'] as const).flatMap((path): Route[] => [
       {
         method: 'GET', path, auth: 'secret', rate,
@@ -84,13 +105,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     ]),
     {
       method: 'GET', path: '/v1/geofences/:tag/:externalId/users', auth: 'secret', rate,
-      handler: async (ctx) => {
-        const g = await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence');
-        const limit = readLimit(ctx.query, 1000, 100);
-        const { docs, hasMore } = await store.list('presence', ctx.scope, { limit, sortBy: 'createdAt', equals: { geofenceId: g._id } });
-        const users = await Promise.all(docs.map((p) => store.get('users', ctx.scope, String(p.userRef))));
-        return { meta: { hasMore }, body: { users: users.filter((u) => u !== undefined).map((u) => publicView(u)) } };
-      },
+      handler: async (ctx) => usersIn(store, (await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence'))._id, ctx),
     },
     {
       method: 'GET', path: '/v1/search/geofences', auth: 'publishable', rate: { name: 'search-geofences', perSecond: 100 },

@@ -4,10 +4,13 @@
 //                                                                    accepts your IDs as well as slugs
 //   chainMetadata  { "<chain slug>": { key: string|number|boolean } } → chain.metadata; chainMetadata[key]
 //                                                                    filters in search
-//   placeFilters   { "chains": ["<slug>", …], "categories": ["<slug>", …] } → only places of one of those
+//   placeFilters   { "chain": ["<slug>", …], "category": ["<slug>", …] } → only places of one of those
 //                                                                    chains or categories make place events
 //                                                                    and user.place; both absent or empty:
-//                                                                    every place.
+//                                                                    every place. Radar's documented keys are
+//                                                                    the singular ones; the plural "chains" /
+//                                                                    "categories" Waymark took first are
+//                                                                    still read. Stored and echoed as given.
 import type { Scope, Store } from '../../../adapters/store/port';
 import { BadRequest } from '../../http/errors';
 import { readMetadata } from '../../http/params';
@@ -19,6 +22,9 @@ const SLUG = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 const MAX_EXTERNAL_ID_LENGTH = 256;
 const MAX_FILTER_ENTRIES = 1000;
 const MAX_CHAIN_METADATA_KEYS = 16;
+
+/** placeFilters keys → the filter they fill: Radar's singular keys, and the plural ones Waymark took first. */
+const FILTER_KINDS: Readonly<Record<string, keyof PlaceFilters>> = { chain: 'chains', category: 'categories', chains: 'chains', categories: 'categories' };
 
 export interface PlaceFilters {
   chains: string[];
@@ -63,10 +69,11 @@ export function validatePlacesSetting(field: string, value: Record<string, unkno
   }
   if (field === 'placeFilters') {
     for (const key of Object.keys(value)) {
-      if (key !== 'chains' && key !== 'categories') throw new BadRequest(`placeFilters.${key}`, `placeFilters takes "chains" and "categories" (lists of slugs), not "${key.slice(0, 64)}"`);
+      const kind = Object.hasOwn(FILTER_KINDS, key) ? FILTER_KINDS[key] : undefined;
+      if (!kind) throw new BadRequest(`placeFilters.${key}`, `placeFilters takes "chain" and "category" (lists of slugs), not "${key.slice(0, 64)}"`);
       const list = value[key];
       if (!Array.isArray(list) || list.length > MAX_FILTER_ENTRIES || !list.every((s) => typeof s === 'string' && SLUG.test(s))) {
-        throw new BadRequest(`placeFilters.${key}`, `placeFilters.${key} must be a list of at most ${MAX_FILTER_ENTRIES} ${key === 'chains' ? 'chain' : 'category'} slugs`);
+        throw new BadRequest(`placeFilters.${key}`, `placeFilters.${key} must be a list of at most ${MAX_FILTER_ENTRIES} ${kind === 'chains' ? 'chain' : 'category'} slugs`);
       }
     }
     return value;
@@ -93,9 +100,9 @@ export async function readPlacesSettings(store: Store, scope: Scope): Promise<Pl
   if (isPlainObject(meta)) for (const [slug, m] of Object.entries(meta)) if (isPlainObject(m)) metadata.set(slug, m as Metadata);
   const pf = doc?.placeFilters;
   if (isPlainObject(pf)) {
-    for (const key of ['chains', 'categories'] as const) {
+    for (const [key, kind] of Object.entries(FILTER_KINDS)) {
       const list = pf[key];
-      if (Array.isArray(list)) filters[key] = list.filter((s): s is string => typeof s === 'string');
+      if (Array.isArray(list)) filters[kind].push(...list.filter((s): s is string => typeof s === 'string'));
     }
   }
   return { externalIds, slugsByExternalId, metadata, filters };

@@ -5,8 +5,8 @@
 // - country, state, dma, postalCode: the Regions data, whatever the project's `regions` setting
 //   (that setting governs what track stores on users; a context lookup is asked for explicitly);
 //   any other imported boundary type appears under its own name (e.g. `county`);
-// - place: the place at the point (api/places), whatever the project's `places` setting; always
-//   present, null where there is none.
+// - place: the place at the point (api/places), whatever the project's `places` setting; left out
+//   where there is none, as Radar does (radar-python's Context model fails on a null place).
 import type { Region } from '../../../adapters/regions/port';
 import type { RequestContext, Route } from '../../http/route';
 import { readLatLng, readString, required } from '../../http/params';
@@ -32,7 +32,9 @@ async function contextAt(ctx: RequestContext, geofences: GeofenceService, region
   const point = required(readLatLng(ctx.query.coordinates, 'coordinates'), 'coordinates');
   const userId = readString(ctx.query.userId, 'userId', { maxLength: 256 });
   const inside = await geofencesAt(geofences, { scope: ctx.scope, point, at: ctx.now, userId, ip: ctx.ip, settings: ctx.auth.settings });
-  const context: Record<string, unknown> = { live: ctx.scope.live, geofences: inside.map(contextGeofence), place: await places.placeAt(ctx.scope, point, ctx.now) };
+  const place = await places.placeAt(ctx.scope, point, ctx.now);
+  const context: Record<string, unknown> = { live: ctx.scope.live, geofences: inside.map(contextGeofence) };
+  if (place) context.place = place;
   const found = regions.lookup(point, ctx.now);
   // Radar's four first, in its order; then the operator's own types by name.
   const types = [...USER_REGION_TYPES, ...Object.keys(found).filter((t) => !(USER_REGION_TYPES as readonly string[]).includes(t)).sort()];

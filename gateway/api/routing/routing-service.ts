@@ -94,10 +94,12 @@ export class RoutingService {
 
   async distance(q: DistanceQuery): Promise<Answer> {
     const named: NamedPoints = [{ param: 'origin', points: [q.origin] }, { param: 'destination', points: [q.destination] }];
-    const routes: Record<string, unknown> = {};
+    // Radar always answers the straight-line distance, first, whatever modes were asked (its documented
+    // sample for modes=foot,car has it, and radar-python reads it).
+    const routes: Record<string, unknown> = { geodesic: { distance: distanceMeasure(haversineMeters(q.origin, q.destination), q.units) } };
     let estimated = false;
-    const answers = await Promise.all(q.modes.map(async (mode) => {
-      if (mode === 'geodesic') return { mode, out: { distance: distanceMeasure(haversineMeters(q.origin, q.destination), q.units) } };
+    const travelModes = q.modes.filter((mode): mode is RouterMode => mode !== 'geodesic');
+    const answers = await Promise.all(travelModes.map(async (mode) => {
       const { router, source } = this.routers.pick([q.origin, q.destination], mode);
       const result = await guarded(named, () => router.route({ locations: [q.origin, q.destination], mode, avoid: q.avoid }));
       const route = result.routes[0];

@@ -3,13 +3,14 @@
 // verification.
 import type { Services } from '../../app';
 import { BadRequest, NotFound } from '../../http/errors';
-import { readLatLng, readNumber, required } from '../../http/params';
+import { readLatLng, readNumber, readString, required } from '../../http/params';
 import type { Route } from '../../http/route';
 import { haversineMeters } from '../../engine/geo/sphere';
 import type { LngLat } from '../../engine/types';
 import { publicView } from '../collections';
 import { publicGeofence } from '../geofences/geofence-service';
 import { readLimit } from '../list-query';
+import { verifiedPlace } from '../places/verified-place';
 import { publicEvent } from '../track/track-service';
 
 /** Geofences sent to a device for monitoring on the device; enough for a city, bounded for the payload. */
@@ -86,7 +87,13 @@ export function sdkRoutes(s: Services): Route[] {
         const event = await s.store.get('events', scope, params.id);
         if (!event) throw new NotFound(`No event with _id "${params.id}"`, 'id');
         const updated: typeof event = { ...event, verification, verifiedAt: now.toISOString(), updatedAt: now.toISOString() };
-        if (typeof body.verifiedPlaceId === 'string' && body.verifiedPlaceId !== '') updated.verifiedPlaceId = body.verifiedPlaceId;
+        const placeId = readString(body.verifiedPlaceId, 'verifiedPlaceId', { maxLength: 64 });
+        if (placeId !== undefined && placeId !== '') {
+          const place = await verifiedPlace(s.places, scope, event, placeId, now);
+          if (!place) throw new BadRequest('verifiedPlaceId', `verifiedPlaceId "${placeId}" is neither the event's place, one of its alternatePlaces, nor an imported place`);
+          updated.verifiedPlaceId = placeId;
+          updated.verifiedPlace = place;
+        }
         await s.store.write([{ op: 'put', collection: 'events', scope, doc: updated }]);
         return { body: { event: publicEvent(updated) } };
       },

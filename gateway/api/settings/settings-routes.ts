@@ -12,6 +12,14 @@ const MAX_SETTINGS_BYTES = 256 * 1024;
 
 type PlacesSettings = Record<(typeof FIELDS)[number], Record<string, unknown>>;
 
+/**
+ * Radar's documented answers carry the fields at the top level; Waymark first answered them under
+ * `settings`, which stays for its existing callers.
+ */
+function answer(settings: PlacesSettings): Record<string, unknown> {
+  return { ...settings, settings };
+}
+
 export function settingsRoutes(store: Store): Route[] {
   const rate = { name: 'settings', perSecond: 10 };
   const read = async (scope: { projectId: string; live: boolean }): Promise<PlacesSettings> => {
@@ -23,7 +31,7 @@ export function settingsRoutes(store: Store): Route[] {
   return [
     {
       method: 'GET', path: '/v1/settings', auth: 'secret', rate,
-      handler: async ({ scope }) => ({ body: { settings: await read(scope) } }),
+      handler: async ({ scope }) => ({ body: answer(await read(scope)) }),
     },
     {
       method: 'PATCH', path: '/v1/settings', auth: 'secret', rate,
@@ -43,7 +51,7 @@ export function settingsRoutes(store: Store): Route[] {
           const at = now.toISOString();
           const existing = await store.get('settings', scope, DOC_ID);
           await store.write([{ op: 'put', collection: 'settings', scope, doc: { _id: DOC_ID, createdAt: existing?.createdAt ?? at, updatedAt: at, ...next } }]);
-          return { body: { settings: next } };
+          return { body: answer(next) };
         });
       },
     },

@@ -7,7 +7,7 @@ import {
   type InitialStatus, type RequestableStatus, type TripStatus,
 } from '../../engine/trips';
 import type { Metadata } from '../../engine/types';
-import { readLimit } from '../list-query';
+import { readBeforeId, readLimit } from '../list-query';
 import { TRIP_MODES, type TripMode } from './trip-doc';
 
 const ID_TEXT = { maxLength: 256 };
@@ -113,6 +113,8 @@ export interface ListTripsInput {
   updatedAfter?: Date;
   updatedBefore?: Date;
   sortBy: 'createdAt' | 'updatedAt';
+  /** The tie-breaking half of the cursor (api/list-query.ts). */
+  beforeId?: string;
   delayed?: boolean;
   limit: number;
 }
@@ -124,6 +126,7 @@ export function parseListTrips(query: Record<string, unknown>): ListTripsInput {
       throw new BadRequest('status', `status must be a comma-separated list of ${TRIP_STATUSES.join(', ')} ("${s}" is not one)`);
     }
   }
+  const sortBy = readEnum(query.sortBy, 'sortBy', ['createdAt', 'updatedAt'] as const) ?? 'updatedAt';
   return {
     statuses: statuses as TripStatus[] | undefined,
     destinationGeofenceTag: readString(query.destinationGeofenceTag, 'destinationGeofenceTag', ID_TEXT),
@@ -135,7 +138,8 @@ export function parseListTrips(query: Record<string, unknown>): ListTripsInput {
     createdBefore: readDatetime(query.createdBefore, 'createdBefore'),
     updatedAfter: readDatetime(query.updatedAfter, 'updatedAfter'),
     updatedBefore: readDatetime(query.updatedBefore, 'updatedBefore'),
-    sortBy: readEnum(query.sortBy, 'sortBy', ['createdAt', 'updatedAt'] as const) ?? 'updatedAt',
+    sortBy,
+    beforeId: readBeforeId(query, sortBy),
     delayed: readBoolean(query.delayed, 'delayed'),
     limit: readLimit(query, 1000, 500),
   };

@@ -10,7 +10,7 @@ import type { Scalar, Scope, Store, WriteOp } from '../../../adapters/store/port
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { newObjectId, isObjectId } from '../../engine/object-id';
 import {
-  OPEN_STATUSES, decideStatusChange, isActive, isOpen, isStopped, keepStatus, startEvents, tripDelay, tripExpiresAt,
+  OPEN_STATUSES, decideStatusChange, isActive, isOpen, isStopped, keepStatus, startEvents, tripDelay, tripEta, tripExpiresAt,
   type TripEventType,
 } from '../../engine/trips';
 import type { Geofence, LngLat, ProjectSettings } from '../../engine/types';
@@ -90,7 +90,7 @@ export class TripService {
     if (q.updatedAfter || q.updatedBefore) {
       ranges.push({ field: 'updatedAt' as const, after: q.updatedAfter?.toISOString(), before: q.updatedBefore?.toISOString() });
     }
-    const { docs, hasMore } = await listPage(this.store, 'trips', scope, { limit: q.limit, sortBy: q.sortBy, ranges, equals });
+    const { docs, hasMore } = await listPage(this.store, 'trips', scope, { limit: q.limit, sortBy: q.sortBy, ranges, beforeId: q.beforeId, equals });
     return { trips: docs as TripDoc[], hasMore };
   }
 
@@ -152,7 +152,7 @@ export class TripService {
     if (from && to) {
       try {
         const eta = await this.router.eta(from, to, trip.mode);
-        trip.eta = { duration: eta.duration, distance: eta.distance };
+        trip.eta = tripEta(eta.duration, eta.distance);
       } catch (err) {
         this.logger.warn('trip eta failed', { router: this.router.name, trip: trip._id, error: err instanceof Error ? err.message : String(err) });
       }

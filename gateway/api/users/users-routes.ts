@@ -3,7 +3,7 @@ import type { Store, WriteOp } from '../../../adapters/store/port';
 import { NotFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import { publicView } from '../collections';
-import { listPage, ranges, readDateRange, readLimit } from '../list-query';
+import { listPage, ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
 import { userLockKey } from '../track/track-service';
 import { findUser } from './user-lookup';
 
@@ -16,7 +16,7 @@ export function userRoutes(store: Store): Route[] {
       method: 'GET', path: '/v1/users', auth: 'secret',
       handler: async ({ scope, query }) => {
         const limit = readLimit(query, 1000, 100);
-        const { docs, hasMore } = await listPage(store, 'users', scope, { limit, sortBy: 'updatedAt', ranges: ranges(readDateRange(query, 'updatedAt')) });
+        const { docs, hasMore } = await listPage(store, 'users', scope, { limit, sortBy: 'updatedAt', ranges: ranges(readDateRange(query, 'updatedAt')), beforeId: readBeforeId(query, 'updatedAt') });
         return { meta: { hasMore }, body: { users: docs.map(publicView) } };
       },
     },

@@ -1,7 +1,7 @@
 // Managing webhooks and their queues, for the HTTP endpoints and the CLI alike: CRUD, token rotation,
 // the delivery log, dead letters, redelivery, and the outbox rows other writers add to their writes.
 import { randomBytes } from 'node:crypto';
-import type { Doc, ListQuery, Scope, Store, WriteOp } from '../../../adapters/store/port';
+import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
 import type { WebhookConfig } from '../../config';
 import { BadRequest, Conflict, NotFound } from '../../http/errors';
 import { newObjectId } from '../../engine/object-id';
@@ -17,7 +17,7 @@ import { deleteQueue, tombstoneOp } from './webhook-tombstones';
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
-import { listPage } from '../list-query';
+import { listPage, type PageQuery } from '../list-query';
 
 const ID = /^[0-9a-f]{24}$/;
 const ROW_BATCH = 500;
@@ -140,11 +140,11 @@ export class WebhookService {
     return next;
   }
 
-  async deliveries(scope: Scope, id: string, query: Omit<ListQuery, 'sortBy' | 'equals'> & { outcome?: string }): Promise<{ entries: DeliveryLogEntry[]; hasMore: boolean }> {
+  async deliveries(scope: Scope, id: string, query: Omit<PageQuery, 'sortBy' | 'equals'> & { outcome?: string }): Promise<{ entries: DeliveryLogEntry[]; hasMore: boolean }> {
     await this.get(scope, id);
     const equals: Record<string, string> = { webhookId: id };
     if (query.outcome !== undefined) equals.outcome = query.outcome;
-    const { docs, hasMore } = await listPage(this.store, 'webhook_deliveries', scope, { limit: query.limit, ranges: query.ranges, sortBy: 'createdAt', equals });
+    const { docs, hasMore } = await listPage(this.store, 'webhook_deliveries', scope, { limit: query.limit, ranges: query.ranges, beforeId: query.beforeId, sortBy: 'createdAt', equals });
     return { entries: docs as DeliveryLogEntry[], hasMore };
   }
 

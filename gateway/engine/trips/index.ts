@@ -5,4 +5,5 @@ export { decideStatusChange, keepStatus, startEvents, type StatusDecision } from
 export { progressOnLocation, approachingThreshold, type LocationProgress, type LocationProgressInput, type ThresholdSources } from './progress';
 export { tripDelay, type TripDelay, type DelayInput } from './delay';
 export { tripExpiresAt } from './expiry';
+export { tripEta, type TripEta } from './eta';
 export { appendLocation, TRIP_LOCATION_CAP } from './locations';
