@@ -217,8 +217,8 @@ export interface Store {
    */
   onCommit(listener: (ops: readonly WriteOp[]) => void): void;
   /**
-   * Calls `listener` for changes other processes made (see RemoteChange), within about a second. A store
-   * that only one process can use (SQLite) never calls it.
+   * Calls `listener` for changes other processes made (see RemoteChange), within about a second:
+   * PostgreSQL through LISTEN/NOTIFY, SQLite by polling its change log (the CLI writing beside a server).
    */
   onRemoteChange(listener: (change: RemoteChange) => void): void;
   close(): Promise<void>;

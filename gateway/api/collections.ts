@@ -16,7 +16,8 @@ export const COLLECTIONS = {
   },
   // Every node keeps an index of them in memory: writes are announced to the others.
   geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },
-  beacons: { keys: ['tag', 'externalId'], point: 'geometry' },
+  // Track keeps an index of them in memory too (beacon-directory.ts).
+  beacons: { keys: ['tag', 'externalId'], point: 'geometry', broadcast: true },
   // A type's events are read newest first from their own ordered index (#10.3). Nothing looks up a
   // user's events, so userRef has no index at all: each index is one more entry per event written.
   // Events never change, so they are only ever listed by createdAt.

@@ -1,7 +1,8 @@
-// Several gateway processes on one PostgreSQL hear each other's changes (LISTEN/NOTIFY, issue #14):
-// a geofence upserted or deleted through node A changes what a track on node B sees within a second,
-// and keys rotated by the CLI (a third process) stop working on node B within a second although B had
-// them cached. Three real processes, one database schema.
+// Several gateway processes on one PostgreSQL hear each other's changes (LISTEN/NOTIFY, issues #14, #29):
+// a geofence upserted or deleted through node A, or imported by the CLI, changes what a track on node B
+// sees within a second; so does a beacon written through A; and keys rotated by the CLI (a third
+// process) stop working on node B within a second although B had them cached. Three real processes, one
+// database schema.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +86,37 @@ d('change notification between gateway processes', () => {
     const gone = await seenWithin(Date.now(), async () => (await firstTrackOnB(SHOP)).length === 0);
     expect(gone).toBeLessThanOrEqual(WITHIN_MS);
     expect(await firstTrackOnB(AWAY)).toEqual([]);
+  });
+
+  test('geofences imported by the CLI produce entries on B', async () => {
+    const spot = { lat: 52.51, lng: 13.38 };
+    expect(await firstTrackOnB(spot)).toEqual([]);
+    const csv = path.join(dirs[0], 'imported.csv');
+    fs.writeFileSync(csv, `description,type,tag,externalId,coordinates,radius\nImported,circle,imported,i1,"[${spot.lng},${spot.lat}]",200\n`);
+    const imported = runCli(build, ['geofences', 'import', csv], env());
+    expect(imported.status).toBe(0);
+    const entered = await seenWithin(Date.now(), async () => (await firstTrackOnB(spot)).includes('user.entered_geofence'));
+    expect(entered).toBeLessThanOrEqual(WITHIN_MS);
+  });
+
+  test('a beacon created on A is ranged on B', async () => {
+    const uuid = 'B9407F30-F5F8-466E-AFF9-25556B57FE6D';
+    const ranged = async (): Promise<string[]> => {
+      const r = await call(urlB, 'POST', '/v1/track', keys.pk, {
+        deviceId: `dev-${device++}`, latitude: SHOP.lat, longitude: SHOP.lng, accuracy: 10, stopped: true,
+        beacons: [{ uuid, major: '100', minor: '1', rssi: -60 }],
+      });
+      expect(r.status).toBe(200);
+      return r.json.events.map((e: { type: string }) => e.type);
+    };
+    // B's beacon index of the environment is loaded (and empty) before the beacon exists.
+    expect(await ranged()).not.toContain('user.entered_beacon');
+    const created = await call(urlA, 'POST', '/v1/beacons', keys.sk, {
+      tag: 'register', externalId: 'r1', description: 'Register 1', type: 'ibeacon', uuid, major: '100', minor: '1', coordinates: [SHOP.lng, SHOP.lat],
+    });
+    expect(created.status).toBe(200);
+    const seen = await seenWithin(Date.now(), async () => (await ranged()).includes('user.entered_beacon'));
+    expect(seen).toBeLessThanOrEqual(WITHIN_MS);
   });
 
   test('keys rotated by the CLI stop working on B at once, though B had them cached', async () => {

@@ -30,6 +30,7 @@ import { PostgresProjects } from './postgres-projects';
 import { inTransaction } from './transaction';
 import { CHANGE_CHANNEL, ChangeChannel, noticePayload } from './change-channel';
 import { prepareCollection } from './collection-schema';
+import { broadcastTargets } from '../broadcast-targets';
 import { planStatements, type PlannedOp, type WriteStatement } from './write-plan';
 
 // A batch is parsed whole before the caller sees it: 5,000 geofences (about 20 MB of strings and
@@ -372,16 +373,7 @@ export class PostgresStore implements Store {
 
   /** One notice per scope of each broadcast collection the ops touch. */
   private noticesFor(ops: WriteOp[]): string[] {
-    let byTarget: Map<string, { collection: string; scope: Scope; ids: string[] }> | undefined;
-    for (const op of ops) {
-      if (!this.defined.get(op.collection)?.spec.broadcast) continue;
-      byTarget ??= new Map();
-      const key = `${op.collection}\u0000${op.scope.projectId}\u0000${op.scope.live}`;
-      let target = byTarget.get(key);
-      if (!target) byTarget.set(key, (target = { collection: op.collection, scope: op.scope, ids: [] }));
-      target.ids.push(op.op === 'put' ? op.doc._id : op.id);
-    }
-    return [...(byTarget?.values() ?? [])].map((t) => noticePayload(this.schema, this.node, t.collection, t));
+    return broadcastTargets(ops, (collection) => this.defined.get(collection)?.spec).map((t) => noticePayload(this.schema, this.node, t.collection, t));
   }
 
   onRemoteChange(listener: (change: RemoteChange) => void): void {

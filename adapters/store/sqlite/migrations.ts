@@ -45,4 +45,23 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       CREATE INDEX docs_due ON docs(collection, due_at) WHERE due_at IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    name: 'change log between processes',
+    // What other processes on the file (the CLI beside a running gateway) must hear about: one row per
+    // write of a broadcast collection and scope, and per change of a project's keys or settings
+    // (change-log.ts). AUTOINCREMENT: seq never goes back after the oldest rows are pruned, so a reader
+    // can tell that rows it never saw were pruned.
+    sql: `
+      CREATE TABLE change_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        node TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        project_id TEXT,
+        live INTEGER,
+        ids TEXT
+      );
+    `,
+  },
 ];

@@ -21,7 +21,13 @@ export type PutRow = [
 
 export type DeleteRow = [table: string, projectId: string, live: 0 | 1, id: string];
 
-export type RowOp = { put: PutRow } | { del: DeleteRow };
+/**
+ * A change-log row (change-log.ts): what other processes on the file are told about this write. `ids`
+ * is a JSON array, or null for "anything in the scope".
+ */
+export type NoteRow = [atMs: number, node: string, collection: string, projectId: string | null, live: 0 | 1 | null, ids: string | null];
+
+export type RowOp = { put: PutRow } | { del: DeleteRow } | { note: NoteRow };
 
 /** A failed batch, as it crosses the thread boundary. */
 export interface RowFailure {
@@ -101,8 +107,28 @@ export function createRowWriter(db: Database.Database): RowWriter {
     err.code = 'WAYMARK_REVISION_CONFLICT';
     return err;
   };
+  // The change log (change-log.ts) keeps a minute of rows, pruned every 10 s by whoever writes notes.
+  // Readers poll several times a second; one that falls further behind notices the hole and starts over.
+  const changeLogKeepMs = 60_000;
+  const changeLogPruneMs = 10_000;
+  let noteStatement: Database.Statement | undefined;
+  let pruneStatement: Database.Statement | undefined;
+  let prunedMs = 0;
+  const note = (row: NoteRow): void => {
+    noteStatement ??= db.prepare('INSERT INTO change_log (at, node, collection, project_id, live, ids) VALUES (?, ?, ?, ?, ?, ?)');
+    noteStatement.run(...row);
+    const now = Date.now();
+    if (now - prunedMs < changeLogPruneMs) return;
+    prunedMs = now;
+    pruneStatement ??= db.prepare('DELETE FROM change_log WHERE at < ?');
+    pruneStatement.run(now - changeLogKeepMs);
+  };
   const apply = (batch: RowOp[]): void => {
     for (const op of batch) {
+      if ('note' in op) {
+        note(op.note);
+        continue;
+      }
       const table = 'put' in op ? op.put[0] : op.del[0];
       try {
         if ('del' in op) {

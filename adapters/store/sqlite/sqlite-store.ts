@@ -1,5 +1,6 @@
-// Store adapter on one SQLite file (better-sqlite3, WAL). The embedded default: one process owns the
-// file, so per-key locks are in-process. Each collection has its own table (collection-table.ts). Reads
+// Store adapter on one SQLite file (better-sqlite3, WAL). The embedded default: one server process owns
+// the file, so per-key locks are in-process; other processes (the CLI) may write beside it, and their
+// changes reach it through the change log (change-log.ts). Each collection has its own table (collection-table.ts). Reads
 // run on this thread's connection (better-sqlite3 is synchronous; the async port methods resolve with
 // its results); writes are committed by a writer thread on a second connection (sqlite-writer.ts).
 import Database from 'better-sqlite3';
@@ -9,8 +10,9 @@ import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
 import type {
   ApiKeyRecord, BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRecord,
-  ProjectRepository, Scalar, Scope, Store, WriteOp,
+  ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../port';
+import { ChangeLogReader, changeNotes, newNodeId, noteProjectChange } from './change-log';
 import { REVISION_FIELD, withoutRevision } from '../port';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
@@ -72,9 +74,13 @@ export interface SqliteStoreOptions {
   writerThread?: boolean;
   /** When the checkpointer thread starts and how often it runs (tests); false: the writer checkpoints. */
   checkpointer?: false | { startAtWalBytes: number; intervalMs: number };
-  /** Failures in the background (a checkpointer thread that died and is started again). */
+  /** Failures in the background (a checkpointer thread that died and is started again, a failed poll). */
   onError?: (err: Error) => void;
+  /** How often listeners of onRemoteChange() look for other processes' changes, ms (default 200). */
+  changePollMs?: number;
 }
+
+const CHANGE_POLL_MS = 200;
 
 /** WAYMARK_SQLITE_SYNC read: FULL unless NORMAL is asked for; anything else is a configuration mistake. */
 export function sqliteSynchronous(raw: string | undefined): 'FULL' | 'NORMAL' {
@@ -102,8 +108,12 @@ export class SqliteStore implements Store {
   private flushScheduled = false;
   /** The operations behind each batch the writer thread commits, for the commit listeners. */
   private readonly opsOfBatch = new WeakMap<RowOp[], WriteOp[]>();
+  /** This store's name in the change log. */
+  private readonly node = newNodeId();
+  private readonly remoteListeners: Array<(change: RemoteChange) => void> = [];
+  private changes: ChangeLogReader | undefined;
 
-  constructor(opts: SqliteStoreOptions) {
+  constructor(private readonly opts: SqliteStoreOptions) {
     if (opts.file !== ':memory:') fs.mkdirSync(path.dirname(opts.file), { recursive: true });
     this.db = new Database(opts.file);
     this.db.pragma('journal_mode = WAL');
@@ -139,7 +149,7 @@ export class SqliteStore implements Store {
         opts.onError,
       );
     }
-    this.projects = new SqliteProjects(this.db);
+    this.projects = new SqliteProjects(this.db, this.node);
   }
 
   private migrate(): void {
@@ -242,8 +252,17 @@ export class SqliteStore implements Store {
     return spec;
   }
 
-  /** The rows of a write, prepared on this thread: an undefined collection fails here, alone. */
+  /**
+   * The rows of a write, prepared on this thread: an undefined collection fails here, alone. Writes of
+   * broadcast collections end with their change-log rows, committed with them.
+   */
   private rowsOf(ops: WriteOp[]): RowOp[] {
+    const rows = this.docRowsOf(ops);
+    for (const note of changeNotes(ops, (collection) => this.specs.get(collection), this.node, Date.now())) rows.push({ note });
+    return rows;
+  }
+
+  private docRowsOf(ops: WriteOp[]): RowOp[] {
     return ops.map((op): RowOp => {
       const table = tableName(op.collection);
       const spec = this.spec(op.collection);
@@ -509,11 +528,26 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * A SQLite file is served by one process. Other processes writing it (the CLI beside a running server)
-   * are not announced: the server sees their key and settings changes when its caches expire (30 s).
+   * Other processes' changes (the CLI's imports, key rotations) from the change log, polled every
+   * `changePollMs` once anyone listens. ':memory:' has no other process.
    */
-  onRemoteChange(): void {
-    // Nothing to listen to.
+  onRemoteChange(listener: (change: RemoteChange) => void): void {
+    this.remoteListeners.push(listener);
+    if (this.changes || this.opts.file === ':memory:') return;
+    this.changes = new ChangeLogReader(this.db, this.node, (change) => {
+      for (const l of this.remoteListeners) {
+        try {
+          l(change);
+        } catch (err) {
+          this.opts.onError?.(err as Error);
+        }
+      }
+    }, this.opts.changePollMs ?? CHANGE_POLL_MS, (err) => this.opts.onError?.(err));
+  }
+
+  /** Looks for other processes' changes now instead of at the next poll (tests). */
+  pollChanges(): void {
+    this.changes?.poll();
   }
 
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -527,6 +561,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.changes?.close();
     if (this.pending.length > 0) this.flushInThread();
     await this.writer?.close();
     this.db.close();
@@ -555,7 +590,11 @@ function sqlValue(v: Scalar): string | number {
 }
 
 class SqliteProjects implements ProjectRepository {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    /** The store's name in the change log: key and settings changes are announced to other processes. */
+    private readonly node: string,
+  ) {}
 
   async create(project: ProjectRecord, keys: ApiKeyRecord[]): Promise<void> {
     this.db.transaction(() => {
@@ -594,11 +633,15 @@ class SqliteProjects implements ProjectRepository {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM api_keys WHERE project_id = ?').run(projectId);
       this.insertKeys(keys);
+      noteProjectChange(this.db, this.node, projectId);
     })();
   }
 
   async updateSettings(projectId: string, settings: Record<string, unknown>): Promise<void> {
-    this.db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify(settings), projectId);
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify(settings), projectId);
+      noteProjectChange(this.db, this.node, projectId);
+    })();
   }
 }
 

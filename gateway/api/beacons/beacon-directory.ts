@@ -1,8 +1,8 @@
 // The beacon index of each project environment, for track: loaded from the Store on first use, then
-// kept current by the beacon endpoints, which report every put and delete here. (Several gateway nodes
-// sharing one PostgreSQL do not yet tell each other; the same limitation as geofences, see
-// docs/architecture.md.)
-import type { Doc, Scope, Store } from '../../../adapters/store/port';
+// kept current by the beacon endpoints, which report every put and delete here. Beacons written by
+// another process (another gateway node, announced by the store) drop the environment's index: it is
+// read again on next use (an environment has a few hundred beacons, not geofences' hundred thousand).
+import type { Doc, RemoteChange, Scope, Store } from '../../../adapters/store/port';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { BeaconIndex, type IndexedBeacon } from '../../engine/beacons';
 
@@ -20,7 +20,14 @@ function indexed(doc: Doc): IndexedBeacon {
 export class BeaconDirectory {
   private readonly loaded = new Map<string, Promise<Loaded>>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    store.onRemoteChange((change) => this.remoteChange(change));
+  }
+
+  private remoteChange(change: RemoteChange): void {
+    if (change.collection === '*') this.loaded.clear();
+    else if (change.collection === 'beacons' && change.scope) this.loaded.delete(scopeKey(change.scope));
+  }
 
   async index(scope: Scope): Promise<BeaconIndex> {
     return (await this.entry(scope)).index;

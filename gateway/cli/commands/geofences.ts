@@ -1,7 +1,7 @@
 // waymark geofences import | sync show|set|run|runs|delete
 // The CSV import and the nightly sync settings, straight on the data directory: the same services as
-// POST /v1/geofences/import and /v1/geofence-sync. A gateway already running on the directory keeps
-// the geofences it loaded in memory: restart it after a CLI import, or upload through the endpoint.
+// POST /v1/geofences/import and /v1/geofence-sync. A gateway already running on the directory (or the
+// database) hears of the imported geofences through the store's change announcements within a second.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -158,9 +158,7 @@ async function importCommand(s: Services, runtime: GeofenceImportRuntime, args: 
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   out.data({ project: { id: project._id, name: project.name }, environment: envName, file, seconds: Math.round(seconds * 1000) / 1000, ...report });
-  const code = printImport(out, report, file, seconds, `"${project.name}" (${envName})`);
-  if (code === 0) out.print('A gateway already running on this data directory sees them after a restart: import through it with --url instead.');
-  return code;
+  return printImport(out, report, file, seconds, `"${project.name}" (${envName})`);
 }
 
 function outcomeLine(o: EnvironmentOutcome): string {
