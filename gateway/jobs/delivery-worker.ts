@@ -20,13 +20,14 @@ import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, Webho
 import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
 import { PayloadBodies, SHARED_USERS } from '../api/webhooks/shared-user';
 import { deliveryIdOf, endsRow, requestsOf, type QueuedRequest } from '../api/webhooks/outbox-bundle';
-import { deleteQueue, WEBHOOK_TOMBSTONES, type WebhookTombstone } from '../api/webhooks/webhook-tombstones';
+import { WEBHOOK_TOMBSTONES, type WebhookTombstone } from '../api/webhooks/webhook-tombstones';
 import type { Logger } from '../http/logger';
 import { newObjectId } from '../engine/object-id';
 import type { AddressPolicy } from '../engine/webhooks/address-safety';
 import { decideAfterAttempt, isExpired, type Decision, type RetryPolicy } from '../engine/webhooks/retry-policy';
 import { radarSignature, waymarkSignatureHeader } from '../engine/webhooks/signature';
 import { deliveryClient, sendDelivery, type DeliveryAttempt, type DeliveryClient } from './delivery-http';
+import { deleteQueuePaced, QueuePurge } from './delivery-queue-purge';
 import { RandomHex } from './random-hex';
 
 export interface DeliverySettings {
@@ -108,6 +109,8 @@ export class DeliveryWorker {
   private readonly client: DeliveryClient;
   private readonly signingIds = new RandomHex();
   private readonly bodies: PayloadBodies;
+  /** Removes deleted webhooks' queues in the background. */
+  readonly queuePurge: QueuePurge;
   private readonly clock: () => Date;
   private readonly random: () => number;
 
@@ -116,6 +119,7 @@ export class DeliveryWorker {
     this.clock = deps.clock ?? (() => new Date());
     this.random = deps.random ?? Math.random;
     this.client = deliveryClient(deps.settings.policy, deps.settings.timeoutMs);
+    this.queuePurge = new QueuePurge({ store: deps.store, logger: deps.logger, purged: deps.metrics.purged });
   }
 
   private get leaseMs(): number {
@@ -186,7 +190,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     this.controller.abort(new Error('shutdown'));
-    await this.idle();
+    await Promise.all([this.idle(), this.queuePurge.stop()]);
     for (const { scope, webhookId } of this.leased.values()) await this.release(scope, webhookId);
     this.leased.clear();
     await this.client.destroy();
@@ -532,7 +536,7 @@ export class DeliveryWorker {
     let removed = 0;
     for (const { scope, doc } of await store.due(WEBHOOK_TOMBSTONES, now.toISOString(), PURGE_BATCH)) {
       const { _id: webhookId, deletedAt } = doc as WebhookTombstone;
-      const deleted = await deleteQueue(store, scope, webhookId, PURGE_BATCH);
+      const deleted = await deleteQueuePaced(store, scope, webhookId, () => this.stopping);
       removed += deleted;
       if (deleted === 0 && now.getTime() - Date.parse(deletedAt) >= settings.tombstoneGraceMs) {
         await store.write([

@@ -100,7 +100,8 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
 
     expect((await server.request('DELETE', `/v1/webhooks/${gone}`, { key: env.keys.testSk })).status).toBe(200);
     const deletedMs = Date.now();
-    // The delete's own sweep took the queue; the tombstone was written with the delete.
+    // The delete's background removal takes the queue; the tombstone was written with the delete.
+    await runtime.worker.queuePurge.idle();
     expect(await p.rows(gone)).toEqual([]);
     expect(await p.tombstone(gone)).toMatchObject({ _id: gone });
     expect(await p.tombstone(kept)).toBeUndefined();
@@ -193,6 +194,7 @@ describeWithPostgres()('rows of a deleted webhook written by another node', () =
     expect(await p.rows(gone)).toHaveLength(1);
 
     expect((await nodeA.request('DELETE', `/v1/webhooks/${gone}`, { key: env.keys.testSk })).status).toBe(200);
+    await runtimeA.worker.queuePurge.idle();
     expect(await p.rows(gone)).toEqual([]);
     const keptBefore = (await p.rows(kept)).length;
 

@@ -15,6 +15,7 @@ export class WebhookMetrics {
   readonly retries = new Counter('waymark_webhook_retries_total', 'Failed attempts that were scheduled for another try.');
   readonly dead = new Counter('waymark_webhook_dead_letters_total', 'Rows that became dead letters, by reason (max-attempts, max-age).');
   readonly redelivered = new Counter('waymark_webhook_redeliveries_total', 'Rows queued again on request (dead letters or past events).');
+  readonly purged = new Counter('waymark_webhook_purged_rows_total', 'Outbox rows of deleted webhooks removed in the background.');
   readonly pending = new Gauge(
     'waymark_webhook_pending',
     `Outbox rows waiting for delivery; a row holds the requests one write made to a webhook (counted up to ${GAUGE_COUNT_CAP} per environment).`,
@@ -60,6 +61,6 @@ export class WebhookMetrics {
       this.deadStored.set(await this.countRows('dead', nowMs));
       this.gaugesReadMs = nowMs;
     }
-    return renderMetrics([this.requests, this.eventsDelivered, this.retries, this.dead, this.redelivered, this.pending, this.deadStored, this.latency, this.lag]);
+    return renderMetrics([this.requests, this.eventsDelivered, this.retries, this.dead, this.redelivered, this.purged, this.pending, this.deadStored, this.latency, this.lag]);
   }
 }

@@ -13,7 +13,7 @@ import { publicView } from '../collections';
 import { publicEvent, type TrackJson } from '../track/track-service';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
 import { outboxPuts, type PayloadTexts } from './outbox-bundle';
-import { deleteQueue, tombstoneOp } from './webhook-tombstones';
+import { tombstoneOp } from './webhook-tombstones';
 import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
@@ -115,18 +115,19 @@ export class WebhookService {
   }
 
   /**
-   * Deletes the webhook, its queue and its dead letters (its delivery log ages out on its own). Rows a
-   * writer that still saw the webhook commits after the sweep are the clean-up job's: the tombstone goes
-   * in the same write as the webhook's delete, so that a crash at any point leaves the webhook (delete
-   * it again) or its tombstone, never rows with neither. Written before, it would have the clean-up
-   * sweep the queue of a webhook still in use after a crash.
+   * Deletes the webhook; its queue and dead letters go in the background (delivery-queue-purge.ts), its
+   * delivery log ages out on its own. The tombstone goes in the same write as the webhook's delete, so
+   * that a crash at any point leaves the webhook (delete it again) or its tombstone, whose clean-up
+   * sweep takes whatever rows the background removal had not reached, and rows a writer that still saw
+   * the webhook commits later. Written before, it would have the clean-up sweep the queue of a webhook
+   * still in use after a crash.
    */
   async remove(scope: Scope, id: string, now: Date): Promise<void> {
     await this.get(scope, id);
     await this.worker.retire(scope, id);
-    await deleteQueue(this.store, scope, id, ROW_BATCH);
     await this.store.write([{ op: 'delete', collection: 'webhooks', scope, id }, tombstoneOp(scope, id, now)]);
     this.directory.invalidate(scope);
+    this.worker.queuePurge.add(scope, id);
   }
 
   async rotateToken(scope: Scope, id: string, now: Date): Promise<WebhookDoc> {

@@ -7,7 +7,7 @@
 // through the list of live ones) and the outbox has no index to find rows across webhooks, so the
 // periodic purge (DeliveryWorker.purge) sweeps the queue of every tombstone again until the grace
 // period is over and a sweep finds nothing.
-import type { Doc, Scope, Store, WriteOp } from '../../../adapters/store/port';
+import type { Doc, Scope, WriteOp } from '../../../adapters/store/port';
 
 export const WEBHOOK_TOMBSTONES = 'webhook_tombstones';
 
@@ -30,15 +30,4 @@ export function tombstoneOp(scope: Scope, webhookId: string, now: Date): WriteOp
   const iso = now.toISOString();
   const tombstone: WebhookTombstone = { _id: webhookId, createdAt: iso, updatedAt: iso, deletedAt: iso };
   return { op: 'put', collection: WEBHOOK_TOMBSTONES, scope, doc: tombstone };
-}
-
-/** Deletes every outbox row of the webhook, whatever its state, `batch` rows per write; returns how many. */
-export async function deleteQueue(store: Store, scope: Scope, webhookId: string, batch: number): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const { docs, hasMore } = await store.list('outbox', scope, { equals: { webhookId }, sortBy: 'createdAt', limit: batch });
-    if (docs.length > 0) await store.write(docs.map((d) => ({ op: 'delete' as const, collection: 'outbox', scope, id: d._id })));
-    deleted += docs.length;
-    if (!hasMore) return deleted;
-  }
 }
