@@ -2,6 +2,30 @@
 import type { DateRange, ListQuery, ListResult, Scope, Store } from '../../adapters/store/port';
 import { BadRequest } from '../http/errors';
 import { readDatetime, readNumber, readString } from '../http/params';
+import { datetime, integer, text } from '../http/params/param-spec';
+
+/** The page size of a list, as a param-spec field: 1 to `max`, `fallback` when absent. */
+export function limitField(max: number, fallback: number) {
+  return integer({ min: 1, max }).default(fallback);
+}
+
+/** The cursors of a list sorted by createdAt (Radar's createdBefore / createdAfter). */
+export const CREATED_CURSORS = {
+  createdBefore: datetime().describe('only items created before this time (the cursor of the next page)'),
+  createdAfter: datetime().describe('only items created after this time'),
+};
+
+/** The cursors of a list sorted by updatedAt. */
+export const UPDATED_CURSORS = {
+  updatedBefore: datetime().describe('only items updated before this time (the cursor of the next page)'),
+  updatedAfter: datetime().describe('only items updated after this time'),
+};
+
+/** Cursor values read through the fields above → a range on createdAt or updatedAt. */
+export function dateRange(field: 'createdAt' | 'updatedAt', before: Date | undefined, after: Date | undefined): DateRange | undefined {
+  if (!before && !after) return undefined;
+  return { field, before: before?.toISOString(), after: after?.toISOString() };
+}
 
 export function readLimit(query: Record<string, unknown>, max: number, fallback: number): number {
   return readNumber(query.limit, 'limit', { min: 1, max, integer: true }) ?? fallback;
@@ -38,9 +62,16 @@ export interface PageQuery extends ListQuery {
  * last item's timestamp on the list's sort field.
  */
 export function readBeforeId(query: Record<string, unknown>, field: 'createdAt' | 'updatedAt'): string | undefined {
-  const beforeId = readString(query.beforeId, 'beforeId', { maxLength: MAX_ID_LENGTH });
+  return checkBeforeId(readString(query.beforeId, 'beforeId', { maxLength: MAX_ID_LENGTH }), query[`${field === 'createdAt' ? 'created' : 'updated'}Before`], field);
+}
+
+/** `beforeId` as a param-spec field; checkBeforeId() then asks for its timestamp half. */
+export const BEFORE_ID = text({ maxLength: MAX_ID_LENGTH }).describe('with createdBefore/updatedBefore: the last item\'s _id, to continue inside a run of equal timestamps');
+
+/** beforeId is only meaningful beside the `<prefix>Before` timestamp of the same cursor. */
+export function checkBeforeId(beforeId: string | undefined, before: unknown, field: 'createdAt' | 'updatedAt'): string | undefined {
   const prefix = field === 'createdAt' ? 'created' : 'updated';
-  if (beforeId !== undefined && query[`${prefix}Before`] === undefined) {
+  if (beforeId !== undefined && (before === undefined || before === null || before === '')) {
     throw new BadRequest('beforeId', `beforeId continues a page from ${prefix}Before: give both, the last item's ${field} and its _id`);
   }
   return beforeId;

@@ -1,8 +1,11 @@
 // The OpenAPI 3.1 document of the v1 API, generated from the route table (api/v1.ts) so it cannot drift:
 // every route appears with its method, path, path parameters, key level and rate rule whatever else it
-// says; a route's optional `doc` (or the side table api/route-docs.ts) adds a summary, query/body
-// parameters and the fields it returns. Pure: routes in, a JSON document out.
+// says. Its query/body parameters come from the spec its handler reads them with (`route.input`,
+// params/param-spec.ts); its response schema and a summary from its `doc` or the side table
+// api/route-docs.ts. The HTTP tests validate every answer they receive against this document
+// (test/support/openapi-check.ts). Pure: routes in, a JSON document out.
 import type { ParamDoc, Route, RouteDoc } from './route';
+import { COMPONENT, type ResponseDoc, type Schema } from './response-schema';
 
 export interface OpenApiInfo {
   version: string;
@@ -30,7 +33,11 @@ const ERROR_RESPONSES: Record<string, string> = {
   401: 'No or unknown API key',
   403: 'A key of the wrong kind (publishable where a secret key is needed)',
   404: 'Not found',
+  409: 'Conflict with the current state (meta.param names the field)',
+  413: 'Request body too large',
+  415: 'Unsupported body encoding or charset',
   429: 'Rate limit exceeded (Retry-After says when to retry)',
+  503: 'An engine or the store could not answer now (Retry-After when it is contention)',
 };
 
 function bodyParamsSchema(params: ParamDoc[]): Json {
@@ -40,28 +47,62 @@ function bodyParamsSchema(params: ParamDoc[]): Json {
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
+function successSchema(status: number, response: ResponseDoc | undefined): Json {
+  const meta = {
+    type: 'object',
+    properties: { code: { const: status }, ...(response?.meta ?? {}) },
+    required: ['code'],
+    additionalProperties: false,
+  };
+  if (!response) return { type: 'object', properties: { meta }, required: ['meta'] };
+  const body = response.body ?? {};
+  const optional = new Set(response.optional ?? []);
+  return {
+    type: 'object',
+    properties: { meta, ...body },
+    required: ['meta', ...Object.keys(body).filter((k) => !optional.has(k))],
+    additionalProperties: false,
+  };
+}
+
+/** The error statuses a route can answer: those every route of its kind has, plus its own. */
+function errorStatuses(route: Route, takesBody: boolean, hasParams: boolean, response: ResponseDoc | undefined): number[] {
+  const statuses = new Set<number>([401, ...(response?.errors ?? [])]);
+  if (takesBody || hasParams) statuses.add(400);
+  if (route.auth === 'secret') statuses.add(403);
+  if (/:\w/.test(route.path)) statuses.add(404);
+  if (takesBody) [413, 415].forEach((s) => statuses.add(s));
+  if (route.rate) statuses.add(429);
+  return [...statuses].sort();
+}
+
 function operation(route: Route, doc: RouteDoc | undefined): Json {
   const takesBody = route.method !== 'GET' && route.method !== 'DELETE';
-  const documented = doc?.params ?? [];
-  const inQuery = documented.filter((p) => (p.in ?? (takesBody ? 'body' : 'query')) === 'query');
-  const inBody = documented.filter((p) => (p.in ?? (takesBody ? 'body' : 'query')) === 'body');
+  const documented = route.input?.docs() ?? doc?.params ?? [];
+  const where = (p: ParamDoc) => p.in ?? (takesBody ? 'body' : 'query');
+  const inQuery = documented.filter((p) => where(p) === 'query');
+  const inBody = documented.filter((p) => where(p) === 'body');
   const parameters = [
     ...pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-    ...inQuery.map((p) => ({ name: p.name, in: 'query', required: p.required ?? false, ...(p.description ? { description: p.description } : {}), schema: p.schema })),
+    ...inQuery.map((p) => ({
+      name: p.name, in: 'query', required: p.required ?? false,
+      ...(p.description ? { description: p.description } : {}),
+      ...(p.style ? { style: p.style } : {}),
+      ...(p.explode !== undefined ? { explode: p.explode } : {}),
+      schema: p.schema,
+    })),
   ];
-  const successProps: Json = { meta: { $ref: '#/components/schemas/Meta' } };
-  for (const field of doc?.returns ?? []) successProps[field] = {};
+  const response = doc?.response;
+  const status = response?.status ?? 200;
   const responses: Json = {
-    200: {
-      description: 'Success: meta.code 200 and the fields of the resource',
+    [status]: {
+      description: response ? 'Success' : 'Success (fields beside meta not described yet)',
       headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
-      content: { 'application/json': { schema: { type: 'object', properties: successProps, required: ['meta'] } } },
+      content: { 'application/json': { schema: successSchema(status, response) } },
     },
   };
-  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-    if (status === '429' && !route.rate) continue;
-    if (status === '400' && !takesBody && parameters.length === 0) continue;
-    responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  for (const code of errorStatuses(route, takesBody, parameters.length > 0 || documented.length > 0, response)) {
+    responses[code] = { description: ERROR_RESPONSES[code] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   const op: Json = {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
@@ -84,13 +125,32 @@ function operation(route: Route, doc: RouteDoc | undefined): Json {
   return op;
 }
 
+/**
+ * A plain JSON copy of `value` in which every component reference (response-schema.ts) is a bare $ref,
+ * its definition collected into `components` (and copied the same way) the first time it is seen.
+ */
+function hoistComponents(value: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((v) => hoistComponents(v, components));
+  if (typeof value !== 'object' || value === null) return value;
+  const def = (value as { [COMPONENT]?: { name: string; schema: Schema } })[COMPONENT];
+  if (def && !(def.name in components)) {
+    components[def.name] = {};
+    components[def.name] = hoistComponents(def.schema, components);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = hoistComponents(v, components);
+  return out;
+}
+
 export function openApiDocument(routes: Route[], info: OpenApiInfo): Json {
-  const paths: Record<string, Json> = {};
+  const raw: Record<string, Json> = {};
   for (const route of routes) {
     const key = openApiPath(route.path);
-    const item = (paths[key] ??= {});
+    const item = (raw[key] ??= {});
     item[route.method.toLowerCase()] = operation(route, route.doc ?? info.docs?.[routeKey(route)]);
   }
+  const named: Record<string, unknown> = {};
+  const paths = hoistComponents(raw, named);
   return {
     openapi: '3.1.0',
     info: {
@@ -110,7 +170,7 @@ export function openApiDocument(routes: Route[], info: OpenApiInfo): Json {
         RequestId: { description: 'Request id, also sent as x-radar-request-id', schema: { type: 'string' } },
       },
       schemas: {
-        Meta: { type: 'object', properties: { code: { type: 'integer' } }, required: ['code'] },
+        ...named,
         Error: {
           type: 'object',
           properties: {
@@ -118,9 +178,11 @@ export function openApiDocument(routes: Route[], info: OpenApiInfo): Json {
               type: 'object',
               properties: { code: { type: 'integer' }, message: { type: 'string' }, param: { type: 'string' }, type: { type: 'string' } },
               required: ['code', 'message'],
+              additionalProperties: false,
             },
           },
           required: ['meta'],
+          additionalProperties: false,
         },
       },
     },

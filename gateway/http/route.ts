@@ -3,6 +3,8 @@
 import type { Readable } from 'node:stream';
 import type { Scope } from '../../adapters/store/port';
 import type { AuthContext, AuthLevel } from './auth';
+import type { ParamSpec } from './params/param-spec';
+import type { ResponseDoc } from './response-schema';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -51,6 +53,9 @@ export interface ParamDoc {
   in?: 'query' | 'body';
   required?: boolean;
   description?: string;
+  /** OpenAPI serialization: deepObject for name[key]=value filters, form (not exploded) for a,b,c lists. */
+  style?: 'deepObject' | 'form';
+  explode?: boolean;
   schema: ParamSchema;
 }
 
@@ -59,8 +64,8 @@ export interface RouteDoc {
   summary?: string;
   description?: string;
   params?: ParamDoc[];
-  /** Top-level fields of a success body beside meta, e.g. ['user', 'events']. */
-  returns?: string[];
+  /** The success body (its fields beside meta) and the error statuses beyond the usual ones. */
+  response?: ResponseDoc;
 }
 
 export interface Route {
@@ -69,6 +74,9 @@ export interface Route {
   auth: AuthLevel;
   rate?: RateRule;
   handler: Handler;
+  /** The parameters the handler reads, declared once (params/param-spec.ts); the document shows them. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any spec's fields
+  input?: ParamSpec<any>;
   /** Documentation for GET /v1/openapi.json; without it the route is still listed (method, path, auth, rate). */
   doc?: RouteDoc;
 }

@@ -57,6 +57,34 @@ test('documented parameters carry the readers\' limits', () => {
   expect(update.required).toBeUndefined();
 });
 
+test('routes that read their input through a param spec document exactly that spec', () => {
+  const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
+  // The limits search/geofences enforces, not a copy that drifted (it once said 100–10000).
+  expect(param('/v1/search/geofences', 'radius').schema).toEqual({ type: 'number', exclusiveMinimum: 0, maximum: 100_000_000 });
+  expect(param('/v1/search/geofences', 'near')).toMatchObject({ required: true });
+  expect(param('/v1/search/geofences', 'includeGeometry').schema).toMatchObject({ type: 'boolean', default: true });
+  expect(param('/v1/search/geofences', 'metadata')).toMatchObject({ style: 'deepObject', explode: true });
+  expect(param('/v1/geocode/forward', 'query')).toMatchObject({ required: true, schema: { type: 'string', maxLength: 512 } });
+  expect(param('/v1/geocode/forward', 'layers')).toMatchObject({ style: 'form', explode: false, schema: { type: 'array' } });
+  expect(param('/v1/geocode/forward', 'lang').schema).toMatchObject({ enum: expect.arrayContaining(['en', 'fr']), default: 'en' });
+  expect(param('/v1/geofences', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
+  expect(doc.paths['/v1/geofences'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+    ['limit', 'tag', 'externalId', 'createdBefore', 'createdAfter', 'updatedBefore', 'updatedAfter', 'beforeId', 'metadata'],
+  );
+});
+
+test('a documented limit is the enforced one: one past it answers 400 naming the parameter', async () => {
+  const radius = doc.paths['/v1/search/geofences'].get.parameters.find((p: { name: string }) => p.name === 'radius').schema;
+  const over = await server.request('GET', '/v1/search/geofences', { key: server.keys.testPk, query: { near: '40.7,-73.9', radius: radius.maximum + 1 } });
+  expect(over.status).toBe(400);
+  expect(over.body.meta.param).toBe('radius');
+  const within = await server.request('GET', '/v1/search/geofences', { key: server.keys.testPk, query: { near: '40.7,-73.9', radius: radius.maximum } });
+  expect(within.status).toBe(200);
+  const limit = doc.paths['/v1/search/autocomplete'].get.parameters.find((p: { name: string }) => p.name === 'limit').schema;
+  const tooMany = await server.request('GET', '/v1/search/autocomplete', { key: server.keys.testPk, query: { query: 'main', limit: limit.maximum + 1 } });
+  expect(tooMany.body.meta).toMatchObject({ code: 400, param: 'limit' });
+});
+
 test('every key of the side table names a route that exists (the table cannot go stale)', () => {
   const keys = new Set(routes.map(routeKey));
   expect(Object.keys(ROUTE_DOCS).filter((k) => !keys.has(k))).toEqual([]);

@@ -5,7 +5,8 @@ import type { IpLocator } from '../../../adapters/ip-locator/port';
 import { isPublicAddress, parseAddress } from '../../../adapters/ip-locator/public-address';
 import type { LngLat } from '../../engine/types';
 import { BadRequest } from '../../http/errors';
-import { readCountryCodes, readGeocodeQuery, readLang, readLatLng, readLayers, readNumber, readString, required } from '../../http/params';
+import { countryCodesField, geocodeQueryField, langField, layersField, readString, required } from '../../http/params';
+import { integer, latLng, paramSpec, takes, text } from '../../http/params/param-spec';
 import type { Route } from '../../http/route';
 import type { AddressValidator, ValidationInput } from './address-validation';
 import type { GeocodeService } from './geocode-service';
@@ -14,48 +15,43 @@ const FORWARD_LIMIT = 10;
 // Radar answers the one nearest address.
 const REVERSE_LIMIT = 1;
 
+const FORWARD = paramSpec('query', { query: geocodeQueryField(), layers: layersField(), country: countryCodesField(), lang: langField() });
+const REVERSE = paramSpec('query', { coordinates: latLng().required(), layers: layersField(), lang: langField() });
+const AUTOCOMPLETE = paramSpec('query', {
+  query: geocodeQueryField(),
+  near: latLng().describe('"latitude,longitude" to bias towards; absent: the caller\'s IP location when known'),
+  layers: layersField(),
+  limit: integer({ min: 1, max: 100 }).default(10),
+  countryCode: countryCodesField(),
+  lang: langField(),
+});
+const CLICK = paramSpec('body', { query: text({ maxLength: 512 }), selectedIndex: integer({ min: 0, max: 100 }) });
+
 export function geocodeRoutes(service: GeocodeService, validator: AddressValidator, ipLocator: IpLocator): Route[] {
   return [
     {
       method: 'GET', path: '/v1/geocode/forward', auth: 'publishable', rate: { name: 'geocode-forward', perSecond: 10 },
-      handler: async (ctx) => {
-        const query = readGeocodeQuery(ctx.query.query);
-        const layers = readLayers(ctx.query.layers);
-        const countries = readCountryCodes(ctx.query.country, 'country');
-        const lang = readLang(ctx.query.lang);
-        return { body: { addresses: await service.forward({ query, layers, countries, lang, limit: FORWARD_LIMIT }, ctx.now) } };
-      },
+      ...takes(FORWARD, async (ctx, { query, layers, country: countries, lang }) => (
+        { body: { addresses: await service.forward({ query, layers, countries, lang, limit: FORWARD_LIMIT }, ctx.now) } }
+      )),
     },
     {
       method: 'GET', path: '/v1/geocode/reverse', auth: 'publishable', rate: { name: 'geocode-reverse', perSecond: 10 },
-      handler: async (ctx) => {
-        const point = required(readLatLng(ctx.query.coordinates, 'coordinates'), 'coordinates');
-        const layers = readLayers(ctx.query.layers);
-        const lang = readLang(ctx.query.lang);
-        return { body: { addresses: await service.reverse({ point, layers, lang, limit: REVERSE_LIMIT }, ctx.now) } };
-      },
+      ...takes(REVERSE, async (ctx, { coordinates: point, layers, lang }) => (
+        { body: { addresses: await service.reverse({ point, layers, lang, limit: REVERSE_LIMIT }, ctx.now) } }
+      )),
     },
     {
       method: 'GET', path: '/v1/search/autocomplete', auth: 'publishable', rate: { name: 'search-autocomplete', perSecond: 10 },
-      handler: async (ctx) => {
-        const query = readGeocodeQuery(ctx.query.query);
-        const near = readLatLng(ctx.query.near, 'near') ?? ipNear(ipLocator, ctx.ip);
-        const layers = readLayers(ctx.query.layers);
-        const limit = readNumber(ctx.query.limit, 'limit', { min: 1, max: 100, integer: true }) ?? 10;
-        const countries = readCountryCodes(ctx.query.countryCode, 'countryCode');
-        const lang = readLang(ctx.query.lang);
-        return { body: { addresses: await service.autocomplete({ query, layers, countries, lang, limit, near }, ctx.now) } };
-      },
+      ...takes(AUTOCOMPLETE, async (ctx, { query, near, layers, limit, countryCode: countries, lang }) => (
+        { body: { addresses: await service.autocomplete({ query, layers, countries, lang, limit, near: near ?? ipNear(ipLocator, ctx.ip) }, ctx.now) } }
+      )),
     },
     {
       // Radar's autocomplete widget reports which suggestion was picked. Waymark keeps no analytics:
       // the report is checked for shape and acknowledged so the widget carries on.
       method: 'POST', path: '/v1/search/autocomplete/click', auth: 'publishable', rate: { name: 'search-autocomplete-click', perSecond: 10 },
-      handler: async (ctx) => {
-        readString(ctx.body.query, 'query', { maxLength: 512 });
-        readNumber(ctx.body.selectedIndex, 'selectedIndex', { min: 0, max: 100, integer: true });
-        return {};
-      },
+      ...takes(CLICK, async () => ({})),
     },
     {
       method: 'GET', path: '/v1/addresses/validate', auth: 'publishable', rate: { name: 'addresses-validate', perSecond: 100 },

@@ -2,20 +2,43 @@
 // search by distance.
 import type { Store } from '../../../adapters/store/port';
 import { BadRequest, NotFound } from '../../http/errors';
-import { readBoolean, readBracketFilters, readLatLng, readList, readNumber, readString, required } from '../../http/params';
+import { readString, required } from '../../http/params';
+import { bracketFilters, flag, latLng, list, number, paramSpec, takes, text } from '../../http/params/param-spec';
 import type { Reply, RequestContext, Route } from '../../http/route';
 import type { Geofence } from '../../engine/types';
 import { publicView } from '../collections';
-import { listPage, ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
+import { BEFORE_ID, CREATED_CURSORS, UPDATED_CURSORS, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
 import { parseGeofenceInput } from './geofence-input';
 import { publicGeofence, type GeofenceService } from './geofence-service';
 
 const KEY_TEXT = { maxLength: 256 };
 
+const LIST = paramSpec('query', {
+  limit: limitField(1000, 100),
+  tag: text(KEY_TEXT),
+  externalId: text(KEY_TEXT),
+  ...CREATED_CURSORS,
+  ...UPDATED_CURSORS,
+  beforeId: BEFORE_ID,
+  metadata: bracketFilters(),
+});
+
+
+const SEARCH = paramSpec('query', {
+  near: latLng().required(),
+  limit: limitField(1000, 100).describe('above 100 needs includeGeometry=false'),
+  includeGeometry: flag().default(true),
+  radius: number({ greaterThan: 0, max: 100_000_000 }).describe('metres; absent: any distance'),
+  tags: list(),
+  metadata: bracketFilters(),
+});
+
+const USERS_INSIDE = paramSpec('query', { limit: limitField(1000, 100) });
+
 /** The users inside a geofence now, from its presence rows. */
 async function usersIn(store: Store, geofenceId: string, ctx: RequestContext): Promise<Reply> {
-  const limit = readLimit(ctx.query, 1000, 100);
+  const { limit } = USERS_INSIDE.readFrom(ctx);
   const { docs, hasMore } = await store.list('presence', ctx.scope, { limit, sortBy: 'createdAt', equals: { geofenceId } });
   const users = await Promise.all(docs.map((p) => store.get('users', ctx.scope, String(p.userRef))));
   return { meta: { hasMore }, body: { users: users.filter((u) => u !== undefined).map((u) => publicView(u)) } };
@@ -43,23 +66,20 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
   return [
     {
       method: 'GET', path: '/v1/geofences', auth: 'secret',
-      handler: async ({ scope, query }) => {
-        const limit = readLimit(query, 1000, 100);
+      ...takes(LIST, async ({ scope }, q) => {
         const equals: Record<string, string> = {};
-        const tag = readString(query.tag, 'tag', KEY_TEXT);
-        const externalId = readString(query.externalId, 'externalId', KEY_TEXT);
-        if (tag !== undefined) equals.tag = tag;
-        if (externalId !== undefined) equals.externalId = externalId;
+        if (q.tag !== undefined) equals.tag = q.tag;
+        if (q.externalId !== undefined) equals.externalId = q.externalId;
         const { docs, hasMore } = await listPage(store, 'geofences', scope, {
-          limit,
+          limit: q.limit,
           sortBy: 'updatedAt',
-          ranges: ranges(readDateRange(query, 'createdAt'), readDateRange(query, 'updatedAt')),
-          beforeId: readBeforeId(query, 'updatedAt'),
+          ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter), dateRange('updatedAt', q.updatedBefore, q.updatedAfter)),
+          beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt'),
           equals,
-          metadata: readBracketFilters(query, 'metadata'),
+          metadata: q.metadata,
         });
         return { meta: { hasMore }, body: { geofences: docs.map(publicGeofence) } };
-      },
+      }),
     },
     {
       method: 'POST', path: '/v1/geofences', auth: 'secret',
@@ -80,7 +100,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     {
       // radar-python asks /v1/geofences/{_id}/users; the same path also reads as the geofence with tag
       // {_id} and externalId "users", which this route still answers when no geofence has that _id.
-      method: 'GET', path: '/v1/geofences/:id/users', auth: 'secret', rate,
+      method: 'GET', path: '/v1/geofences/:id/users', auth: 'secret', rate, input: USERS_INSIDE,
       handler: async (ctx) => {
         const byId = await store.get('geofences', ctx.scope, ctx.params.id);
         if (byId) return usersIn(store, byId._id, ctx);
@@ -105,20 +125,15 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     ]),
     {
       method: 'GET', path: '/v1/geofences/:tag/:externalId/users', auth: 'secret', rate,
+      input: USERS_INSIDE,
       handler: async (ctx) => usersIn(store, (await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence'))._id, ctx),
     },
     {
       method: 'GET', path: '/v1/search/geofences', auth: 'publishable', rate: { name: 'search-geofences', perSecond: 100 },
-      handler: async ({ scope, query }) => {
-        const near = required(readLatLng(query.near, 'near'), 'near');
-        const limit = readLimit(query, 1000, 100);
-        const includeGeometry = readBoolean(query.includeGeometry, 'includeGeometry') ?? true;
+      ...takes(SEARCH, async ({ scope }, { near, limit, includeGeometry, radius: radiusM, tags, metadata }) => {
         if (limit > 100 && includeGeometry) {
           throw new BadRequest('limit', 'limit above 100 needs includeGeometry=false');
         }
-        const radiusM = readNumber(query.radius, 'radius', { greaterThan: 0, max: 100_000_000 });
-        const tags = readList(query.tags, 'tags');
-        const metadata = readBracketFilters(query, 'metadata');
         const index = await geofences.index(scope);
         const found = index.nearest(near, {
           radiusM,
@@ -131,7 +146,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
           return view;
         });
         return { body: { geofences: out } };
-      },
+      }),
     },
   ];
 }

@@ -1,6 +1,7 @@
 // Readers for the geocoding parameters (spec "Geocoding" and "Search"): layers, country codes, lang.
 import { GEOCODE_LAYERS, type GeocodeLayer } from '../../../adapters/geocoder/port';
 import { BadRequest } from '../errors';
+import { field, listOf, type Field } from './param-spec';
 import { readList } from './scalars';
 
 const COARSE: readonly GeocodeLayer[] = ['postalCode', 'locality', 'county', 'state', 'country'];
@@ -47,4 +48,23 @@ export function readGeocodeQuery(raw: unknown, param = 'query'): string {
   if (raw.length > 512) throw new BadRequest(param, `${param} must be at most 512 characters`);
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(raw)) throw new BadRequest(param, `${param} must not contain control characters`);
   return raw.trim();
+}
+
+// The same readers as param-spec fields, for the routes' parameter specs.
+
+export function layersField(): Field<ReadonlySet<GeocodeLayer>, true> {
+  return listOf((raw, name) => readLayers(raw, name), { enum: [...GEOCODE_LAYERS, 'coarse', 'fine'] }).default(DEFAULT_LAYERS)
+    .describe('layers to search; coarse = postalCode, locality, county, state, country; fine = address, place; absent: address and coarse');
+}
+
+export function countryCodesField(): Field<string[]> {
+  return listOf(readCountryCodes, { type: 'string', pattern: '^[A-Za-z]{2}$' }).describe('ISO 3166-1 alpha-2 codes, at most 50');
+}
+
+export function langField(): Field<string, true> {
+  return field((raw, name) => readLang(raw, name), { type: 'string', enum: [...GEOCODE_LANGUAGES] }).default('en');
+}
+
+export function geocodeQueryField(): Field<string, true> {
+  return field((raw, name) => readGeocodeQuery(raw, name), { type: 'string', minLength: 1, maxLength: 512 }).required();
 }
