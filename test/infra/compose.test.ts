@@ -54,3 +54,23 @@ test('the Dockerfile runs the CLI the package builds and checks /health', () => 
   expect(pkg.bin.waymark).toBe('bin/waymark.js');
   expect(pkg.scripts.prepare).toBe('npm run build');
 });
+
+/** The gateway's environment as compose gives it when the operator's shell sets `shell`. */
+function composeEnv(shell: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(gatewayEnv).map(([k, v]) => [
+    k, String(v).replace(/\$\{(\w+):-([^}]*)\}/g, (_m, name: string, fallback: string) => shell[name] ?? fallback),
+  ]));
+}
+
+test('the osrm service (car profile) is reachable for car only: other modes are never sent to it', () => {
+  // docs/docker.md: WAYMARK_ROUTER_CAR=osrm routes car through OSRM, the rest stays where it was.
+  const carOnly = configFromEnv(composeEnv({ WAYMARK_ROUTER_CAR: 'osrm' }));
+  expect(carOnly.routing.modes).toEqual({
+    car: { engine: 'osrm', url: 'http://osrm:5000' }, truck: { engine: 'embedded' }, bike: { engine: 'embedded' }, foot: { engine: 'embedded' },
+  });
+  const withValhalla = configFromEnv(composeEnv({ WAYMARK_ROUTER: 'valhalla', WAYMARK_ROUTER_CAR: 'osrm' }));
+  expect(withValhalla.routing.modes.car).toEqual({ engine: 'osrm', url: 'http://osrm:5000' });
+  expect(withValhalla.routing.modes.foot).toEqual({ engine: 'valhalla', url: 'http://valhalla:8002' });
+  // Every mode to OSRM would route pedestrians over car roads: refused, naming a mode without a server.
+  expect(() => configFromEnv(composeEnv({ WAYMARK_ROUTER: 'osrm' }))).toThrow(/mode truck is routed by OSRM: set WAYMARK_OSRM_URL_TRUCK/);
+});
