@@ -1,7 +1,8 @@
 // The embedded Router: answers from the road networks of every imported extract (the routing stage's
-// files), reloaded when the extract catalog changes. A request is answered by the first extract (by
-// name) that has every point within SNAP_RADIUS_M of a road open to the mode; when none does, the
-// first point no extract reaches is named in an OutsideNetwork error.
+// files), reloaded when the extract catalog changes. Of the extracts that have every point within
+// SNAP_RADIUS_M of a road open to the mode, the one whose roads lie nearest the points answers
+// (extract-choice.ts); when none does, the first point no extract reaches is named in an OutsideNetwork
+// error. Matching takes the extract nearest most of the trace's points.
 import {
   OutsideNetwork, type AvoidOption, type IsochroneRequest, type MatchRequest, type MatchResult, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode,
   type RouterSource, type TableRequest, type TableResult,
@@ -12,10 +13,22 @@ import { defaultMatcherParams, matchOnNetwork } from '../../engine/routing/trace
 import { SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_TOLL } from '../../engine/routing/network';
 import type { Snap } from '../../engine/routing/segment-index';
 import type { ExtractCatalog, LoadedExtract } from '../../jobs/extract-catalog';
+import { bestFit, fitOf } from './extract-choice';
 import { loadNetwork, type LoadedNetwork } from './network-loader';
 
 /** How far a point may lie from the nearest road open to the mode, metres (every mode). */
 export const SNAP_RADIUS_M = 1000;
+
+/** Points farther than this from an extract's roads do not count for it when choosing where to match (the matcher's own widest search). */
+const MATCH_FIT_RADIUS_M = 200;
+
+/** Margin around an extract's bounding box inside which its roads are looked for, degrees. */
+const BOX_MARGIN_DEG = 0.02;
+
+function nearBox(n: LoadedNetwork, [x, y]: LngLat): boolean {
+  const [w, s, e, no] = n.bbox;
+  return x >= w - BOX_MARGIN_DEG && x <= e + BOX_MARGIN_DEG && y >= s - BOX_MARGIN_DEG && y <= no + BOX_MARGIN_DEG;
+}
 
 /** Top speeds (km/h) of the profiles: what `reach` multiplies, an upper bound on straight-line progress. */
 const TOP_KPH: Record<RouterMode, number> = { car: 140, truck: 80, bike: 25, foot: 5 };
@@ -81,24 +94,26 @@ export class EmbeddedRouter implements Router {
     return this.networks.length > 0;
   }
 
-  /** The first extract reaching every point, with the snaps; else the first unreached point. */
+  /** The extract reaching every point whose roads lie nearest them, with the snaps; else the first unreached point. */
   private locate(points: LngLat[], mode: RouterMode, mask = 0): { router: ModeRouter; snaps: Snap[] } {
     this.catalog.current();
     let worst = 0;
+    const reaching: Array<{ router: ModeRouter; snaps: Snap[] }> = [];
     for (const n of this.networks) {
       const router = n.routers[mode];
       const snaps: Snap[] = [];
       for (const p of points) {
-        const [w, s, e, no] = n.bbox;
-        const margin = 0.02;
-        if (p[0] < w - margin || p[0] > e + margin || p[1] < s - margin || p[1] > no + margin) break;
+        if (!nearBox(n, p)) break;
         const snap = router.snap(p, SNAP_RADIUS_M, mask);
         if (snap === null) break;
         snaps.push(snap);
       }
-      if (snaps.length === points.length) return { router, snaps };
+      if (snaps.length === points.length) reaching.push({ router, snaps });
       worst = Math.max(worst, snaps.length);
     }
+    if (reaching.length === 1) return reaching[0];
+    const best = bestFit(reaching.map(({ snaps }) => fitOf(snaps.map((snap) => snap.distance))));
+    if (best >= 0) return reaching[best];
     // The first point no single extract could take with the ones before it.
     const index = this.networks.length === 0 ? 0 : worst;
     throw new OutsideNetwork(index, points[index]);
@@ -159,19 +174,21 @@ export class EmbeddedRouter implements Router {
   }
 
   /**
-   * Map matching on the extract that holds most of the path's points (a trace rarely has all of them on
-   * a road, so `locate`'s every-point rule does not fit). Points no road is near stay unmatched.
+   * Map matching on the extract whose roads lie nearest most of the path's points (a trace rarely has
+   * all of them on a road, so `locate`'s every-point rule does not fit); without a road near any point,
+   * the extract whose box holds most of them. Points no road is near stay unmatched.
    */
   async match(req: MatchRequest): Promise<MatchResult> {
     this.catalog.current();
-    let best: LoadedNetwork | undefined;
-    let bestCount = 0;
-    for (const n of this.networks) {
-      const [w, s, e, no] = n.bbox;
-      const margin = 0.02;
-      const count = req.points.filter(({ location: [x, y] }) => x >= w - margin && x <= e + margin && y >= s - margin && y <= no + margin).length;
-      if (count > bestCount) { best = n; bestCount = count; }
-    }
+    const inBox = this.networks.map((n) => req.points.filter(({ location }) => nearBox(n, location)).length);
+    const fits = this.networks.map((n, i) => {
+      if (inBox[i] === 0) return undefined;
+      const router = n.routers[req.mode];
+      return fitOf(req.points.map(({ location }) => (nearBox(n, location) ? router.snap(location, MATCH_FIT_RADIUS_M)?.distance ?? null : null)));
+    });
+    let chosen = bestFit(fits);
+    if (chosen < 0) chosen = bestFit(inBox.map((count) => ({ reached: count, metres: 0 })));
+    const best = chosen >= 0 ? this.networks[chosen] : undefined;
     const first = req.points[0].location;
     if (!best) throw new OutsideNetwork(0, first);
     const result = matchOnNetwork(best.routers[req.mode], req.points, defaultMatcherParams(TOP_KPH[req.mode]));
@@ -179,10 +196,21 @@ export class EmbeddedRouter implements Router {
     return result;
   }
 
-  /** The area reachable from the centre within the minutes, as one outline ring. */
+  /**
+   * The area reachable from the centre within the minutes, as one outline ring. The centre is snapped
+   * to its road as routes are, and the way onto the road is drawn (uncharged, as route/distance does
+   * not charge it either): without it a centre 100 m from its road left the reached roads apart from
+   * the centre, and the outline shrank to the centre alone.
+   */
   async isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
     const { router, snaps } = this.locate([req.center], req.mode);
-    return [reachPolygon(req.center, router.reach(snaps[0], req.minutes * 60))];
+    const snap = snaps[0];
+    const lines = router.reach(snap, req.minutes * 60);
+    if (lines.length === 0) {
+      throw new OutsideNetwork(0, req.center, `the ${req.mode} road nearest (${req.center[1]},${req.center[0]}) leads nowhere within ${req.minutes} minutes`);
+    }
+    lines.push([req.center, [snap.lon, snap.lat]]);
+    return [reachPolygon(req.center, lines)];
   }
 }
 

@@ -6,6 +6,7 @@ import { OsrmRouter } from '../../../adapters/router/osrm/osrm-router';
 import { OutsideNetwork, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type RouterSource, type TableRequest, type TableResult } from '../../../adapters/router/port';
 import { ValhallaRouter } from '../../../adapters/router/valhalla/valhalla-router';
 import type { RoutingConfig } from '../../config';
+import { degenerateRing } from '../../engine/isochrone/degenerate-ring';
 
 export interface PickedRouter {
   router: Router & Required<Pick<Router, 'route' | 'table'>>;
@@ -86,10 +87,16 @@ export class RouterSelection implements Router {
     return router.match(req);
   }
 
-  isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
+  /** Every engine's outline is checked: a degenerate one is refused with the reason, never stored. */
+  async isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
     const router = this.networkRouter([req.center], req.mode);
     if (!router.isochrone) throw new OutsideNetwork(0, req.center, `the ${router.name} router does not compute isochrones`);
-    return router.isochrone(req);
+    const rings = await router.isochrone(req);
+    const why = rings.length === 0 ? 'it has no outline' : degenerateRing(rings[0]);
+    if (why !== undefined) {
+      throw new OutsideNetwork(0, req.center, `the ${req.minutes}-minute ${req.mode} isochrone from (${req.center[1]},${req.center[0]}) is degenerate: ${why}`);
+    }
+    return rings;
   }
 
   async close(): Promise<void> {
