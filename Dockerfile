@@ -9,6 +9,8 @@ COPY gateway ./gateway
 COPY adapters ./adapters
 COPY data ./data
 COPY bin ./bin
+# The build's second step bundles the dashboard (dashboard/build.mjs); the server serves dist/dashboard.
+COPY dashboard ./dashboard
 # `prepare` builds dist/ during install; devDependencies are dropped afterwards.
 RUN npm install --no-audit --no-fund && npm prune --omit=dev
 

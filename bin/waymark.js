@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the compiled CLI. `npm install` builds it (the `prepare` script: about 5 s), so `npx waymark …`
-// works right after install; `npm start` rebuilds too. A checkout whose sources changed since the last
-// build is told so rather than silently running the old code.
+// works right after install; `npm start` builds first only when a source changed (build-if-stale.js).
+// A checkout whose sources changed since the last build is told so rather than silently running old code.
 const path = require('node:path');
 const fs = require('node:fs');
 const root = path.join(__dirname, '..');
@@ -11,18 +11,8 @@ if (!fs.existsSync(entry)) {
   process.exit(1);
 }
 
-/** Newest modification time of the TypeScript sources the build compiles (a few hundred stats). */
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-const sources = ['gateway', 'adapters', 'data'].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
-if (Math.max(...sources.map(newestSource)) > fs.statSync(entry).mtimeMs) {
+const { staleSteps } = require('./build-state');
+if (staleSteps().includes('gateway')) {
   process.stderr.write('waymark: warning: sources changed since the last build; run `npm run build` to use them\n');
 }
 

@@ -40,6 +40,7 @@ import { answerClientError } from './http/client-error';
 import { cors } from './http/cors';
 import { dashboardFiles } from './http/dashboard-files';
 import { fixedHeaders } from './http/fixed-headers';
+import { readTlsPair, reloadingHttpsServer } from './http/tls-files';
 import { requestBody } from './http/request-body';
 import { requestId } from './http/request-id';
 import { wireRoutes } from './http/wire';
@@ -169,8 +170,14 @@ export function createApp(services: Services): Express {
   // change with every update and no Radar client revalidates them. The dashboard's files set their own.
   app.set('etag', false);
   app.use(requestId());
-  // Resources are fetched cross-origin by the web SDK: CORP same-origin would block them.
-  app.use(fixedHeaders(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } })));
+  // Resources are fetched cross-origin by the web SDK: CORP same-origin would block them. Helmet's CSP
+  // default `upgrade-insecure-requests` is dropped: over plain HTTP from any host but localhost it makes
+  // the browser fetch the dashboard's and /docs' scripts and styles over https://, which a gateway
+  // without TLS does not answer, leaving blank pages. Served over HTTPS, every URL is https already.
+  app.use(fixedHeaders(helmet({
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  })));
   app.use(cors(config.corsOrigins));
   if (config.logRequests) {
     app.use((req, res, next) => {
@@ -202,40 +209,65 @@ export function createApp(services: Services): Express {
 }
 
 export interface RunningServer {
+  /** Where a client on this machine reaches it: http://, or https:// with built-in TLS. */
   url: string;
   port: number;
   services: Services;
   close(): Promise<void>;
 }
 
-/** Starts the gateway; port 0 picks a free one (tests). */
+/** The port is taken or not ours to take: said plainly, as what the operator can change. */
+export class ListenError extends Error {}
+
+function listenProblem(err: NodeJS.ErrnoException, config: GatewayConfig): Error {
+  if (err.code === 'EADDRINUSE') return new ListenError(`port ${config.port} on ${config.host} is already in use by another process: stop it, or choose another port with PORT=`);
+  if (err.code === 'EACCES') return new ListenError(`not allowed to listen on port ${config.port} (ports below 1024 need privileges): choose another with PORT=`);
+  if (err.code === 'EADDRNOTAVAIL') return new ListenError(`HOST=${config.host} is not an address of this machine`);
+  return err;
+}
+
+async function closeServices(services: Services): Promise<void> {
+  await services.scheduler.stop();
+  for (const instance of services.features.values()) await instance.stop?.();
+  await services.limiter.close();
+  await services.router.close();
+  await services.store.close();
+}
+
+/** Starts the gateway; port 0 picks a free one (tests). With config.tls it speaks HTTPS. */
 export async function startServer(config: GatewayConfig, logger?: Logger): Promise<RunningServer> {
+  // A certificate that cannot be used stops start-up before anything is opened.
+  if (config.tls) readTlsPair(config.tls);
   const services = await createServices(config, logger);
   const app = createApp(services);
-  const server = http.createServer(app);
+  const secure = config.tls ? reloadingHttpsServer(config.tls, app, services.logger) : undefined;
+  const server = secure?.server ?? http.createServer(app);
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+  } catch (err) {
+    secure?.stopWatching();
+    await closeServices(services);
+    throw listenProblem(err as NodeJS.ErrnoException, config);
+  }
   scheduleJobs(services);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `${secure ? 'https' : 'http'}://${host}:${port}`,
     port,
     services,
     close: async () => {
+      secure?.stopWatching();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await services.scheduler.stop();
-      for (const instance of services.features.values()) await instance.stop?.();
-      await services.limiter.close();
-      await services.router.close();
-      await services.store.close();
+      await closeServices(services);
     },
   };
 }

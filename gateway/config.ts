@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { DailyTime } from './engine/geofence-sync/schedule';
 import type { SmtpSettings } from '../adapters/mailer/smtp-mailer';
 import { boolean, bytes, dailyTime, decimal, integer, ipRanges, list, oneOf, text, url, type EnvParser } from './env-values';
+import type { TlsFiles } from './http/tls-files';
 import { trustProxyFrom, type TrustProxy } from './http/trust-proxy';
 
 export interface GatewayConfig {
@@ -43,6 +44,8 @@ export interface GatewayConfig {
   ipGeocode: IpGeocodeConfig;
   routing: RoutingConfig;
   geocoding: GeocodingConfig;
+  /** Built-in HTTPS (WAYMARK_TLS_CERT / WAYMARK_TLS_KEY); unset: plain HTTP (docs/tls.md). */
+  tls?: TlsFiles;
 }
 
 export type RoutingMode = 'car' | 'truck' | 'bike' | 'foot';
@@ -182,6 +185,8 @@ const positiveMs = integer({ min: 1 });
 export const ENV = {
   PORT: v(integer({ min: 0, max: 65535 }), '8080', 'HTTP port'),
   HOST: v(text, '0.0.0.0', 'interface to listen on'),
+  WAYMARK_TLS_CERT: v(text, undefined, 'PEM certificate chain (server certificate first): with `WAYMARK_TLS_KEY`, the gateway serves HTTPS on `PORT` instead of HTTP, and reads both files again within a second of a change (renewals need no restart; docs/tls.md)'),
+  WAYMARK_TLS_KEY: v(text, undefined, 'PEM private key of `WAYMARK_TLS_CERT`'),
   WAYMARK_DATA_DIR: v(text, './.waymark', 'where the SQLite file, imported boundaries and other built data live'),
   WAYMARK_STORE: v(oneOf('sqlite', 'postgres'), 'sqlite', '`sqlite` (embedded, one process) or `postgres` (needs `DATABASE_URL`)'),
   DATABASE_URL: v(url('postgres:', 'postgresql:'), undefined, 'PostgreSQL connection string, for `WAYMARK_STORE=postgres`'),
@@ -382,6 +387,18 @@ function webhookConfigFromEnv(r: EnvReader): WebhookConfig {
   };
 }
 
+/** Both files or neither: one alone is a mistake worth stopping for, not a silent plain-HTTP start. */
+function tlsConfigFromEnv(r: EnvReader): TlsFiles | undefined {
+  const cert = r.optional('WAYMARK_TLS_CERT');
+  const key = r.optional('WAYMARK_TLS_KEY');
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined) {
+    r.problems.push(`${cert === undefined ? 'WAYMARK_TLS_KEY' : 'WAYMARK_TLS_CERT'} is set without ${cert === undefined ? 'WAYMARK_TLS_CERT' : 'WAYMARK_TLS_KEY'}: HTTPS needs both the certificate and its key`);
+    return undefined;
+  }
+  return { certFile: path.resolve(cert), keyFile: path.resolve(key) };
+}
+
 function ipGeocodeConfigFromEnv(r: EnvReader): IpGeocodeConfig {
   const cities = (r.optional('WAYMARK_IP_CITY_DATABASES') ?? []).map((f) => path.resolve(f));
   const anonymous = r.optional('WAYMARK_IP_ANONYMOUS_DATABASE');
@@ -421,6 +438,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     ipGeocode: ipGeocodeConfigFromEnv(r),
     routing: routingConfigFromEnv(r),
     geocoding: geocodingConfigFromEnv(r),
+    tls: tlsConfigFromEnv(r),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

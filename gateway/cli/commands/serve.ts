@@ -15,8 +15,10 @@ export async function serveCommand(config: GatewayConfig, out: CliOutput): Promi
     out.print(`First start: created project "default" (${created.id}) with keys:`);
     printIssuedKeys(out, created.keys);
   }
-  const shown = config.host === '0.0.0.0' ? `http://localhost:${server.port}` : server.url;
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? server.url.replace('127.0.0.1', 'localhost') : server.url;
   out.print(`Waymark listening on ${shown} (data: ${config.dataDir}, store: ${services.store.kind})`);
+  out.print(`  dashboard: ${shown}/dashboard/`);
+  out.print(`  API docs:  ${shown}/docs`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       out.print('Shutting down…');
