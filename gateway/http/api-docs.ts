@@ -9,6 +9,7 @@ const PAGE = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <title>Waymark API</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath d='M8 1a5 5 0 0 0-5 5c0 4 5 9 5 9s5-5 5-9a5 5 0 0 0-5-5z' fill='%232a6f97'/%3E%3C/svg%3E">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>

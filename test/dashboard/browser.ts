@@ -11,12 +11,15 @@ export function chromiumMissing(): string | undefined {
   return fs.existsSync(CHROMIUM) ? undefined : `${CHROMIUM} not found (apt-get install chromium, or set CHROMIUM_PATH)`;
 }
 
-/** Flags for a sandboxed, offline machine: no GPU, no background calls home that the closed network refuses. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Flags for a sandboxed, offline machine: no GPU, no background calls home that the closed network refuses.
+ * `extraArgs` add to them (e.g. --host-resolver-rules to reach the gateway by a host name).
+ */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
 
