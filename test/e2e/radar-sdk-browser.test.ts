@@ -77,6 +77,21 @@ const CALLS: SdkCall[] = [
   { name: 'matrix', endpoint: `/v1/route/matrix?origins=${AT.latitude},${AT.longitude}&destinations=50.94,6.96&mode=foot&units=metric`, script: `return Radar.matrix({ origins: [{ latitude: ${AT.latitude}, longitude: ${AT.longitude} }], destinations: [{ latitude: 50.94, longitude: 6.96 }], mode: 'foot', units: 'metric' });`, check: (r) => expect(r.matrix[0][0].duration.value).toBeGreaterThan(0) },
 ];
 
+/**
+ * The web SDK's set-up as docs/sdks.md gives it: its first `js` block, without the import (the page has
+ * `Radar` already), with the guide's placeholder key and host replaced by the test's.
+ */
+function guideSnippet(key: string, host: string): string {
+  const guide = fs.readFileSync(path.resolve(__dirname, '../../docs/sdks.md'), 'utf8');
+  const block = /```js\n([\s\S]*?)```/.exec(guide)?.[1];
+  if (!block) throw new Error('docs/sdks.md has no js block for the web SDK');
+  const code = block.split('\n').filter((line) => !line.startsWith('import ')).join('\n');
+  if (!code.includes("'prj_test_pk_...'") || !code.includes("'https://waymark.example.com'")) {
+    throw new Error(`docs/sdks.md's web snippet no longer names the placeholders this test replaces:\n${code}`);
+  }
+  return code.replace("'prj_test_pk_...'", JSON.stringify(key)).replace("'https://waymark.example.com'", JSON.stringify(host));
+}
+
 /** The customer's site: a page and the SDK's ES module, on an origin of its own. */
 function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
   // The package's exports map hides package.json; its ES build is dist/radar.js.
@@ -115,8 +130,10 @@ withChromium('radar-sdk-js in Chromium against the gateway', () => {
     page = await browser.newPage();
     await page.goto(site.url);
     await page.waitForFunction(() => (globalThis as any).Radar !== undefined);
-    // The gateway is another origin than the page: every call below is a CORS request.
-    await page.evaluate(({ key, host }) => (globalThis as any).Radar.initialize(key, { host, logLevel: 'none' }), { key: gateway.keys.testPk, host: gateway.url });
+    // The gateway is another origin than the page: every call below is a CORS request. The SDK is pointed
+    // at the gateway by the web snippet of docs/sdks.md itself, with the guide's key and host replaced.
+    const snippet = guideSnippet(gateway.keys.testPk, gateway.url);
+    await page.evaluate((code) => new Function('Radar', code)((globalThis as any).Radar), snippet);
   }, 60_000);
 
   afterAll(async () => {
