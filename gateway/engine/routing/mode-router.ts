@@ -194,7 +194,7 @@ export class ModeRouter {
     // Its turn is in the search's time only: the rest of that time is this piece's.
     last.duration = Math.max(0, r.seconds - out.reduce((t, p) => t + p.duration, 0));
     out.push(last);
-    return out;
+    return withoutEmptyEnds(out);
   }
 
   /** The best path between two snapped points as pieces of segments; null when there is none. */
@@ -388,4 +388,22 @@ export class ModeRouter {
     });
     return lines;
   }
+}
+
+/**
+ * A point snapped onto a junction leaves or reaches it along a 0 m piece of some road there: that road
+ * is not travelled and must not name the first or last step (OSRM starts on the road actually driven).
+ * The seconds of a dropped piece (a turn's cost) stay with its neighbour.
+ */
+function withoutEmptyEnds(pieces: Piece[]): Piece[] {
+  const EMPTY_M = 1e-3;
+  while (pieces.length > 1 && pieces[0].distance < EMPTY_M) {
+    const [dropped] = pieces.splice(0, 1);
+    pieces[0].duration += dropped.duration;
+  }
+  while (pieces.length > 1 && pieces[pieces.length - 1].distance < EMPTY_M) {
+    const dropped = pieces.pop()!;
+    pieces[pieces.length - 1].duration += dropped.duration;
+  }
+  return pieces;
 }
