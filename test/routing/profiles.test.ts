@@ -4,7 +4,7 @@ import { parseDurationSeconds, parseMaxspeed } from '../../data/osm/routing/prof
 import { waySpeeds } from '../../data/osm/routing/profiles/profile';
 import { PROFILES } from '../../data/osm/routing/profiles/profiles';
 import { readRestriction } from '../../data/osm/routing/restrictions';
-import { barrierBlocks } from '../../data/osm/routing/profiles/barriers';
+import { barrierBlocks, barrierSeconds } from '../../data/osm/routing/profiles/barriers';
 import type { OsmRelation } from '../../data/osm/stage';
 
 const speeds = (mode: keyof typeof PROFILES, tags: Record<string, string>, length = 100) => waySpeeds(PROFILES[mode], tags, length);
@@ -40,7 +40,8 @@ test('oneway, reverse oneway, roundabouts, bicycle contraflow, pedestrians both 
   expect(speeds('car', { highway: 'primary', junction: 'roundabout' })).toMatchObject({ backwardKph: 0 });
   expect(speeds('bike', { highway: 'residential', oneway: 'yes', 'oneway:bicycle': 'no' })).toMatchObject({ forwardKph: 15, backwardKph: 15 });
   expect(speeds('bike', { highway: 'residential', oneway: 'yes', cycleway: 'opposite_lane' })).toMatchObject({ forwardKph: 15, backwardKph: 15 });
-  expect(speeds('bike', { highway: 'residential', oneway: 'yes' })).toMatchObject({ backwardKph: 0 });
+  // Against a one-way street a bike is pushed at walking pace (OSRM's bicycle profile), not ridden.
+  expect(speeds('bike', { highway: 'residential', oneway: 'yes' })).toMatchObject({ forwardKph: 15, backwardKph: 4, pushing: { forward: false, backward: true } });
   expect(speeds('foot', { highway: 'residential', oneway: 'yes' })).toMatchObject({ forwardKph: 5, backwardKph: 5 });
   expect(speeds('car', { highway: 'residential', oneway: 'reversible' })).toBeNull();
 });
@@ -85,8 +86,10 @@ function relation(tags: Record<string, string>, members: OsmRelation['members'])
 
 test('turn restriction relations', () => {
   const m = [{ type: 'way' as const, ref: 10, role: 'from' }, { type: 'node' as const, ref: 5, role: 'via' }, { type: 'way' as const, ref: 11, role: 'to' }];
-  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, m))).toEqual({ fromWay: 10, viaNode: 5, toWay: 11, only: false, modes: ['car', 'truck', 'bike'] });
-  expect(readRestriction(relation({ type: 'restriction', restriction: 'only_straight_on', except: 'bicycle' }, m))).toMatchObject({ only: true, modes: ['car', 'truck'] });
+  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, m))).toEqual({ fromWay: 10, viaNode: 5, toWay: 11, only: false, modes: ['car', 'truck'] });
+  expect(readRestriction(relation({ type: 'restriction', restriction: 'only_straight_on', except: 'hgv' }, m))).toMatchObject({ only: true, modes: ['car'] });
+  // Bicycles and pedestrians ignore turn restrictions, as in OSRM's bicycle and foot profiles.
+  expect(readRestriction(relation({ type: 'restriction', 'restriction:bicycle': 'no_left_turn' }, m))).toBe('not-a-restriction');
   expect(readRestriction(relation({ type: 'restriction', 'restriction:hgv': 'no_right_turn' }, m))).toMatchObject({ modes: ['truck'] });
   expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, [m[0], { type: 'way', ref: 7, role: 'via' }, m[2]]))).toBe('unsupported');
   expect(readRestriction(relation({ type: 'multipolygon' }, m))).toBe('not-a-restriction');
@@ -101,4 +104,80 @@ test('barriers: bollards stop cars, not bikes or walkers; gates pass unless thei
   expect(blocks('car', { barrier: 'gate', access: 'no' })).toBe(true);
   expect(blocks('car', { barrier: 'bollard', motor_vehicle: 'yes' })).toBe(false);
   expect(blocks('foot', { barrier: 'wall' })).toBe(true);
+});
+
+test('car access as OSRM: denied values, restricted ones on main classes only, directional reopening, semicolon lists', () => {
+  for (const access of ['taxi', 'share_taxi', 'minibus', 'foot', 'restricted', 'official', 'emergency_vehicle', 'agricultural;forestry']) {
+    expect(speeds('car', { highway: 'primary', access })).toBeNull();
+  }
+  for (const access of ['permit', 'residents', 'unknown', 'some_tag', 'private;yes']) expect(speeds('car', { highway: 'primary', access })).not.toBeNull();
+  expect(speeds('car', { highway: 'primary', access: 'no', 'access:forward': 'yes' })).toMatchObject({ forwardKph: 65, backwardKph: 0 });
+  expect(speeds('car', { highway: 'primary', access: 'yes', 'access:forward': 'yes', motorcar: 'no' })).toBeNull();
+  expect(speeds('car', { highway: 'runway', access: 'private' })).toBeNull();
+  expect(speeds('car', { highway: 'steps', access: 'yes' })).toBeNull();
+  expect(speeds('car', { highway: 'primary', construction: 'yes' })).toBeNull();
+  expect(speeds('car', { highway: 'primary', construction: 'minor' })).not.toBeNull();
+});
+
+test('car one-ways by vehicle key, alternating one-ways open, size limits of a car', () => {
+  expect(speeds('car', { highway: 'primary', 'oneway:motorcar': 'yes' })).toMatchObject({ backwardKph: 0 });
+  expect(speeds('car', { highway: 'primary', 'oneway:vehicle': 'yes', oneway: 'no' })).toMatchObject({ backwardKph: 0 });
+  expect(speeds('car', { highway: 'primary', oneway: 'alternating' })).toMatchObject({ forwardKph: 65, backwardKph: 65 });
+  expect(speeds('car', { highway: 'primary', maxheight: '1' })).toBeNull();
+  expect(speeds('car', { highway: 'primary', width: '1.9' })).toBeNull();
+  expect(speeds('car', { highway: 'primary', width: "6'" })).toBeNull();
+  expect(speeds('car', { highway: 'primary', maxlength: '1' })).toBeNull();
+  expect(speeds('car', { highway: 'primary', maxweight: '0.1 lbs' })).toBeNull();
+  expect(speeds('car', { highway: 'primary', maxweight: '3.5' })).not.toBeNull();
+});
+
+test('car speeds: maxspeed per direction, advisory first, surface and smoothness caps', () => {
+  expect(speeds('car', { highway: 'primary', 'maxspeed:forward': '60' })).toMatchObject({ forwardKph: 48, backwardKph: 65 });
+  expect(speeds('car', { highway: 'primary', maxspeed: '90', 'maxspeed:advisory': '45' })!.forwardKph).toBe(36);
+  expect(speeds('car', { highway: 'primary', surface: 'mud' })!.forwardKph).toBe(10);
+  expect(speeds('car', { highway: 'primary', smoothness: 'impassable' })).toBeNull();
+});
+
+test('foot as OSRM: no trunk, cycleway, bridleway or motorroad; platforms and piers walkable; slow surfaces; escalators one way', () => {
+  for (const highway of ['trunk', 'trunk_link', 'cycleway', 'bridleway', 'road']) expect(speeds('foot', { highway })).toBeNull();
+  expect(speeds('foot', { highway: 'primary', motorroad: 'yes' })).toBeNull();
+  expect(speeds('foot', { railway: 'platform' })).toMatchObject({ forwardKph: 5 });
+  expect(speeds('foot', { highway: 'pier' })).toMatchObject({ forwardKph: 5 });
+  expect(speeds('foot', { highway: 'residential', access: 'delivery' })).toBeNull();
+  expect(speeds('foot', { highway: 'footway', surface: 'sand' })!.forwardKph).toBe(2.5);
+  expect(speeds('foot', { highway: 'steps', conveying: 'forward' })).toMatchObject({ forwardKph: 5, backwardKph: 0 });
+  expect(speeds('foot', { highway: 'steps', conveying: 'backward', oneway: 'no' })).toMatchObject({ forwardKph: 5, backwardKph: 5 });
+  expect(speeds('foot', { highway: 'footway', area: 'yes' })).not.toBeNull();
+});
+
+test('nodes: access tags close them without a barrier; kerbs, rising bollards, audible fences let cars through', () => {
+  const blocks = (mode: keyof typeof PROFILES, tags: Record<string, string>) => barrierBlocks(PROFILES[mode], mode, tags);
+  expect(blocks('car', { access: 'no' })).toBe(true);
+  expect(blocks('car', { access: 'private' })).toBe(false);
+  expect(blocks('foot', { access: 'delivery' })).toBe(true);
+  expect(blocks('car', { barrier: 'kerb', kerb: 'lowered' })).toBe(false);
+  expect(blocks('car', { barrier: 'kerb' })).toBe(true);
+  expect(blocks('car', { barrier: 'bollard', bollard: 'rising' })).toBe(false);
+  expect(blocks('car', { barrier: 'fence', sensory: 'audible' })).toBe(false);
+  expect(blocks('car', { barrier: 'height_restrictor', maxheight: '1' })).toBe(true);
+  expect(blocks('bike', { barrier: 'something_unknown' })).toBe(false);
+  expect(blocks('bike', { barrier: 'wall' })).toBe(true);
+  expect(barrierSeconds(PROFILES.car, 'car', { barrier: 'gate' })).toBe(60);
+  expect(barrierSeconds(PROFILES.car, 'car', { barrier: 'gate', access: 'yes' })).toBe(0);
+  expect(barrierSeconds(PROFILES.foot, 'foot', { barrier: 'gate' })).toBe(0);
+});
+
+test('bicycle as OSRM: pushed on footways and against one-ways, ridden where allowed, dismount, no trunk roads', () => {
+  expect(speeds('bike', { highway: 'footway' })).toMatchObject({ forwardKph: 4, backwardKph: 4, pushing: { forward: true, backward: true } });
+  expect(speeds('bike', { highway: 'pedestrian', bicycle: 'yes' })).toMatchObject({ forwardKph: 15, backwardKph: 15 });
+  expect(speeds('bike', { highway: 'pedestrian', bicycle: 'yes' })!.pushing).toBeUndefined();
+  expect(speeds('bike', { highway: 'steps' })).toMatchObject({ forwardKph: 2 });
+  expect(speeds('bike', { highway: 'footway', foot: 'no' })).toBeNull();
+  expect(speeds('bike', { highway: 'residential', oneway: 'yes', foot: 'no' })).toMatchObject({ backwardKph: 0 });
+  expect(speeds('bike', { highway: 'primary', junction: 'roundabout' })).toMatchObject({ backwardKph: 0 });
+  expect(speeds('bike', { highway: 'residential', bicycle: 'dismount' })).toMatchObject({ forwardKph: 4, backwardKph: 4 });
+  expect(speeds('bike', { highway: 'trunk' })).toBeNull();
+  expect(speeds('bike', { highway: 'track' })!.forwardKph).toBe(12);
+  expect(speeds('bike', { highway: 'residential', surface: 'gravel' })!.forwardKph).toBe(6);
+  expect(speeds('bike', { highway: 'residential', access: 'delivery' })).toBeNull();
 });

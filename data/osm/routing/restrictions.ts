@@ -27,14 +27,15 @@ export type RestrictionOutcome = TurnRestriction | 'not-a-restriction' | 'unsupp
 export function readRestriction(r: OsmRelation): RestrictionOutcome {
   if (r.tags.type !== 'restriction' && !(r.tags.type ?? '').startsWith('restriction:')) return 'not-a-restriction';
   let value = r.tags.restriction;
-  let modes: RoutingMode[] = ALL.filter((m) => m !== 'foot');
+  // OSRM's foot and bicycle profiles ignore turn restrictions (use_turn_restrictions = false).
+  let modes: RoutingMode[] = ALL.filter((m) => m !== 'foot' && m !== 'bike');
   if (value === undefined) {
     // restriction:hgv=no_left_turn and the like: one mode family only.
     for (const [key, v] of Object.entries(r.tags)) {
       const m = /^restriction:(.+)$/.exec(key);
       if (!m) continue;
       value = v;
-      modes = ALL.filter((mode) => MODE_WORDS[mode].includes(m[1]));
+      modes = ALL.filter((mode) => mode !== 'foot' && mode !== 'bike' && MODE_WORDS[mode].includes(m[1]));
     }
   }
   if (value === undefined) return 'unsupported';

@@ -19,9 +19,9 @@ import { buildModeGraphs } from './mode-graphs';
 import { writeModeGraph, writeNetwork } from './network-files';
 import { MODES, PROFILES } from './profiles/profiles';
 import type { RoutingMode } from './profiles/profile';
-import { waySpeeds } from './profiles/profile';
+import { waySpeeds, wayClass } from './profiles/profile';
 import { parseMaxspeed } from './profiles/maxspeed';
-import { barrierBlocks } from './profiles/barriers';
+import { barrierBlocks, barrierSeconds } from './profiles/barriers';
 import { readObstacle, type NodeObstacle } from './profiles/obstacles';
 import { readRestriction, type TurnRestriction } from './restrictions';
 import { TypedList } from './typed-list';
@@ -85,9 +85,10 @@ export class RoutingStage implements ImportStage {
 
   node(n: OsmNode): void {
     if (n.tags === null) return;
-    const obstacle = readObstacle(n.tags);
+    const obstacle = withGate(readObstacle(n.tags), barrierSeconds(PROFILES.car, 'car', n.tags));
     if (obstacle !== null) this.obstacles.set(n.id, obstacle);
-    if (n.tags.barrier !== undefined) MODES.forEach((mode, m) => {
+    // A node closes a mode's way by its barrier or by its own access tags (OSRM's process_node).
+    MODES.forEach((mode, m) => {
       if (barrierBlocks(PROFILES[mode], mode, n.tags!)) this.barriers[m].add(n.id);
     });
   }
@@ -104,7 +105,7 @@ export class RoutingStage implements ImportStage {
 
   way(way: OsmWay, nodes: NodeCoordinates): void {
     const tags = way.tags;
-    if (tags.highway === undefined && tags.route !== 'ferry' && tags.route !== 'shuttle_train') return;
+    if (wayClass(tags) === undefined && tags.route !== 'ferry' && tags.route !== 'shuttle_train') return;
     const idx = this.scratch;
     idx.length = 0;
     for (let i = 0; i < way.refs.length; i++) idx.push(nodes.indexOf(way.refs[i]));
@@ -120,7 +121,7 @@ export class RoutingStage implements ImportStage {
     this.wayName.push(this.string(tags.name));
     this.wayRef.push(this.string(tags.ref));
     const ferry = tags.route === 'ferry' || tags.route === 'shuttle_train';
-    const highway = ferry ? 'ferry' : tags.highway!;
+    const highway = ferry ? 'ferry' : wayClass(tags)!;
     this.wayClass.push(CLASS_INDEX.get(highway) ?? 0);
     this.wayMaxspeed.push(Math.round(parseMaxspeed(tags.maxspeed) ?? 0));
     let flags = 0;
@@ -341,6 +342,13 @@ export class RoutingStage implements ImportStage {
     summary.bytes = bytes;
     return summary;
   }
+}
+
+/** A gate's seconds (profiles/barriers.ts) joined to the node's other obstacle, for car and truck alike. */
+function withGate(obstacle: NodeObstacle | null, gateSeconds: number): NodeObstacle | null {
+  if (gateSeconds <= 0) return obstacle;
+  if (obstacle === null) return { seconds: gateSeconds, kind: 0, signal: false };
+  return { ...obstacle, seconds: obstacle.seconds + gateSeconds };
 }
 
 interface InsideObstacle {

@@ -16,6 +16,12 @@ import type { ExtractCatalog, LoadedExtract } from '../../jobs/extract-catalog';
 import { bestFit, fitOf } from './extract-choice';
 import { loadNetwork, type LoadedNetwork } from './network-loader';
 
+/**
+ * Every point is near a road, but the network joins none of the ways between them: the error names the
+ * pair, not a point, and says that no route connects them (not that a point is off the network).
+ */
+export class NoRouteBetween extends OutsideNetwork {}
+
 /** How far a point may lie from the nearest road open to the mode, metres (every mode). */
 export const SNAP_RADIUS_M = 1000;
 
@@ -94,21 +100,22 @@ export class EmbeddedRouter implements Router {
     return this.networks.length > 0;
   }
 
-  /** The extract reaching every point whose roads lie nearest them, with the snaps; else the first unreached point. */
-  private locate(points: LngLat[], mode: RouterMode, mask = 0): { router: ModeRouter; snaps: Snap[] } {
+  /** The extract reaching every point whose roads lie nearest them, with the snaps (and each point's candidates); else the first unreached point. */
+  private locate(points: LngLat[], mode: RouterMode, mask = 0): { router: ModeRouter; snaps: Snap[]; candidates: Snap[][] } {
     this.catalog.current();
     let worst = 0;
-    const reaching: Array<{ router: ModeRouter; snaps: Snap[] }> = [];
+    const reaching: Array<{ router: ModeRouter; snaps: Snap[]; candidates: Snap[][] }> = [];
     for (const n of this.networks) {
       const router = n.routers[mode];
-      const snaps: Snap[] = [];
+      const candidates: Snap[][] = [];
       for (const p of points) {
         if (!nearBox(n, p)) break;
-        const snap = router.snap(p, SNAP_RADIUS_M, mask);
-        if (snap === null) break;
-        snaps.push(snap);
+        const found = router.snapCandidates(p, SNAP_RADIUS_M, mask);
+        if (found.length === 0) break;
+        candidates.push(found);
       }
-      if (snaps.length === points.length) reaching.push({ router, snaps });
+      const snaps = candidates.map((c) => c[0]);
+      if (snaps.length === points.length) reaching.push({ router, snaps, candidates });
       worst = Math.max(worst, snaps.length);
     }
     if (reaching.length === 1) return reaching[0];
@@ -131,7 +138,7 @@ export class EmbeddedRouter implements Router {
   async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
     const { router, snaps } = this.locate([from, to], mode);
     const t = router.table([snaps[0]], [snaps[1]]);
-    if (!Number.isFinite(t.cost[0])) throw new OutsideNetwork(1, to, `no ${mode} route connects location 0 and location 1`);
+    if (!Number.isFinite(t.cost[0])) throw new NoRouteBetween(1, to, `no ${mode} route connects location 0 and location 1`);
     return { duration: round1(t.seconds[0] / 60), distance: Math.round(t.metres[0]) };
   }
 
@@ -141,13 +148,23 @@ export class EmbeddedRouter implements Router {
 
   async route(req: RouteRequest): Promise<RouteResult> {
     const mask = avoidMask(req.avoid);
-    const { router, snaps } = this.locate(req.locations, req.mode, mask);
+    const located = this.locate(req.locations, req.mode, mask);
+    const { router } = located;
+    let snaps = located.snaps;
     // Motor vehicles go on through intermediate points as OSRM's car profile does (continue_straight).
     const continueStraight = req.mode === 'car' || req.mode === 'truck';
-    const routes = router.route(snaps, { avoidMask: mask, alternatives: req.alternatives, heading: req.heading, continueStraight });
+    const options = { avoidMask: mask, alternatives: req.alternatives, heading: req.heading, continueStraight };
+    let routes = router.route(snaps, options);
+    // A point nearer a small part of the network than the large one: the other candidate may connect.
+    for (const tried of otherChoices(located.candidates)) {
+      if (routes !== null) break;
+      routes = router.route(tried, options);
+      if (routes !== null) snaps = tried;
+    }
     if (routes === null) {
       const last = req.locations.length - 1;
-      throw new OutsideNetwork(last, req.locations[last], `no ${req.mode} route connects the locations${mask ? ' with these avoid options' : ''}`);
+      const pair = req.locations.length === 2 ? 'location 0 and location 1' : 'the locations';
+      throw new NoRouteBetween(last, req.locations[last], `no ${req.mode} route connects ${pair}${mask ? ' with these avoid options' : ''}`);
     }
     if (!req.steps) for (const r of routes) for (const leg of r.legs) leg.steps = [];
     return { routes, waypoints: snaps.map((s) => [Math.round(s.lon * 1e6) / 1e6, Math.round(s.lat * 1e6) / 1e6] as LngLat) };
@@ -212,6 +229,21 @@ export class EmbeddedRouter implements Router {
     lines.push([req.center, [snap.lon, snap.lat]]);
     return [reachPolygon(req.center, lines)];
   }
+}
+
+/** The other combinations of each point's snap candidates (first choices already tried), at most a few. */
+function otherChoices(candidates: Snap[][]): Snap[][] {
+  const out: Snap[][] = [];
+  const walk = (i: number, chosen: Snap[], changed: boolean) => {
+    if (out.length >= 8) return;
+    if (i === candidates.length) {
+      if (changed) out.push([...chosen]);
+      return;
+    }
+    candidates[i].forEach((c, k) => walk(i + 1, [...chosen, c], changed || k > 0));
+  };
+  walk(0, [], false);
+  return out;
 }
 
 export function createEmbeddedRouter(catalog: ExtractCatalog): EmbeddedRouter {

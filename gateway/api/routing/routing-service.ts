@@ -5,6 +5,7 @@ import { OutsideNetwork, type AvoidOption, type LngLat, type RouterMode, type Ro
 import { haversineMeters } from '../../engine/geo/sphere';
 import { bestOrder } from '../../engine/routing/best-order';
 import { BadRequest, EngineUnavailable } from '../../http/errors';
+import { NoRouteBetween } from './embedded-router';
 import { directionsRoute, geometryOf, joinShapes, latLng, measures, type GeometryFormat } from './route-format';
 import { distanceMeasure, type Units } from './route-units';
 import type { RouterSelection } from './router-selection';
@@ -22,6 +23,11 @@ function same(a: LngLat, b: LngLat): boolean {
 
 /** Router failures as API errors; anything else is a bug and stays a 500. */
 function asApiError(err: unknown, named: NamedPoints): unknown {
+  if (err instanceof NoRouteBetween) {
+    // Both ends are near roads; the network does not join them. Named after the last point's parameter.
+    const last = named[named.length - 1];
+    return new BadRequest(last?.param ?? 'locations', err.message);
+  }
   if (err instanceof OutsideNetwork) {
     for (const { param, points } of named) {
       const i = points.findIndex((p) => same(p, err.location));

@@ -4,7 +4,7 @@
 import type { LngLat, OsrmRoute } from '../../../adapters/router/port';
 import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';
-import type { ModeGraph, Network } from './network';
+import { SEGMENT_FERRY, type ModeGraph, type Network } from './network';
 import { codeTail } from './mode-graph';
 import { buildLeg, pieceGeometry, type LegContext, type Piece } from './route-steps';
 import type { SearchResult, SearchSeed } from './search-seed';
@@ -24,6 +24,9 @@ export interface RouteOptions {
   continueStraight?: boolean;
 }
 
+/** OSRM's size below which a strongly connected part is "tiny" (its default, 1000 edge-based nodes). */
+const MAIN_COMPONENT_CODES = 1000;
+
 /** Alternatives: weight factor on the arcs of routes found so far, and what makes one acceptable. */
 const ALTERNATIVE_PENALTY = 1.6;
 const ALTERNATIVE_MAX_STRETCH = 1.5;
@@ -37,9 +40,18 @@ export class ModeRouter {
   private readonly inFirst: Uint32Array;
   private readonly inArc: Uint32Array;
   private readonly legContext: LegContext;
+  /** Whether the mode's main part is large in OSRM's sense (else the map is small and every part counts). */
+  private readonly bigComponent: boolean;
 
   constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
     // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
+    let mainCodes = 0;
+    for (let s = 0; s < mode.segmentMain.length; s++) {
+      if (mode.segmentMain[s] !== 1) continue;
+      if (mode.segmentForward[s] >= 0) mainCodes++;
+      if (mode.segmentBackward[s] >= 0) mainCodes++;
+    }
+    this.bigComponent = mainCodes >= MAIN_COMPONENT_CODES;
     const penalised = mode.arcSeconds !== mode.arcWeight && mode.arcSeconds.some((s, a) => s !== mode.arcWeight[a]);
     this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
     const arcs = mode.arcTail.length;
@@ -82,10 +94,31 @@ export class ModeRouter {
     return this.mode.segmentForward[segment] >= 0 || this.mode.segmentBackward[segment] >= 0;
   }
 
-  /** Nearest open segment within `radius` metres, preferring the network's large connected part. */
+  /** Where a route may start or end: an open segment that is not a ferry or train (OSRM's startpoint rule). */
+  private startable(segment: number, avoidMask: number): boolean {
+    return (this.network.segmentFlags[segment] & SEGMENT_FERRY) === 0 && this.segmentOpen(segment, avoidMask);
+  }
+
+  /**
+   * Nearest open segment within `radius` metres, preferring the network's large connected part. On a
+   * network without a part of OSRM's size for "large" (MAIN_COMPONENT_CODES), every part is as good.
+   */
   snap(point: LngLat, radius: number, avoidMask = 0): Snap | null {
-    const main = this.index.nearest(point[0], point[1], radius, (s) => this.mode.segmentMain[s] === 1 && this.segmentOpen(s, avoidMask));
-    return main ?? this.index.nearest(point[0], point[1], radius, (s) => this.segmentOpen(s, avoidMask));
+    return this.snapCandidates(point, radius, avoidMask)[0] ?? null;
+  }
+
+  /**
+   * The snaps a route may start or end at, best first: the nearest startable segment of the large part,
+   * and, when a small part's segment is nearer, that one after it (OSRM routes from both and keeps what
+   * connects).
+   */
+  snapCandidates(point: LngLat, radius: number, avoidMask = 0): Snap[] {
+    const nearest = this.index.nearest(point[0], point[1], radius, (s) => this.startable(s, avoidMask))
+      ?? this.index.nearest(point[0], point[1], radius, (s) => this.segmentOpen(s, avoidMask));
+    if (nearest === null) return [];
+    if (!this.bigComponent || this.mode.segmentMain[nearest.segment] === 1) return [nearest];
+    const main = this.index.nearest(point[0], point[1], radius, (s) => this.mode.segmentMain[s] === 1 && this.startable(s, avoidMask));
+    return main === null ? [nearest] : [main, nearest];
   }
 
   /** Share of the segment behind the snapped point in the direction of code c. */
