@@ -24,6 +24,7 @@ import { createRouterSelection, type RouterSelection } from './api/routing/route
 import { metricsEndpoint } from './api/webhooks/metrics-endpoint';
 import { healthEndpoints } from './api/health/health-endpoints';
 import { Readiness } from './api/health/readiness';
+import { DiskProbe } from './api/health/disk-probe';
 import { TrackService } from './api/track/track-service';
 import type { FeatureInstance } from './feature';
 import { FEATURES } from './features';
@@ -34,6 +35,7 @@ import { v1Routes } from './api/v1';
 import type { GatewayConfig } from './config';
 import { Authenticator } from './http/auth';
 import { errorHandler } from './http/envelope';
+import { StoreFaults } from './http/store-faults';
 import { NotFound } from './http/errors';
 import { consoleLogger, type Logger } from './http/logger';
 import { answerClientError } from './http/client-error';
@@ -72,6 +74,8 @@ export interface Services {
   extracts: ExtractCatalog;
   /** The road networks of the imported extracts (also inside `router`), for the data endpoints. */
   embeddedRouter: EmbeddedRouter;
+  /** Store faults requests met (full or read-only disk, lost database): 503s, readiness, a metric. */
+  storeFaults: StoreFaults;
   /** Installed features, by name. */
   features: Map<string, FeatureInstance>;
 }
@@ -140,7 +144,8 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
   const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
   const services: Services = {
-    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, embeddedRouter, features: new Map(),
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, embeddedRouter,
+    storeFaults: new StoreFaults(store), features: new Map(),
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);
@@ -197,14 +202,16 @@ export function createApp(services: Services): Express {
   // The browser dashboard: static files; it calls the API below with the signed-in key.
   app.use(dashboardFiles());
   // GET /, /health, /ready: no key, outside /v1 (docs/operations.md).
-  app.use(healthEndpoints(new Readiness(services.store, services.regions)));
+  const faults = services.storeFaults;
+  const probe = config.store === 'postgres' ? undefined : new DiskProbe(config.dataDir);
+  app.use(healthEndpoints(new Readiness(services.store, services.regions, { faults, probe })));
   const routes = v1Routes(services);
   app.use(apiDocs(() => openApiDocument(routes, { version: packageInfo().version, docs: ROUTE_DOCS })));
   app.use(wireRoutes(routes, { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
   });
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, faults));
   return app;
 }
 

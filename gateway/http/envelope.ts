@@ -1,10 +1,12 @@
 // The response envelope: every body is JSON with meta.code equal to the HTTP status, errors included.
 // This file is the one place where errors become responses.
 import type { ErrorRequestHandler, Response } from 'express';
-import { ApiError, BadRequest, Busy, PayloadTooLarge, TooManyRequests } from './errors';
+import { ApiError, BadRequest, Busy, PayloadTooLarge, StoreUnavailable, TooManyRequests } from './errors';
+import { FaultLog } from './fault-log';
 import { LockWaitTimeout } from '../../adapters/store/port';
 import { stringifyWithText } from './json-text';
 import type { Logger } from './logger';
+import type { StoreFaults } from './store-faults';
 
 export function sendEnvelope(res: Response, status: number, meta: Record<string, unknown> = {}, body: Record<string, unknown> = {}): void {
   const envelope = { meta: { code: status, ...meta }, ...body };
@@ -85,15 +87,28 @@ function fromStore(err: unknown): ApiError | undefined {
   return new Busy('The resource is busy with another request (a lock is held elsewhere); retry shortly', 1);
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * `faults`, when given, turns the store's environment failures (a full or read-only disk, a lost
+ * database) into 503 with Retry-After and notes them for readiness. Failures that repeat per request
+ * are logged through a FaultLog: one line per kind every few seconds, without a stack.
+ */
+export function errorHandler(logger: Logger, faults?: StoreFaults): ErrorRequestHandler {
+  const log = new FaultLog(logger);
   return (err: unknown, req, res, _next) => {
-    const known = err instanceof ApiError ? err : (fromBodyParser(err as BodyParserError) ?? fromExpress(err) ?? fromStore(err));
+    const requestId = res.getHeader('x-request-id');
+    const fault = faults?.answer(err);
+    if (fault) {
+      log.error(`store:${fault.state.fault}`, 'store unavailable', { fault: fault.state.fault, requestId, path: req.path, error: fault.state.detail });
+    }
+    const known = err instanceof ApiError ? err : (fromBodyParser(err as BodyParserError) ?? fromExpress(err) ?? fromStore(err) ?? fault?.error);
     if (!known) {
-      logger.error('unhandled error', { requestId: res.getHeader('x-request-id'), path: req.path, error: err instanceof Error ? err.stack : String(err) });
+      const message = err instanceof Error ? err.message : String(err);
+      // A bug keeps its stack, once per message every few seconds: the same bug on every request is one story.
+      log.error(`unhandled:${message.slice(0, 200)}`, 'unhandled error', { requestId, path: req.path, error: err instanceof Error ? err.stack : message });
       sendEnvelope(res, 500, { message: 'Internal server error', type: 'ERROR_SERVER' });
       return;
     }
-    if (known instanceof TooManyRequests || known instanceof Busy) res.setHeader('Retry-After', String(known.retryAfterSeconds));
+    if (known instanceof TooManyRequests || known instanceof Busy || known instanceof StoreUnavailable) res.setHeader('Retry-After', String(known.retryAfterSeconds));
     const meta: Record<string, unknown> = { message: known.message };
     if (known.param !== undefined) meta.param = known.param;
     if (known.type !== undefined) meta.type = known.type;

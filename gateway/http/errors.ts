@@ -82,3 +82,16 @@ export class Busy extends ApiError {
     super(503, message, undefined, 'ERROR_BUSY');
   }
 }
+
+/**
+ * The store cannot take the request now for a reason of the environment (adapters/store/store-fault.ts):
+ * a full or read-only disk, I/O errors, a lost database connection. Nothing was written; retry later.
+ */
+export class StoreUnavailable extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, message, undefined, 'ERROR_STORE_UNAVAILABLE');
+  }
+}

@@ -81,7 +81,7 @@ export class AdvisorySession {
     if (this.closed) return Promise.reject(new Error(`withLock(${JSON.stringify(key)}): the store is closed`));
     return new Promise((settle, reject) => this.enqueue({
       free: false, lockId, settle,
-      fail: (err) => reject(new Error(`withLock(${JSON.stringify(key)}): could not take the advisory lock: ${errorText(err)}`)),
+      fail: (err) => reject(new Error(`withLock(${JSON.stringify(key)}): could not take the advisory lock: ${errorText(err)}`, { cause: err })),
     }));
   }
 

@@ -21,6 +21,7 @@ import { REVISION_CONFLICT_CODE, RevisionConflict } from '../revision-conflict';
 import { sortedMatch } from '../sorted-index';
 import { collectionTable, createIndexSql, isOwnIndex, tableName, type TableIndex } from '../collection-table';
 import { cellOf, cellRows, COARSE_COLUMNS, COARSE_SQL, hourOf } from '../coarse-index';
+import { assertWritableDirectory } from './writable-directory';
 import { createRowWriter, type PutRow, type RowFailure, type RowOp, type RowWriter } from './row-writer';
 import { SqliteWriter } from './sqlite-writer';
 
@@ -114,7 +115,7 @@ export class SqliteStore implements Store {
   private changes: ChangeLogReader | undefined;
 
   constructor(private readonly opts: SqliteStoreOptions) {
-    if (opts.file !== ':memory:') fs.mkdirSync(path.dirname(opts.file), { recursive: true });
+    if (opts.file !== ':memory:') assertWritableDirectory(path.dirname(opts.file));
     this.db = new Database(opts.file);
     this.db.pragma('journal_mode = WAL');
     // FULL (default) fsyncs the WAL at every commit, so an acknowledged write survives an OS crash or a

@@ -4,6 +4,8 @@
 // get healthy processes restarted.
 import type { Store } from '../../../adapters/store/port';
 import type { RegionLookup } from '../../../adapters/regions/port';
+import type { StoreFaults } from '../../http/store-faults';
+import type { DiskProbe } from './disk-probe';
 
 export interface CheckResult {
   ok: boolean;
@@ -38,20 +40,30 @@ async function timed(run: () => Promise<string | undefined>): Promise<CheckResul
   }
 }
 
+export interface WriteChecks {
+  /** Store faults requests met (503s); writes count as failing until one of the ways below clears them. */
+  faults: StoreFaults;
+  /** The SQLite store's data directory, probed with a small write; absent for PostgreSQL. */
+  probe?: DiskProbe;
+}
+
 export class Readiness {
   private regionsLoaded = false;
 
   constructor(
     private readonly store: Store,
     private readonly regions: RegionLookup,
+    private readonly writeChecks?: WriteChecks,
   ) {}
 
   async report(): Promise<ReadinessReport> {
+    const readAtMs = Date.now();
     const store = await timed(async () => {
       // Any read goes to the database; an unknown id keeps it an index lookup.
       await withDeadline(this.store.projects.get('readiness-probe'), STORE_DEADLINE_MS, 'the store');
       return undefined;
     });
+    const writes = this.writeChecks && (await timed(async () => this.checkWrites(this.writeChecks!, store.ok, readAtMs)));
     const regions = await timed(async () => {
       if (!this.regionsLoaded) {
         this.regions.lookup([0, 0]);
@@ -59,7 +71,23 @@ export class Readiness {
       }
       return undefined;
     });
-    const checks = { store, regions };
+    const checks = { store, ...(writes ? { writes } : {}), regions };
     return { ready: Object.values(checks).every((c) => c.ok), checks };
+  }
+
+  /**
+   * Throws while writes fail: the data directory's probe write fails, or requests met a store fault
+   * that nothing has cleared since. A commit clears it (StoreFaults), and so does a probe of the same
+   * kind that succeeds after it: a read for a lost connection, the disk probe for a full, read-only or
+   * failing disk; a node out of its load balancer's rotation gets no writes that could show it recovered.
+   */
+  private checkWrites({ faults, probe }: WriteChecks, readOk: boolean, readAtMs: number): string | undefined {
+    const disk = probe?.check();
+    if (disk && !disk.ok) throw new Error(disk.detail);
+    const fault = faults.failing();
+    if (!fault) return undefined;
+    const cleared = fault.fault === 'connection-lost' ? readOk && readAtMs > fault.atMs : disk !== undefined && disk.atMs > fault.atMs;
+    if (cleared) return undefined;
+    throw new Error(`writes are failing (${fault.fault}): ${fault.detail}`);
   }
 }

@@ -35,7 +35,9 @@ export function metricsEndpoint(services: Services): RequestHandler {
       sendEnvelope(res, verdict.status, { message: verdict.message, type: verdict.status === 401 ? 'ERROR_UNAUTHORIZED' : 'ERROR_FORBIDDEN' });
       return;
     }
-    const text = (await webhooksOf(services)?.metrics.render(Date.now())) ?? '\n';
+    // The webhook gauges read the store: while it is down the scrape still shows the store's faults.
+    const webhooks = await Promise.resolve(webhooksOf(services)?.metrics.render(Date.now())).catch((err: unknown) => `# webhook metrics unavailable: ${String(err instanceof Error ? err.message : err).replace(/\n/g, ' ')}\n`);
+    const text = `${services.storeFaults.counter.render()}\n${webhooks ?? ''}`;
     res.status(200).type('text/plain; version=0.0.4; charset=utf-8').send(text);
   };
 }
