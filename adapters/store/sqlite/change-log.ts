@@ -17,8 +17,7 @@ import type { NoteRow } from './row-writer';
 
 /** More ids than this in one write announce the whole environment instead (as an import does). */
 export const MAX_IDS_PER_NOTE = 1000;
-/** Rows read per query; a reader further behind than MAX_BEHIND rows starts over instead of reading them. */
-const READ_BATCH = 1000;
+/** A reader further behind than this many rows starts over instead of reading them. */
 const MAX_BEHIND = 20_000;
 
 /** One writer's name in the log, so that its own rows are not reported back to it. */
@@ -51,19 +50,23 @@ interface LogRow {
 export class ChangeLogReader {
   private lastSeq: number;
   private readonly timer: NodeJS.Timeout;
-  private readonly after: Database.Statement<[number], LogRow>;
   private readonly newest: Database.Statement<[], { seq: number }>;
+  private readonly first: Database.Statement<[number], { seq: number }>;
+  private readonly others: Database.Statement<[number, number, string], LogRow>;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly node: string,
     private readonly deliver: (change: RemoteChange) => void,
     intervalMs: number,
     private readonly onError: (err: Error) => void,
   ) {
-    this.after = db.prepare(`SELECT seq, node, collection, project_id, live, ids FROM change_log WHERE seq > ? ORDER BY seq LIMIT ${READ_BATCH}`);
     // sqlite_sequence keeps the last seq handed out even when every row has been pruned.
     this.newest = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'");
+    this.first = db.prepare('SELECT seq FROM change_log WHERE seq > ? ORDER BY seq LIMIT 1');
+    // This process's own rows (a gateway's trips, written on most track updates of a user on a trip)
+    // are skipped by SQLite, never read into JavaScript.
+    this.others = db.prepare('SELECT seq, node, collection, project_id, live, ids FROM change_log WHERE seq > ? AND seq <= ? AND node <> ? ORDER BY seq');
     // What happened before this process listened is in what it will load anyway.
     this.lastSeq = this.newestSeq();
     this.timer = setInterval(() => this.poll(), intervalMs);
@@ -86,23 +89,19 @@ export class ChangeLogReader {
   }
 
   private read(): void {
-    const merged = new Map<string, RemoteChange>();
-    let read = 0;
-    for (;;) {
-      const rows = this.after.all(this.lastSeq);
-      if (rows.length === 0) break;
-      // Seqs are consecutive (AUTOINCREMENT, assigned in the writers' transactions): a hole means rows
-      // this reader never saw were pruned, and anything may have changed.
-      if (rows[0].seq !== this.lastSeq + 1 || read + rows.length > MAX_BEHIND) {
-        this.lastSeq = this.newestSeq();
-        this.deliver({ collection: '*' });
-        return;
-      }
-      for (const row of rows) if (row.node !== this.node) merge(merged, row);
-      this.lastSeq = rows[rows.length - 1].seq;
-      read += rows.length;
-      if (rows.length < READ_BATCH) break;
+    const newest = this.newestSeq();
+    if (newest === this.lastSeq) return;
+    // Seqs are consecutive (AUTOINCREMENT, assigned in the writers' transactions): a hole after the last
+    // row read means rows this reader never saw were pruned, and anything may have changed. So does a
+    // backlog too long to be worth reading row by row.
+    if (this.first.get(this.lastSeq)?.seq !== this.lastSeq + 1 || newest - this.lastSeq > MAX_BEHIND) {
+      this.lastSeq = newest;
+      this.deliver({ collection: '*' });
+      return;
     }
+    const merged = new Map<string, RemoteChange>();
+    for (const row of this.others.iterate(this.lastSeq, newest, this.node)) merge(merged, row);
+    this.lastSeq = newest;
     for (const change of merged.values()) this.deliver(change);
   }
 
@@ -114,12 +113,13 @@ export class ChangeLogReader {
 /** Folds a row into the changes of this poll: one per collection and environment (or project). */
 function merge(merged: Map<string, RemoteChange>, row: LogRow): void {
   const key = `${row.collection}\u0000${row.project_id ?? ''}\u0000${row.live ?? ''}`;
-  const ids = row.ids === null ? undefined : (JSON.parse(row.ids) as string[]);
   const seen = merged.get(key);
+  // Already "anything in the scope": this row's ids add nothing (and are not even parsed).
+  if (seen && !seen.ids) return;
+  const ids = row.ids === null ? undefined : (JSON.parse(row.ids) as string[]);
   if (seen) {
-    if (!seen.ids || !ids) delete seen.ids;
-    else if (seen.ids.length + ids.length > MAX_IDS_PER_NOTE) delete seen.ids;
-    else seen.ids.push(...ids);
+    if (!ids || seen.ids!.length + ids.length > MAX_IDS_PER_NOTE) delete seen.ids;
+    else seen.ids!.push(...ids);
     return;
   }
   const change: RemoteChange = { collection: row.collection };
