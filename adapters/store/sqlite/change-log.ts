@@ -6,7 +6,7 @@
 // Why a table and not `PRAGMA data_version`: data_version changes on any commit by another connection,
 // and the gateway's own writes come from its writer thread's connection, so it changes on every track
 // update and still says nothing about what changed. The log says which collection, environment and
-// documents, so a listener reads only those. A poll with nothing new is one seek on the primary key.
+// documents, so a listener reads only those. A poll with nothing new reads one row of sqlite_sequence.
 // Writers prune rows older than a minute (row-writer.ts); a reader that fell further behind sees the
 // hole in the sequence and reports that anything may have changed.
 import { randomBytes } from 'node:crypto';
