@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXTRACT_NAME, MANIFEST_FORMAT, MANIFEST_VERSION, extractsDir, type ExtractManifest } from './extract-layout';
 import { cleanLeftovers, commitExtract, lockExtract, stagingDir } from './extract-folders';
-import { ProgressStep, formatBytes, formatCount, type ProgressEvent, type StepTiming } from './import-progress';
+import { ProgressStep, formatBytes, formatCount, type ProgressEvent, type StepPlace, type StepTiming } from './import-progress';
 import { NodeCoordinatesBuilder, type SortedNodeCoordinates } from './node-coordinates';
 import { readOsm, type ReadResult } from './osm-reader';
 import { OsmFormatError, type OsmVisitor } from './osm-visitor';
-import type { ImportStage, NodeCoordinates, StageSummary } from './stage';
+import type { ImportStage, NodeCoordinates, StageContext, StageSummary } from './stage';
 
 export interface ImportOptions {
   /** The extract on disk; several files are read as one region (merged-osm-reader.ts). */
@@ -22,6 +22,8 @@ export interface ImportOptions {
   stages: readonly ImportStage[];
   signal?: AbortSignal;
   onProgress?(event: ProgressEvent): void;
+  /** Memory the stages may use for their largest working sets (StageContext.memoryBudgetBytes). */
+  memoryBudgetBytes?: number;
 }
 
 export interface ImportResult {
@@ -64,14 +66,17 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const release = lockExtract(dataDir, name);
   const staging = stagingDir(dataDir, name);
   const steps: StepTiming[] = [];
+  const wantsRelations = stages.filter((s) => s.relation);
+  // Steps in order: the relation pass (when a stage wants relations), nodes and ways, then each stage's finish.
+  const stepCount = (wantsRelations.length > 0 ? 1 : 0) + 1 + stages.length;
+  const place = (): StepPlace => ({ step: steps.length + 1, steps: stepCount, importStarted: started });
   try {
     fs.rmSync(staging, { recursive: true, force: true });
     fs.mkdirSync(staging);
     for (const s of stages) fs.mkdirSync(path.join(staging, s.name));
 
-    const wantsRelations = stages.filter((s) => s.relation);
     if (wantsRelations.length > 0) {
-      const step = new ProgressStep('read relations', options.onProgress);
+      const step = new ProgressStep('read relations', options.onProgress, place());
       const visitor: OsmVisitor = {
         relation: (r) => {
           for (const s of wantsRelations) stageCall(s, `relation ${r.id}`, () => s.relation!(r));
@@ -79,21 +84,23 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       };
       const read = await readOsm(options.file, visitor, {
         signal,
-        onProgress: (done, total, counts) => step.update(done, total, step.describe({ relations: counts.relations })),
+        onProgress: (done, total, counts) => step.update(done, total, step.describe({ relations: counts.relations }), 'reading the relations'),
       });
       steps.push(step.finish(`${formatCount(read.relations)} relations`));
     }
 
-    const { read, nodes, bbox } = await readNodesAndWays(options, steps);
+    const { read, nodes, bbox } = await readNodesAndWays(options, steps, place());
     const summaries: Record<string, StageSummary> = {};
     for (const s of stages) {
       if (signal?.aborted) throw signal.reason;
-      const step = new ProgressStep(s.name, options.onProgress);
-      const ctx = {
+      const step = new ProgressStep(s.name, options.onProgress, place());
+      const ctx: StageContext = {
         extract: name,
         dir: path.join(staging, s.name),
         nodes,
-        progress: (what: string, done: number, total?: number) => step.update(done, total, `${what}: ${formatCount(done)}${total === undefined ? '' : `/${formatCount(total)}`}`),
+        memoryBudgetBytes: options.memoryBudgetBytes,
+        progress: (what: string, done: number, total?: number, detail?: string) =>
+          step.update(done, total, undefined, what, detail),
       };
       try {
         summaries[s.name] = await s.finish(ctx);
@@ -136,6 +143,7 @@ function sourceOf(file: string | readonly string[]): string {
 async function readNodesAndWays(
   options: ImportOptions,
   steps: StepTiming[],
+  place: StepPlace,
 ): Promise<{ read: ReadResult; nodes: NodeCoordinates; bbox: [number, number, number, number] }> {
   const { stages } = options;
   const nodeStages = stages.filter((s) => s.node);
@@ -148,7 +156,7 @@ async function readNodesAndWays(
     frozen = builder.freeze();
     return frozen;
   };
-  const step = new ProgressStep('read nodes and ways', options.onProgress);
+  const step = new ProgressStep('read nodes and ways', options.onProgress, place);
   const visitor: OsmVisitor = {
     node: (id, lon, lat, tags) => {
       if (frozen !== null) throw new OsmFormatError(`the file is not sorted: node ${id} comes after the first way (sort it with "osmium sort")`);
@@ -168,7 +176,7 @@ async function readNodesAndWays(
   };
   const read = await readOsm(options.file, visitor, {
     signal: options.signal,
-    onProgress: (done, total, counts) => step.update(done, total, step.describe({ nodes: counts.nodes, ways: counts.ways })),
+    onProgress: (done, total, counts) => step.update(done, total, step.describe({ nodes: counts.nodes, ways: counts.ways }), 'reading nodes and ways'),
   });
   const nodes: SortedNodeCoordinates = frozen ?? freeze();
   if (nodes.size === 0 || bbox === null) throw new OsmFormatError(`${sourceOf(options.file)} holds no nodes: nothing to import`);

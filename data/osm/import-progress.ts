@@ -1,13 +1,25 @@
-// Progress of an import as steps ("read nodes and ways", "routing: contract"…), each with counts, a
-// rate and its time, for the CLI to draw and the summary to list. The pipeline reports, it never prints.
+// Progress of an import as steps ("read nodes and ways", "routing"…), each with its place among the
+// import's steps, counts, a rate, an estimate of the time left and the time since the import started,
+// for the CLI to draw and the summary to list. The pipeline reports, it never prints.
 export interface ProgressEvent {
-  /** The step, e.g. `read nodes and ways` or `routing: graph`. */
+  /** The step, e.g. `read nodes and ways` or `routing`. */
   label: string;
+  /** 1-based place of the step among the import's steps, and how many there are. */
+  step: number;
+  steps: number;
+  /** What the step is doing now in plain words, e.g. `contracting the road graphs`. */
+  phase: string;
   done: number;
-  /** Unknown for steps that cannot tell in advance. */
+  /** Unknown for phases that cannot tell in advance. */
   total?: number;
   /** Counts and rates, e.g. `1,204,332 nodes (2.1 M/s), 40,112 ways`. */
   detail: string;
+  /** Items a second in the current phase (0 until something is done). */
+  rate: number;
+  /** Estimated seconds left in the current phase, from its rate so far; undefined when unknown. */
+  secondsLeft?: number;
+  /** Wall seconds since the import started. */
+  elapsed: number;
   /** Set on the last event of a step. */
   finished?: boolean;
 }
@@ -36,15 +48,38 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024).toFixed(0)} KiB`;
 }
 
-/** One step: throttles updates and measures its own time. */
+/** `75` → `1 min 15 s`; `4000` → `1 h 06 min`; under a minute, whole seconds. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+/** Where a step stands among the import's steps, and when the import started (hrtime, ns). */
+export interface StepPlace {
+  step: number;
+  steps: number;
+  importStarted: bigint;
+}
+
+const secondsSince = (t: bigint): number => Number(process.hrtime.bigint() - t) / 1e9;
+
+/** One step: throttles updates, measures its own time and the rate of its current phase. */
 export class ProgressStep {
   private readonly started = process.hrtime.bigint();
   private lastReportMs = 0;
+  private phase = '';
+  private phaseStarted = this.started;
 
-  constructor(private readonly label: string, private readonly sink: ((e: ProgressEvent) => void) | undefined) {}
+  constructor(
+    private readonly label: string,
+    private readonly sink: ((e: ProgressEvent) => void) | undefined,
+    private readonly place: StepPlace = { step: 1, steps: 1, importStarted: process.hrtime.bigint() },
+  ) {}
 
   get seconds(): number {
-    return Number(process.hrtime.bigint() - this.started) / 1e9;
+    return secondsSince(this.started);
   }
 
   /** `counts` as name → count; each gets a rate over the step's time so far. */
@@ -53,17 +88,35 @@ export class ProgressStep {
     return Object.entries(counts).map(([name, n]) => `${formatCount(n)} ${name} (${formatRate(n / s)})`).join(', ');
   }
 
-  update(done: number, total: number | undefined, detail: string): void {
+  /**
+   * `phase` names what is being counted (a new phase restarts its rate and estimate); `detail` shows
+   * counts in words; without it, `done of total (rate)`, followed by `more` (e.g. the state of parts).
+   */
+  update(done: number, total: number | undefined, detail: string | undefined, phase = this.label, more?: string): void {
+    if (phase !== this.phase) {
+      this.phase = phase;
+      this.phaseStarted = process.hrtime.bigint();
+    }
     if (!this.sink) return;
     const now = Date.now();
     if (now - this.lastReportMs < REPORT_EVERY_MS) return;
     this.lastReportMs = now;
-    this.sink({ label: this.label, done, total, detail });
+    const inPhase = secondsSince(this.phaseStarted);
+    const rate = inPhase > 0 ? done / inPhase : 0;
+    const secondsLeft = total !== undefined && total > 0 && done > 0 && inPhase >= 1 ? Math.max(0, total - done) / rate : undefined;
+    const counts = `${formatCount(done)}${total === undefined ? '' : ` of ${formatCount(total)}`}${done > 0 ? ` (${formatRate(rate)})` : ''}`;
+    this.sink({
+      label: this.label, step: this.place.step, steps: this.place.steps, phase, done, total, detail: `${detail ?? counts}${more ? `; ${more}` : ''}`, rate, secondsLeft,
+      elapsed: secondsSince(this.place.importStarted),
+    });
   }
 
   finish(detail: string): StepTiming {
     const timing = { label: this.label, seconds: this.seconds, detail };
-    this.sink?.({ label: this.label, done: 1, total: 1, detail: `${detail} in ${timing.seconds.toFixed(2)} s`, finished: true });
+    this.sink?.({
+      label: this.label, step: this.place.step, steps: this.place.steps, phase: 'done', done: 1, total: 1,
+      detail: `${detail} in ${timing.seconds.toFixed(2)} s`, rate: 0, secondsLeft: 0, elapsed: secondsSince(this.place.importStarted), finished: true,
+    });
     return timing;
   }
 }

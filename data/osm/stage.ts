@@ -58,8 +58,17 @@ export interface StageContext {
   /** This stage's own folder inside the staged extract; created by the pipeline, empty. */
   readonly dir: string;
   readonly nodes: NodeCoordinates;
-  /** Report progress of `finish` (building, contracting, indexing…): counts, not percentages. */
-  progress(step: string, done: number, total?: number): void;
+  /**
+   * Report progress of `finish` (building, contracting, indexing…): counts, not percentages. `step`
+   * names the phase in plain words (a new one restarts the rate and the estimate of time left);
+   * `detail`, when given, replaces the counts shown after it (e.g. the state of each mode).
+   */
+  progress(step: string, done: number, total?: number, detail?: string): void;
+  /**
+   * Memory the stage may use for its largest working sets, bytes; beyond it, work goes one part at a
+   * time and spills to files in `dir`. Undefined: no budget.
+   */
+  readonly memoryBudgetBytes?: number;
 }
 
 /** What a stage tells the summary at the end of an import: names and counts, e.g. { edges: 1203 }. */

@@ -15,11 +15,13 @@ export interface ModeGraphJob {
   restricted: Uint8Array;
   /** Obstacles at vertices whose seconds the mode's turns pay; null for modes that pay none. */
   obstacles: VertexObstacles | null;
+  /** Where the contraction writes its finished edges instead of keeping them in memory; null: memory. */
+  contractionSpillDir: string | null;
 }
 
 export type WorkerReply =
   | { kind: 'progress'; job: number; step: string; done: number; total?: number }
-  | { kind: 'graph'; job: number; graph: ModeGraph }
+  | { kind: 'graph'; job: number; graph: ModeGraph; seconds: number }
   | { kind: 'error'; job: number; message: string };
 
 /** The distinct buffers under a graph's arrays, to transfer rather than copy. */

@@ -2,6 +2,7 @@
 // network it was started with, reporting progress, and hands each graph back without copying.
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildModeGraph } from '../../../gateway/engine/routing/mode-graph';
+import { finishedEdgesFor } from './edge-spill';
 import type { Network } from '../../../gateway/engine/routing/network';
 import { graphBuffers, type ModeGraphJob, type WorkerReply } from './mode-graph-job';
 
@@ -10,6 +11,7 @@ const port = parentPort!;
 
 port.on('message', (job: ModeGraphJob) => {
   const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
+  const started = process.hrtime.bigint();
   try {
     const graph = buildModeGraph({
       network,
@@ -18,10 +20,10 @@ port.on('message', (job: ModeGraphJob) => {
       restrictions: job.restrictions,
       turnCosts: job.turnCosts,
       blockedVertices: new Set(job.blockedVertices),
-      restricted: job.restricted, obstacles: job.obstacles ?? undefined,
+      restricted: job.restricted, obstacles: job.obstacles ?? undefined, finishedEdges: finishedEdgesFor(job),
       onProgress: (step, done, total) => reply({ kind: 'progress', job: job.id, step, done, total }),
     });
-    reply({ kind: 'graph', job: job.id, graph }, graphBuffers(graph));
+    reply({ kind: 'graph', job: job.id, graph, seconds: Number(process.hrtime.bigint() - started) / 1e9 }, graphBuffers(graph));
   } catch (err) {
     reply({ kind: 'error', job: job.id, message: err instanceof Error ? err.message : String(err) });
   }

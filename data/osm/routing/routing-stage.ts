@@ -5,6 +5,8 @@
 // splits ways into segments at shared nodes, marks border crossings, builds each mode's graph and
 // contraction hierarchy (gateway/engine/routing; the modes in parallel, mode-graphs.ts) and writes them
 // into the extract's routing/ folder.
+import fs from 'node:fs';
+import path from 'node:path';
 import { bundledCountryAt } from '../../../adapters/regions/embedded/embedded-regions';
 import type { SegmentRestriction } from '../../../gateway/engine/routing/mode-graph';
 import { TURN_COSTS } from '../../../gateway/engine/routing/turn-costs';
@@ -274,7 +276,7 @@ export class RoutingStage implements ImportStage {
         }
         segFirstNode = k;
       }
-      if (p % 4096 === 0) ctx.progress('segments', p, pieceCount);
+      if (p % 4096 === 0) ctx.progress('cutting ways into road segments', p, pieceCount);
     }
     segmentStart.push(pointLon.length);
 
@@ -310,33 +312,49 @@ export class RoutingStage implements ImportStage {
       return [{
         id: m, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(),
         restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted,
-        obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null,
+        obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null, contractionSpillDir: null,
       }];
     });
     // The workers start now with their own copy of the network; border flags (which no mode graph reads)
-    // and the network file are done meanwhile.
-    const building = buildModeGraphs(network, jobs, (m, step, done, total) => ctx.progress(`${MODES[m]} ${step}`, done, total));
+    // and the network file are done meanwhile. Each mode's file is written as soon as its graph is built.
+    const budget = ctx.memoryBudgetBytes;
+    const spillDir = budget === undefined ? null : fs.mkdtempSync(path.join(ctx.dir, '.spill-'));
+    for (const job of jobs) job.contractionSpillDir = spillDir;
+    const progress = new ModeGraphsProgress(jobs.map((j) => MODES[j.id]), network.segmentFrom.length * 2);
+    const report = (): void => ctx.progress('building and contracting the road graph of each mode', progress.done, progress.total, progress.describe());
+    let bytes = 0;
+    const figures = new Map<number, StageSummary>();
+    const building = buildModeGraphs(network, jobs, (m, step, done, total) => {
+      progress.update(MODES[m], step, done, total);
+      report();
+    }, (job, graph, seconds) => {
+      const mode = MODES[job.id];
+      bytes += writeModeGraph(ctx.dir, mode, graph);
+      figures.set(job.id, {
+        [`${mode} turns`]: graph.arcTail.length,
+        [`${mode} shortcuts`]: graph.hierarchy.childA.length - graph.arcTail.length,
+        [`${mode} seconds`]: Math.round(seconds * 10) / 10,
+      });
+      progress.update(mode, 'done', 1, 1);
+      report();
+    }, { maxThreads: budget === undefined ? undefined : modeThreadsWithin(budget, network.segmentFrom.length * 2) });
     let borders: number;
-    let bytes: number;
     try {
-      ctx.progress('borders and network file', 0);
-      borders = markBorderCrossings(network);
-      bytes = writeNetwork(ctx.dir, network);
+      ctx.progress('marking roads that cross a border', 0);
+      borders = markBorderCrossings(network, (done, total) => ctx.progress('marking roads that cross a border', done, total));
+      ctx.progress('writing the network file', 0);
+      bytes += writeNetwork(ctx.dir, network);
     } catch (err) {
       await building.catch(() => undefined);
       throw err;
     }
     const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
-    const { graphs, threads } = await building;
-    summary['graph threads'] = threads;
-    for (const [i, job] of jobs.entries()) {
-      const mode = MODES[job.id];
-      const graph = graphs[i];
-      ctx.progress(`${mode} file`, 0);
-      bytes += writeModeGraph(ctx.dir, mode, graph);
-      summary[`${mode} turns`] = graph.arcTail.length;
-      summary[`${mode} shortcuts`] = graph.hierarchy.childA.length - graph.arcTail.length;
+    try {
+      summary['graph threads'] = await building;
+    } finally {
+      if (spillDir !== null) fs.rmSync(spillDir, { recursive: true, force: true });
     }
+    for (const job of jobs) Object.assign(summary, figures.get(job.id));
     summary['turn restrictions'] = applied;
     if (this.unsupportedRestrictions > 0) summary['restrictions skipped (via way)'] = this.unsupportedRestrictions;
     summary.bytes = bytes;
@@ -389,8 +407,55 @@ function obstaclesAtVertices(vertexNode: readonly number[], obstacleAt: Readonly
   return { vertex: Uint32Array.from(vertex), seconds: Float32Array.from(seconds), kind: Uint8Array.from(kind) };
 }
 
+/**
+ * Mode graphs built at once under a memory budget: a contraction's working set is about
+ * CONTRACTION_BYTES_PER_DIRECTION a segment direction (edges of the vertices not yet contracted, their
+ * lists, the witness search), its finished edges spilled to disk; at least one.
+ */
+const CONTRACTION_BYTES_PER_DIRECTION = 400;
+
+function modeThreadsWithin(budgetBytes: number, directions: number): number {
+  return Math.max(1, Math.floor(budgetBytes / (directions * CONTRACTION_BYTES_PER_DIRECTION)));
+}
+
+/** The state of each mode's graph in words, and the contraction's overall count, for the progress line. */
+class ModeGraphsProgress {
+  private readonly state = new Map<string, { step: string; done: number; total: number }>();
+
+  constructor(private readonly modes: readonly string[], private readonly perMode: number) {
+    for (const m of modes) this.state.set(m, { step: 'waiting', done: 0, total: perMode });
+  }
+
+  update(mode: string, step: string, done: number, total?: number): void {
+    this.state.set(mode, { step, done, total: total ?? this.perMode });
+  }
+
+  /** Vertices contracted over all modes (a finished mode counts whole). */
+  get done(): number {
+    let done = 0;
+    for (const s of this.state.values()) done += s.step === 'done' ? this.perMode : s.step === 'contraction' ? s.done : 0;
+    return done;
+  }
+
+  get total(): number {
+    return this.perMode * this.modes.length;
+  }
+
+  describe(): string {
+    const words: Record<string, string> = {
+      waiting: 'waiting', turns: 'building its turns', components: 'finding its connected roads', ordering: 'ordering its vertices', done: 'done',
+    };
+    return this.modes.map((m) => {
+      const s = this.state.get(m)!;
+      if (s.step === 'contraction') return `${m} ${Math.floor((s.done / Math.max(1, s.total)) * 100)}% contracted`;
+      if (s.step === 'ordering') return `${m} ordering its vertices ${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
+      return `${m} ${words[s.step] ?? s.step}`;
+    }).join(', ');
+  }
+}
+
 /** Flags segments whose two ends lie in different countries (bundled boundaries); returns how many. */
-function markBorderCrossings(n: Network): number {
+function markBorderCrossings(n: Network, onProgress: (done: number, total: number) => void): number {
   const country = new Array<string | undefined>(n.vertexPoint.length);
   const countryOf = (v: number): string | undefined => {
     if (country[v] === undefined) {
@@ -407,6 +472,7 @@ function markBorderCrossings(n: Network): number {
       n.segmentFlags[s] |= SEGMENT_BORDER;
       count++;
     }
+    if ((s & 16383) === 0) onProgress(s, n.segmentFrom.length);
   }
   return count;
 }

@@ -148,7 +148,73 @@ class EdgeLists {
   }
 }
 
+/**
+ * Where the contraction puts the edges that will change no more: an edge is finished once one of its
+ * ends is contracted. Edges come in chunks (parallel arrays, `count` entries used); the hierarchy is
+ * assembled from them at the end. Kept in memory here; data/osm/routing/edge-spill.ts writes them to a
+ * file, so the contraction holds only the edges still among uncontracted vertices.
+ */
+export interface FinishedEdges {
+  add(chunk: EdgeChunk): void;
+  /** Every chunk added, in order; may be called more than once, after the last add. */
+  forEach(visit: (chunk: EdgeChunk) => void): void;
+  /** Lets go of what the store holds. */
+  close(): void;
+}
+
+export class EdgeChunk {
+  count = 0;
+  readonly id: Uint32Array;
+  readonly tail: Uint32Array;
+  readonly head: Uint32Array;
+  /** As written in the hierarchy (32-bit). */
+  readonly weight: Float32Array;
+  readonly distance: Float32Array;
+  readonly childA: Int32Array;
+  readonly childB: Int32Array;
+
+  constructor(readonly capacity: number) {
+    this.id = new Uint32Array(capacity);
+    this.tail = new Uint32Array(capacity);
+    this.head = new Uint32Array(capacity);
+    this.weight = new Float32Array(capacity);
+    this.distance = new Float32Array(capacity);
+    this.childA = new Int32Array(capacity);
+    this.childB = new Int32Array(capacity);
+  }
+
+  /** The arrays in file order (edge-spill.ts). */
+  arrays(): Array<Uint32Array | Float32Array | Int32Array> {
+    return [this.id, this.tail, this.head, this.weight, this.distance, this.childA, this.childB];
+  }
+}
+
+/** Entries of a chunk: 64 Ki edges, 1.75 MiB. */
+export const EDGE_CHUNK = 1 << 16;
+
+export class FinishedEdgesInMemory implements FinishedEdges {
+  private chunks: EdgeChunk[] = [];
+
+  add(chunk: EdgeChunk): void {
+    this.chunks.push(chunk);
+  }
+
+  forEach(visit: (chunk: EdgeChunk) => void): void {
+    for (const c of this.chunks) visit(c);
+  }
+
+  close(): void {
+    this.chunks = [];
+  }
+}
+
+/**
+ * The graph being contracted. Edge ids are given in order of creation (childA/childB name them); the
+ * fields of an edge live in a slot only while both its ends are uncontracted, then go to FinishedEdges
+ * and the slot is reused. The per-vertex lists hold slots.
+ */
 class DynamicGraph {
+  id: Uint32Array;
   tail: Uint32Array;
   head: Uint32Array;
   weight: Float64Array;
@@ -157,13 +223,19 @@ class DynamicGraph {
   childB: Int32Array;
   /** Base arcs an edge stands for (1 for a base arc): shortcuts over long chains cost more. */
   arcs: Uint32Array;
+  /** Edge ids given so far. */
   count = 0;
+  private slotsUsed = 0;
+  private free = new Uint32Array(1024);
+  private freeCount = 0;
+  private chunk = new EdgeChunk(EDGE_CHUNK);
   /** Edges of the vertices not yet contracted, by tail (other = head) and by head (other = tail). */
   readonly out: EdgeLists;
   readonly in: EdgeLists;
 
-  constructor(vertexCount: number, arcs: BaseArcs) {
-    const capacity = arcs.tail.length * 2 + 16;
+  constructor(vertexCount: number, arcs: BaseArcs, private readonly finished: FinishedEdges) {
+    const capacity = arcs.tail.length + 16;
+    this.id = new Uint32Array(capacity);
     this.tail = new Uint32Array(capacity);
     this.head = new Uint32Array(capacity);
     this.weight = new Float64Array(capacity);
@@ -197,8 +269,8 @@ class DynamicGraph {
       this.in.setWeight(w, e, weight);
       return true;
     }
-    if (this.count === this.tail.length) this.grow();
-    const e = this.count++;
+    const e = this.freeCount > 0 ? this.free[--this.freeCount] : this.newSlot();
+    this.id[e] = this.count++;
     this.tail[e] = u;
     this.head[e] = w;
     this.weight[e] = weight;
@@ -211,16 +283,56 @@ class DynamicGraph {
     return true;
   }
 
-  /** Takes a contracted vertex's edges out of its neighbours' lists (they stay in the edge arrays). */
+  /** Takes a contracted vertex's edges out of its neighbours' lists and hands them over as finished. */
   detach(v: number): void {
-    for (let i = this.in.first(v), end = this.in.end(v); i < end; i++) this.out.remove(this.in.other[i], this.in.edge[i]);
-    for (let i = this.out.first(v), end = this.out.end(v); i < end; i++) this.in.remove(this.out.other[i], this.out.edge[i]);
+    for (let i = this.in.first(v), end = this.in.end(v); i < end; i++) {
+      this.out.remove(this.in.other[i], this.in.edge[i]);
+      this.finish(this.in.edge[i]);
+    }
+    for (let i = this.out.first(v), end = this.out.end(v); i < end; i++) {
+      this.in.remove(this.out.other[i], this.out.edge[i]);
+      this.finish(this.out.edge[i]);
+    }
     this.in.clear(v);
     this.out.clear(v);
   }
 
+  /** Hands over the last chunk; no edge may be added after. */
+  close(): void {
+    if (this.chunk.count > 0) this.finished.add(this.chunk);
+    this.chunk = new EdgeChunk(0);
+  }
+
+  private finish(slot: number): void {
+    let c = this.chunk;
+    if (c.count === c.capacity) {
+      this.finished.add(c);
+      c = this.chunk = new EdgeChunk(EDGE_CHUNK);
+    }
+    const i = c.count++;
+    c.id[i] = this.id[slot];
+    c.tail[i] = this.tail[slot];
+    c.head[i] = this.head[slot];
+    c.weight[i] = this.weight[slot];
+    c.distance[i] = this.distance[slot];
+    c.childA[i] = this.childA[slot];
+    c.childB[i] = this.childB[slot];
+    if (this.freeCount === this.free.length) {
+      const f = new Uint32Array(this.free.length * 2);
+      f.set(this.free);
+      this.free = f;
+    }
+    this.free[this.freeCount++] = slot;
+  }
+
+  private newSlot(): number {
+    if (this.slotsUsed === this.tail.length) this.grow();
+    return this.slotsUsed++;
+  }
+
   private grow(): void {
     const n = Math.ceil(this.tail.length * 1.5) + 16;
+    const i = new Uint32Array(n); i.set(this.id); this.id = i;
     const t = new Uint32Array(n); t.set(this.tail); this.tail = t;
     const h = new Uint32Array(n); h.set(this.head); this.head = h;
     const w = new Float64Array(n); w.set(this.weight); this.weight = w;
@@ -317,13 +429,31 @@ class WitnessSearch {
   }
 }
 
+/** `ordering`: first priorities, vertex by vertex; `contraction`: vertices contracted. */
 export interface ContractionProgress {
-  (contracted: number, total: number): void;
+  (step: 'ordering' | 'contraction', done: number, total: number): void;
 }
 
-export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hierarchy {
+/** Least time between two progress calls: the last vertices of a large graph take long each, so counts alone would go quiet. */
+const PROGRESS_EVERY_MS = 1000;
+
+export interface ContractionOptions {
+  /** Where finished edges go; default in memory. Closed by contract(). */
+  finishedEdges?: FinishedEdges;
+}
+
+export function contract(arcs: BaseArcs, onProgress?: ContractionProgress, options: ContractionOptions = {}): Hierarchy {
   const n = arcs.vertexCount;
-  const g = new DynamicGraph(n, arcs);
+  const finished = options.finishedEdges ?? new FinishedEdgesInMemory();
+  try {
+    return contractInto(arcs, n, finished, onProgress);
+  } finally {
+    finished.close();
+  }
+}
+
+function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProgress: ContractionProgress | undefined): Hierarchy {
+  const g = new DynamicGraph(n, arcs, finished);
   for (let i = 0; i < arcs.tail.length; i++) {
     if (arcs.tail[i] === arcs.head[i]) continue;
     g.addOrImprove(arcs.tail[i], arcs.head[i], arcs.weight[i], arcs.distance[i], -1, i, 1);
@@ -373,21 +503,31 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
         const eout = outEdge[i];
         const through = g.arcs[ein] + g.arcs[eout];
         arcsAdded += through;
-        if (apply) g.addOrImprove(u, w, via, g.distance[ein] + g.distance[eout], ein, eout, through);
+        if (apply) g.addOrImprove(u, w, via, g.distance[ein] + g.distance[eout], g.id[ein], g.id[eout], through);
       }
     }
     const removed = ins + outs;
     return 2 * (added / Math.max(1, removed)) + 4 * (arcsAdded / Math.max(1, arcsRemoved)) + depth[v];
   };
 
+  let lastReport = Date.now();
+  const due = (): boolean => {
+    const now = Date.now();
+    if (now - lastReport < PROGRESS_EVERY_MS) return false;
+    lastReport = now;
+    return true;
+  };
   const queue = new MinHeap(n + 16);
   for (let v = 0; v < n; v++) {
     priority[v] = visit(v, false);
     queue.push(v, priority[v]);
+    if (onProgress && (v & 1023) === 0 && due()) onProgress('ordering', v, n);
   }
   const rank = new Uint32Array(n);
   let done = 0;
+  let pops = 0;
   while (queue.size > 0) {
+    if (onProgress && (++pops & 63) === 0 && due()) onProgress('contraction', done, n);
     const v = queue.pop();
     if (contracted[v] || queue.lastKey !== priority[v]) continue;
     // Lazy update: the priority may have grown since it was queued (its neighbours were contracted).
@@ -404,21 +544,32 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress): Hier
     for (let i = gOut.first(v), end = gOut.end(v); i < end; i++) depth[gOut.other[i]] = Math.max(depth[gOut.other[i]], below);
     for (let i = gIn.first(v), end = gIn.end(v); i < end; i++) depth[gIn.other[i]] = Math.max(depth[gIn.other[i]], below);
     g.detach(v);
-    if (onProgress && (done & 4095) === 0) onProgress(done, n);
   }
-  onProgress?.(n, n);
-  return finish(g, rank, n);
+  onProgress?.('contraction', n, n);
+  g.close();
+  return assemble(finished, g.count, rank, n);
 }
 
-function finish(g: DynamicGraph, rank: Uint32Array, n: number): Hierarchy {
+/**
+ * The hierarchy from the finished edges: each edge goes up from its lower-ranked end, into the forward
+ * graph when that is its tail, the backward graph when its head; within a vertex in edge id order.
+ */
+function assemble(finished: FinishedEdges, count: number, rank: Uint32Array, n: number): Hierarchy {
+  const childA = new Int32Array(count);
+  const childB = new Int32Array(count);
   const fwdCount = new Uint32Array(n + 1);
   const bwdCount = new Uint32Array(n + 1);
-  for (let e = 0; e < g.count; e++) {
-    const a = g.tail[e];
-    const b = g.head[e];
-    if (rank[a] < rank[b]) fwdCount[a + 1]++;
-    else bwdCount[b + 1]++;
-  }
+  finished.forEach((c) => {
+    for (let i = 0; i < c.count; i++) {
+      const e = c.id[i];
+      childA[e] = c.childA[i];
+      childB[e] = c.childB[i];
+      const a = c.tail[i];
+      const b = c.head[i];
+      if (rank[a] < rank[b]) fwdCount[a + 1]++;
+      else bwdCount[b + 1]++;
+    }
+  });
   for (let v = 0; v < n; v++) {
     fwdCount[v + 1] += fwdCount[v];
     bwdCount[v + 1] += bwdCount[v];
@@ -431,16 +582,54 @@ function finish(g: DynamicGraph, rank: Uint32Array, n: number): Hierarchy {
   const backward = make(bwdCount);
   const fPos = forward.first.slice(0, n);
   const bPos = backward.first.slice(0, n);
-  for (let e = 0; e < g.count; e++) {
-    const a = g.tail[e];
-    const b = g.head[e];
-    const [graph, at, other] = rank[a] < rank[b] ? [forward, fPos[a]++, b] : [backward, bPos[b]++, a];
-    graph.other[at] = other;
-    graph.weight[at] = g.weight[e];
-    graph.distance[at] = g.distance[e];
-    graph.edge[at] = e;
+  finished.forEach((c) => {
+    for (let i = 0; i < c.count; i++) {
+      const a = c.tail[i];
+      const b = c.head[i];
+      let graph: UpwardGraph, at: number;
+      if (rank[a] < rank[b]) {
+        graph = forward;
+        at = fPos[a]++;
+        graph.other[at] = b;
+      } else {
+        graph = backward;
+        at = bPos[b]++;
+        graph.other[at] = a;
+      }
+      graph.weight[at] = c.weight[i];
+      graph.distance[at] = c.distance[i];
+      graph.edge[at] = c.id[i];
+    }
+  });
+  sortRunsByEdge(forward, n);
+  sortRunsByEdge(backward, n);
+  return { rank, forward, backward, childA, childB };
+}
+
+/** Edges come finished in contraction order; each vertex's run is put in edge id order (insertion sort: runs are short). */
+function sortRunsByEdge(g: UpwardGraph, n: number): void {
+  const { first, other, weight, distance, edge } = g;
+  for (let v = 0; v < n; v++) {
+    const start = first[v];
+    const end = first[v + 1];
+    for (let i = start + 1; i < end; i++) {
+      const e = edge[i];
+      if (edge[i - 1] <= e) continue;
+      const o = other[i], w = weight[i], d = distance[i];
+      let j = i - 1;
+      while (j >= start && edge[j] > e) {
+        edge[j + 1] = edge[j];
+        other[j + 1] = other[j];
+        weight[j + 1] = weight[j];
+        distance[j + 1] = distance[j];
+        j--;
+      }
+      edge[j + 1] = e;
+      other[j + 1] = o;
+      weight[j + 1] = w;
+      distance[j + 1] = d;
+    }
   }
-  return { rank, forward, backward, childA: g.childA.slice(0, g.count), childB: g.childB.slice(0, g.count) };
 }
 
 /** The base arcs of an edge, in path order. */

@@ -7,7 +7,7 @@
 // routability weight): such roads serve the ends of a route, not its middle. An obstacle on a vertex
 // (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
 // binds. Then the large strongly connected part (for snapping) and the contraction hierarchy.
-import { contract, type BaseArcs } from './contraction';
+import { contract, type BaseArcs, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
 import { SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
@@ -34,6 +34,8 @@ export interface ModeGraphInput {
   blockedVertices?: ReadonlySet<number>;
   /** Obstacles on vertices whose seconds this mode's turns pay. */
   obstacles?: VertexObstacles;
+  /** Where the contraction puts its finished edges (contraction.ts); default in memory. */
+  finishedEdges?: FinishedEdges;
   onProgress?(step: string, done: number, total?: number): void;
 }
 
@@ -185,8 +187,8 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   for (let c = 0; c < codes; c++) if (weightOf(c) >= 0 && (sizes.get(component[c]) ?? 0) >= threshold) segmentMain[c >> 1] = 1;
 
   const arcs: BaseArcs = { vertexCount: codes, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
-  input.onProgress?.('contraction', 0, codes);
-  const hierarchy = contract(arcs, (done, total) => input.onProgress?.('contraction', done, total));
+  input.onProgress?.('ordering', 0, codes);
+  const hierarchy = contract(arcs, (step, done, total) => input.onProgress?.(step, done, total), { finishedEdges: input.finishedEdges });
   return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy };
 }
 
