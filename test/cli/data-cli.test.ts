@@ -87,6 +87,9 @@ withFixtures('waymark data', () => {
     expect(served()).toEqual([]);
     const run = await waymark(['data', 'import', path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf'), '--name', 'baltimore']);
     expect(run.stderr).toMatch(/read nodes and ways: 51,385 nodes, 7,230 ways; node index \d+ KiB in \d+\.\d\d s/);
+    // Each step with its place among the five, in plain words, with the time since the import started.
+    expect(run.stderr).toMatch(/^\[2\/5\] read nodes and ways: 51,385 nodes, .* \(\d+ s since start\)$/m);
+    expect(run.stderr).toMatch(/^\[3\/5\] routing: building and contracting the road graph of each mode \d+% · [\d,]+ of [\d,]+ .*car .*foot .* since start$/m);
     expect(run.stdout).toMatch(/^Imported baltimore from .*us-md-baltimore-valhalla\.osm\.pbf in \d+\.\d\d s \(peak memory [\d.]+ MiB\): 51385 nodes, 7230 ways, 167 relations\.$/m);
     expect(run.code).toBe(0);
     expect(served()).toEqual(['baltimore:51385']);

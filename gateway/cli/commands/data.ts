@@ -14,13 +14,15 @@ import { type ParsedArgs, UsageError, flag, unknownSubcommand } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, stepLines } from '../progress';
 
-export const DATA_USAGE = `waymark data import FILE|URL [FILE|URL…] [--name NAME] [--json]
+export const DATA_USAGE = `waymark data import FILE|URL [FILE|URL…] [--name NAME] [--memory-budget MiB] [--json]
 waymark data list [--json]
 waymark data remove NAME [--json]
   (import: an OpenStreetMap extract, .osm.pbf or .osm XML, optionally .bz2/.gz compressed; NAME defaults to
    the file name without extensions; re-importing a NAME replaces it once the new import has succeeded.
    Several files are imported as one region with one network (adjacent or overlapping extracts, each
-   sorted as osmium writes them; objects on the seams are read once): name it with --name)`;
+   sorted as osmium writes them; objects on the seams are read once): name it with --name.
+   --memory-budget: the routing contraction keeps its finished edges in files and builds fewer modes at once,
+   for a region larger than memory allows; the files it writes are the same)`;
 
 export async function dataCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {
   const sub = args.words[1];
@@ -64,12 +66,21 @@ function readName(args: ParsedArgs, source: string): string {
   return derived;
 }
 
+function readMemoryBudget(args: ParsedArgs): number | undefined {
+  const given = flag(args, 'memory-budget');
+  if (given === undefined) return undefined;
+  const mib = Number(given);
+  if (!Number.isFinite(mib) || mib < 16) throw new UsageError(`--memory-budget ${JSON.stringify(given)} must be a number of MiB, at least 16`);
+  return mib * 2 ** 20;
+}
+
 async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {
   const sources = args.words.slice(2);
   if (sources.length === 0) throw new UsageError(`data import needs a FILE or URL\n${DATA_USAGE}`);
   if (sources.length > 1 && flag(args, 'name') === undefined) throw new UsageError(`several files make one region: name it with --name\n${DATA_USAGE}`);
   const source = sources.join(' + ');
   const name = readName(args, sources[0]);
+  const memoryBudgetBytes = readMemoryBudget(args);
   for (const s of sources) {
     if (isUrl(s)) continue;
     if (!fs.existsSync(s)) throw new Error(`cannot read ${s}: no such file`);
@@ -111,7 +122,7 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
     try {
       result = await runImport({
         file: files, source: sources.map((s) => (isUrl(s) ? s : path.resolve(s))).join(' + '), name, dataDir: config.dataDir,
-        stages: IMPORT_STAGES.map((make) => make()), signal: abort.signal, onProgress: out.json ? undefined : stepLines(),
+        stages: IMPORT_STAGES.map((make) => make()), signal: abort.signal, onProgress: out.json ? undefined : stepLines(), memoryBudgetBytes,
       });
     } catch (err) {
       if (err instanceof ExtractBusy) throw err;
