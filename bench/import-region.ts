@@ -1,0 +1,81 @@
+// Import benchmark for a region (an extract tiled with ../shared/tools/tile-osm.py, or any extract): the
+// whole `waymark data import` (every stage, four modes) in this process, printing per step its wall and
+// CPU seconds and the peak RSS so far, per mode the time its worker took, its turns and shortcuts, and the
+// size of the network files. The machine is shared: CPU seconds are the steadier figure, and the load
+// average at the start and end is printed beside them.
+//
+// Run: npm run bench:build && node dist/bench/import-region.js /work/scratch/b8.osm.pbf [--memory-budget MiB]
+// Keep what it writes off the repository: the data directory is a temporary folder, removed at the end
+// unless KEEP=1 (then its path is printed).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runImport } from '../data/osm/import-pipeline';
+import { formatBytes, formatDuration } from '../data/osm/import-progress';
+import { IMPORT_STAGES } from '../data/osm/stages';
+import { stepLines } from '../gateway/cli/progress';
+
+interface Row {
+  step: string;
+  wall: number;
+  cpu: number;
+  peakRss: number;
+}
+
+const cpuSeconds = (): number => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1e6;
+};
+const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
+
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  if (!file || !fs.existsSync(file)) throw new Error('usage: node dist/bench/import-region.js FILE.osm.pbf [--memory-budget MiB]');
+  const budgetAt = process.argv.indexOf('--memory-budget');
+  const memoryBudgetBytes = budgetAt > 0 ? Number(process.argv[budgetAt + 1]) * 2 ** 20 : undefined;
+  const dataDir = fs.mkdtempSync(path.join(process.env.BENCH_TMP ?? os.tmpdir(), 'waymark-import-bench-'));
+  const name = path.basename(file).replace(/\..*$/, '').toLowerCase().replace(/[^a-z0-9_-]/g, '-');
+  const loadBefore = os.loadavg()[0];
+  const rows: Row[] = [];
+  let stepWall = 0;
+  let stepCpu = cpuSeconds();
+  const lines = stepLines();
+  const started = process.hrtime.bigint();
+  const result = await runImport({
+    file, name, dataDir, stages: IMPORT_STAGES.map((make) => make()), memoryBudgetBytes,
+    onProgress: (e) => {
+      lines(e);
+      if (!e.finished) return;
+      const cpu = cpuSeconds();
+      rows.push({ step: e.label, wall: e.elapsed - stepWall, cpu: cpu - stepCpu, peakRss: peakRss() });
+      stepWall = e.elapsed;
+      stepCpu = cpu;
+    },
+  });
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  const m = result.manifest;
+  const routing = m.stages.routing ?? {};
+  const files = fs.readdirSync(path.join(result.dir, 'routing')).map((f) => [f, fs.statSync(path.join(result.dir, 'routing', f)).size] as const);
+  const out: string[] = [];
+  out.push(`\n${file}: ${m.import?.nodes.toLocaleString('en-US')} nodes, ${m.import?.ways.toLocaleString('en-US')} ways; ${os.availableParallelism()} cores; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end${memoryBudgetBytes ? `; memory budget ${formatBytes(memoryBudgetBytes)}` : ''}`);
+  out.push('| step | wall | CPU s | peak RSS so far |');
+  out.push('|---|---|---|---|');
+  for (const r of rows) out.push(`| ${r.step} | ${formatDuration(r.wall)} | ${r.cpu.toFixed(1)} | ${formatBytes(r.peakRss)} |`);
+  out.push(`| **all** | **${formatDuration(wall)}** (${wall.toFixed(1)} s; process ${process.uptime().toFixed(1)} s) | **${cpuSeconds().toFixed(1)}** | **${formatBytes(result.peakMemoryBytes)}** |`);
+  out.push('');
+  out.push(`| mode | worker wall s | turns | shortcuts | file |`);
+  out.push('|---|---|---|---|---|');
+  for (const mode of ['car', 'truck', 'bike', 'foot']) {
+    const size = files.find(([f]) => f === `${mode}.bin`)?.[1] ?? 0;
+    out.push(`| ${mode} | ${routing[`${mode} seconds`] ?? '?'} | ${Number(routing[`${mode} turns`] ?? 0).toLocaleString('en-US')} | ${Number(routing[`${mode} shortcuts`] ?? 0).toLocaleString('en-US')} | ${formatBytes(size)} |`);
+  }
+  out.push(`network files: ${formatBytes(files.reduce((s, [, b]) => s + b, 0))} (network.bin ${formatBytes(files.find(([f]) => f === 'network.bin')?.[1] ?? 0)}); graph threads ${routing['graph threads']}`);
+  console.log(out.join('\n'));
+  if (process.env.KEEP === '1') console.log(`kept: ${dataDir}`);
+  else fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
