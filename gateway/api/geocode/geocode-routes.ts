@@ -5,7 +5,7 @@ import type { IpLocator } from '../../../adapters/ip-locator/port';
 import { isPublicAddress, parseAddress } from '../../../adapters/ip-locator/public-address';
 import type { LngLat } from '../../engine/types';
 import { BadRequest } from '../../http/errors';
-import { countryCodesField, geocodeQueryField, langField, layersField, readString, required } from '../../http/params';
+import { AUTOCOMPLETE_DEFAULT_LAYERS, countryCodesField, geocodeQueryField, langField, layersField, readString, required } from '../../http/params';
 import { integer, latLng, paramSpec, takes, text } from '../../http/params/param-spec';
 import type { Route } from '../../http/route';
 import type { AddressValidator, ValidationInput } from './address-validation';
@@ -20,7 +20,7 @@ const REVERSE = paramSpec('query', { coordinates: latLng().required(), layers: l
 const AUTOCOMPLETE = paramSpec('query', {
   query: geocodeQueryField(),
   near: latLng().describe('"latitude,longitude" to bias towards; absent: the caller\'s IP location when known'),
-  layers: layersField(),
+  layers: layersField(AUTOCOMPLETE_DEFAULT_LAYERS),
   limit: integer({ min: 1, max: 100 }).default(10),
   countryCode: countryCodesField(),
   lang: langField(),

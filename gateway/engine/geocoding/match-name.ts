@@ -1,7 +1,11 @@
 // How well a street or place name matches the words of a query. Every word of the name must be in the
 // query, except directions and street types ("Wolfe" finds "North Wolfe Street" at a small cost); the
 // last word typed may be a prefix while someone is still typing. The words the name did not use are
-// returned, to be matched against the town, county or neighbourhood.
+// returned, to be matched against the town, county or neighbourhood. With `typos`, a word of five
+// letters or more may be one letter off, of eight or more two (edit-distance.ts), worth less than a
+// word spelt right so that exact matches rank first. Places match on part of their name
+// (matchPlaceName): "hopkins" and "johns hop" find "Johns Hopkins Hospital".
+import { editDistance, typoAllowance } from './edit-distance';
 
 const OPTIONAL = new Set([
   'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest',
@@ -15,22 +19,33 @@ export interface NameMatch {
   leftover: string[];
 }
 
-export function matchName(nameTokens: readonly string[], queryTokens: readonly string[], lastIsPrefix: boolean): NameMatch | undefined {
+/** A word spelt with a typo counts this much (a word spelt right: 1, a prefix being typed: 0.75). */
+const TYPO_WORTH = 0.6;
+
+export function matchName(nameTokens: readonly string[], queryTokens: readonly string[], lastIsPrefix: boolean, typos = false): NameMatch | undefined {
   const used = new Array<boolean>(queryTokens.length).fill(false);
   let score = 0;
   for (const word of nameTokens) {
     let at = -1;
+    let worth = 0;
     for (let i = 0; i < queryTokens.length; i++) {
       if (used[i]) continue;
       if (queryTokens[i] === word) {
         at = i;
+        worth = 1;
         break;
       }
-      if (lastIsPrefix && i === queryTokens.length - 1 && word.startsWith(queryTokens[i])) at = i;
+      if (lastIsPrefix && i === queryTokens.length - 1 && word.startsWith(queryTokens[i]) && worth < 0.75) {
+        at = i;
+        worth = 0.75;
+      } else if (typos && worth < TYPO_WORTH && isTypoOf(queryTokens[i], word)) {
+        at = i;
+        worth = TYPO_WORTH;
+      }
     }
     if (at >= 0) {
       used[at] = true;
-      score += at === queryTokens.length - 1 && lastIsPrefix && queryTokens[at] !== word ? 0.75 : 1;
+      score += worth;
     } else if (OPTIONAL.has(word)) {
       score -= 0.25;
     } else {
@@ -50,4 +65,41 @@ export function adminAgreement(leftover: readonly string[], adminTokens: Readonl
     else score -= 1;
   });
   return score;
+}
+
+/** Whether a typed word is the name's word misspelt: not a number, within the word's allowance. */
+function isTypoOf(typed: string, word: string): boolean {
+  if (/\d/.test(typed)) return false;
+  const allowed = typoAllowance(Math.max(typed.length, word.length));
+  return allowed > 0 && typed[0] === word[0] && editDistance(typed, word, allowed) <= allowed;
+}
+
+/**
+ * A place named by part of its name, in order or not: each query word found among the name's words
+ * (the last may be a prefix while typing) counts 1; each name word left unsaid costs a fifth, so the
+ * whole name ranks above a part of it. Query words not in the name are returned as leftover (the
+ * town...). Undefined when no word of the name was given.
+ */
+export function matchPlaceName(nameTokens: readonly string[], queryTokens: readonly string[], lastIsPrefix: boolean): NameMatch | undefined {
+  const usedName = new Array<boolean>(nameTokens.length).fill(false);
+  const leftover: string[] = [];
+  let found = 0;
+  queryTokens.forEach((q, i) => {
+    const prefix = lastIsPrefix && i === queryTokens.length - 1;
+    let at = nameTokens.findIndex((w, j) => !usedName[j] && w === q);
+    let worth = 1;
+    if (at < 0 && prefix) {
+      at = nameTokens.findIndex((w, j) => !usedName[j] && w.startsWith(q));
+      worth = 0.75;
+    }
+    if (at < 0) {
+      leftover.push(q);
+      return;
+    }
+    usedName[at] = true;
+    found += worth;
+  });
+  if (found === 0) return undefined;
+  const unsaid = usedName.filter((u, j) => !u && !OPTIONAL.has(nameTokens[j])).length;
+  return { score: found - unsaid * 0.2, leftover };
 }

@@ -7,12 +7,14 @@ import { readList } from './scalars';
 const COARSE: readonly GeocodeLayer[] = ['postalCode', 'locality', 'county', 'state', 'country'];
 const FINE: readonly GeocodeLayer[] = ['address', 'place'];
 export const DEFAULT_LAYERS: ReadonlySet<GeocodeLayer> = new Set<GeocodeLayer>(['address', ...COARSE]);
+/** Autocomplete's default also holds places: people type "johns hop" as often as an address. */
+export const AUTOCOMPLETE_DEFAULT_LAYERS: ReadonlySet<GeocodeLayer> = new Set<GeocodeLayer>(['address', 'place', ...COARSE]);
 export const GEOCODE_LANGUAGES = ['ar', 'de', 'en', 'es', 'fr', 'ja', 'ko', 'pt', 'ru', 'zh'] as const;
 
 /** `layers`: comma-separated names, `coarse` and `fine` expanded; absent: address and coarse. */
-export function readLayers(raw: unknown, param = 'layers'): ReadonlySet<GeocodeLayer> {
+export function readLayers(raw: unknown, param = 'layers', defaults: ReadonlySet<GeocodeLayer> = DEFAULT_LAYERS): ReadonlySet<GeocodeLayer> {
   const list = readList(raw, param);
-  if (list === undefined) return DEFAULT_LAYERS;
+  if (list === undefined) return defaults;
   if (list.length > 20) throw new BadRequest(param, `${param} lists too many layers`);
   const out = new Set<GeocodeLayer>();
   for (const name of list) {
@@ -52,9 +54,10 @@ export function readGeocodeQuery(raw: unknown, param = 'query'): string {
 
 // The same readers as param-spec fields, for the routes' parameter specs.
 
-export function layersField(): Field<ReadonlySet<GeocodeLayer>, true> {
-  return listOf((raw, name) => readLayers(raw, name), { enum: [...GEOCODE_LAYERS, 'coarse', 'fine'] }).default(DEFAULT_LAYERS)
-    .describe('layers to search; coarse = postalCode, locality, county, state, country; fine = address, place; absent: address and coarse');
+export function layersField(defaults: ReadonlySet<GeocodeLayer> = DEFAULT_LAYERS): Field<ReadonlySet<GeocodeLayer>, true> {
+  const absent = defaults.has('place') ? 'address, place and coarse' : 'address and coarse';
+  return listOf((raw, name) => readLayers(raw, name, defaults), { enum: [...GEOCODE_LAYERS, 'coarse', 'fine'] }).default(defaults)
+    .describe(`layers to search; coarse = postalCode, locality, county, state, country; fine = address, place; absent: ${absent}`);
 }
 
 export function countryCodesField(): Field<string[]> {

@@ -8,18 +8,23 @@
 //   named place                              exact           70 + …
 //   postal code, city, state, country        exact           40…62 (cities by population)
 //   address query, nothing but its town      fallback
+//
+// Issue 32: places match on part of their name; while typing a house number in European order
+// ("Hagstrasse 1") the numbers it begins are offered too, nearest first; when no street is spelt
+// right, a second pass forgives one or two letters in longer words (below any exact match); one place
+// found twice within PLACE_TWIN_METERS (its node and its building) is answered once.
 import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../../../../adapters/geocoder/port';
 import { completeAddress } from '../../../../adapters/geocoder/address-format';
 import type { RegionLookup } from '../../../../adapters/regions/port';
 import type { AdminRow } from '../../../../data/osm/stages/geocoding/index-schema';
 import { MAX_INTERPOLATION_GAP, numberFraction, onInterpolation, pointAlong } from '../../../engine/geocoding/interpolate';
-import { adminAgreement, matchName } from '../../../engine/geocoding/match-name';
+import { adminAgreement, matchName, matchPlaceName } from '../../../engine/geocoding/match-name';
 import { foldText, houseNumberValue, nameTokens } from '../../../engine/geocoding/normalize';
 import { parseQuery, type ParsedQuery } from '../../../engine/geocoding/parse-query';
 import { haversineMeters } from '../../../engine/geo/sphere';
 import { compact, point, type Candidate } from './candidate';
 import type { CoarseIndex } from './coarse-index';
-import { ftsAny, type AddressRow, type ExtractIndex, type StreetRow } from './extract-index';
+import { ftsAny, ftsTypos, type AddressRow, type ExtractIndex, type StreetRow } from './extract-index';
 
 /** Streets tried per query after scoring: the best few are enough, the rest only cost lookups. */
 const STREETS_TRIED = 5;
@@ -31,6 +36,10 @@ const CITY_FILL_METERS = 15_000;
 /** Completion (state from regions, town from GeoNames) is cached per cell of this size, about 500 m. */
 const FILL_CELL_DEGREES = 0.005;
 const FILL_CACHE_MAX = 100_000;
+/** The same name this close is one place mapped twice (a node and its building outline). */
+const PLACE_TWIN_METERS = 300;
+/** House numbers offered for one being typed, per street. */
+const NUMBERS_COMPLETED = 20;
 
 interface Fill {
   countryCode?: string;
@@ -112,10 +121,16 @@ export class EmbeddedGeocoder implements Geocoder {
     const lastIsPrefix = typing && /[\p{L}\p{N}]$/u.test(q.query);
     const countries = parsed.countryCode !== undefined ? [...(q.countries ?? [parsed.countryCode])].filter((c) => c === parsed.countryCode) : q.countries;
     const cands: Candidate[] = [];
-    for (const index of this.opts.extracts.current()) {
-      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...this.addresses(index, parsed, lastIsPrefix));
+    // The house number is still being typed when it ends the query ("Hagstrasse 1" → 1, 10, 11…).
+    const numberTyped = lastIsPrefix && parsed.number !== undefined && foldText(q.query).endsWith(` ${parsed.number}`);
+    const extracts = this.opts.extracts.current();
+    for (const index of extracts) {
+      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, false));
       if (q.layers.has('place')) cands.push(...this.places(index, q.query, parsed, lastIsPrefix));
       cands.push(...this.areas(index, parsed, q.layers, lastIsPrefix));
+    }
+    if (q.layers.has('address') && parsed.tokens.length > 0 && !cands.some((c) => c.address.layer === 'address' && c.address.confidence !== 'fallback')) {
+      for (const index of extracts) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, true));
     }
     cands.push(...coarse.search({ parsed, layers: q.layers, countries, lastIsPrefix, limit: q.limit }));
     const addressLike = parsed.number !== undefined;
@@ -143,6 +158,7 @@ export class EmbeddedGeocoder implements Geocoder {
       const a = this.complete(c.address);
       const key = `${a.layer}|${a.formattedAddress}|${a.placeLabel ?? ''}`;
       if (seen.has(key)) continue;
+      if (a.layer === 'place' && out.some((o) => o.layer === 'place' && o.placeLabel === a.placeLabel && haversineMeters([o.longitude, o.latitude], [a.longitude, a.latitude]) <= PLACE_TWIN_METERS)) continue;
       seen.add(key);
       out.push(a);
       if (out.length >= q.limit) break;
@@ -150,12 +166,16 @@ export class EmbeddedGeocoder implements Geocoder {
     return out;
   }
 
-  private addresses(index: ExtractIndex, parsed: ParsedQuery, lastIsPrefix: boolean): Candidate[] {
-    const match = ftsAny(parsed.tokens, lastIsPrefix);
+  /**
+   * Addresses on the streets the query names. `typos`: the second pass, for queries no street matched
+   * as spelt: streets sharing a word's first letters, matched forgiving a letter or two.
+   */
+  private addresses(index: ExtractIndex, parsed: ParsedQuery, lastIsPrefix: boolean, numberTyped: boolean, typos: boolean): Candidate[] {
+    const match = typos ? ftsTypos(parsed.tokens) : ftsAny(parsed.tokens, lastIsPrefix);
     if (match === undefined) return [];
     const scored: Array<{ street: StreetRow; score: number }> = [];
     for (const street of index.streets(match)) {
-      const m = matchName(street.norm.split(' '), parsed.tokens, lastIsPrefix);
+      const m = matchName(street.norm.split(' '), parsed.tokens, lastIsPrefix, typos);
       if (m === undefined) continue;
       scored.push({ street, score: m.score * 2 + adminAgreement(m.leftover, adminTokens(street), lastIsPrefix) + agreement(street, parsed) });
     }
@@ -168,6 +188,13 @@ export class EmbeddedGeocoder implements Geocoder {
         continue;
       }
       const rows = index.address(street.id, parsed.number);
+      if (numberTyped) {
+        // Numbers the typed digits begin, a point below the number as typed; the user's nearness sorts them.
+        for (const row of index.addressesNumbered(street.id, parsed.number, NUMBERS_COMPLETED)) {
+          if (row.number === parsed.number) continue;
+          out.push({ address: { ...addressOf(row, 'exact'), unit: row.unit ?? undefined }, score: 99 + score + agreement(row, parsed) - agreement(street, parsed) });
+        }
+      }
       if (rows.length > 0) {
         for (const row of rows) {
           const unitAgrees = parsed.unit !== undefined && row.unit !== null && foldText(row.unit) === foldText(parsed.unit.replace(/^#/, '')) ? 1 : 0;
@@ -193,8 +220,9 @@ export class EmbeddedGeocoder implements Geocoder {
     const out: Candidate[] = [];
     for (const row of index.places(match)) {
       const name = nameTokens(row.name);
-      const m = matchName(name, words, lastIsPrefix);
-      if (m === undefined || m.score < name.length * 0.6) continue;
+      const m = matchPlaceName(name, words, lastIsPrefix);
+      // At least half the query's words must be in the name; the rest may name its town.
+      if (m === undefined || (words.length - m.leftover.length) * 2 < words.length) continue;
       const score = 70 + m.score * 2 + adminAgreement(m.leftover, adminTokens(row), lastIsPrefix) + agreement(row, parsed);
       out.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', confidence: 'exact', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined }, score });
     }

@@ -59,6 +59,7 @@ export class ExtractIndex {
   private readonly db: Database.Database;
   private readonly streetSearch: Database.Statement<[string, number], StreetRow>;
   private readonly addressAt: Database.Statement<[number, string], AddressRow>;
+  private readonly numberedFrom: Database.Statement<[number, string, string, number], AddressRow>;
   private readonly below: Database.Statement<[number, number], AddressRow>;
   private readonly above: Database.Statement<[number, number], AddressRow>;
   private readonly interpolationsOf: Database.Statement<[number], InterpolationRow>;
@@ -81,6 +82,7 @@ export class ExtractIndex {
     const addressSelect = `SELECT a.id, a.street, a.number, a.num, a.unit, a.flats, a.name, a.lon, a.lat, s.name AS street_name, ${ADMIN} FROM addresses a JOIN streets s ON s.id = a.street`;
     this.streetSearch = this.db.prepare(`SELECT a.id, a.name, a.norm, a.lon, a.lat, ${ADMIN} FROM street_fts f JOIN streets a ON a.id = f.rowid WHERE street_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.addressAt = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.number = ?`);
+    this.numberedFrom = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.number >= ? AND a.number < ? ORDER BY a.num LIMIT ?`);
     this.below = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.num < ? ORDER BY a.num DESC LIMIT 1`);
     this.above = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.num > ? ORDER BY a.num ASC LIMIT 1`);
     this.interpolationsOf = this.db.prepare('SELECT first, last, step, coords FROM interpolations WHERE street = ?');
@@ -103,6 +105,11 @@ export class ExtractIndex {
 
   address(street: number, number: string): AddressRow[] {
     return this.addressAt.all(street, number);
+  }
+
+  /** Addresses of a street whose number begins with `typed` ("1" → 1, 10, 11, 1a…), lowest first; on the (street, number) index. */
+  addressesNumbered(street: number, typed: string, limit: number): AddressRow[] {
+    return this.numberedFrom.all(street, typed, `${typed}\u{10ffff}`, limit);
   }
 
   /** The known numbers just below and above `value` on a street. */
@@ -138,5 +145,14 @@ export class ExtractIndex {
 /** An FTS5 query from normalised words: any of them, the last as a prefix while typing. */
 export function ftsAny(words: readonly string[], lastIsPrefix: boolean): string | undefined {
   const terms = words.filter((w) => w !== '').map((w, i, all) => `"${w.replace(/"/g, '""')}"${lastIsPrefix && i === all.length - 1 ? '*' : ''}`);
+  return terms.length === 0 ? undefined : terms.join(' OR ');
+}
+
+/**
+ * The FTS5 query of the typo pass: each word of four letters or more by its first three (a typo seldom
+ * sits there), so "wolf stret" reaches "wolfe street"; the matcher then decides.
+ */
+export function ftsTypos(words: readonly string[]): string | undefined {
+  const terms = [...new Set(words.filter((w) => w.length >= 4 && !/\d/.test(w)).map((w) => `"${w.slice(0, 3).replace(/"/g, '""')}"*`))];
   return terms.length === 0 ? undefined : terms.join(' OR ');
 }
