@@ -13,6 +13,7 @@ const EXTRACTS = [
   // SOURCES.md: Camp Hill is the "pa-access-restriction" file, not the Harrisburg corridor (no brands).
   ['camp-hill', 'us-pa-access-restriction-valhalla.osm.pbf'],
   ['monaco', 'monaco-osrm.osm.pbf'],
+  ['baltimore', 'us-md-baltimore-valhalla.osm.pbf'],
 ] as const;
 const present = EXTRACTS.every(([, file]) => fs.existsSync(path.join(OSM, file)));
 if (!present) console.warn(`places-extracts tests skipped: the OSM extracts in ${OSM} are missing`);
@@ -82,6 +83,13 @@ withFixtures('places imported from real extracts', () => {
     const places = await search({ near: '43.7384,7.4246', chains: 'mcdonalds', radius: 5000 });
     expect(places).toHaveLength(2);
     expect(places.every((p) => p.name === "McDonald's")).toBe(true);
+  });
+
+  test('east Baltimore: a hospital mapped as a point and as its outline is listed once (issue 32)', async () => {
+    const places = await search({ near: '39.2975,-76.5925', categories: 'hospital', radius: 1000, limit: 50 });
+    const hopkins = places.filter((p) => p.name === 'Johns Hopkins Hospital');
+    expect(hopkins).toHaveLength(1);
+    expect(places.map((p) => p.name)).toContain('The Johns Hopkins Outpatient Center');
   });
 
   test('LES: track enters McDonald\'s at its door and exits it a block away', async () => {

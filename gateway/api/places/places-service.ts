@@ -9,6 +9,7 @@ import type { Place } from '../../engine/places/place';
 import type { LngLat, Metadata } from '../../engine/types';
 import type { CurrentPlaces } from './current-places';
 import { placeView } from './place-view';
+import { withoutTwins } from './place-twins';
 import { readPlacesSettings, type PlacesSettings } from './places-settings';
 import type { SearchPlacesInput } from './search-places-input';
 
@@ -47,9 +48,9 @@ export class PlacesService {
       if (!byChain && !byCategory) return false;
       return wanted === undefined || metadataMatches(p.chain ? settings.metadata.get(p.chain.slug) : undefined, wanted);
     };
-    return this.index(now)
-      .near(q.near!, { radiusM: q.radius, limit: q.limit, filter })
-      .map(({ place }) => placeView(place, settings));
+    // Asked for a few more than the limit: twins dropped must not shorten the list.
+    const found = this.index(now).near(q.near!, { radiusM: q.radius, limit: q.limit * 2, filter });
+    return withoutTwins(found).slice(0, q.limit).map(({ place }) => placeView(place, settings));
   }
 
   /** Places within radiusM of a point, nearest first, in the API's shape. */
