@@ -13,7 +13,8 @@ import {
 
 if (!DATABASE_URL) console.warn('DATABASE_URL is unset: the two-process PostgreSQL change-notification test is skipped');
 const d = DATABASE_URL ? describe : describe.skip;
-jest.setTimeout(120_000);
+// Compiling the gateway (tsc) takes over two minutes on a loaded 2-core machine.
+jest.setTimeout(300_000);
 
 const SHOP = { lat: 52.52, lng: 13.405 };
 const AWAY = { lat: 52.5, lng: 13.3 };
