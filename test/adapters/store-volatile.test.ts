@@ -125,12 +125,15 @@ function byUpdated(docs: Doc[], order: 'asc' | 'desc'): string[] {
 async function allPages(store: Store, order: 'asc' | 'desc', limit: number, start?: string): Promise<string[]> {
   const seen: string[] = [];
   let cursor = start;
+  // A newest-first page cut inside a run of equal timestamps continues from beforeId, the last _id.
+  let beforeId: string | undefined;
   for (;;) {
     const range = cursor === undefined ? [] : [order === 'asc' ? { field: 'updatedAt' as const, after: cursor } : { field: 'updatedAt' as const, before: cursor }];
-    const { docs, hasMore } = await listPage(store, 'users', scope, { limit, sortBy: 'updatedAt', order, ranges: range });
+    const { docs, hasMore } = await listPage(store, 'users', scope, { limit, sortBy: 'updatedAt', order, ranges: range, beforeId });
     seen.push(...docs.map((d) => d._id));
     if (!hasMore) return seen;
     cursor = docs[docs.length - 1].updatedAt;
+    if (order === 'desc') beforeId = docs[docs.length - 1]._id;
   }
 }
 
