@@ -39,6 +39,8 @@ export function readRestriction(r: OsmRelation): RestrictionOutcome {
     }
   }
   if (value === undefined) return 'unsupported';
+  // "No turn on red" is a rule at a signal, not a ban on the turn (OSRM does not read it either).
+  if (/_on_red$/.test(value)) return 'not-a-restriction';
   const only = value.startsWith('only_');
   if (!only && !value.startsWith('no_')) return 'unsupported';
   const except = (r.tags.except ?? '').split(';').map((s) => s.trim());

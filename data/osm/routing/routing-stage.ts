@@ -15,7 +15,7 @@ import {
   ROAD_CLASSES, SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT,
   SEGMENT_SIGNALS, SEGMENT_TOLL, type Network,
 } from '../../../gateway/engine/routing/network';
-import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmWay, StageContext, StageSummary } from '../stage';
+import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmTags, OsmWay, StageContext, StageSummary } from '../stage';
 import type { ModeGraphJob } from './mode-graph-job';
 import { buildModeGraphs } from './mode-graphs';
 import { writeModeGraph, writeNetwork } from './network-files';
@@ -50,6 +50,8 @@ export class RoutingStage implements ImportStage {
   private readonly restrictions: TurnRestriction[] = [];
   private unsupportedRestrictions = 0;
   private readonly restrictionWays = new Set<number>();
+  /** First and last node of each way a restriction names: a via node inside one of them is ambiguous. */
+  private readonly restrictionWayEnds = new Map<number, [number, number]>();
   /** Obstacle nodes by OSM id (profiles/obstacles.ts). */
   private readonly obstacles = new Map<number, NodeObstacle>();
   /** Per mode (MODES order): OSM ids of barrier nodes it cannot pass. */
@@ -108,6 +110,7 @@ export class RoutingStage implements ImportStage {
   way(way: OsmWay, nodes: NodeCoordinates): void {
     const tags = way.tags;
     if (wayClass(tags) === undefined && tags.route !== 'ferry' && tags.route !== 'shuttle_train') return;
+    if (this.restrictionWays.has(way.id)) this.restrictionWayEnds.set(way.id, [way.refs[0], way.refs[way.refs.length - 1]]);
     const idx = this.scratch;
     idx.length = 0;
     for (let i = 0; i < way.refs.length; i++) idx.push(nodes.indexOf(way.refs[i]));
@@ -120,7 +123,7 @@ export class RoutingStage implements ImportStage {
 
     const w = this.wayOsmId.length;
     this.wayOsmId.push(way.id);
-    this.wayName.push(this.string(tags.name));
+    this.wayName.push(this.string(wayName(tags)));
     this.wayRef.push(this.string(tags.ref));
     const ferry = tags.route === 'ferry' || tags.route === 'shuttle_train';
     const highway = ferry ? 'ferry' : wayClass(tags)!;
@@ -295,6 +298,9 @@ export class RoutingStage implements ImportStage {
       const restrictions: SegmentRestriction[] = [];
       for (const r of this.restrictions) {
         if (!r.modes.includes(mode)) continue;
+        // Via a node in the middle of the from or to way: which part is meant is ambiguous; OSRM ignores it.
+        const endsAtVia = (way: number) => this.restrictionWayEnds.get(way)?.includes(r.viaNode) ?? false;
+        if (!endsAtVia(r.fromWay) || !endsAtVia(r.toWay)) continue;
         const viaIndex = nodes.indexOf(r.viaNode);
         const via = viaIndex >= 0 && viaIndex < vertexOf.length ? vertexOf[viaIndex] : -1;
         if (via < 0) continue;
@@ -360,6 +366,17 @@ export class RoutingStage implements ImportStage {
     summary.bytes = bytes;
     return summary;
   }
+}
+
+/**
+ * The name steps call a way by: its `name`, else for an unnamed sidewalk or sidepath the street it runs
+ * beside (`is_sidepath:of:name`, `street:name`), as OSRM's name handler does.
+ */
+function wayName(tags: OsmTags): string | undefined {
+  if (tags.name !== undefined) return tags.name;
+  const beside = tags['is_sidepath:of:name'] ?? tags['street:name'];
+  if (beside === undefined || !['footway', 'cycleway', 'path'].includes(tags.highway ?? '')) return undefined;
+  return tags.footway === 'sidewalk' || tags.cycleway === 'sidepath' || tags.is_sidepath === 'yes' ? beside : undefined;
 }
 
 /** A gate's seconds (profiles/barriers.ts) joined to the node's other obstacle, for car and truck alike. */

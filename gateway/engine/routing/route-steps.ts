@@ -5,6 +5,7 @@
 // number and exit roundabout; a road that only bends, or a vertex without a choice, makes no step.
 import type { LngLat, OsrmLeg, OsrmStep } from '../../../adapters/router/port';
 import { bearing, turnAngle } from './geometry';
+import { nameChangeAnnounced } from './name-changes';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
 export interface Piece {
@@ -177,7 +178,7 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, prev: Attrs, 
   if (curRound) return { type: 'roundabout', modifier: modifierOf(angle) };
   if (prevRound) return { type: 'exit roundabout', modifier: modifierOf(angle) };
   if ((prev.flags & SEGMENT_FERRY) !== (cur.flags & SEGMENT_FERRY)) return { type: 'notification', modifier: modifierOf(angle) };
-  const sameRoad = prev.way === cur.way || (prev.name !== '' && prev.name === cur.name && prev.ref === cur.ref) || (prev.name === '' && cur.name === '' && prev.ref !== '' && prev.ref === cur.ref);
+  const sameRoad = prev.way === cur.way || !nameChangeAnnounced(prev, cur);
   const prevMotorway = (prev.flags & SEGMENT_MOTORWAY) !== 0 && (prev.flags & SEGMENT_LINK) === 0;
   const curMotorway = (cur.flags & SEGMENT_MOTORWAY) !== 0 && (cur.flags & SEGMENT_LINK) === 0;
   const prevLink = (prev.flags & SEGMENT_LINK) !== 0;

@@ -7,7 +7,7 @@
 // audible ones; pedestrians pass rising bollards too). Bicycles pass a denied access tag at a crossing.
 import type { OsmTags } from '../../stage';
 import { parseMetres } from './maxspeed';
-import type { ProfileSpec, RoutingMode } from './profile';
+import { resolveAccess, type ProfileSpec, type RoutingMode } from './profile';
 
 const MOTOR_PASSES = new Set(['cattle_grid', 'border_control', 'toll_booth', 'sally_port', 'no', 'entrance', 'height_restrictor', 'arch', 'gate', 'lift_gate']);
 const NON_MOTOR_BLOCKED = new Set(['yes', 'wall', 'fence']);
@@ -17,7 +17,7 @@ const GATE_SECONDS: Readonly<Record<string, number>> = { gate: 60, lift_gate: 60
 function nodeAccess(spec: ProfileSpec, tags: OsmTags): string | undefined {
   for (const key of spec.accessKeys) {
     const v = tags[key];
-    if (v !== undefined) return v;
+    if (v !== undefined) return resolveAccess(spec, v);
   }
   return undefined;
 }

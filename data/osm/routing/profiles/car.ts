@@ -56,11 +56,8 @@ export const car: ProfileSpec = {
   smoothnessKph: CAR_SMOOTHNESS_KPH,
   servicePrivateNoStart: true,
   adjust(tags, result) {
-    // service=parking_aisle / drive-through are slow; OSRM scales them down the same way.
-    if (tags.highway === 'service' && (tags.service === 'parking_aisle' || tags.service === 'drive-through')) {
-      result.forwardKph = Math.min(result.forwardKph, 5);
-      result.backwardKph = Math.min(result.backwardKph, 5);
-    }
+    // Parking aisles, drive-throughs, alleys and driveways keep the service road's speed: OSRM halves
+    // their routing weight, not their travel time.
     if (tags.highway === 'service' && tags.service === 'emergency_access') {
       result.forwardKph = 0;
       result.backwardKph = 0;

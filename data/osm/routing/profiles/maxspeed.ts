@@ -18,6 +18,7 @@ const NATIONAL: Record<string, number> = {
   'gb:nsl_single': 60 * MPH, 'gb:nsl_dual': 70 * MPH, 'gb:motorway': 70 * MPH,
   'hu:rural': 90, 'hu:trunk': 110, 'hu:motorway': 130, 'hu:urban': 50,
   'it:rural': 90, 'it:trunk': 110, 'it:motorway': 130, 'it:urban': 50,
+  'lv:living_street': 20,
   'jp:national': 60, 'jp:motorway': 100,
   'nl:rural': 80, 'nl:trunk': 100, 'nl:motorway': 130, 'nl:urban': 50,
   'no:rural': 80, 'no:motorway': 110, 'no:urban': 50,

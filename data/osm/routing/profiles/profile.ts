@@ -83,7 +83,7 @@ export function wayClass(tags: OsmTags): string | undefined {
 }
 
 /** OSRM's resolve_access: of `a;b` values, the one that opens most (allowed > restricted > denied > other). */
-function resolveAccess(spec: ProfileSpec, value: string | undefined): string | undefined {
+export function resolveAccess(spec: ProfileSpec, value: string | undefined): string | undefined {
   if (value === undefined || !value.includes(';')) return value;
   const rank = (v: string) => (spec.allowed.has(v) ? 3 : spec.restrictedAccess?.has(v) ? 2 : spec.denied.has(v) ? 1 : 0);
   let best: string | undefined;
