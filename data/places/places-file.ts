@@ -43,3 +43,8 @@ export function readPlacesFile(dir: string): PlacesFile {
   }
   return file;
 }
+
+/** Calls `each` with every place of the file, in order. */
+export function eachPlaceRecord(dir: string, each: (place: PlaceRecord) => void): void {
+  for (const p of readPlacesFile(dir).places) each(p);
+}

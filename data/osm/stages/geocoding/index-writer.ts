@@ -3,11 +3,11 @@
 // normalised name and town, numbers attached to their street, POIs and areas with their FTS rows.
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { houseNumberValue, normalizeHouseNumber, normalizeName } from '../../../../gateway/engine/geocoding/normalize';
+import { houseNumberValue, nameTokens, normalizeHouseNumber, normalizeName } from '../../../../gateway/engine/geocoding/normalize';
 import type { AdminContext } from './admin-context';
 import type { AdminBoundaries } from './admin-boundaries';
 import type { AddressPoint, InterpolationLine, NamedPlace, NamedStreet } from './features';
-import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_SCHEMA, INDEX_VERSION } from './index-schema';
+import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_SCHEMA, INDEX_VERSION, nameKey } from './index-schema';
 import { middleVertex } from './way-geometry';
 
 export interface IndexInput {
@@ -32,12 +32,37 @@ const STREET_JOIN_METERS = 3000;
 
 interface StreetGroup {
   id: number;
+  nameId: number;
   name: string;
   norm: string;
   lon: number;
   lat: number;
   count: number;
   admin: AdminContext;
+  /** Postal codes of the street's addresses, for the area search (the group itself has none). */
+  postalCodes: Set<string>;
+}
+
+/** Ids for distinct names, in order of first use. */
+class NameIds {
+  readonly ids = new Map<string, number>();
+
+  idOf(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(name, id);
+    }
+    return id;
+  }
+}
+
+/** A row's area text: its name key, then the words of its towns and its postal codes. */
+function areaText(nameId: number, admin: AdminContext, postalCodes: Iterable<string>): string {
+  const words = [nameKey(nameId)];
+  for (const v of [admin.city, admin.borough, admin.neighborhood, admin.county]) if (v) words.push(...nameTokens(v));
+  for (const p of postalCodes) words.push(p.toLowerCase());
+  return words.join(' ');
 }
 
 export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts {
@@ -57,6 +82,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     // Streets from the addresses that name them, grouped per town.
     const groups = new Map<string, StreetGroup>();
     const byNorm = new Map<string, StreetGroup[]>();
+    const streetNames = new NameIds();
     const addressRows: Array<{ point: AddressPoint; group: StreetGroup; admin: AdminContext }> = [];
     let done = 0;
     for (const point of input.addresses) {
@@ -66,10 +92,13 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       const key = `${norm}|${admin.city ?? ''}`;
       let group = groups.get(key);
       if (group === undefined) {
-        group = { id: groups.size + 1, name: point.street, norm, lon: 0, lat: 0, count: 0, admin: { ...admin, postalCode: undefined } };
+        group = { id: groups.size + 1, nameId: streetNames.idOf(norm), name: point.street, norm, lon: 0, lat: 0, count: 0, admin: { ...admin, postalCode: undefined }, postalCodes: new Set() };
         groups.set(key, group);
-        byNorm.set(norm, [...(byNorm.get(norm) ?? []), group]);
+        const same = byNorm.get(norm);
+        if (same) same.push(group);
+        else byNorm.set(norm, [group]);
       }
+      if (admin.postalCode !== undefined) group.postalCodes.add(admin.postalCode);
       group.lon += point.lon;
       group.lat += point.lat;
       group.count++;
@@ -90,17 +119,25 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       const admin = input.boundaries.contextAt(lon, lat);
       const key = `${norm}|${admin.city ?? ''}`;
       if (groups.has(key)) continue;
-      const group: StreetGroup = { id: groups.size + 1, name: street.name, norm, lon, lat, count: 0, admin };
+      const group: StreetGroup = { id: groups.size + 1, nameId: streetNames.idOf(norm), name: street.name, norm, lon, lat, count: 0, admin, postalCodes: new Set() };
       groups.set(key, group);
-      byNorm.set(norm, [...(byNorm.get(norm) ?? []), group]);
+      const same = byNorm.get(norm);
+      if (same) same.push(group);
+      else byNorm.set(norm, [group]);
     }
 
-    const insertStreet = db.prepare(`INSERT INTO streets (id, name, norm, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ${adminPlaceholders})`);
-    const insertStreetFts = db.prepare('INSERT INTO street_fts (rowid, norm) VALUES (?, ?)');
+    const insertStreetName = db.prepare('INSERT INTO street_names (id, norm) VALUES (?, ?)');
+    const insertStreetNameFts = db.prepare('INSERT INTO street_name_fts (rowid, norm) VALUES (?, ?)');
+    for (const [norm, id] of streetNames.ids) {
+      insertStreetName.run(id, norm);
+      insertStreetNameFts.run(id, norm);
+    }
+    const insertStreet = db.prepare(`INSERT INTO streets (id, name_id, name, norm, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ?, ${adminPlaceholders})`);
+    const insertStreetArea = db.prepare('INSERT INTO street_area_fts (rowid, area) VALUES (?, ?)');
     for (const g of groups.values()) {
-      insertStreet.run(g.id, g.name, g.norm, g.lon, g.lat, ...adminValues(g.admin));
-      insertStreetFts.run(g.id, g.norm);
-      counts.streets++;
+      insertStreet.run(g.id, g.nameId, g.name, g.norm, g.lon, g.lat, ...adminValues(g.admin));
+      insertStreetArea.run(g.id, areaText(g.nameId, g.admin, g.postalCodes));
+      if (++counts.streets % 10_000 === 0) input.progress('streets', counts.streets, groups.size);
     }
 
     const insertAddress = db.prepare(
@@ -113,7 +150,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
         group.id, normalizeHouseNumber(point.number), Number.isNaN(num) ? null : num, point.unit ?? null, point.flats ?? null,
         point.name ?? null, point.lon, point.lat, ...adminValues(admin),
       );
-      counts.addresses++;
+      if (++counts.addresses % 20_000 === 0) input.progress('addresses', counts.addresses, addressRows.length);
       if (admin.postalCode !== undefined) {
         const key = `${admin.countryCode ?? ''}|${admin.postalCode}`;
         const p = postal.get(key) ?? { lon: 0, lat: 0, n: 0, admin: { ...admin, neighborhood: undefined } };
@@ -137,15 +174,23 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       counts.interpolations++;
     }
 
-    const insertPlace = db.prepare(`INSERT INTO places (name, kind, number, street_name, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ?, ${adminPlaceholders})`);
-    const insertPlaceFts = db.prepare('INSERT INTO place_fts (rowid, norm) VALUES (?, ?)');
+    const insertPlace = db.prepare(`INSERT INTO places (name_id, name, kind, number, street_name, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ?, ?, ${adminPlaceholders})`);
+    const insertPlaceArea = db.prepare('INSERT INTO place_area_fts (rowid, area) VALUES (?, ?)');
+    const placeNames = new NameIds();
     for (const place of input.places) {
       const norm = normalizeName(place.name);
       if (norm === '') continue;
+      const nameId = placeNames.idOf(place.name);
       const admin = withTags(input.boundaries.contextAt(place.lon, place.lat), place);
-      const { lastInsertRowid } = insertPlace.run(place.name, place.kind, place.number ?? null, place.street ?? null, place.lon, place.lat, ...adminValues(admin));
-      insertPlaceFts.run(lastInsertRowid, norm);
-      counts.places++;
+      const { lastInsertRowid } = insertPlace.run(nameId, place.name, place.kind, place.number ?? null, place.street ?? null, place.lon, place.lat, ...adminValues(admin));
+      insertPlaceArea.run(lastInsertRowid, areaText(nameId, admin, admin.postalCode === undefined ? [] : [admin.postalCode]));
+      if (++counts.places % 20_000 === 0) input.progress('places', counts.places, input.places.length);
+    }
+    const insertPlaceName = db.prepare('INSERT INTO place_names (id, name) VALUES (?, ?)');
+    const insertPlaceNameFts = db.prepare('INSERT INTO place_name_fts (rowid, norm) VALUES (?, ?)');
+    for (const [name, id] of placeNames.ids) {
+      insertPlaceName.run(id, name);
+      insertPlaceNameFts.run(id, normalizeName(name));
     }
 
     const insertArea = db.prepare(`INSERT INTO areas (name, layer, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ${adminPlaceholders})`);
@@ -166,7 +211,10 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     meta.run('version', String(INDEX_VERSION));
     meta.run('counts', JSON.stringify(counts));
   })();
-  db.exec("INSERT INTO street_fts (street_fts) VALUES ('optimize'); INSERT INTO place_fts (place_fts) VALUES ('optimize'); INSERT INTO area_fts (area_fts) VALUES ('optimize');");
+  input.progress('optimize', 0, 1);
+  db.exec(
+    ['street_name_fts', 'street_area_fts', 'place_name_fts', 'place_area_fts', 'area_fts'].map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' '),
+  );
   db.close();
   return counts;
 }

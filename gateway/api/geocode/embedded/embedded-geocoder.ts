@@ -18,16 +18,21 @@ import { completeAddress } from '../../../../adapters/geocoder/address-format';
 import type { RegionLookup } from '../../../../adapters/regions/port';
 import type { AdminRow } from '../../../../data/osm/stages/geocoding/index-schema';
 import { MAX_INTERPOLATION_GAP, numberFraction, onInterpolation, pointAlong } from '../../../engine/geocoding/interpolate';
-import { adminAgreement, matchName, matchPlaceName } from '../../../engine/geocoding/match-name';
+import { adminAgreement, matchName, matchPlaceName, type NameMatch } from '../../../engine/geocoding/match-name';
 import { foldText, houseNumberValue, nameTokens } from '../../../engine/geocoding/normalize';
 import { parseQuery, type ParsedQuery } from '../../../engine/geocoding/parse-query';
 import { haversineMeters } from '../../../engine/geo/sphere';
 import { compact, point, type Candidate } from './candidate';
 import type { CoarseIndex } from './coarse-index';
-import { ftsAny, ftsTypos, type AddressRow, type ExtractIndex, type StreetRow } from './extract-index';
+import { ftsAny, ftsTypos, type AddressRow, type ExtractIndex, type NameRow, type StreetRow } from './extract-index';
 
 /** Streets tried per query after scoring: the best few are enough, the rest only cost lookups. */
 const STREETS_TRIED = 5;
+/**
+ * Distinct names whose rows are fetched, best name match first: a region repeats each name in many
+ * towns, and the index hands back only the rows of a name in the towns the query names or nearest it.
+ */
+const NAMES_EXPANDED = 10;
 /** Reverse: addresses farther than this are not "at" the point; coarse answers take over. */
 const REVERSE_ADDRESS_METERS = 500;
 const REVERSE_CITY_METERS = 30_000;
@@ -125,12 +130,12 @@ export class EmbeddedGeocoder implements Geocoder {
     const numberTyped = lastIsPrefix && parsed.number !== undefined && foldText(q.query).endsWith(` ${parsed.number}`);
     const extracts = this.opts.extracts.current();
     for (const index of extracts) {
-      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, false));
-      if (q.layers.has('place')) cands.push(...this.places(index, q.query, parsed, lastIsPrefix));
+      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, false, q.near));
+      if (q.layers.has('place')) cands.push(...this.places(index, q.query, parsed, lastIsPrefix, q.near));
       cands.push(...this.areas(index, parsed, q.layers, lastIsPrefix));
     }
     if (q.layers.has('address') && parsed.tokens.length > 0 && !cands.some((c) => c.address.layer === 'address' && c.address.confidence !== 'fallback')) {
-      for (const index of extracts) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, true));
+      for (const index of extracts) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, true, q.near));
     }
     cands.push(...coarse.search({ parsed, layers: q.layers, countries, lastIsPrefix, limit: q.limit }));
     const addressLike = parsed.number !== undefined;
@@ -170,14 +175,14 @@ export class EmbeddedGeocoder implements Geocoder {
    * Addresses on the streets the query names. `typos`: the second pass, for queries no street matched
    * as spelt: streets sharing a word's first letters, matched forgiving a letter or two.
    */
-  private addresses(index: ExtractIndex, parsed: ParsedQuery, lastIsPrefix: boolean, numberTyped: boolean, typos: boolean): Candidate[] {
+  private addresses(index: ExtractIndex, parsed: ParsedQuery, lastIsPrefix: boolean, numberTyped: boolean, typos: boolean, near: readonly [number, number] | undefined): Candidate[] {
     const match = typos ? ftsTypos(parsed.tokens) : ftsAny(parsed.tokens, lastIsPrefix);
     if (match === undefined) return [];
     const scored: Array<{ street: StreetRow; score: number }> = [];
-    for (const street of index.streets(match)) {
-      const m = matchName(street.norm.split(' '), parsed.tokens, lastIsPrefix, typos);
-      if (m === undefined) continue;
-      scored.push({ street, score: m.score * 2 + adminAgreement(m.leftover, adminTokens(street), lastIsPrefix) + agreement(street, parsed) });
+    for (const { id, m } of bestNames(index.streetNames(match), (norm) => matchName(norm.split(' '), parsed.tokens, lastIsPrefix, typos))) {
+      for (const street of index.streetsNamed(id, { areaWords: areaWords(m.leftover, parsed), near })) {
+        scored.push({ street, score: m.score * 2 + adminAgreement(m.leftover, adminTokens(street), lastIsPrefix) + agreement(street, parsed) });
+      }
     }
     scored.sort((a, b) => b.score - a.score);
     const out: Candidate[] = [];
@@ -212,19 +217,23 @@ export class EmbeddedGeocoder implements Geocoder {
     return out;
   }
 
-  private places(index: ExtractIndex, query: string, parsed: ParsedQuery, lastIsPrefix: boolean): Candidate[] {
+  private places(index: ExtractIndex, query: string, parsed: ParsedQuery, lastIsPrefix: boolean, near: readonly [number, number] | undefined): Candidate[] {
     // A place's name may hold digits ("Public School 134"): match the whole query's words.
     const words = nameTokens(query).filter((w) => w !== parsed.postalCode?.toLowerCase());
     const match = ftsAny(words, lastIsPrefix);
     if (match === undefined) return [];
     const out: Candidate[] = [];
-    for (const row of index.places(match)) {
-      const name = nameTokens(row.name);
+    const named = bestNames(index.placeNames(match), (written) => {
+      const name = nameTokens(written);
       const m = matchPlaceName(name, words, lastIsPrefix);
       // At least half the query's words must be in the name; the rest may name its town.
-      if (m === undefined || (words.length - m.leftover.length) * 2 < words.length) continue;
-      const score = 70 + m.score * 2 + adminAgreement(m.leftover, adminTokens(row), lastIsPrefix) + agreement(row, parsed);
-      out.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', confidence: 'exact', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined }, score });
+      return m === undefined || (words.length - m.leftover.length) * 2 < words.length ? undefined : m;
+    });
+    for (const { id, m } of named) {
+      for (const row of index.placesNamed(id, { areaWords: areaWords(m.leftover, parsed), near })) {
+        const score = 70 + m.score * 2 + adminAgreement(m.leftover, adminTokens(row), lastIsPrefix) + agreement(row, parsed);
+        out.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', confidence: 'exact', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined }, score });
+      }
     }
     return out;
   }
@@ -280,6 +289,22 @@ export class EmbeddedGeocoder implements Geocoder {
     this.fills.set(key, fill);
     return fill;
   }
+}
+
+/** The names that match, best match first, at most NAMES_EXPANDED (ties keep the index's order). */
+function bestNames(names: readonly NameRow[], match: (name: string) => NameMatch | undefined): Array<{ id: number; m: NameMatch }> {
+  const out: Array<{ id: number; m: NameMatch }> = [];
+  for (const n of names) {
+    const m = match(n.name);
+    if (m !== undefined) out.push({ id: n.id, m });
+  }
+  out.sort((a, b) => b.m.score - a.m.score);
+  return out.slice(0, NAMES_EXPANDED);
+}
+
+/** Words that choose among a name's towns: those the name did not use, and the postal code. */
+function areaWords(leftover: readonly string[], parsed: ParsedQuery): string[] {
+  return parsed.postalCode === undefined ? [...leftover] : [...leftover, parsed.postalCode.toLowerCase()];
 }
 
 function interpolate(index: ExtractIndex, street: StreetRow, number: string): { lon: number; lat: number; admin: AdminRow } | undefined {

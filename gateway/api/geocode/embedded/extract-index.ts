@@ -2,11 +2,12 @@
 // statements for the forward search and the address points in a grid for reverse geocoding.
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_VERSION, type AdminRow } from '../../../../data/osm/stages/geocoding/index-schema';
+import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_VERSION, nameKey, type AdminRow } from '../../../../data/osm/stages/geocoding/index-schema';
 import { PointGrid } from '../../../engine/geocoding/point-grid';
 
 export interface StreetRow extends AdminRow {
   id: number;
+  name_id: number;
   name: string;
   norm: string;
   lon: number;
@@ -35,6 +36,7 @@ export interface InterpolationRow {
 
 export interface PlaceRow extends AdminRow {
   id: number;
+  name_id: number;
   name: string;
   kind: string;
   number: string | null;
@@ -51,19 +53,51 @@ export interface AreaRow extends AdminRow {
   lat: number;
 }
 
+/** A distinct street or place name that matched a search. */
+export interface NameRow {
+  id: number;
+  /** Normal form for streets, the name as written for places. */
+  name: string;
+}
+
+/** How the rows of one name are chosen among its many towns (a region's hundred Main Streets). */
+export interface RowChoice {
+  /** Words of the towns and postal code the query names: rows whose area holds them come first. */
+  areaWords: readonly string[];
+  /** Rows nearest this point come next. */
+  near?: readonly [number, number];
+}
+
 /** Rows an FTS query may bring back before scoring: bounds the work of a vague query. */
 const FTS_LIMIT = 200;
+/** Rows of one name taken by area agreement, and by nearness: a name's best towns, not all of them. */
+const ROWS_BY_AREA = 8;
+const ROWS_BY_NEARNESS = 8;
 const ADMIN = ADMIN_COLUMNS.map((c) => `a.${c}`).join(', ');
+/** Squared degrees with longitude scaled by cos(latitude): an order, not a distance. */
+const NEAREST_FIRST = 'ORDER BY ((a.lon - @lon) * @kx) * ((a.lon - @lon) * @kx) + (a.lat - @lat) * (a.lat - @lat) LIMIT @limit';
+
+interface NearParams {
+  id: number;
+  lon: number;
+  lat: number;
+  kx: number;
+  limit: number;
+}
 
 export class ExtractIndex {
   private readonly db: Database.Database;
-  private readonly streetSearch: Database.Statement<[string, number], StreetRow>;
+  private readonly streetNameSearch: Database.Statement<[string, number], NameRow>;
+  private readonly streetsByArea: Database.Statement<[string, number], StreetRow>;
+  private readonly streetsNear: Database.Statement<[NearParams], StreetRow>;
   private readonly addressAt: Database.Statement<[number, string], AddressRow>;
   private readonly numberedFrom: Database.Statement<[number, string, string, number], AddressRow>;
   private readonly below: Database.Statement<[number, number], AddressRow>;
   private readonly above: Database.Statement<[number, number], AddressRow>;
   private readonly interpolationsOf: Database.Statement<[number], InterpolationRow>;
-  private readonly placeSearch: Database.Statement<[string, number], PlaceRow>;
+  private readonly placeNameSearch: Database.Statement<[string, number], NameRow>;
+  private readonly placesByArea: Database.Statement<[string, number], PlaceRow>;
+  private readonly placesNear: Database.Statement<[NearParams], PlaceRow>;
   private readonly areaSearch: Database.Statement<[string, number], AreaRow>;
   private readonly addressById: Database.Statement<[number], AddressRow>;
   private readonly placeById: Database.Statement<[number], PlaceRow>;
@@ -80,13 +114,19 @@ export class ExtractIndex {
       throw new Error(`${path.join(dir, INDEX_FILE)} is not a version ${INDEX_VERSION} geocoding index: re-import the extract`);
     }
     const addressSelect = `SELECT a.id, a.street, a.number, a.num, a.unit, a.flats, a.name, a.lon, a.lat, s.name AS street_name, ${ADMIN} FROM addresses a JOIN streets s ON s.id = a.street`;
-    this.streetSearch = this.db.prepare(`SELECT a.id, a.name, a.norm, a.lon, a.lat, ${ADMIN} FROM street_fts f JOIN streets a ON a.id = f.rowid WHERE street_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    const streetColumns = `a.id, a.name_id, a.name, a.norm, a.lon, a.lat, ${ADMIN}`;
+    this.streetNameSearch = this.db.prepare(`SELECT n.id, n.norm AS name FROM street_name_fts f JOIN street_names n ON n.id = f.rowid WHERE street_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    this.streetsByArea = this.db.prepare(`SELECT ${streetColumns} FROM street_area_fts f JOIN streets a ON a.id = f.rowid WHERE street_area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    this.streetsNear = this.db.prepare(`SELECT ${streetColumns} FROM streets a WHERE a.name_id = @id ${NEAREST_FIRST}`);
     this.addressAt = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.number = ?`);
     this.numberedFrom = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.number >= ? AND a.number < ? ORDER BY a.num LIMIT ?`);
     this.below = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.num < ? ORDER BY a.num DESC LIMIT 1`);
     this.above = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.num > ? ORDER BY a.num ASC LIMIT 1`);
     this.interpolationsOf = this.db.prepare('SELECT first, last, step, coords FROM interpolations WHERE street = ?');
-    this.placeSearch = this.db.prepare(`SELECT a.id, a.name, a.kind, a.number, a.street_name, a.lon, a.lat, ${ADMIN} FROM place_fts f JOIN places a ON a.id = f.rowid WHERE place_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    const placeColumns = `a.id, a.name_id, a.name, a.kind, a.number, a.street_name, a.lon, a.lat, ${ADMIN}`;
+    this.placeNameSearch = this.db.prepare(`SELECT n.id, n.name FROM place_name_fts f JOIN place_names n ON n.id = f.rowid WHERE place_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    this.placesByArea = this.db.prepare(`SELECT ${placeColumns} FROM place_area_fts f JOIN places a ON a.id = f.rowid WHERE place_area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    this.placesNear = this.db.prepare(`SELECT ${placeColumns} FROM places a WHERE a.name_id = @id ${NEAREST_FIRST}`);
     this.areaSearch = this.db.prepare(`SELECT a.id, a.name, a.layer, a.lon, a.lat, ${ADMIN} FROM area_fts f JOIN areas a ON a.id = f.rowid WHERE area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.addressById = this.db.prepare(`${addressSelect} WHERE a.id = ?`);
     this.placeById = this.db.prepare(`SELECT a.id, a.name, a.kind, a.number, a.street_name, a.lon, a.lat, ${ADMIN} FROM places a WHERE a.id = ?`);
@@ -99,8 +139,14 @@ export class ExtractIndex {
     [this.placeIds, this.placeGrid] = load('SELECT id, lon, lat FROM places');
   }
 
-  streets(match: string): StreetRow[] {
-    return this.streetSearch.all(match, FTS_LIMIT);
+  /** Distinct street names matching an FTS query (normal forms), best first. */
+  streetNames(match: string): NameRow[] {
+    return this.streetNameSearch.all(match, FTS_LIMIT);
+  }
+
+  /** Streets bearing this name (an id from streetNames), in the towns the choice prefers. */
+  streetsNamed(nameId: number, choice: RowChoice): StreetRow[] {
+    return this.rowsOf(nameId, choice, this.streetsByArea, this.streetsNear);
   }
 
   address(street: number, number: string): AddressRow[] {
@@ -121,8 +167,43 @@ export class ExtractIndex {
     return this.interpolationsOf.all(street);
   }
 
-  places(match: string): PlaceRow[] {
-    return this.placeSearch.all(match, FTS_LIMIT);
+  /** Distinct POI names (as written) matching an FTS query, best first. */
+  placeNames(match: string): NameRow[] {
+    return this.placeNameSearch.all(match, FTS_LIMIT);
+  }
+
+  /** POIs bearing this name (an id from placeNames), in the towns the choice prefers. */
+  placesNamed(nameId: number, choice: RowChoice): PlaceRow[] {
+    return this.rowsOf(nameId, choice, this.placesByArea, this.placesNear);
+  }
+
+  /**
+   * A name's rows whose area holds the most of the query's town words, then its rows nearest the query's
+   * point (or, with neither, or no row agreeing, a few in a fixed order). Each row once; at most
+   * ROWS_BY_AREA + ROWS_BY_NEARNESS.
+   */
+  private rowsOf<R extends { id: number }>(
+    id: number,
+    choice: RowChoice,
+    byArea: Database.Statement<[string, number], R>,
+    near: Database.Statement<[NearParams], R>,
+  ): R[] {
+    const out: R[] = [];
+    const seen = new Set<number>();
+    const take = (rows: R[]): void => {
+      for (const r of rows) {
+        if (seen.has(r.id)) continue;
+        seen.add(r.id);
+        out.push(r);
+      }
+    };
+    const words = choice.areaWords.filter((w) => w !== '').map((w) => `"${w.replace(/"/g, '""')}"`);
+    // Without a point the order is only a fixed one (by latitude from the equator).
+    const [lon, lat] = choice.near ?? [0, 0];
+    const kx = Math.cos((lat * Math.PI) / 180);
+    if (words.length > 0) take(byArea.all(`"${nameKey(id)}" AND (${words.join(' OR ')})`, ROWS_BY_AREA));
+    if (choice.near !== undefined || out.length === 0) take(near.all({ id, lon, lat, kx, limit: ROWS_BY_NEARNESS }));
+    return out;
   }
 
   areas(match: string): AreaRow[] {
