@@ -1,12 +1,13 @@
-// The places a request sees: every imported extract's `places/places.json` merged into one index, and
-// the bundled airports for IATA codes. The extract catalog (services.extracts) says when the set of
+// The places a request sees: every imported extract's `places/places.bin` merged into one index, and
+// the bundled airports for IATA codes. Each file is read into one buffer and served from its columns
+// (data/places/places-table.ts): no object per place is kept, so a region's places cost their file size. The extract catalog (services.extracts) says when the set of
 // extracts changed (an import or removal finished); the index is then rebuilt and swapped in whole,
 // so a request never sees half an import. A load that fails (a corrupt file) keeps the previous index
 // and is logged once.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadBundledAirports } from '../../../data/places/bundled-airports';
-import { PLACES_FILE, readPlacesFile } from '../../../data/places/places-file';
+import { PLACES_FILE, openPlacesTable } from '../../../data/places/places-file';
 import type { ExtractCatalog, LoadedExtract } from '../../jobs/extract-catalog';
 import type { Logger } from '../../http/logger';
 import type { Place } from '../../engine/places/place';
@@ -68,29 +69,30 @@ export class CurrentPlaces {
     this.loaded = true;
     const dirs = extracts.map((e) => ({ name: e.name, dir: path.join(e.dir, 'places') })).filter((d) => existsSync(path.join(d.dir, PLACES_FILE)));
     try {
-      const seen = new Set<string>();
-      const places: Place[] = [];
-      for (const { dir } of dirs) {
-        for (const p of readPlacesFile(dir).places) {
-          // Overlapping extracts hold the same OSM objects; the first extract (by name) keeps them.
-          if (seen.has(p._id)) continue;
-          seen.add(p._id);
-          places.push(p);
-        }
-      }
+      const tables = dirs.map(({ dir }) => openPlacesTable(dir));
+      // Overlapping extracts hold the same OSM objects; the index keeps them from the first extract (by name).
+      const index = new PlaceIndex({ sources: tables });
       const airports = new Map<string, Place[]>();
+      const airportIds = new Set<string>();
       let reach = 0;
-      for (const p of places) {
-        reach = Math.max(reach, placeReachM(p));
-        if (p.iata === undefined) continue;
-        const list = airports.get(p.iata);
-        if (list) list.push(p);
-        else airports.set(p.iata, [p]);
-      }
-      this.index = new PlaceIndex(places);
+      tables.forEach((table) => {
+        for (let row = 0; row < table.size; row++) {
+          // One place at a time, dropped at once: the reach is a maximum over the places' areas.
+          reach = Math.max(reach, placeReachM(table.placeAt(row)));
+        }
+        for (const row of table.iataRows()) {
+          const p = index.get(table.idAt(row));
+          if (p?.iata === undefined || airportIds.has(p._id)) continue;
+          airportIds.add(p._id);
+          const list = airports.get(p.iata);
+          if (list) list.push(p);
+          else airports.set(p.iata, [p]);
+        }
+      });
+      this.index = index;
       this.importedAirports = airports;
       this.reach = reach;
-      this.options.logger.info('places loaded', { extracts: dirs.length, places: places.length });
+      this.options.logger.info('places loaded', { extracts: dirs.length, places: index.size, bytes: tables.reduce((s, t) => s + t.bytes, 0) });
       for (const l of this.listeners) l(this.index);
     } catch (err) {
       // Not retried until the extracts change again: a broken file would otherwise be re-read per request.
