@@ -10,7 +10,9 @@
 //   another child process (bench/http/sequential-child.ts), one request at a time on one keep-alive
 //   connection; queries sampled from the imported indexes with a fixed seed.
 //
-// Hits: forward, the top answer within 100 m of the sampled address point; autocomplete ("<number>
+// Hits: forward, the top answer within 100 m of the sampled address point (compared on the queries that
+// name one place: the tiling tool leaves addresses on buildings with the source's town and postal code,
+// so in a region each is the same query for N×N places; their share is printed); autocomplete ("<number>
 // <street>" with its last 3 characters cut, near the point), one of the first five within 100 m;
 // reverse (30 m north of an address), the top answer within 100 m; search places (the place's most
 // specific category, or its chain, near a point 30 m away, radius 1 km), the place among the answers.
@@ -105,8 +107,15 @@ function workloadOf(dataDir: string): Workload {
   const rand = prng(35);
   const db = new Database(path.join(stageDir(dataDir, 'geo', 'geocoding'), INDEX_FILE), { readonly: true });
   const count = (db.prepare('SELECT max(id) AS n FROM addresses').get() as { n: number }).n;
-  const row = db.prepare<[number], { number: string; street: string; city: string | null; postal: string | null; lon: number; lat: number }>(
-    'SELECT a.number, s.name AS street, a.city, a.postal_code AS postal, a.lon, a.lat FROM addresses a JOIN streets s ON s.id = a.street WHERE a.id >= ? ORDER BY a.id LIMIT 1',
+  const row = db.prepare<[number], { number: string; street: string; norm: string; city: string | null; postal: string | null; lon: number; lat: number }>(
+    'SELECT a.number, s.name AS street, s.norm, a.city, a.postal_code AS postal, a.lon, a.lat FROM addresses a JOIN streets s ON s.id = a.street WHERE a.id >= ? ORDER BY a.id LIMIT 1',
+  );
+  // The tiling tool gives each tile's address NODES a town and postal code of their own, but addresses on
+  // buildings (ways) keep the source's: those are the same address, town and postal code in every tile.
+  const copies = db.prepare<[{ norm: string; number: string; city: string; postal: string; lon: number; lat: number }], { n: number }>(
+    `SELECT count(*) AS n FROM addresses a JOIN streets s ON s.id = a.street
+     WHERE s.name_id = (SELECT id FROM street_names WHERE norm = @norm) AND a.number = @number
+       AND coalesce(a.city, '') = @city AND coalesce(a.postal_code, '') = @postal AND (abs(a.lon - @lon) > 0.01 OR abs(a.lat - @lat) > 0.01)`,
   );
   const w: Workload = { forward: [], reverse: [], autocomplete: [], places: [] };
   for (let i = 0; i < SAMPLES; i++) {
@@ -117,7 +126,8 @@ function workloadOf(dataDir: string): Workload {
     const full = `${r.number} ${r.street}`;
     const typed = full.slice(0, Math.max(full.indexOf(' ') + 3, full.length - 3));
     const near = { kind: 'near' as const, lon: r.lon, lat: r.lat, meters: 100 };
-    w.forward.push({ path: `/v1/geocode/forward?query=${encodeURIComponent(forward)}`, expect: { ...near, within: 1 } });
+    const ambiguous = copies.get({ norm: r.norm, number: r.number, city: r.city ?? '', postal: r.postal ?? '', lon: r.lon, lat: r.lat })!.n > 0;
+    w.forward.push({ path: `/v1/geocode/forward?query=${encodeURIComponent(forward)}`, expect: { ...near, within: 1, ambiguous } });
     w.autocomplete.push({ path: `/v1/search/autocomplete?query=${encodeURIComponent(typed)}&near=${r.lat},${r.lon}&limit=5`, expect: { ...near, within: 5 } });
     w.reverse.push({ path: `/v1/geocode/reverse?coordinates=${(r.lat + 0.00027).toFixed(7)},${r.lon}`, expect: { ...near, within: 1 } });
   }
@@ -149,6 +159,7 @@ async function serve(label: string, dataDir: string): Promise<Record<string, Seq
   const out: Record<string, SequentialResult> = {};
   try {
     const key = gw.keys['test publishable'];
+    if (key === undefined) throw new Error(`${dataDir} was served before: its keys are printed only on the first start (import again, or use a fresh WORK)`);
     const started = Date.now();
     const first = await fetch(`${gw.url}${work.forward[0].path}`, { headers: { authorization: key } });
     await first.text();
@@ -163,7 +174,8 @@ async function serve(label: string, dataDir: string): Promise<Record<string, Seq
     for (const [title, requests] of jobs) {
       const r = await sequentialInChild({ title, url: gw.url, key, warmup: Math.min(200, requests.length), requests });
       out[title] = r;
-      const hit = r.checked > 0 ? `   hits ${((100 * r.hits) / r.checked).toFixed(1)} % of ${r.checked}` : '';
+      const clear = r.clearChecked < r.checked ? ` (${((100 * r.clearHits) / Math.max(1, r.clearChecked)).toFixed(1)} % of the ${r.clearChecked} not ambiguous)` : '';
+      const hit = r.checked > 0 ? `   hits ${((100 * r.hits) / r.checked).toFixed(1)} % of ${r.checked}${clear}` : '';
       console.log(`${label.padEnd(8)} ${title.padEnd(22)} p50 ${r.p50Ms.toFixed(2).padStart(6)} ms   p90 ${r.p90Ms.toFixed(2).padStart(6)} ms   p99 ${r.p99Ms.toFixed(2).padStart(6)} ms${hit}${r.non2xx ? `   non-2xx ${r.non2xx}` : ''}`);
     }
     console.log(`${label}: gateway RSS ${gw.rssMiB().toFixed(0)} MiB after the queries (peak ${gw.peakRssMiB().toFixed(0)} MiB); load average ${os.loadavg()[0].toFixed(2)}`);
@@ -204,7 +216,8 @@ async function main(): Promise<void> {
     for (const title of Object.keys(results.region)) {
       const [r, t] = [results.region[title], results.tile[title]];
       if (r.checked === 0) continue;
-      console.log(`  ${title.padEnd(22)} region ${((100 * r.hits) / r.checked).toFixed(1)} %   tile ${((100 * t.hits) / t.checked).toFixed(1)} %`);
+      const pct = (x: SequentialResult) => `${((100 * x.clearHits) / Math.max(1, x.clearChecked)).toFixed(1)} % of ${x.clearChecked}`;
+      console.log(`  ${title.padEnd(22)} region ${pct(r)}   tile ${pct(t)}   (all samples, ambiguous ones included: region ${((100 * r.hits) / r.checked).toFixed(1)} %, tile ${((100 * t.hits) / t.checked).toFixed(1)} %)`);
     }
   }
 }

@@ -29,6 +29,16 @@ export interface IndexCounts {
 
 /** A highway joins the address street of the same name within this distance. */
 const STREET_JOIN_METERS = 3000;
+/**
+ * A street is the addresses of one name in one town and one cell of this size (~10 km): without the
+ * cell, the town-less "Main Street"s of a state (no addr:city, no city boundary) would be one street
+ * with its centre in the middle of the state and the numbers of all of them.
+ */
+const GROUP_CELL_DEGREES = 0.1;
+
+function groupKey(norm: string, city: string | undefined, lon: number, lat: number): string {
+  return `${norm}|${city ?? ''}|${Math.floor(lon / GROUP_CELL_DEGREES)},${Math.floor(lat / GROUP_CELL_DEGREES)}`;
+}
 
 interface StreetGroup {
   id: number;
@@ -89,7 +99,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       const admin = withTags(input.boundaries.contextAt(point.lon, point.lat), point);
       const norm = normalizeName(point.street);
       if (norm === '') continue;
-      const key = `${norm}|${admin.city ?? ''}`;
+      const key = groupKey(norm, admin.city, point.lon, point.lat);
       let group = groups.get(key);
       if (group === undefined) {
         group = { id: groups.size + 1, nameId: streetNames.idOf(norm), name: point.street, norm, lon: 0, lat: 0, count: 0, admin: { ...admin, postalCode: undefined }, postalCodes: new Set() };
@@ -117,7 +127,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       const near = (byNorm.get(norm) ?? []).find((g) => roughMeters(g.lon, g.lat, lon, lat) < STREET_JOIN_METERS);
       if (near !== undefined) continue;
       const admin = input.boundaries.contextAt(lon, lat);
-      const key = `${norm}|${admin.city ?? ''}`;
+      const key = groupKey(norm, admin.city, lon, lat);
       if (groups.has(key)) continue;
       const group: StreetGroup = { id: groups.size + 1, nameId: streetNames.idOf(norm), name: street.name, norm, lon, lat, count: 0, admin, postalCodes: new Set() };
       groups.set(key, group);
@@ -165,7 +175,8 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     const insertInterpolation = db.prepare('INSERT INTO interpolations (street, first, last, step, coords) VALUES (?, ?, ?, ?, ?)');
     for (const line of input.interpolations) {
       const norm = line.street === undefined ? '' : normalizeName(line.street);
-      const group = groups.get(`${norm}|${line.city ?? ''}`) ?? byNorm.get(norm)?.[0];
+      const [lon, lat] = [line.coords[0], line.coords[1]];
+      const group = groups.get(groupKey(norm, line.city, lon, lat)) ?? nearest(byNorm.get(norm) ?? [], lon, lat);
       const first = houseNumberValue(line.firstNumber);
       const last = houseNumberValue(line.lastNumber);
       const step = line.scheme === 'odd' || line.scheme === 'even' ? 2 : Number(line.scheme) > 0 ? Math.floor(Number(line.scheme)) : 1;
@@ -227,6 +238,16 @@ function withTags(admin: AdminContext, tags: { city?: string; postalCode?: strin
   if (tags.countryCode !== undefined) out.countryCode = tags.countryCode;
   if (tags.state !== undefined && /^[A-Za-z]{2}$/.test(tags.state)) out.stateCode = tags.state.toUpperCase();
   return out;
+}
+
+function nearest(groups: readonly StreetGroup[], lon: number, lat: number): StreetGroup | undefined {
+  let best: StreetGroup | undefined;
+  let bestMeters = Infinity;
+  for (const g of groups) {
+    const m = roughMeters(g.lon, g.lat, lon, lat);
+    if (m < bestMeters) [best, bestMeters] = [g, m];
+  }
+  return best;
 }
 
 function roughMeters(lon1: number, lat1: number, lon2: number, lat2: number): number {

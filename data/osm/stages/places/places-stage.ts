@@ -1,7 +1,9 @@
 // The places stage of `waymark data import`: named POIs with a Radar category, from nodes, closed ways
 // and multipolygon relations, each with its chain (name-suggestion-index) and outline, written to
-// `<extract>/places/places.json`. Memory: the places themselves, plus the rings of buildings (to give
-// node POIs their building's outline) and of multipolygon outer ways.
+// `<extract>/places/places.bin`. Memory: the places themselves, plus the rings of multipolygon outer
+// ways and of the buildings that hold a node POI (to give it its building's outline): every node comes
+// before the first way, so a building is kept only when a node place lies in its bounding box, not
+// every building of a region (millions of them in a state).
 import type { LngLat } from '../../../../gateway/engine/types';
 import { polygonCentroid } from '../../../../gateway/engine/geofence-shape';
 import { chainSlug } from '../../../places/chain-slug';
@@ -34,6 +36,8 @@ export class PlacesStage implements ImportStage {
   private readonly relations: PendingRelation[] = [];
   private readonly wantedWays = new Set<number>();
   private readonly wayRings = new Map<number, LngLat[]>();
+  /** Node places by grid cell, made at the first way: which buildings may hold one. */
+  private nodePlaceCells: Set<number> | undefined;
 
   constructor(options: PlacesStageOptions = {}) {
     this.brandIndex = options.brands;
@@ -80,6 +84,7 @@ export class PlacesStage implements ImportStage {
     const place = placeTagsOf(way.tags) !== undefined;
     const building = way.tags.building !== undefined && way.tags.building !== 'no';
     if (!wanted && !place && !building) return;
+    if (!wanted && !place && !this.mayHoldNodePlace(way.refs, nodes)) return;
     const ring = ringOf(way.refs, nodes);
     if (ring === undefined) return;
     if (wanted) this.wayRings.set(way.id, ring);
@@ -94,6 +99,38 @@ export class PlacesStage implements ImportStage {
     } else if (building && closed && ring.length <= MAX_OUTLINE_POINTS) {
       this.buildings.add(ring);
     }
+  }
+
+  /** Whether a node place lies in a grid cell the way's bounding box touches (cells of ~100 m). */
+  private mayHoldNodePlace(refs: ArrayLike<number>, nodes: NodeCoordinates): boolean {
+    if (this.nodePlaceCells === undefined) {
+      this.nodePlaceCells = new Set();
+      for (const i of this.nodePlaces) this.nodePlaceCells.add(placeCell(Math.floor(this.places[i].lng / PLACE_CELL_DEG), Math.floor(this.places[i].lat / PLACE_CELL_DEG)));
+    }
+    if (this.nodePlaceCells.size === 0) return false;
+    let west = Infinity;
+    let south = Infinity;
+    let east = -Infinity;
+    let north = -Infinity;
+    for (let k = 0; k < refs.length; k++) {
+      const at = nodes.indexOf(refs[k]);
+      if (at < 0) continue;
+      const lng = nodes.lonAt(at);
+      const lat = nodes.latAt(at);
+      if (lng < west) west = lng;
+      if (lng > east) east = lng;
+      if (lat < south) south = lat;
+      if (lat > north) north = lat;
+    }
+    if (west > east) return false;
+    const x0 = Math.floor(west / PLACE_CELL_DEG);
+    const x1 = Math.floor(east / PLACE_CELL_DEG);
+    const y0 = Math.floor(south / PLACE_CELL_DEG);
+    const y1 = Math.floor(north / PLACE_CELL_DEG);
+    // A building larger than a few cells (a mall, a campus) is kept rather than scanned cell by cell.
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) > 64) return true;
+    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) if (this.nodePlaceCells.has(placeCell(x, y))) return true;
+    return false;
   }
 
   async finish(ctx: StageContext): Promise<StageSummary> {
@@ -124,6 +161,13 @@ export class PlacesStage implements ImportStage {
       airports: this.places.filter((p) => p.iata).length,
     };
   }
+}
+
+/** Cells of ~100 m for the test above. */
+const PLACE_CELL_DEG = 0.001;
+
+function placeCell(x: number, y: number): number {
+  return (x + 200_000) * 400_000 + (y + 100_000);
 }
 
 function ringOf(refs: ArrayLike<number>, nodes: NodeCoordinates): LngLat[] | undefined {
