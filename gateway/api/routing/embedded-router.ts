@@ -63,6 +63,10 @@ export class EmbeddedRouter implements Router {
   }
 
   private load(extracts: readonly LoadedExtract[]): void {
+    // A re-imported or removed extract's network is let go before any new one is read, so a region is
+    // never held twice (its files can be most of the memory); load() runs to its end before any request,
+    // so none sees the gap.
+    this.networks = this.networks.filter((n) => extracts.some((e) => e.name === n.extract && this.loadedFrom.get(n) === e.manifest.importedAt));
     const networks: LoadedNetwork[] = [];
     const problems: Record<string, string> = {};
     for (const e of extracts) {
