@@ -23,21 +23,24 @@ function newest(dir, ext) {
   return latest;
 }
 
-function mtime(rel) {
+function mtime(root, rel) {
   try {
-    return fs.statSync(path.join(ROOT, rel)).mtimeMs;
+    return fs.statSync(path.join(root, rel)).mtimeMs;
   } catch {
     return undefined;
   }
 }
 
-/** Names of the build steps whose output is missing or older than a source ([] when dist/ is current). */
-function staleSteps() {
+/**
+ * Names of the build steps whose output is missing or older than a source ([] when dist/ is current).
+ * Sources absent from the tree (an image holds dist/ only) count as older than any build.
+ */
+function staleSteps(root = ROOT) {
   return STEPS.filter((step) => {
-    const built = mtime(step.stamp);
+    const built = mtime(root, step.stamp);
     if (built === undefined) return true;
-    const dirs = step.sources.map((d) => path.join(ROOT, d)).filter((d) => fs.existsSync(d));
-    const latest = Math.max(0, ...dirs.map((d) => newest(d, step.ext)), ...step.also.map((f) => mtime(f) ?? 0));
+    const dirs = step.sources.map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
+    const latest = Math.max(0, ...dirs.map((d) => newest(d, step.ext)), ...step.also.map((f) => mtime(root, f) ?? 0));
     return latest > built;
   }).map((step) => step.name);
 }

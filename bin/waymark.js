@@ -16,7 +16,5 @@ if (staleSteps().includes('gateway')) {
   process.stderr.write('waymark: warning: sources changed since the last build; run `npm run build` to use them\n');
 }
 
-require(entry).main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
-  (err) => { process.stderr.write('waymark: ' + (err && err.message ? err.message : String(err)) + '\n'); process.exitCode = err && err.constructor && err.constructor.name === 'UsageError' ? 2 : 1; },
-);
+// main() reports its own errors and answers the exit code (0 success, 1 failure, 2 usage).
+require(entry).main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

@@ -1,4 +1,5 @@
 // A small argv parser: positional words, then --flag, --flag value, --flag=value. Repeated flags collect.
+import type { ApiError } from '../http/errors';
 export interface ParsedArgs {
   words: string[];
   flags: Map<string, string[]>;
@@ -39,10 +40,21 @@ export function hasFlag(args: ParsedArgs, name: string): boolean {
 }
 
 /**
- * A problem with what the operator typed: printed plainly, exit code 2. The CLI's exit codes are
- * 0 success, 1 failure (the work could not be done), 2 usage (the command line is wrong).
+ * A problem with what the operator typed: exit code 2. The CLI's convention (docs/cli.md): 0 success,
+ * 1 failure (the work could not be done, or what was named does not exist), 2 usage (the command line is
+ * wrong); every message goes to stderr after `waymark: `; `--help` prints the command's usage, exit 0.
  */
 export class UsageError extends Error {}
+
+/** Something named on the command line does not exist (a project, a webhook, an extract): exit 1. */
+export class NotFoundError extends Error {}
+
+/** An error of the API layer as the CLI reports it: a missing thing is a failure, bad input is usage. */
+export function cliErrorOf(err: ApiError): Error {
+  const message = cliMessage(err.param, err.message);
+  if (err.status === 404) return new NotFoundError(message);
+  return err.status >= 400 && err.status < 500 ? new UsageError(message) : new Error(message);
+}
 
 /** An unknown or missing subcommand, said as such, followed by the command's usage. */
 export function unknownSubcommand(command: string, sub: string | undefined, usage: string): UsageError {

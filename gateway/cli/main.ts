@@ -1,42 +1,41 @@
-// Entry point of `waymark` (and of `npm start`).
+// Entry point of `waymark` (and of `npm start`). The convention every command follows (docs/cli.md):
+// `--help` → usage on stdout, exit 0; a wrong command line → exit 2; a failure or something named that
+// does not exist → exit 1; every message on stderr after `waymark: `.
 import { configFromEnv } from '../config';
 import { silentLogger } from '../http/logger';
 import { parseArgs, hasFlag, UsageError } from './args';
-import { dataCommand, DATA_USAGE } from './commands/data';
-import { geofencesCommand, GEOFENCES_USAGE } from './commands/geofences';
-import { projectCommand, PROJECT_USAGE } from './commands/project';
-import { regionsCommand, REGIONS_USAGE } from './commands/regions';
-import { webhooksCommand, WEBHOOKS_USAGE } from './commands/webhooks';
+import { dataCommand } from './commands/data';
+import { geofencesCommand } from './commands/geofences';
+import { projectCommand } from './commands/project';
+import { regionsCommand } from './commands/regions';
+import { webhooksCommand } from './commands/webhooks';
 import { cliOutput } from './output';
+import { checkOptions, helpFor, USAGE, USAGES } from './usage';
 
-const USAGE = `Usage:
-waymark serve
-${PROJECT_USAGE}
-${WEBHOOKS_USAGE}
-${GEOFENCES_USAGE}
-${REGIONS_USAGE}
-${DATA_USAGE}
-
-Configuration comes from the environment (PORT, WAYMARK_DATA_DIR, WAYMARK_STORE, …): see docs/configuration.md.`;
-
-export async function main(argv: string[]): Promise<number> {
+async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
+  const command = args.words[0];
+  if (command === 'help' || (command === undefined && hasFlag(args, 'help'))) {
+    process.stdout.write(helpFor(args.words.slice(1)) + '\n');
+    return 0;
+  }
+  if (command === undefined) throw new UsageError(`a command is needed\n${USAGE}`);
+  // Checked before anything is opened: a mistyped command must not create a data directory.
+  if (!USAGES.has(command)) throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+  if (hasFlag(args, 'help')) {
+    process.stdout.write(helpFor(args.words) + '\n');
+    return 0;
+  }
+  checkOptions(args);
   const out = cliOutput(hasFlag(args, 'json'));
   const config = configFromEnv();
-  const command = args.words[0];
   // The gateway's modules (app, serve) load only for the commands that use them: `data import` starts
   // half a second sooner without them.
   if (command === 'serve') return (await import('./commands/serve')).serveCommand(config, out);
-  if (command === undefined || command === 'help' || hasFlag(args, 'help')) {
-    process.stdout.write(USAGE + '\n');
-    return command === undefined ? 2 : 0;
-  }
   // Boundary files live in the data directory, not the store: no services to open.
   if (command === 'regions') return regionsCommand(config, args, out);
   // OSM extracts too: files in the data directory.
   if (command === 'data') return dataCommand(config, args, out);
-  // Checked before opening the store: a mistyped command must not create a data directory.
-  if (command !== 'project' && command !== 'webhooks' && command !== 'geofences') throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
   const { createServices } = await import('../app');
   const services = await createServices(config, silentLogger());
   try {
@@ -48,19 +47,21 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Runs one command line; reports any error on stderr and answers the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`waymark: ${message}\n`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}
+
+
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
-    },
-    (err: unknown) => {
-      if (err instanceof UsageError) {
-        process.stderr.write(`${err.message}\n`);
-        process.exitCode = 2;
-      } else {
-        process.stderr.write(`waymark: ${err instanceof Error ? err.message : String(err)}\n`);
-        process.exitCode = 1;
-      }
-    },
-  );
+  main(process.argv.slice(2)).then((code) => {
+    // A serving gateway exits when its server closes; anything else ends with its code.
+    if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
+  });
 }

@@ -9,10 +9,11 @@ import { PeliasGeocoder } from '../../adapters/geocoder/pelias/pelias-geocoder';
 import type { GeocodeLayer } from '../../adapters/geocoder/port';
 import { DEFAULT_LAYERS } from '../../gateway/http/params/geocoding';
 import { startTestServer } from '../support/server';
+import { announceSkip, files } from '../support/requires';
 
 const PELIAS = path.resolve(__dirname, '../../../shared/fixtures/engines/pelias');
 const present = fs.existsSync(PELIAS);
-if (!present) console.warn(`skipping Pelias adapter tests: ${PELIAS} is absent`);
+if (!present) announceSkip('Pelias adapter', files(PELIAS));
 const maybe = present ? describe : describe.skip;
 
 /** Path (with query) → [status, body file or raw text]. */

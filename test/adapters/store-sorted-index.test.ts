@@ -9,6 +9,7 @@ import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { COLLECTIONS } from '../../gateway/api/collections';
 import { DATABASE_URL, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
+import { announceSkip, envVar } from '../support/requires';
 
 const scope = { projectId: 'p1', live: true };
 const ROWS = 3000;
@@ -64,7 +65,7 @@ test('sqlite: queue head and events by type come from their ordered index', asyn
 });
 
 const pgTest = DATABASE_URL ? test : test.skip;
-if (!DATABASE_URL) console.warn('DATABASE_URL is unset: the PostgreSQL half of the ordered-index test is skipped');
+if (!DATABASE_URL) announceSkip('ordered index: the PostgreSQL half', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
 pgTest('postgres: queue head and events by type come from their ordered index', async () => {
   const schema = freshSchemaName();
   const store = await PostgresStore.open({ connectionString: DATABASE_URL as string, schema });

@@ -9,6 +9,7 @@ import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { UniqueViolation } from '../../adapters/store/unique-violation';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from './store-postgres-support';
+import { announceSkip, envVar } from '../support/requires';
 
 const USERS: CollectionSpec = { keys: ['userId', 'deviceId'], unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }] };
 const PLAIN: CollectionSpec = { keys: ['userId', 'deviceId'] };
@@ -26,7 +27,7 @@ function postgres(): Opened {
   return { open: () => PostgresStore.open({ connectionString: DATABASE_URL as string, schema }), cleanup: () => dropSchemas([schema]) };
 }
 
-if (!DATABASE_URL) console.warn('DATABASE_URL is unset: PostgreSQL unique-key tests skipped');
+if (!DATABASE_URL) announceSkip('unique keys: the PostgreSQL half', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
 const cases: Array<[string, () => Opened]> = [['sqlite', sqlite], ...(DATABASE_URL ? [['postgres', postgres] as [string, () => Opened]] : [])];
 
 describe.each(cases)('unique keys on %s', (_name, make) => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { destinationPoint } from '../../gateway/engine/geo/sphere';
 import type { LngLat } from '../../gateway/engine/types';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
+import { announceSkip, files } from '../support/requires';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/radar');
 const STORE: LngLat = [-73.975363, 40.783826];
@@ -189,7 +190,7 @@ test('sync calls: beacons within a kilometre, enabled only, nearest first', asyn
 });
 
 const withFixture = fs.existsSync(path.join(FIXTURES, 'ios/historical/beacons.json')) ? test : test.skip;
-if (!fs.existsSync(FIXTURES)) console.warn(`beacons-track: ${FIXTURES} absent, the iOS beacon fixture case is skipped`);
+if (!fs.existsSync(path.join(FIXTURES, 'ios/historical/beacons.json'))) announceSkip('beacons on track: the iOS beacon fixture case', files(path.join(FIXTURES, 'ios/historical/beacons.json')));
 
 withFixture('the iOS SDK fixture beacon, created and ranged, is entered with its identifiers', async () => {
   const fixture = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'ios/historical/beacons.json'), 'utf8')) as { beacons: Array<Record<string, any>> };

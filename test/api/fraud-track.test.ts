@@ -11,10 +11,11 @@ import type { LngLat } from '../../gateway/engine/types';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type TestReceiver } from './webhooks-receiver';
+import { announceSkip, files } from '../support/requires';
 
 const ANONYMOUS_TEST = path.resolve(__dirname, '../../../shared/fixtures/mmdb/GeoIP2-Anonymous-IP-Test.mmdb');
 const HAVE_MMDB = fs.existsSync(ANONYMOUS_TEST);
-if (!HAVE_MMDB) console.warn(`fraud-track: ${ANONYMOUS_TEST} absent, the proxy cases are skipped`);
+if (!HAVE_MMDB) announceSkip('fraud on track: the proxy cases', files(ANONYMOUS_TEST));
 /** In the test database: every anonymity kind (MaxMind's own test data). */
 const PROXY_IP = '81.2.69.142';
 const CLEAN_IP = '8.8.8.8';

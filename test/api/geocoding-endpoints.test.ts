@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server';
+import { announceSkip, files } from '../support/requires';
 
 const RADAR = path.resolve(__dirname, '../../../shared/fixtures/radar');
 let server: TestServer;
@@ -80,7 +81,7 @@ describe('filters', () => {
 describe("Radar's SDK fixture shapes", () => {
   const fixture = (p: string) => JSON.parse(fs.readFileSync(path.join(RADAR, p), 'utf8'));
   const present = fs.existsSync(RADAR);
-  if (!present) console.warn(`skipping SDK shape checks: ${RADAR} is absent`);
+  if (!present) announceSkip('geocoding endpoints: SDK shape checks', files(RADAR));
   const maybe = present ? test : test.skip;
 
   /** Every field both have is of the same JSON type, recursively; `required` fields are present. */

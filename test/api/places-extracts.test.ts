@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runImport } from '../../data/osm/import-pipeline';
 import { PlacesStage } from '../../data/osm/stages/places/places-stage';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
+import { announceSkip, files } from '../support/requires';
 
 const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');
 const EXTRACTS = [
@@ -16,7 +17,7 @@ const EXTRACTS = [
   ['baltimore', 'us-md-baltimore-valhalla.osm.pbf'],
 ] as const;
 const present = EXTRACTS.every(([, file]) => fs.existsSync(path.join(OSM, file)));
-if (!present) console.warn(`places-extracts tests skipped: the OSM extracts in ${OSM} are missing`);
+if (!present) announceSkip('places from OSM extracts', files(...EXTRACTS.map(([, file]) => path.join(OSM, file))));
 const withFixtures = present ? describe : describe.skip;
 
 withFixtures('places imported from real extracts', () => {

@@ -8,6 +8,7 @@ import { startTestServer, tempDataDir, type TestServer } from '../support/server
 import { writePlacesExtract } from '../support/places-extract';
 import { PIZZA, STARBUCKS, neighbourhood } from '../support/places-neighbourhood';
 import { expectCase, type Want } from './foundation-expect';
+import { announceSkip, files } from '../support/requires';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/radar');
 let s: TestServer;
@@ -102,7 +103,7 @@ describe('with Places settings', () => {
 
 const sdkFixture = (name: string) => path.join(FIXTURES, 'ios', name);
 const haveFixtures = fs.existsSync(sdkFixture('search_places_chain_metadata.json'));
-if (!haveFixtures) console.warn(`places-search: skipped the SDK fixture shape checks, ${FIXTURES} is absent`);
+if (!haveFixtures) announceSkip('places search: SDK fixture shape checks', files(sdkFixture('search_places_chain_metadata.json')));
 (haveFixtures ? test : test.skip)('the SDK fixtures\' fields have the same types in our answer', async () => {
   const ours = (await search({ near: NEAR, chains: 'mcdonalds' }))[0];
   for (const file of ['search_places.json', 'search_places_chain_metadata.json']) {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { startTestServer, tempDataDir, type ProjectKeys, type TestServer } from '../support/server';
 import { writePlacesExtract } from '../support/places-extract';
 import { MALL_SHOP_A, MCDONALDS, PARK, STARBUCKS, neighbourhood } from '../support/places-neighbourhood';
+import { announceSkip, files } from '../support/requires';
 
 let s: TestServer;
 
@@ -160,7 +161,7 @@ test('POST /v1/sync/region returns nearby places', async () => {
 });
 
 const SDK_TRACK = path.resolve(__dirname, '../../../shared/fixtures/radar/ios/track.json');
-if (!fs.existsSync(SDK_TRACK)) console.warn(`places-track: skipped the SDK track fixture comparison, ${SDK_TRACK} is absent`);
+if (!fs.existsSync(SDK_TRACK)) announceSkip('places on track: SDK track fixture comparison', files(SDK_TRACK));
 (fs.existsSync(SDK_TRACK) ? test : test.skip)('place events and user.place have the SDK fixture\'s fields, with the same types', async () => {
   const theirs = JSON.parse(fs.readFileSync(SDK_TRACK, 'utf8'));
   const keys = await project({ places: true });

@@ -10,8 +10,9 @@ import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-po
 import {
   buildGateway, freePort, killGateway, parseTestKeys, runCli, startGateway, type GatewayBuild, type GatewayProcess,
 } from '../support/gateway-process';
+import { announceSkip, envVar } from '../support/requires';
 
-if (!DATABASE_URL) console.warn('DATABASE_URL is unset: the two-process PostgreSQL change-notification test is skipped');
+if (!DATABASE_URL) announceSkip('PostgreSQL change notification between two processes', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
 const d = DATABASE_URL ? describe : describe.skip;
 // Compiling the gateway (tsc) takes over two minutes on a loaded 2-core machine.
 jest.setTimeout(300_000);

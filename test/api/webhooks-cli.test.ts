@@ -2,7 +2,6 @@
 // a gateway on the same directory delivers to the webhook the CLI made.
 import fs from 'node:fs';
 import { main } from '../../gateway/cli/main';
-import { UsageError } from '../../gateway/cli/args';
 import { startTestServer, tempDataDir } from '../support/server';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type TestReceiver } from './webhooks-receiver';
@@ -64,16 +63,32 @@ test('create, list, update, rotate, inspect and delete webhooks from the CLI', a
   expect((await cli('webhooks', 'list', '--json')).map((w: { _id: string }) => w._id)).toEqual([id]);
 });
 
+/** Runs a CLI command expected to fail: its exit code and what it wrote to stderr. */
+async function failing(argv: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(argv), stderr };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 test.each([
-  ['a refused address', ['webhooks', 'create', '--url', 'http://169.254.169.254/'], /^--url refused: 169\.254\.169\.254 is a cloud metadata address$/],
-  ['no url', ['webhooks', 'create'], /^--url is required$/],
-  ['a bad mode', ['webhooks', 'create', '--url', 'http://127.0.0.1:9/', '--mode', 'bulk'], /^--mode must be one of single, batch$/],
-  ['redeliver without what', ['webhooks', 'redeliver', 'ffffffffffffffffffffffff'], /^redeliver needs --dead-letters, --events or --since\/--until/],
-  ['an unknown webhook', ['webhooks', 'rotate-token', 'ffffffffffffffffffffffff'], /^No webhook with _id "ffffffffffffffffffffffff"$/],
-  ['no sub-command', ['webhooks'], /^webhooks needs a subcommand\nwaymark webhooks list/],
-])('%s is a usage error', async (_name, argv, message) => {
-  await expect(main(argv)).rejects.toThrow(UsageError);
-  await expect(main(argv)).rejects.toThrow(message);
+  ['a refused address', ['webhooks', 'create', '--url', 'http://169.254.169.254/'], 2, /^waymark: --url refused: 169\.254\.169\.254 is a cloud metadata address\n$/],
+  ['no url', ['webhooks', 'create'], 2, /^waymark: --url is required\n$/],
+  ['a bad mode', ['webhooks', 'create', '--url', 'http://127.0.0.1:9/', '--mode', 'bulk'], 2, /^waymark: --mode must be one of single, batch\n$/],
+  ['redeliver without what', ['webhooks', 'redeliver', 'ffffffffffffffffffffffff'], 2, /^waymark: redeliver needs --dead-letters, --events or --since\/--until/],
+  ['an unknown webhook (not found: a failure)', ['webhooks', 'rotate-token', 'ffffffffffffffffffffffff'], 1, /^waymark: No webhook with _id "ffffffffffffffffffffffff"\n$/],
+  ['no sub-command', ['webhooks'], 2, /^waymark: webhooks needs a subcommand\nwaymark webhooks list/],
+  ['an option the command does not take', ['webhooks', 'list', '--bogus'], 2, /^waymark: unknown option --bogus for "webhooks list"\nUsage:\nwaymark webhooks list/],
+])('%s: exit %s, the message on stderr', async (_name, argv, code, message) => {
+  const run = await failing(argv as string[]);
+  expect(run.code).toBe(code);
+  expect(run.stderr).toMatch(message as RegExp);
 });
 
 test('a gateway on the same data directory delivers to the webhook the CLI created', async () => {
@@ -105,8 +120,9 @@ test('one environment flag: --env live is --live; an unknown subcommand or envir
   const viaLive = await cli('webhooks', 'list', '--live', '--json');
   expect(viaEnv.map((w: { _id: string }) => w._id)).toEqual([created._id]);
   expect(viaLive).toEqual(viaEnv);
-  await expect(main(['webhooks', 'explode'])).rejects.toThrow(/^Unknown webhooks subcommand "explode"\nwaymark webhooks list/);
-  await expect(main(['webhooks', 'list', '--env', 'prod'])).rejects.toThrow(/^--env must be test or live, got "prod"$/);
-  await expect(main(['webhooks', 'create', '--url', 'ftp://x'])).rejects.toThrow(/^--url\b/);
-  await expect(main(['webhooks', 'create', '--url', 'ftp://x'])).rejects.not.toThrow(/^--url: url\b|^url: url\b/);
+  expect(await failing(['webhooks', 'explode'])).toEqual({ code: 2, stderr: expect.stringMatching(/^waymark: Unknown webhooks subcommand "explode"\nwaymark webhooks list/) });
+  expect(await failing(['webhooks', 'list', '--env', 'prod'])).toEqual({ code: 2, stderr: 'waymark: --env must be test or live, got "prod"\n' });
+  const ftp = await failing(['webhooks', 'create', '--url', 'ftp://x']);
+  expect(ftp.stderr).toMatch(/^waymark: --url\b/);
+  expect(ftp.stderr).not.toMatch(/--url: url\b|^waymark: url: url\b/);
 });

@@ -8,10 +8,11 @@ import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-po
 import { startTestServer, type TestServer } from '../support/server';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type TestReceiver } from './webhooks-receiver';
+import { announceSkip, envVar } from '../support/requires';
 
 const CAFE = { lat: 40.7831, lng: -73.9712 };
 const AWAY = { lat: 40.77, lng: -73.98 };
-if (!DATABASE_URL) console.warn('DATABASE_URL is unset: the PostgreSQL half of the webhook wake test is skipped');
+if (!DATABASE_URL) announceSkip('webhook wake: the PostgreSQL half', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
 const stores: Array<[string, string | undefined]> = [['sqlite', undefined], ...(DATABASE_URL ? [['postgres', freshSchemaName()] as [string, string]] : [])];
 
 describe.each(stores)('delivery wake-up on %s', (_name, schema) => {

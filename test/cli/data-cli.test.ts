@@ -10,11 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { runImport } from '../../data/osm/import-pipeline';
 import { RoutingStage } from '../../data/osm/routing/routing-stage';
 import { startTestServer, type TestServer } from '../support/server';
+import { announceSkip, files as existingFiles } from '../support/requires';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const OSM = path.resolve(REPO, '../shared/fixtures/osm');
 const present = fs.existsSync(path.join(OSM, 'monaco-osrm.osm.pbf'));
-if (!present) console.warn(`data CLI tests skipped: ${OSM} is missing`);
+if (!present) announceSkip('data CLI', existingFiles(path.join(OSM, 'monaco-osrm.osm.pbf')));
 const withFixtures = present ? describe : describe.skip;
 
 const BUILD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-data-cli-build-'));

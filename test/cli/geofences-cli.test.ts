@@ -156,7 +156,7 @@ describe('geofences import', () => {
   test.each([
     ['no FILE → exit 2', ['geofences', 'import'], 2, /needs a FILE/],
     ['a bad --env → exit 2', ['geofences', 'import', 'x.csv', '--env', 'prod'], 2, /--env must be test or live/],
-    ['an unknown project → exit 2', ['geofences', 'import', 'x.csv', '--project', 'nope'], 2, /No project "nope"/],
+    ['an unknown project → exit 1 (not found)', ['geofences', 'import', 'x.csv', '--project', 'nope'], 1, /^waymark: no project "nope"/],
     ['a missing file → exit 1', ['geofences', 'import', 'missing.csv'], 1, /cannot read missing\.csv: no such file/],
     ['an unknown subcommand → exit 2', ['geofences', 'export'], 2, /waymark geofences import FILE/],
   ])('%s', async (_name, args, code, message) => {

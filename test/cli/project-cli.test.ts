@@ -3,6 +3,7 @@
 // `serve` on a fresh directory. Keys the CLI prints are checked against a real server.
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../gateway/app';
@@ -138,7 +139,7 @@ describe('project create, list, keys', () => {
 });
 
 describe('keys against a server', () => {
-  test('the keys create prints work; after rotate-keys only the new ones do', async () => {
+  test('the keys create prints work; after rotate-keys of each environment only the new ones do', async () => {
     const dir = dataDir();
     const created = await json(dir, ['project', 'create', '--name', 'Served']);
     let server = await serverOn(dir);
@@ -148,9 +149,13 @@ describe('keys against a server', () => {
       await server.close();
     }
 
-    const rotated = await json(dir, ['project', 'rotate-keys']);
-    expect(rotated.id).toBe(created.id);
-    expect(Object.keys(rotated.keys).sort()).toEqual(Object.keys(created.keys).sort());
+    // One environment at a time, as the API and the dashboard rotate: test by default, then live.
+    const rotatedTest = await json(dir, ['project', 'rotate-keys', '--yes']);
+    expect(rotatedTest.id).toBe(created.id);
+    expect(Object.keys(rotatedTest.keys).sort()).toEqual(['test publishable', 'test secret']);
+    const rotatedLive = await json(dir, ['project', 'rotate-keys', '--env', 'live', '--yes']);
+    expect(Object.keys(rotatedLive.keys).sort()).toEqual(['live publishable', 'live secret']);
+    const rotated = { keys: { ...rotatedTest.keys, ...rotatedLive.keys } as Record<string, string> };
     for (const label of Object.keys(created.keys)) expect(rotated.keys[label]).not.toBe(created.keys[label]);
 
     server = await serverOn(dir);
@@ -192,8 +197,8 @@ describe('project settings', () => {
     ['a value of the wrong type', ['--set', 'stopDetection=maybe'], 1, 'waymark: stopDetection must be a boolean (true or false)\n'],
     ['an unknown setting', ['--set', 'stopDetecton=true'], 1, /^waymark: stopDetecton is not a project setting/],
     ['a number out of range', ['--set', 'tripApproachingThreshold=5000'], 1, 'waymark: tripApproachingThreshold must be between 0 and 1440\n'],
-    ['--set without =', ['--set', 'stopDetection'], 2, '--set takes name=value, got "stopDetection"\n'],
-    ['--set with an empty name', ['--set', '=true'], 2, '--set takes name=value, got "=true"\n'],
+    ['--set without =', ['--set', 'stopDetection'], 2, 'waymark: --set takes name=value, got "stopDetection"\n'],
+    ['--set with an empty name', ['--set', '=true'], 2, 'waymark: --set takes name=value, got "=true"\n'],
   ];
   test.each(refused.map(([name, args, code, message]) => ({ name, args, code, message })))('$name: exit $code, plain message, nothing changed', async ({ args, code, message }) => {
     const before = await json(dir, ['project', 'settings']);
@@ -211,7 +216,7 @@ describe('usage errors and failures', () => {
     const dir = path.join(dataDir(), 'not-yet');
     const run = await waymark(dir, ['frobnicate']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^Unknown command "frobnicate"\.\nUsage:\n/);
+    expect(run.stderr).toMatch(/^waymark: unknown command "frobnicate"\nUsage:\n/);
     expect(run.stderr).not.toMatch(STACK);
     expect(fs.existsSync(dir)).toBe(false);
   });
@@ -224,23 +229,39 @@ describe('usage errors and failures', () => {
   });
 
   const rows: Array<[string, () => string, string[], number, RegExp]> = [
-    ['no command at all', () => empty, [], 2, /^Usage:\n/],
-    ['help', () => empty, ['help'], 0, /^Usage:\n/],
-    ['--help', () => empty, ['project', '--help'], 0, /^Usage:\n/],
-    ['project without a subcommand', () => empty, ['project'], 2, /^project needs a subcommand\nwaymark project create --name NAME/],
-    ['an unknown subcommand', () => empty, ['project', 'explode'], 2, /^Unknown project subcommand "explode"\nwaymark project create --name NAME/],
-    ['create without --name', () => empty, ['project', 'create'], 2, /^project create needs --name NAME\n$/],
-    ['create with --name and no value', () => empty, ['project', 'create', '--name', '--json'], 2, /^project create needs --name NAME\n$/],
-    ['keys with no project yet', () => empty, ['project', 'keys'], 2, /^No project exists yet: run waymark project create --name NAME\n$/],
-    ['keys with several projects and no --project', () => two, ['project', 'keys'], 2, /^Several projects exist: choose one with --project ID\|NAME\n$/],
-    ['rotate-keys of a project that does not exist', () => two, ['project', 'rotate-keys', '--project', 'three'], 2, /^No project "three"/],
+    ['no command at all', () => empty, [], 2, /^waymark: a command is needed\nUsage:\n/],
+    ['help', () => empty, ['help'], 0, /^Usage:\nwaymark serve/],
+    ['--help', () => empty, ['--help'], 0, /^Usage:\nwaymark serve/],
+    ['help of one command', () => empty, ['help', 'data'], 0, /^Usage:\nwaymark data import[^]*waymark data remove NAME \[--json\][^]*\)\n$/],
+    ['a command\'s --help', () => empty, ['project', '--help'], 0, /^Usage:\nwaymark project create --name NAME/],
+    ['a subcommand\'s --help', () => empty, ['project', 'keys', '--help'], 0, /^Usage:\nwaymark project keys \[--project ID\|NAME\] \[--json\]\n$/],
+    ['project without a subcommand', () => empty, ['project'], 2, /^waymark: project needs a subcommand\nwaymark project create --name NAME/],
+    ['an unknown subcommand', () => empty, ['project', 'explode'], 2, /^waymark: Unknown project subcommand "explode"\nwaymark project create --name NAME/],
+    ['an option the subcommand does not take', () => empty, ['project', 'list', '--bogus'], 2, /^waymark: unknown option --bogus for "project list"\nUsage:\nwaymark project list \[--json\]\n$/],
+    ['serve with an unknown option', () => empty, ['serve', '--port', '80'], 2, /^waymark: unknown option --port for "serve"/],
+    ['create without --name', () => empty, ['project', 'create'], 2, /^waymark: project create needs --name NAME\n$/],
+    ['create with --name and no value', () => empty, ['project', 'create', '--name', '--json'], 2, /^waymark: project create needs --name NAME\n$/],
+    ['keys with no project yet (a failure)', () => empty, ['project', 'keys'], 1, /^waymark: no project exists yet: run waymark project create --name NAME\n$/],
+    ['keys with several projects, none "default", no --project', () => two, ['project', 'keys'], 2, /^waymark: several projects exist and none is named "default": choose one with --project ID\|NAME \(one, two\)\n$/],
+    ['rotate-keys of a project that does not exist (not found)', () => two, ['project', 'rotate-keys', '--project', 'three', '--yes'], 1, /^waymark: no project "three"/],
+    ['rotate-keys without a terminal and without --yes', () => two, ['project', 'rotate-keys', '--project', 'one'], 2, /^waymark: rotate-keys replaces the test publishable and secret keys of "one" and asks first: run it at a terminal, or add --yes\n$/],
     ['a store that does not exist', () => empty, ['project', 'list'], 1, /^waymark: Invalid configuration:\n  WAYMARK_STORE="mongo" is not valid: WAYMARK_STORE must be one of sqlite, postgres\n$/],
   ];
   test.each(rows.map(([name, dir, args, code, output]) => ({ name, dir, args, code, output })))('$name → exit $code', async ({ name, dir, args, code, output }) => {
     const run = await waymark(dir(), args, name.startsWith('a store') ? { WAYMARK_STORE: 'mongo' } : {});
     expect(run.code).toBe(code);
-    expect(code === 0 || args.length === 0 ? run.stdout : run.stderr).toMatch(output);
+    // Help on stdout; every message on stderr.
+    expect(code === 0 ? run.stdout : run.stderr).toMatch(output);
+    expect(code === 0 ? run.stderr : run.stdout).toBe('');
     expect(run.stdout + run.stderr).not.toMatch(STACK);
+  });
+
+  test('with several projects, commands without --project work on the one named "default"', async () => {
+    const dir = dataDir();
+    await json(dir, ['project', 'create', '--name', 'shop']);
+    const def = await json(dir, ['project', 'create', '--name', 'default']);
+    const keys = await json(dir, ['project', 'keys']);
+    expect(keys.find((k: { kind: string; live: boolean }) => k.kind === 'publishable' && !k.live).key).toBe(def.keys['test publishable']);
   });
 
   test('a project name cannot be created twice (whatever its case): exit 1, nothing created', async () => {
@@ -289,5 +310,26 @@ describe('serve', () => {
     }
     expect(await exited).toBe(0);
     expect(stdout).toContain('Shutting down');
+    expect(stdout).toMatch(/\n  dashboard: http:\/\/127\.0\.0\.1:\d+\/dashboard\/\n  API docs:  http:\/\/127\.0\.0\.1:\d+\/docs\n/);
+  });
+
+  test('on a port another process holds: exit 1 with a plain message, nothing left running', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const dir = dataDir();
+      const run = await new Promise<Run>((resolve) => {
+        execFile(process.execPath, [MAIN, 'serve'], { env: cliEnv(dir, { PORT: String(port), HOST: '127.0.0.1' }), cwd: os.tmpdir(), timeout: 60_000 }, (err, stdout, stderr) => {
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
+        });
+      });
+      // A hang would end in the timeout's kill (code null), not in exit 1.
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`waymark: port ${port} on 127.0.0.1 is already in use by another process: stop it, or choose another port with PORT=\n`);
+      expect(run.stdout).not.toMatch(/listening/);
+    } finally {
+      holder.close();
+    }
   });
 });

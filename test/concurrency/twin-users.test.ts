@@ -2,6 +2,7 @@
 // inside a geofence, must make one user and one entry event, on every store, over real HTTP.
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { startTestServer, type TestServer } from '../support/server';
+import { announceSkip, envVar } from '../support/requires';
 
 const CENTER = { lat: 48.8566, lng: 2.3522 };
 const DEVICES = 60;
@@ -14,7 +15,7 @@ const stores: Array<[string, () => { overrides: Record<string, unknown>; schema?
     return { overrides: { store: 'postgres', databaseUrl: DATABASE_URL, databaseSchema: schema }, schema };
   }],
 ];
-if (!DATABASE_URL) console.warn('DATABASE_URL is unset: the PostgreSQL half of the twin-users test is skipped');
+if (!DATABASE_URL) announceSkip('twin users: the PostgreSQL half', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
 
 describe.each(stores)('twin first updates on %s', (name, setup) => {
   const plan = setup();

@@ -6,10 +6,11 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { fastWebhooks } from '../api/webhooks-config';
 import { startReceiver, type TestReceiver } from '../api/webhooks-receiver';
-import { buildDashboard, chromiumMissing, launchChromium } from './browser';
+import { buildDashboard, CHROMIUM, chromiumMissing, launchChromium } from './browser';
+import { announceSkip } from '../support/requires';
 
 const missing = chromiumMissing();
-if (missing) console.warn(`dashboard browser tests skipped: ${missing}`);
+if (missing) announceSkip('dashboard in a browser', { missing: CHROMIUM, how: 'apt-get install chromium, or set CHROMIUM_PATH' });
 const describeBrowser = missing ? describe.skip : describe;
 
 const SEED = { lat: 39.2979, lng: -76.5905 };

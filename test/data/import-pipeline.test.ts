@@ -10,10 +10,11 @@ import { runImport } from '../../data/osm/import-pipeline';
 import type { ProgressEvent } from '../../data/osm/import-progress';
 import type { ImportStage, NodeCoordinates, OsmWay, StageContext } from '../../data/osm/stage';
 import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
+import { announceSkip, files } from '../support/requires';
 
 const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');
 const present = fs.existsSync(path.join(OSM, 'monaco-osrm.osm.pbf'));
-if (!present) console.warn(`import-pipeline tests skipped: ${OSM} is missing`);
+if (!present) announceSkip('import pipeline', files(path.join(OSM, 'monaco-osrm.osm.pbf')));
 const withFixtures = present ? describe : describe.skip;
 
 const DATA = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-import-'));

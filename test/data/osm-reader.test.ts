@@ -7,10 +7,11 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { readOsm } from '../../data/osm/osm-reader';
 import { OsmFormatError } from '../../data/osm/osm-visitor';
+import { announceSkip, files } from '../support/requires';
 
 const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');
 const present = fs.existsSync(path.join(OSM, 'STATS.jsonl'));
-if (!present) console.warn(`osm-reader tests skipped: ${OSM} is missing`);
+if (!present) announceSkip('OSM reader', files(path.join(OSM, 'STATS.jsonl')));
 const withFixtures = present ? describe : describe.skip;
 
 interface Stats {

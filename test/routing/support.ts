@@ -8,13 +8,14 @@ import { RoutingStage } from '../../data/osm/routing/routing-stage';
 import { createEmbeddedRouter, type EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
 import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
+import { announceSkip, files as existingFiles } from '../support/requires';
 
 export const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');
 export const OSRM = path.resolve(__dirname, '../../../shared/fixtures/engines/osrm/monaco-v6.0.0');
 
-export function fixturesPresent(name: string, ...files: string[]): boolean {
-  const missing = files.filter((f) => !fs.existsSync(f));
-  if (missing.length > 0) console.warn(`${name} skipped: missing ${missing.join(', ')}`);
+export function fixturesPresent(name: string, ...paths: string[]): boolean {
+  const missing = paths.filter((f) => !fs.existsSync(f));
+  if (missing.length > 0) announceSkip(name, existingFiles(...paths));
   return missing.length === 0;
 }
 

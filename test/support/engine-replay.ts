@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { decodePolyline, encodePolyline } from '../../adapters/router/polyline';
 import type { LngLat } from '../../adapters/router/port';
+import { announceSkip, files } from './requires';
 
 export const ENGINE_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/engines');
 export const OSRM_MONACO = path.join(ENGINE_FIXTURES, 'osrm/monaco-v6.0.0');
@@ -16,7 +17,7 @@ export const VALHALLA_FIXTURES = path.join(ENGINE_FIXTURES, 'valhalla');
 /** Warns once, visibly, and tells the caller to skip when the shared fixtures are missing. */
 export function engineFixturesPresent(dir: string): boolean {
   if (fs.existsSync(dir)) return true;
-  console.warn(`SKIPPED: ${dir} is missing (shared engine fixtures); routing replay tests did not run`);
+  announceSkip('routing replays of the shared engine fixtures', files(dir));
   return false;
 }
 

@@ -6,12 +6,13 @@ import path from 'node:path';
 import { runImport } from '../../data/osm/import-pipeline';
 import type { StageSummary } from '../../data/osm/stage';
 import { GeocodingStage } from '../../data/osm/stages/geocoding/geocoding-stage';
+import { announceSkip, files } from './requires';
 
 export const OSM_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/osm');
 
 export function osmFixturesPresent(): boolean {
   if (fs.existsSync(OSM_FIXTURES)) return true;
-  console.warn(`skipping: ${OSM_FIXTURES} is absent (shared OSM extracts)`);
+  announceSkip('geocoding on the shared OSM extracts', files(OSM_FIXTURES));
   return false;
 }
 

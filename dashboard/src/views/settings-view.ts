@@ -11,8 +11,8 @@ export async function settingsView(ctx: ViewContext): Promise<void> {
   const keysOut = h('div', { 'aria-live': 'polite' });
   const rotate = h('button', { type: 'button', class: 'danger', id: 'rotate-keys' }, 'Rotate keys…');
   const dialog = h('dialog', { 'aria-labelledby': 'rotate-h' },
-    h('h2', { id: 'rotate-h' }, 'Rotate all four keys?'),
-    h('p', {}, 'Every app and server using the current keys stops working until it gets the new ones. The new secret keys are shown once.'),
+    h('h2', { id: 'rotate-h' }, `Rotate the ${ctx.env} keys?`),
+    h('p', {}, `The ${ctx.env} publishable and secret keys are replaced (the ${ctx.env === 'live' ? 'test' : 'live'} keys are kept). Every app and server using them stops working until it gets the new ones. The new secret key is shown once.`),
     h('form', { method: 'dialog', class: 'row' },
       h('button', { value: 'cancel' }, 'Cancel'),
       h('button', { value: 'rotate', class: 'danger', id: 'rotate-confirm' }, 'Rotate keys')));

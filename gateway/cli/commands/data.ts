@@ -10,7 +10,7 @@ import { formatBytes } from '../../../data/osm/import-progress';
 import { runImport, type ImportResult } from '../../../data/osm/import-pipeline';
 import { IMPORT_STAGES } from '../../../data/osm/stages';
 import type { GatewayConfig } from '../../config';
-import { type ParsedArgs, UsageError, flag, unknownSubcommand } from '../args';
+import { type ParsedArgs, NotFoundError, UsageError, flag, unknownSubcommand } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, stepLines } from '../progress';
 
@@ -173,7 +173,8 @@ function removeCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput):
   } finally {
     release();
   }
+  if (!removed) throw new NotFoundError(`no extract named ${name} (see waymark data list)`);
   out.data({ name, removed });
-  out.print(removed ? `Removed the extract ${name}.` : `No extract named ${name} (see waymark data list).`);
-  return removed ? 0 : 1;
+  out.print(`Removed the extract ${name}.`);
+  return 0;
 }

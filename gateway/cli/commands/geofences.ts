@@ -13,7 +13,7 @@ import type { SyncRunRecord } from '../../api/geofence-import/sync-store';
 import type { EnvironmentOutcome } from '../../engine/geofence-sync/sync-report';
 import { ApiError } from '../../http/errors';
 import { readNumber } from '../../http/params';
-import { cliMessage, environmentFlag, flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
+import { cliErrorOf, environmentFlag, flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, type Progress } from '../progress';
 import { resolveProject } from './project';
@@ -272,7 +272,7 @@ export async function geofencesCommand(s: Services, args: ParsedArgs, out: CliOu
     throw unknownSubcommand('geofences', args.words[1], GEOFENCES_USAGE);
   } catch (err) {
     // Validation errors read the same as over HTTP, minus the status code.
-    if (err instanceof ApiError) throw new UsageError(cliMessage(err.param, err.message));
+    if (err instanceof ApiError) throw cliErrorOf(err);
     throw err;
   } finally {
     // The CLI never starts the gateway's jobs or stop hooks; close what a run may have opened (SMTP pool).

@@ -3,32 +3,58 @@ import type { Services } from '../../app';
 import type { IssuedKey } from '../../api/projects/api-keys';
 import { keyLabel } from '../../api/projects/api-keys';
 import { readSettingsPatch } from '../../api/projects/project-settings';
-import { flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
+import readline from 'node:readline/promises';
+import { environmentFlag, flag, hasFlag, NotFoundError, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
 
 export const PROJECT_USAGE = `waymark project create --name NAME [--json]
 waymark project list [--json]
 waymark project keys [--project ID|NAME] [--json]
-waymark project rotate-keys [--project ID|NAME] [--json]
-waymark project settings [--project ID|NAME] [--set name=value ...] [--json]`;
+waymark project rotate-keys [--project ID|NAME] [--env test|live] [--yes] [--json]
+waymark project settings [--project ID|NAME] [--set name=value ...] [--json]
+  (without --project: the only project, else the one named "default"; rotate-keys replaces the publishable
+   and secret key of one environment, test unless --env live, after asking unless --yes)`;
 
 export function printIssuedKeys(out: CliOutput, keys: IssuedKey[]): void {
   for (const k of keys) out.print(`  ${keyLabel(k.record.live, k.record.kind).padEnd(18)} ${k.key}`);
   out.print('  Secret keys are stored hashed and cannot be shown again: keep them now.');
 }
 
-/** The project named by --project (id or name), or the only one there is. */
+/**
+ * The project a command works on: the one named by --project (id or name); without it the only project,
+ * else the one named "default" (the one the first `serve` makes). Several projects and none of them
+ * "default" is a usage error: guessing would let a command change the wrong project.
+ */
 export async function resolveProject(s: Services, args: ParsedArgs): Promise<{ _id: string; name: string }> {
   const wanted = flag(args, 'project');
-  if (wanted) {
+  if (wanted !== undefined) {
+    if (wanted === 'true') throw new UsageError('--project needs an id or a name');
     const found = await s.projects.find(wanted);
-    if (!found) throw new UsageError(`No project "${wanted}" (give its id or name; see: waymark project list)`);
+    if (!found) throw new NotFoundError(`no project "${wanted}" (give its id or name; see: waymark project list)`);
     return found;
   }
   const all = await s.store.projects.list();
   if (all.length === 1) return all[0];
-  if (all.length === 0) throw new UsageError('No project exists yet: run waymark project create --name NAME');
-  throw new UsageError('Several projects exist: choose one with --project ID|NAME');
+  if (all.length === 0) throw new NotFoundError('no project exists yet: run waymark project create --name NAME');
+  const named = all.filter((p) => p.name === 'default');
+  if (named.length === 1) return named[0];
+  throw new UsageError(`several projects exist and none is named "default": choose one with --project ID|NAME (${all.map((p) => p.name).join(', ')})`);
+}
+
+/**
+ * Asks on the terminal before a change that breaks clients; --yes answers for scripts. Without a
+ * terminal and without --yes nothing is asked and nothing changes (exit 2).
+ */
+async function confirmed(args: ParsedArgs, what: string, question: string): Promise<boolean> {
+  if (hasFlag(args, 'yes')) return true;
+  if (!process.stdin.isTTY) throw new UsageError(`${what} and asks first: run it at a terminal, or add --yes`);
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export async function projectCommand(s: Services, args: ParsedArgs, out: CliOutput): Promise<number> {
@@ -68,9 +94,16 @@ export async function projectCommand(s: Services, args: ParsedArgs, out: CliOutp
     }
     case 'rotate-keys': {
       const project = await resolveProject(s, args);
-      const keys = await s.projects.rotateKeys(project._id);
-      out.data({ id: project._id, keys: Object.fromEntries(keys.map((k) => [keyLabel(k.record.live, k.record.kind), k.key])) });
-      out.print(`New keys for "${project.name}"; the old ones no longer work:`);
+      const env = environmentFlag(args);
+      const what = `rotate-keys replaces the ${env} publishable and secret keys of "${project.name}"`;
+      const question = `Replace the ${env} keys of "${project.name}"? Apps and servers using them stop working until they get the new ones.`;
+      if (!(await confirmed(args, what, question))) {
+        process.stderr.write('waymark: nothing rotated\n');
+        return 1;
+      }
+      const keys = await s.projects.rotateEnvironmentKeys(project._id, env === 'live');
+      out.data({ id: project._id, env, keys: Object.fromEntries(keys.map((k) => [keyLabel(k.record.live, k.record.kind), k.key])) });
+      out.print(`New ${env} keys for "${project.name}"; the old ${env} keys no longer work, the ${env === 'live' ? 'test' : 'live'} keys are unchanged:`);
       printIssuedKeys(out, keys);
       return 0;
     }

@@ -12,7 +12,7 @@ import {
 } from '../../../adapters/regions/embedded/boundary-file';
 import { importBoundaries, type ImportBoundariesResult } from '../../../data/regions/import-boundaries';
 import type { GatewayConfig } from '../../config';
-import { type ParsedArgs, UsageError, flag, hasFlag, unknownSubcommand } from '../args';
+import { type ParsedArgs, NotFoundError, UsageError, flag, hasFlag, unknownSubcommand } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar } from '../progress';
 
@@ -147,9 +147,9 @@ function listCommand(config: GatewayConfig, out: CliOutput): number {
 function removeCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): number {
   const type = readType(args);
   const file = boundaryFilePath(config.dataDir, type);
-  const existed = fs.existsSync(file);
-  if (existed) fs.rmSync(file);
-  out.data({ type, file, removed: existed });
-  out.print(existed ? `Removed the ${type} layer (${file}).` : `No ${type} layer to remove.`);
-  return existed ? 0 : 1;
+  if (!fs.existsSync(file)) throw new NotFoundError(`no ${type} layer to remove (see waymark regions list)`);
+  fs.rmSync(file);
+  out.data({ type, file, removed: true });
+  out.print(`Removed the ${type} layer (${file}).`);
+  return 0;
 }

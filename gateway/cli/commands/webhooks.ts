@@ -9,8 +9,9 @@ import { readWebhookFields } from '../../api/webhooks/webhook-input';
 import { MAX_REDELIVER_EVENTS } from '../../api/webhooks/webhook-service';
 import { ApiError } from '../../http/errors';
 import { readDatetime, readEnum, readList, readNumber } from '../../http/params';
-import { cliMessage, environmentFlag, flag, hasFlag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
+import { cliErrorOf, environmentFlag, flag, hasFlag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
+import { resolveProject } from './project';
 
 const COMMON = '[--project ID|NAME] [--env test|live] [--json]';
 
@@ -26,19 +27,8 @@ waymark webhooks redeliver ID --events EVENT,… | --since ISO [--until ISO] [--
   (--env defaults to test; --live is short for --env live)`;
 
 async function resolveScope(s: Services, args: ParsedArgs): Promise<Scope> {
-  const wanted = flag(args, 'project');
-  let projectId: string;
-  if (wanted) {
-    const found = await s.projects.find(wanted);
-    if (!found) throw new UsageError(`No project "${wanted}" (give its id or name; see: waymark project list)`);
-    projectId = found._id;
-  } else {
-    const all = await s.store.projects.list();
-    if (all.length === 0) throw new UsageError('No project exists yet: run waymark project create --name NAME');
-    if (all.length > 1) throw new UsageError('Several projects exist: choose one with --project ID|NAME');
-    projectId = all[0]._id;
-  }
-  return { projectId, live: environmentFlag(args) === 'live' };
+  const project = await resolveProject(s, args);
+  return { projectId: project._id, live: environmentFlag(args) === 'live' };
 }
 
 /** Flags shaped as the HTTP body readWebhookFields expects. */
@@ -159,7 +149,7 @@ export async function webhooksCommand(s: Services, args: ParsedArgs, out: CliOut
     }
   } catch (err) {
     // Validation errors read the same as over HTTP, minus the status code.
-    if (err instanceof ApiError) throw new UsageError(cliMessage(err.param, err.message));
+    if (err instanceof ApiError) throw cliErrorOf(err);
     throw err;
   }
 }

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chainSlug, normalisedName } from '../../../data/places/chain-slug';
 import { loadBrandIndex } from '../../../data/places/nsi-brands';
+import { announceSkip, files } from '../../support/requires';
 
 const CHAINS = path.join(__dirname, '../../../../shared/fixtures/radar/places/chains.tsv');
 const have = fs.existsSync(CHAINS);
-if (!have) console.warn(`chain-slug: skipped the check against Radar's chains, ${CHAINS} is absent`);
+if (!have) announceSkip("chain slugs: the check against Radar's chains", files(CHAINS));
 const maybe = have ? test : test.skip;
 
 test('the slugs Radar documents for well-known chains', () => {

@@ -2,10 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CATEGORY_ROWS, CUISINE_ROWS, RELIGION_ROWS, categoriesOfPath, categoryPathOf } from '../../../data/places/osm-categories';
+import { announceSkip, files } from '../../support/requires';
 
 const TAXONOMY = path.join(__dirname, '../../../../shared/fixtures/radar/places/categories.tsv');
 const have = fs.existsSync(TAXONOMY);
-if (!have) console.warn(`osm-categories: skipped the taxonomy check, ${TAXONOMY} is absent`);
+if (!have) announceSkip('OSM categories: the Radar taxonomy check', files(TAXONOMY));
 const maybe = have ? test : test.skip;
 
 maybe('every category path the table names is one of Radar\'s 321', () => {
