@@ -1,14 +1,22 @@
-// Summaries and parameters of the v1 routes that do not carry a `doc` of their own, for the OpenAPI
-// document (http/openapi.ts). Keyed "METHOD /path" exactly as the route table says; a test fails on a key
-// that matches no route, so this table cannot outlive a route. New routes had better carry `doc` on the
-// Route itself, next to the readers it describes.
+// Summaries and response schemas of the v1 routes for the OpenAPI document (http/openapi.ts), keyed
+// "METHOD /path" exactly as the route table says; a test fails on a key that matches no route, so this
+// table cannot outlive a route. The HTTP tests validate every answer they receive against what is written
+// here (test/support/openapi-check.ts). Parameters belong on the route itself (`input`, a param spec its
+// handler reads with); the `params` left below are those of routes not yet moved to a spec.
 import {
-  booleanParam, datetimeParam, enumParam, listParam, numberParam, objectParam, stringParam,
+  datetimeParam, enumParam, listParam, numberParam, objectParam, stringParam,
 } from '../http/params';
 import type { RouteDoc } from '../http/route';
+import { BOOLEAN, INTEGER, STRING, arrayOf, nullable, object, type ResponseDoc, type Schema } from '../http/response-schema';
+import {
+  API_KEY, DEAD_LETTER, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD,
+  SYNC_REGION, SYNC_RUN, SYNC_SETTINGS, VALIDATED_ADDRESS, VALIDATION_RESULT, WEBHOOK,
+} from './schemas/admin-schemas';
+import { ADDRESS, BEACON, EVENT, GEOFENCE, GEOFENCE_SUMMARY, PLACE, REGION, TRIP, USER } from './schemas/resource-schemas';
+import {
+  DIRECTIONS_ROUTE, DISTANCE_ROUTES, LAT_LNG, MATCHED_POINT, MATCH_GEOMETRY, MATRIX_CELL, MEASURE_SCHEMA, OPTIMIZED_ROUTE, ROAD_ATTRIBUTE,
+} from './schemas/routing-schemas';
 
-const LATITUDE = { min: -90, max: 90 };
-const LONGITUDE = { min: -180, max: 180 };
 const near = stringParam('near', {}, { required: true, description: '"latitude,longitude"' });
 const TRIP_STATUSES = ['pending', 'started', 'approaching', 'arrived', 'completed', 'canceled'];
 const tripFields = [
@@ -21,73 +29,155 @@ const tripFields = [
   stringParam('userId'),
 ];
 
+
+/** A success body of these fields beside meta (all present unless named optional). */
+function replies(body: Record<string, Schema>, more: Omit<ResponseDoc, 'body'> = {}): ResponseDoc {
+  return { body, ...more };
+}
+const LIST_META = { meta: { hasMore: BOOLEAN } };
+/** Saving sync settings runs the sync once when it is enabled (runStarted; run when it finished in time). */
+const SYNC_SAVED = replies({ sync: SYNC_SETTINGS, runStarted: BOOLEAN, run: nullable(SYNC_RUN) }, { optional: ['run'] });
+/** Answers of routes whose reply is the envelope alone. */
+const NOTHING: ResponseDoc = { body: {} };
+/** Routing answers carry a warning in meta when they are estimates (docs/routing.md). */
+const ROUTING_META = { meta: { warning: STRING }, errors: [503] };
+const CONTEXT_FIELDS = {
+  live: BOOLEAN, geofences: arrayOf(GEOFENCE_SUMMARY), place: PLACE, country: REGION, state: REGION, dma: REGION, postalCode: REGION,
+};
+const CONTEXT = object(CONTEXT_FIELDS, { optional: ['place', 'country', 'state', 'dma', 'postalCode'] });
+const TRACK_RESULT = object({
+  meta: object({ code: INTEGER, param: STRING, message: STRING, type: STRING }, { optional: ['param', 'message', 'type'] }),
+  events: arrayOf(EVENT), user: USER,
+}, { optional: ['events', 'user'] });
+
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/track': {
     summary: 'Track a location update: geofence, region and trip events, the user',
-    params: [
-      stringParam('deviceId', {}, { required: true }),
-      numberParam('latitude', LATITUDE, { required: true }),
-      numberParam('longitude', LONGITUDE, { required: true }),
-      numberParam('accuracy', { greaterThan: 0 }, { required: true, description: 'metres' }),
-      stringParam('userId'), booleanParam('foreground'), booleanParam('stopped'), stringParam('description'),
-      objectParam('metadata'), datetimeParam('updatedAt'), booleanParam('replayed'),
-      stringParam('deviceOS'), stringParam('deviceMake'), stringParam('deviceModel'),
-    ],
+    response: replies({ events: arrayOf(EVENT), user: USER }, { errors: [503] }),
   },
-  'POST /v1/track/replay': { summary: 'Replay offline location updates in order' },
+  'POST /v1/track/replay': {
+    summary: 'Replay offline location updates in order',
+    description: 'Each update is answered on its own in results, with its own meta (a bad update is a 400 there, not of the whole batch).',
+    response: replies({ results: arrayOf(TRACK_RESULT) }, { errors: [503] }),
+  },
   'GET /v1/context': {
     summary: 'Geofences and regions at a point, without tracking',
     params: [stringParam('coordinates', {}, { required: true, description: '"latitude,longitude"' })],
+    description: 'The context is also repeated at the top level of the answer, as some SDK versions read it there.',
+    response: replies({ context: CONTEXT, ...CONTEXT_FIELDS }, { optional: Object.keys(CONTEXT_FIELDS) }),
   },
-  'GET /v1/config': { summary: 'SDK configuration for the key\'s project' },
-  'GET /v1/events': { summary: 'List events' },
-  'GET /v1/events/:id': { summary: 'Get an event' },
-  'DELETE /v1/events/:id': { summary: 'Delete an event' },
-  'POST /v1/events': { summary: 'Log a custom event (conversion)' },
-  'PUT /v1/events/:id/verification': { summary: 'Accept or reject an event', params: [numberParam('verification', { integer: true, min: -1, max: 1 }, { required: true })] },
-  'GET /v1/users': { summary: 'List users' },
-  'GET /v1/users/:id': { summary: 'Get a user by _id, userId or deviceId' },
-  'DELETE /v1/users/:id': { summary: 'Delete a user' },
-  'GET /v1/geofences': { summary: 'List geofences' },
-  'POST /v1/geofences': { summary: 'Create a geofence (upsert when tag and externalId are given)' },
-  'POST /v1/geofences/import': { summary: 'Import geofences from a CSV upload' },
-  'GET /v1/geofences/:tag/:externalId/users': { summary: 'Users currently in a geofence' },
-  'GET /v1/geofences/:id/users': { summary: 'Users currently in a geofence, by its _id (else the geofence with that tag and externalId "users")' },
-  'GET /v1/search/geofences': { summary: 'Geofences near a point' },
+  'GET /v1/config': { summary: 'SDK configuration for the key\'s project', response: NOTHING },
+  'GET /v1/events': { summary: 'List events', response: replies({ events: arrayOf(EVENT) }, LIST_META) },
+  'GET /v1/events/:id': { summary: 'Get an event', response: replies({ event: EVENT }) },
+  'DELETE /v1/events/:id': { summary: 'Delete an event', response: NOTHING },
+  'POST /v1/events': { summary: 'Log a custom event (conversion)', response: replies({ event: EVENT, events: arrayOf(EVENT) }, { optional: ['events'] }) },
+  'PUT /v1/events/:id/verification': {
+    summary: 'Accept or reject an event',
+    params: [numberParam('verification', { integer: true, min: -1, max: 1 }, { required: true })],
+    response: replies({ event: EVENT }, { optional: ['event'] }),
+  },
+  'GET /v1/users': { summary: 'List users', response: replies({ users: arrayOf(USER) }, LIST_META) },
+  'GET /v1/users/:id': { summary: 'Get a user by _id, userId or deviceId', response: replies({ user: USER }) },
+  'DELETE /v1/users/:id': { summary: 'Delete a user', response: NOTHING },
+  'GET /v1/users/:id/fraud': { summary: 'The fraud override of a user', response: replies({ fraudOverride: FRAUD_OVERRIDE }) },
+  'PUT /v1/users/:id/fraud': { summary: 'Set the fraud override of a user (bypass or block)', response: replies({ fraudOverride: FRAUD_OVERRIDE }) },
+  'GET /v1/geofences': { summary: 'List geofences', response: replies({ geofences: arrayOf(GEOFENCE) }, LIST_META) },
+  'POST /v1/geofences': { summary: 'Create a geofence (upsert when tag and externalId are given)', response: replies({ geofence: GEOFENCE }, { errors: [503] }) },
+  'PUT /v1/geofences/:tag/:externalId': { summary: 'Create or update the geofence with this tag and externalId', response: replies({ geofence: GEOFENCE }, { errors: [503] }) },
+  'PUT /v1/geofences/:id': { summary: 'Update a geofence by _id', response: replies({ geofence: GEOFENCE }, { errors: [503] }) },
+  'GET /v1/geofences/:id': { summary: 'Get a geofence by _id', response: replies({ geofence: GEOFENCE }) },
+  'GET /v1/geofences/:tag/:externalId': { summary: 'Get a geofence by tag and externalId', response: replies({ geofence: GEOFENCE }) },
+  'DELETE /v1/geofences/:id': { summary: 'Delete a geofence by _id', response: NOTHING },
+  'DELETE /v1/geofences/:tag/:externalId': { summary: 'Delete a geofence by tag and externalId', response: NOTHING },
+  'POST /v1/geofences/import': { summary: 'Import geofences from a CSV upload', response: replies({ import: IMPORT_RESULT }) },
+  'GET /v1/geofences/:tag/:externalId/users': { summary: 'Users currently in a geofence', response: replies({ users: arrayOf(USER) }, LIST_META) },
+  'GET /v1/geofences/:id/users': {
+    summary: 'Users currently in a geofence, by its _id (else the geofence with that tag and externalId "users")',
+    response: replies({ users: arrayOf(USER), geofence: GEOFENCE }, { optional: ['users', 'geofence'], meta: { hasMore: BOOLEAN } }),
+  },
+  'GET /v1/search/geofences': { summary: 'Geofences near a point', response: replies({ geofences: arrayOf(GEOFENCE) }) },
   'GET /v1/search/users': {
     summary: 'Users near a point',
     params: [near, numberParam('radius', { min: 100, max: 10000 }, { description: 'metres' }), enumParam('mode', ['car', 'truck', 'foot', 'bike'])],
+    response: replies({ users: arrayOf(USER) }, { errors: [503] }),
   },
-  'GET /v1/search/beacons': { summary: 'Beacons near a point', params: [near, numberParam('radius', { min: 1, max: 10000 })] },
-  'GET /v1/beacons': { summary: 'List beacons' },
-  'POST /v1/beacons': { summary: 'Create a beacon' },
-  'GET /v1/trips': { summary: 'List trips', params: [listParam('status', { description: `any of ${TRIP_STATUSES.join(', ')}, expired` })] },
+  'GET /v1/search/beacons': { summary: 'Beacons near a point', params: [near, numberParam('radius', { min: 1, max: 10000 })], response: replies({ beacons: arrayOf(BEACON) }) },
+  'GET /v1/search/places': { summary: 'Places near a point, by chain, category or IATA code', response: replies({ places: arrayOf(PLACE) }, { errors: [503] }) },
+  'GET /v1/beacons': { summary: 'List beacons', response: replies({ beacons: arrayOf(BEACON) }, LIST_META) },
+  'POST /v1/beacons': { summary: 'Create a beacon', response: replies({ beacon: BEACON }, { errors: [503] }) },
+  'PUT /v1/beacons/:tag/:externalId': { summary: 'Create or update the beacon with this tag and externalId', response: replies({ beacon: BEACON }, { errors: [503] }) },
+  'PUT /v1/beacons/:id': { summary: 'Update a beacon by _id', response: replies({ beacon: BEACON }, { errors: [503] }) },
+  'GET /v1/beacons/:id': { summary: 'Get a beacon by _id', response: replies({ beacon: BEACON }) },
+  'GET /v1/beacons/:tag/:externalId': { summary: 'Get a beacon by tag and externalId', response: replies({ beacon: BEACON }) },
+  'DELETE /v1/beacons/:id': { summary: 'Delete a beacon by _id', response: NOTHING },
+  'DELETE /v1/beacons/:tag/:externalId': { summary: 'Delete a beacon by tag and externalId', response: NOTHING },
+  'GET /v1/trips': {
+    summary: 'List trips',
+    params: [listParam('status', { description: `any of ${TRIP_STATUSES.join(', ')}, expired` })],
+    response: replies({ trips: arrayOf(TRIP) }, LIST_META),
+  },
   'POST /v1/trips': {
     summary: 'Start a trip',
     params: [stringParam('externalId', {}, { required: true }), enumParam('status', ['pending', 'started', 'approaching', 'arrived']), ...tripFields],
+    response: replies({ trip: TRIP, events: arrayOf(EVENT) }, { optional: ['events'], errors: [409, 503] }),
   },
-  'GET /v1/trips/:id': { summary: 'Get a trip by _id or externalId' },
-  'DELETE /v1/trips/:id': { summary: 'Delete a trip' },
+  'GET /v1/trips/:id': { summary: 'Get a trip by _id or externalId', response: replies({ trip: TRIP }) },
+  'DELETE /v1/trips/:id': { summary: 'Delete a trip', response: NOTHING },
   'PATCH /v1/trips/:id/update': {
     summary: 'Update a trip\'s status and fields',
     description: 'Without status the trip keeps its status (Radar\'s web SDK never sends one); see docs/trips.md.',
     params: [enumParam('status', TRIP_STATUSES), ...tripFields],
+    response: replies({ trip: TRIP, events: arrayOf(EVENT) }, { optional: ['events'], errors: [409, 503] }),
   },
-  'GET /v1/settings': { summary: 'Project settings (Radar form)' },
-  'PATCH /v1/settings': { summary: 'Change project settings (Radar form)' },
-  'GET /v1/project/settings': { summary: 'Project settings' },
-  'PATCH /v1/project/settings': { summary: 'Change project settings' },
-  'POST /v1/logs': { summary: 'SDK log upload (accepted and dropped)' },
-  'POST /v1/sync/region': { summary: 'Geofences and beacons around the device, for offline use' },
-  'GET /v1/geocode/ip': { summary: 'Locate the caller\'s IP address' },
-  'GET /v1/webhooks': { summary: 'List webhooks' },
-  'POST /v1/webhooks': { summary: 'Create a webhook' },
-  'GET /v1/webhooks/:id': { summary: 'Get a webhook' },
-  'PATCH /v1/webhooks/:id': { summary: 'Change a webhook' },
-  'DELETE /v1/webhooks/:id': { summary: 'Delete a webhook' },
-  'POST /v1/webhooks/:id/token': { summary: 'Rotate a webhook\'s signing token' },
-  'GET /v1/webhooks/:id/deliveries': { summary: 'Delivery log of a webhook' },
-  'GET /v1/webhooks/:id/dead-letters': { summary: 'Dead letters of a webhook' },
-  'POST /v1/webhooks/:id/redeliver': { summary: 'Redeliver events' },
-  'POST /v1/webhooks/:id/dead-letters/redeliver': { summary: 'Redeliver dead letters' },
+  'GET /v1/route/distance': { summary: 'Distance and duration between two points, per mode', response: replies({ routes: DISTANCE_ROUTES }, ROUTING_META) },
+  'GET /v1/route/matrix': {
+    summary: 'Distances and durations between origins and destinations',
+    response: replies({ origins: arrayOf(LAT_LNG), destinations: arrayOf(LAT_LNG), matrix: arrayOf(arrayOf(MATRIX_CELL)) }, ROUTING_META),
+  },
+  'GET /v1/route/directions': { summary: 'Directions through locations, with steps and instructions', response: replies({ routes: arrayOf(DIRECTIONS_ROUTE) }, ROUTING_META) },
+  'GET /v1/route/optimize': { summary: 'The shortest order to visit up to 10 locations', response: replies({ route: OPTIMIZED_ROUTE }, ROUTING_META) },
+  'POST /v1/route/match': {
+    summary: 'Snap a GPS trace to roads (map matching)',
+    response: replies({ matchedPath: arrayOf(MATCHED_POINT), geometry: MATCH_GEOMETRY, distance: MEASURE_SCHEMA, roadAttributes: arrayOf(ROAD_ATTRIBUTE) }, { ...ROUTING_META, optional: ['roadAttributes'] }),
+  },
+  'GET /v1/data/extracts': { summary: 'Imported map extracts and their stages', response: replies({ extracts: arrayOf(EXTRACT) }) },
+  'GET /v1/data/roads': { summary: 'Road geometry of the embedded network in a box (for the dashboard map)', response: replies({ roads: arrayOf(ROAD) }, { meta: { cut: BOOLEAN } }) },
+  'GET /v1/settings': { summary: 'Places settings (Radar form)', response: replies({ settings: PLACES_SETTINGS, ...PLACES_SETTINGS_TOP_LEVEL }, { optional: Object.keys(PLACES_SETTINGS_TOP_LEVEL) }) },
+  'PATCH /v1/settings': { summary: 'Change Places settings (Radar form)', response: replies({ settings: PLACES_SETTINGS, ...PLACES_SETTINGS_TOP_LEVEL }, { optional: Object.keys(PLACES_SETTINGS_TOP_LEVEL) }) },
+  'GET /v1/project/settings': { summary: 'Project settings', response: replies({ settings: PROJECT_SETTINGS }) },
+  'PATCH /v1/project/settings': { summary: 'Change project settings', response: replies({ settings: PROJECT_SETTINGS }) },
+  'POST /v1/project/keys/rotate': { summary: 'Issue new keys for the key\'s environment (the old ones stop working)', response: replies({ keys: arrayOf(API_KEY) }) },
+  'POST /v1/logs': { summary: 'SDK log upload (accepted and dropped)', response: NOTHING },
+  'POST /v1/sync/region': {
+    summary: 'Geofences, places and beacons around the device, for offline use',
+    response: replies({ geofences: arrayOf(GEOFENCE), places: arrayOf(PLACE), beacons: arrayOf(BEACON), region: SYNC_REGION }),
+  },
+  'GET /v1/geocode/forward': { summary: 'Addresses and places matching a query', response: replies({ addresses: arrayOf(ADDRESS) }, { errors: [503] }) },
+  'GET /v1/geocode/reverse': { summary: 'The address at a point', response: replies({ addresses: arrayOf(ADDRESS) }, { errors: [503] }) },
+  'GET /v1/geocode/ip': { summary: 'Locate the caller\'s IP address', response: replies({ address: ADDRESS, ip: STRING, proxy: BOOLEAN }, { errors: [404] }) },
+  'GET /v1/search/autocomplete': { summary: 'Addresses and places completing a partial query', response: replies({ addresses: arrayOf(ADDRESS) }, { errors: [503] }) },
+  'POST /v1/search/autocomplete/click': { summary: 'The autocomplete widget\'s report of a picked suggestion (acknowledged, not kept)', response: NOTHING },
+  'GET /v1/addresses/validate': { summary: 'Validate a US or Canadian address', response: replies({ address: VALIDATED_ADDRESS, result: VALIDATION_RESULT }, { errors: [503] }) },
+  'GET /v1/geofence-sync': { summary: 'Nightly geofence sync settings and last run', response: replies({ sync: SYNC_SETTINGS }) },
+  'PUT /v1/geofence-sync': { summary: 'Set the nightly geofence sync', response: SYNC_SAVED },
+  'PATCH /v1/geofence-sync': { summary: 'Change the nightly geofence sync', response: SYNC_SAVED },
+  'DELETE /v1/geofence-sync': { summary: 'Turn off and forget the nightly geofence sync', response: NOTHING },
+  'POST /v1/geofence-sync/run': { summary: 'Run the geofence sync now', response: replies({ runStarted: BOOLEAN, run: nullable(SYNC_RUN) }, { optional: ['run'], errors: [409], alsoStatus: 202 }) },
+  'GET /v1/geofence-sync/runs': { summary: 'Past geofence sync runs', response: replies({ runs: arrayOf(SYNC_RUN) }, LIST_META) },
+  'GET /v1/webhooks': { summary: 'List webhooks', response: replies({ webhooks: arrayOf(WEBHOOK) }, LIST_META) },
+  'POST /v1/webhooks': { summary: 'Create a webhook', response: replies({ webhook: WEBHOOK }) },
+  'GET /v1/webhooks/:id': { summary: 'Get a webhook', response: replies({ webhook: WEBHOOK }) },
+  'PATCH /v1/webhooks/:id': { summary: 'Change a webhook', response: replies({ webhook: WEBHOOK }) },
+  'DELETE /v1/webhooks/:id': { summary: 'Delete a webhook', response: NOTHING },
+  'POST /v1/webhooks/:id/token': { summary: 'Rotate a webhook\'s signing token', response: replies({ webhook: WEBHOOK }) },
+  'GET /v1/webhooks/:id/deliveries': { summary: 'Delivery log of a webhook', response: replies({ deliveries: arrayOf(DELIVERY) }, LIST_META) },
+  'GET /v1/webhooks/:id/dead-letters': { summary: 'Dead letters of a webhook', response: replies({ deadLetters: arrayOf(DEAD_LETTER) }, LIST_META) },
+  'POST /v1/webhooks/:id/redeliver': {
+    summary: 'Redeliver events',
+    response: replies({ queued: INTEGER, eventIds: arrayOf(STRING), missing: arrayOf(STRING) }, { optional: ['eventIds'], meta: { hasMore: BOOLEAN } }),
+  },
+  'POST /v1/webhooks/:id/dead-letters/redeliver': {
+    summary: 'Redeliver dead letters',
+    response: replies({ queued: INTEGER, missing: arrayOf(STRING) }, { meta: { hasMore: BOOLEAN } }),
+  },
 };

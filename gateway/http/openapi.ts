@@ -66,9 +66,9 @@ function successSchema(status: number, response: ResponseDoc | undefined): Json 
 }
 
 /** The error statuses a route can answer: those every route of its kind has, plus its own. */
-function errorStatuses(route: Route, takesBody: boolean, hasParams: boolean, response: ResponseDoc | undefined): number[] {
-  const statuses = new Set<number>([401, ...(response?.errors ?? [])]);
-  if (takesBody || hasParams) statuses.add(400);
+function errorStatuses(route: Route, takesBody: boolean, response: ResponseDoc | undefined): number[] {
+  // 400 everywhere: any request may carry a hostile key (__proto__…) in its query, which every route refuses.
+  const statuses = new Set<number>([400, 401, ...(response?.errors ?? [])]);
   if (route.auth === 'secret') statuses.add(403);
   if (/:\w/.test(route.path)) statuses.add(404);
   if (takesBody) [413, 415].forEach((s) => statuses.add(s));
@@ -94,14 +94,15 @@ function operation(route: Route, doc: RouteDoc | undefined): Json {
   ];
   const response = doc?.response;
   const status = response?.status ?? 200;
-  const responses: Json = {
-    [status]: {
-      description: response ? 'Success' : 'Success (fields beside meta not described yet)',
+  const responses: Json = {};
+  for (const code of [status, ...(response?.alsoStatus ? [response.alsoStatus] : [])]) {
+    responses[code] = {
+      description: response ? (code === status ? 'Success' : 'Accepted') : 'Success (fields beside meta not described yet)',
       headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
-      content: { 'application/json': { schema: successSchema(status, response) } },
-    },
-  };
-  for (const code of errorStatuses(route, takesBody, parameters.length > 0 || documented.length > 0, response)) {
+      content: { 'application/json': { schema: successSchema(code, response) } },
+    };
+  }
+  for (const code of errorStatuses(route, takesBody, response)) {
     responses[code] = { description: ERROR_RESPONSES[code] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   const op: Json = {

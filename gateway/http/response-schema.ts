@@ -9,6 +9,8 @@ export type Schema = Record<string, unknown>;
 export interface ResponseDoc {
   /** Success status; 200 unless said. */
   status?: number;
+  /** A second success status with the same body schema (202 when work continues in the background). */
+  alsoStatus?: number;
   /** The fields beside meta. */
   body?: Record<string, Schema>;
   /** Fields of `body` that may be absent (all others are always there). */

@@ -23,6 +23,7 @@ export default async function probeServices(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-jest-'));
   process.env.WAYMARK_TEST_SKIP_LOG = path.join(dir, 'skipped.txt');
   fs.writeFileSync(process.env.WAYMARK_TEST_SKIP_LOG, '');
+  process.env.WAYMARK_TEST_OPENAPI_LOG = path.join(dir, 'openapi.jsonl');
   if (process.env.DATABASE_URL && process.env.WAYMARK_TEST_POSTGIS === undefined) {
     process.env.WAYMARK_TEST_POSTGIS = await probePostgis(process.env.DATABASE_URL);
   }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { startServer, type RunningServer } from '../../gateway/app';
 import { configFromEnv, type GatewayConfig } from '../../gateway/config';
 import { silentLogger } from '../../gateway/http/logger';
+import { openApiChecker } from './openapi-check';
 
 export interface ProjectKeys {
   id: string;
@@ -83,6 +84,8 @@ export async function startTestServer(overrides: Partial<GatewayConfig> & { data
         return { id: existing[0]._id, testPk, livePk, testSk, liveSk };
       })()
     : await newProject('test');
+  // Every answer below is checked against the document this server serves (openapi-check.ts).
+  const openApi = openApiChecker(await (await fetch(`${running.url}/v1/openapi.json`)).text());
   const request = async (method: string, urlPath: string, opts: RequestOptions = {}): Promise<Reply> => {
     const url = new URL(running.url + urlPath);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
@@ -109,6 +112,7 @@ export async function startTestServer(overrides: Partial<GatewayConfig> & { data
     } catch {
       throw new Error(`${method} ${urlPath} answered ${res.status} with a non-JSON body: ${text.slice(0, 200)}`);
     }
+    openApi.check(method.toUpperCase(), url.pathname, res.status, body);
     return { status: res.status, body, headers: res.headers };
   };
   return {
@@ -118,6 +122,9 @@ export async function startTestServer(overrides: Partial<GatewayConfig> & { data
     running,
     request,
     newProject,
-    close: () => running.close(),
+    close: () => {
+      openApi.flush();
+      return running.close();
+    },
   };
 }

@@ -1,12 +1,13 @@
 // Body rules of POST /v1/track (spec: Track). Radar's SDKs send many more fields (see the fixtures'
 // NOTES.md); those are accepted and ignored, never rejected.
 import { BadRequest } from '../../http/errors';
-import { readBoolean, readDatetime, readEnum, readMetadata, readNumber, readString, required } from '../../http/params';
+import { readEnum } from '../../http/params';
+import { datetime, field, flag, metadata, number, paramSpec, text } from '../../http/params/param-spec';
 import type { LngLat, Metadata } from '../../engine/types';
 import type { RangedBeacon } from '../../engine/beacons';
 import type { FraudHints } from '../../engine/fraud';
 import { readFraudHints } from '../../http/params/fraud-hints';
-import { readRangedBeacons } from '../../http/params/ranged-beacons';
+import { MAX_RANGED_BEACONS, readRangedBeacons } from '../../http/params/ranged-beacons';
 
 export type DeviceType = 'iOS' | 'Android' | 'Web';
 
@@ -45,32 +46,58 @@ function readDeviceType(raw: unknown): DeviceType | undefined {
   return readEnum(raw, 'deviceType', DEVICE_TYPES);
 }
 
+function readTripOptions(raw: unknown): Record<string, unknown> | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new BadRequest('tripOptions', 'tripOptions must be a dictionary');
+  return raw as Record<string, unknown>;
+}
+
+/** The body of POST /v1/track (and of each replayed update), read in this order; the document shows it. */
+export const TRACK_PARAMS = paramSpec('body', {
+  deviceId: text(ID_TEXT).required(),
+  latitude: number({ min: -90, max: 90 }).required(),
+  longitude: number({ min: -180, max: 180 }).required(),
+  accuracy: number({ greaterThan: 0 }).required().describe('metres'),
+  tripOptions: field(readTripOptions, { type: 'object', description: 'the trip to start or update with this update (Radar SDK form)' }),
+  userId: text(ID_TEXT),
+  foreground: flag(),
+  stopped: flag(),
+  description: text(),
+  metadata: metadata(32),
+  deviceType: field(readDeviceType, { type: 'string', enum: [...DEVICE_TYPES], description: 'case-insensitive' }),
+  updatedAt: datetime().describe('when the device took the location; older than the user\'s last update → server time'),
+  replayed: flag().default(false),
+  deviceOS: text(),
+  deviceMake: text(),
+  deviceModel: text(),
+  beacons: field(readRangedBeacons, { type: 'array', maxItems: MAX_RANGED_BEACONS, items: { type: 'object' }, description: 'the beacons the device ranged (ids of synced beacons)' }),
+  // Read again together by readFraudHints below; declared here so they are validated and documented.
+  mocked: flag(),
+  compromised: flag(),
+  sharing: flag(),
+  verified: flag(),
+  fraudPayload: field((raw) => raw, { description: 'a plain JSON object (or its text) with boolean mocked, compromised, sharing; anything else is ignored' }),
+});
+
 export function parseTrackInput(body: Record<string, unknown>): TrackInput {
-  const deviceId = required(readString(body.deviceId, 'deviceId', ID_TEXT), 'deviceId');
-  const latitude = required(readNumber(body.latitude, 'latitude', { min: -90, max: 90 }), 'latitude');
-  const longitude = required(readNumber(body.longitude, 'longitude', { min: -180, max: 180 }), 'longitude');
-  const accuracy = required(readNumber(body.accuracy, 'accuracy', { greaterThan: 0 }), 'accuracy');
-  const trip = body.tripOptions;
-  if (trip !== undefined && trip !== null && (typeof trip !== 'object' || Array.isArray(trip))) {
-    throw new BadRequest('tripOptions', 'tripOptions must be a dictionary');
-  }
+  const v = TRACK_PARAMS.read(body);
   return {
-    deviceId,
-    userId: readString(body.userId, 'userId', ID_TEXT),
-    location: [longitude, latitude],
-    accuracy,
-    foreground: readBoolean(body.foreground, 'foreground'),
-    stopped: readBoolean(body.stopped, 'stopped'),
-    description: readString(body.description, 'description'),
-    metadata: readMetadata(body.metadata, 'metadata', 32),
-    deviceType: readDeviceType(body.deviceType),
-    updatedAt: readDatetime(body.updatedAt, 'updatedAt'),
-    replayed: readBoolean(body.replayed, 'replayed') ?? false,
-    deviceOS: readString(body.deviceOS, 'deviceOS'),
-    deviceMake: readString(body.deviceMake, 'deviceMake'),
-    deviceModel: readString(body.deviceModel, 'deviceModel'),
-    tripOptions: (trip ?? undefined) as Record<string, unknown> | undefined,
-    beacons: readRangedBeacons(body.beacons),
+    deviceId: v.deviceId,
+    userId: v.userId,
+    location: [v.longitude, v.latitude],
+    accuracy: v.accuracy,
+    foreground: v.foreground,
+    stopped: v.stopped,
+    description: v.description,
+    metadata: v.metadata,
+    deviceType: v.deviceType,
+    updatedAt: v.updatedAt,
+    replayed: v.replayed,
+    deviceOS: v.deviceOS,
+    deviceMake: v.deviceMake,
+    deviceModel: v.deviceModel,
+    tripOptions: v.tripOptions,
+    beacons: v.beacons,
     fraudHints: readFraudHints(body),
   };
 }

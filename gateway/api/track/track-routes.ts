@@ -3,7 +3,7 @@ import { BadRequest, ApiError } from '../../http/errors';
 import { JsonText } from '../../http/json-text';
 import type { RequestContext, Route } from '../../http/route';
 import { publicView } from '../collections';
-import { parseTrackInput } from './track-input';
+import { TRACK_PARAMS, parseTrackInput } from './track-input';
 import { publicEvent, type TrackService } from './track-service';
 
 const MAX_REPLAYS = 500;
@@ -29,6 +29,8 @@ export function trackRoutes(track: TrackService): Route[] {
   return [
     {
       method: 'POST', path: '/v1/track', auth: 'publishable', rate: { name: 'track', perSecond: 1, per: 'device' },
+      // parseTrackInput reads the body through TRACK_PARAMS.
+      input: TRACK_PARAMS,
       handler: async (ctx) => {
         const { json } = await run(ctx, ctx.body);
         return { body: { events: new JsonText(`[${json.events.join(',')}]`), user: new JsonText(json.user) } };

@@ -1,0 +1,92 @@
+// Response schemas of Waymark's own endpoints beside Radar's: webhooks and their delivery log, nightly
+// geofence sync, project settings and keys, imported extracts, offline sync and address validation.
+import {
+  ANY, BOOLEAN, DATETIME, ID, INTEGER, LNG_LAT, NUMBER, OPEN_OBJECT, STRING,
+  arrayOf, component, nullable, object, values, type Schema,
+} from '../../http/response-schema';
+
+export const WEBHOOK: Schema = component('Webhook', object({
+  _id: ID, live: BOOLEAN, url: STRING, description: STRING, types: nullable(arrayOf(STRING)), mode: STRING, enabled: BOOLEAN,
+  token: { type: 'string', description: 'the signing token' }, createdAt: DATETIME, updatedAt: DATETIME,
+}, { optional: ['description'] }));
+
+export const DELIVERY: Schema = component('Delivery', object({
+  _id: STRING, createdAt: DATETIME, webhookId: ID, outboxId: STRING, outcome: STRING, eventIds: arrayOf(STRING), attempt: INTEGER,
+  status: nullable(INTEGER), latencyMs: NUMBER, error: STRING, url: STRING, nextAttemptAt: DATETIME,
+}, { optional: ['error', 'nextAttemptAt'] }));
+
+export const DEAD_LETTER: Schema = component('DeadLetter', object({
+  _id: STRING, createdAt: DATETIME, webhookId: ID, eventIds: arrayOf(STRING), eventTypes: arrayOf(STRING), attempts: INTEGER,
+  lastAttemptAt: DATETIME, lastStatus: nullable(INTEGER), lastError: STRING, deadAt: DATETIME, deadReason: STRING,
+  payload: { type: 'object', description: 'the webhook body as it would have been sent (event and user)' },
+}, { optional: ['lastAttemptAt', 'lastError'] }));
+
+const SYNC_ENVIRONMENT = object({
+  environment: STRING, source: STRING, ok: BOOLEAN, stage: STRING, message: STRING, durationMs: NUMBER,
+  bytes: INTEGER, dataRows: INTEGER, created: INTEGER, updated: INTEGER, errorCount: INTEGER,
+  errors: arrayOf(object({ row: INTEGER, column: STRING, message: STRING }, { optional: ['column'] })),
+}, { optional: ['stage', 'message', 'bytes', 'dataRows', 'created', 'updated', 'errorCount', 'errors'] });
+
+export const SYNC_RUN: Schema = component('GeofenceSyncRun', object({
+  _id: STRING, trigger: STRING, startedAt: DATETIME, finishedAt: DATETIME, status: STRING,
+  environments: arrayOf(SYNC_ENVIRONMENT),
+  mail: object({ to: arrayOf(STRING), sent: BOOLEAN, error: STRING }, { optional: ['error'] }),
+}));
+
+const NULLABLE_TEXT = nullable(STRING);
+export const SYNC_SETTINGS: Schema = component('GeofenceSync', object({
+  enabled: BOOLEAN, email: NULLABLE_TEXT, protocol: NULLABLE_TEXT, testUrl: NULLABLE_TEXT, liveUrl: NULLABLE_TEXT,
+  bucketRegion: NULLABLE_TEXT, bucketName: NULLABLE_TEXT, testObjectKey: NULLABLE_TEXT, liveObjectKey: NULLABLE_TEXT,
+  accessKeyId: NULLABLE_TEXT, secretAccessKeySet: BOOLEAN, schedule: STRING, nextRunAt: nullable(DATETIME),
+  createdAt: nullable(DATETIME), updatedAt: nullable(DATETIME), lastRun: nullable(SYNC_RUN),
+  liveHidden: { type: 'boolean', description: 'a test key sees that live settings exist, never what they are' },
+}, { optional: ['liveHidden'] }));
+
+export const IMPORT_RESULT: Schema = object({
+  environment: STRING, ok: BOOLEAN, imported: INTEGER, created: INTEGER, updated: INTEGER, dataRows: INTEGER,
+  errors: arrayOf(object({ row: INTEGER, column: STRING, message: STRING }, { optional: ['column'] })), errorCount: INTEGER,
+});
+
+export const PROJECT_SETTINGS: Schema = component('ProjectSettings', object({
+  stopDetection: BOOLEAN, bufferEntries: BOOLEAN, bufferExits: BOOLEAN, dwellEvents: BOOLEAN, operatingHoursSuppression: BOOLEAN,
+  tripApproachingThreshold: NUMBER, tripExpirationHours: NUMBER, places: BOOLEAN, regions: BOOLEAN, fraud: BOOLEAN, fraudBlocking: BOOLEAN,
+}));
+
+const PLACE_FILTERS = object({ categories: arrayOf(STRING), chains: arrayOf(STRING), category: arrayOf(STRING), chain: arrayOf(STRING) }, { optional: ['categories', 'chains', 'category', 'chain'] });
+/** Places settings (GET/PATCH /v1/settings): the caller's own mappings and metadata, keyed by chain slug. */
+export const PLACES_SETTINGS: Schema = component('PlacesSettings', object({
+  chainMetadata: { type: 'object', additionalProperties: OPEN_OBJECT },
+  chainMappings: { type: 'object', additionalProperties: STRING },
+  placeFilters: PLACE_FILTERS,
+}, { optional: ['chainMetadata', 'chainMappings', 'placeFilters'] }));
+export const PLACES_SETTINGS_TOP_LEVEL = {
+  chainMetadata: { type: 'object', additionalProperties: OPEN_OBJECT },
+  chainMappings: { type: 'object', additionalProperties: STRING },
+  placeFilters: PLACE_FILTERS,
+};
+
+export const API_KEY: Schema = object({ key: STRING, live: BOOLEAN, kind: values('publishable', 'secret') });
+
+export const EXTRACT: Schema = component('Extract', object({
+  name: STRING,
+  source: object({ type: values('url', 'file'), host: STRING }, { optional: ['host'], description: 'the kind of source and, for a URL, its host (never its path or credentials)' }),
+  importedAt: DATETIME, bbox: arrayOf(NUMBER),
+  stages: { type: 'object', description: 'per installed stage, its figures', additionalProperties: { type: 'object', additionalProperties: NUMBER } },
+}, { optional: ['bbox', 'stages', 'source'] }));
+
+export const ROAD: Schema = object({ coordinates: arrayOf(LNG_LAT), major: BOOLEAN });
+
+export const SYNC_REGION: Schema = object({ latitude: NUMBER, longitude: NUMBER, radius: NUMBER });
+
+export const VALIDATED_ADDRESS: Schema = object({
+  addressLabel: STRING, number: STRING, street: STRING, unit: STRING, city: STRING, stateCode: STRING, postalCode: STRING, plus4: STRING,
+  countryCode: STRING, formattedAddress: STRING, county: STRING, latitude: NUMBER, longitude: NUMBER,
+  metadata: object({ recordType: STRING }, { extra: ANY }),
+}, { optional: ['addressLabel', 'number', 'street', 'unit', 'plus4', 'county', 'latitude', 'longitude', 'metadata'] });
+
+export const VALIDATION_RESULT: Schema = object({
+  verificationStatus: values('verified', 'partially verified', 'ambiguous', 'unverified'),
+  analysis: arrayOf(STRING),
+}, { optional: ['analysis'] });
+
+export const FRAUD_OVERRIDE: Schema = object({ bypassed: BOOLEAN, blocked: BOOLEAN });
