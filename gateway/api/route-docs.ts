@@ -44,7 +44,8 @@ const ROUTING_META = { meta: { warning: STRING }, errors: [503] };
 const CONTEXT_FIELDS = {
   live: BOOLEAN, geofences: arrayOf(GEOFENCE_SUMMARY), place: PLACE, country: REGION, state: REGION, dma: REGION, postalCode: REGION,
 };
-const CONTEXT = object(CONTEXT_FIELDS, { optional: ['place', 'country', 'state', 'dma', 'postalCode'] });
+// Boundary types the operator imported beyond Radar's four appear under their own names (county…).
+const CONTEXT = object(CONTEXT_FIELDS, { optional: ['place', 'country', 'state', 'dma', 'postalCode'], extra: REGION });
 const TRACK_RESULT = object({
   meta: object({ code: INTEGER, param: STRING, message: STRING, type: STRING }, { optional: ['param', 'message', 'type'] }),
   events: arrayOf(EVENT), user: USER,
@@ -62,9 +63,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'GET /v1/context': {
     summary: 'Geofences and regions at a point, without tracking',
-    params: [stringParam('coordinates', {}, { required: true, description: '"latitude,longitude"' })],
     description: 'The context is also repeated at the top level of the answer, as some SDK versions read it there.',
-    response: replies({ context: CONTEXT, ...CONTEXT_FIELDS }, { optional: Object.keys(CONTEXT_FIELDS) }),
+    response: replies({ context: CONTEXT, ...CONTEXT_FIELDS }, { optional: Object.keys(CONTEXT_FIELDS), extra: REGION }),
   },
   'GET /v1/config': { summary: 'SDK configuration for the key\'s project', response: NOTHING },
   'GET /v1/events': { summary: 'List events', response: replies({ events: arrayOf(EVENT) }, LIST_META) },
@@ -89,7 +89,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/geofences/:tag/:externalId': { summary: 'Get a geofence by tag and externalId', response: replies({ geofence: GEOFENCE }) },
   'DELETE /v1/geofences/:id': { summary: 'Delete a geofence by _id', response: NOTHING },
   'DELETE /v1/geofences/:tag/:externalId': { summary: 'Delete a geofence by tag and externalId', response: NOTHING },
-  'POST /v1/geofences/import': { summary: 'Import geofences from a CSV upload', response: replies({ import: IMPORT_RESULT }) },
+  'POST /v1/geofences/import': {
+    summary: 'Import geofences from a CSV upload',
+    description: 'A file with problems writes nothing and answers 400 with every problem in import.errors (row, column, message).',
+    response: replies({ import: IMPORT_RESULT }, { errorBody: { import: IMPORT_RESULT } }),
+  },
   'GET /v1/geofences/:tag/:externalId/users': { summary: 'Users currently in a geofence', response: replies({ users: arrayOf(USER) }, LIST_META) },
   'GET /v1/geofences/:id/users': {
     summary: 'Users currently in a geofence, by its _id (else the geofence with that tag and externalId "users")',
@@ -162,7 +166,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PUT /v1/geofence-sync': { summary: 'Set the nightly geofence sync', response: SYNC_SAVED },
   'PATCH /v1/geofence-sync': { summary: 'Change the nightly geofence sync', response: SYNC_SAVED },
   'DELETE /v1/geofence-sync': { summary: 'Turn off and forget the nightly geofence sync', response: NOTHING },
-  'POST /v1/geofence-sync/run': { summary: 'Run the geofence sync now', response: replies({ runStarted: BOOLEAN, run: nullable(SYNC_RUN) }, { optional: ['run'], errors: [409], alsoStatus: 202 }) },
+  'POST /v1/geofence-sync/run': { summary: 'Run the geofence sync now', response: replies({ runStarted: BOOLEAN, run: nullable(SYNC_RUN) }, { optional: ['run'], errors: [404, 409], alsoStatus: 202 }) },
   'GET /v1/geofence-sync/runs': { summary: 'Past geofence sync runs', response: replies({ runs: arrayOf(SYNC_RUN) }, LIST_META) },
   'GET /v1/webhooks': { summary: 'List webhooks', response: replies({ webhooks: arrayOf(WEBHOOK) }, LIST_META) },
   'POST /v1/webhooks': { summary: 'Create a webhook', response: replies({ webhook: WEBHOOK }) },

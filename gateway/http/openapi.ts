@@ -61,7 +61,7 @@ function successSchema(status: number, response: ResponseDoc | undefined): Json 
     type: 'object',
     properties: { meta, ...body },
     required: ['meta', ...Object.keys(body).filter((k) => !optional.has(k))],
-    additionalProperties: false,
+    additionalProperties: response.extra ?? false,
   };
 }
 
@@ -103,7 +103,10 @@ function operation(route: Route, doc: RouteDoc | undefined): Json {
     };
   }
   for (const code of errorStatuses(route, takesBody, response)) {
-    responses[code] = { description: ERROR_RESPONSES[code] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const schema = code === 400 && response?.errorBody
+      ? { type: 'object', properties: { meta: { $ref: '#/components/schemas/ErrorMeta' }, ...response.errorBody }, required: ['meta'], additionalProperties: false }
+      : { $ref: '#/components/schemas/Error' };
+    responses[code] = { description: ERROR_RESPONSES[code] ?? 'Error', content: { 'application/json': { schema } } };
   }
   const op: Json = {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
@@ -172,16 +175,20 @@ export function openApiDocument(routes: Route[], info: OpenApiInfo): Json {
       },
       schemas: {
         ...named,
-        Error: {
+        ErrorMeta: {
           type: 'object',
           properties: {
-            meta: {
-              type: 'object',
-              properties: { code: { type: 'integer' }, message: { type: 'string' }, param: { type: 'string' }, type: { type: 'string' } },
-              required: ['code', 'message'],
-              additionalProperties: false,
-            },
+            code: { type: 'integer', description: 'the HTTP status' },
+            message: { type: 'string' },
+            param: { type: 'string', description: 'the parameter at fault' },
+            type: { type: 'string', description: 'ERROR_UNAUTHORIZED, ERROR_RATE_LIMIT…' },
           },
+          required: ['code', 'message'],
+          additionalProperties: false,
+        },
+        Error: {
+          type: 'object',
+          properties: { meta: { $ref: '#/components/schemas/ErrorMeta' } },
           required: ['meta'],
           additionalProperties: false,
         },

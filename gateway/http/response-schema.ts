@@ -15,8 +15,12 @@ export interface ResponseDoc {
   body?: Record<string, Schema>;
   /** Fields of `body` that may be absent (all others are always there). */
   optional?: string[];
+  /** Schema of body fields whose names are data (none allowed unless given). */
+  extra?: Schema;
   /** Extra fields of a success meta (hasMore on lists). */
   meta?: Record<string, Schema>;
+  /** Fields a 400 of this route carries beside meta (an import's list of row problems). */
+  errorBody?: Record<string, Schema>;
   /** Statuses beyond 400/401/403/404/413/415/429 as they apply (409 conflicts, 503 engines…). */
   errors?: number[];
 }

@@ -85,6 +85,25 @@ test('a documented limit is the enforced one: one past it answers 400 naming the
   expect(tooMany.body.meta).toMatchObject({ code: 400, param: 'limit' });
 });
 
+test('track documents the deviceId limit it enforces (256, not the readers\' default 1024)', async () => {
+  const body = doc.paths['/v1/track'].post.requestBody.content['application/json'].schema;
+  expect(body.properties.deviceId).toMatchObject({ type: 'string', maxLength: 256 });
+  const at = (deviceId: string) => server.request('POST', '/v1/track', { key: server.keys.testPk, body: { deviceId, latitude: 40.7, longitude: -73.9, accuracy: 10 } });
+  expect((await at('d'.repeat(body.properties.deviceId.maxLength + 1))).body.meta).toMatchObject({ code: 400, param: 'deviceId' });
+  expect((await at('d'.repeat(body.properties.deviceId.maxLength))).status).toBe(200);
+});
+
+test('every route documents its success body, which the HTTP tests validate every answer against', () => {
+  const undescribed = routes.filter((route) => {
+    const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
+    return Object.values(op.responses).some((r: any) => /not described/.test(r.description));
+  }).map(routeKey);
+  expect(undescribed).toEqual([]);
+  // Resources are named components, and closed: an undocumented field fails the tests that receive it.
+  expect(doc.components.schemas.User).toMatchObject({ type: 'object', additionalProperties: false });
+  expect(doc.paths['/v1/users/{id}'].get.responses['200'].content['application/json'].schema.properties.user).toEqual({ $ref: '#/components/schemas/User' });
+});
+
 test('every key of the side table names a route that exists (the table cannot go stale)', () => {
   const keys = new Set(routes.map(routeKey));
   expect(Object.keys(ROUTE_DOCS).filter((k) => !keys.has(k))).toEqual([]);

@@ -16,7 +16,7 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
 
   async function copiesOf(template: Doc, count: number, at: (i: number) => string, prefix: string): Promise<void> {
     const scope = { projectId: server.keys.id, live: false };
-    const docs = Array.from({ length: count }, (_, i) => ({ ...template, _id: `${prefix}${String(i).padStart(20, '0')}`, createdAt: at(i), updatedAt: at(i) }));
+    const docs = Array.from({ length: count }, (_, i) => ({ ...template, _id: `${prefix}${String(i).padStart(23, '0')}`, createdAt: at(i), updatedAt: at(i) }));
     for (let i = 0; i < docs.length; i += 500) {
       await server.running.services.store.write(docs.slice(i, i + 500).map((doc) => ({ op: 'put' as const, collection: 'events', scope, doc })));
     }

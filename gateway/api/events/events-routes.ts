@@ -5,12 +5,21 @@ import { readDatetime, readList, readMetadata, readNumber, readString, required 
 import type { Route } from '../../http/route';
 import { newObjectId } from '../../engine/object-id';
 import { publicView } from '../collections';
-import { listPage, ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
+import { list, paramSpec, takes } from '../../http/params/param-spec';
+import { BEFORE_ID, CREATED_CURSORS, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
 import { findUser } from '../users/user-lookup';
 import { eventUser, publicEvent, type UserDoc } from '../track/track-service';
 import { outboxOpsFor } from '../webhooks/webhooks-feature';
 
 const NAME = { maxLength: 128, pattern: /^[A-Za-z0-9_]+$/, patternMessage: 'name must contain only letters, digits and underscores' };
+
+const LIST = paramSpec('query', {
+  limit: limitField(1000, 100),
+  type: list().describe('event types to list (also accepted as types)'),
+  types: list(),
+  ...CREATED_CURSORS,
+  beforeId: BEFORE_ID,
+});
 
 export function eventRoutes(services: Services): Route[] {
   const { store } = services;
@@ -18,14 +27,14 @@ export function eventRoutes(services: Services): Route[] {
   return [
     {
       method: 'GET', path: '/v1/events', auth: 'secret',
-      handler: async ({ scope, query }) => {
-        const limit = readLimit(query, 1000, 100);
-        const types = readList(query.type ?? query.types, query.type !== undefined ? 'type' : 'types');
+      ...takes(LIST, async ({ scope }, q) => {
+        const types = q.type ?? q.types;
         const { docs, hasMore } = await listPage(store, 'events', scope, {
-          limit, sortBy: 'createdAt', ranges: ranges(readDateRange(query, 'createdAt')), beforeId: readBeforeId(query, 'createdAt'), equals: types ? { type: types } : undefined,
+          limit: q.limit, sortBy: 'createdAt', ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
+          beforeId: checkBeforeId(q.beforeId, q.createdBefore, 'createdAt'), equals: types ? { type: types } : undefined,
         });
         return { meta: { hasMore }, body: { events: docs.map(publicEvent) } };
-      },
+      }),
     },
     {
       method: 'GET', path: '/v1/events/:id', auth: 'secret', rate,

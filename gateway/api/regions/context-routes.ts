@@ -9,17 +9,22 @@
 //   where there is none, as Radar does (radar-python's Context model fails on a null place).
 import type { Region } from '../../../adapters/regions/port';
 import type { RequestContext, Route } from '../../http/route';
-import { readLatLng, readString, required } from '../../http/params';
+import { latLng, paramSpec, text } from '../../http/params/param-spec';
 import type { GeofenceService } from '../geofences/geofence-service';
 import type { PlacesService } from '../places/places-service';
 import { contextGeofence, geofencesAt } from './context-geofences';
 import type { CurrentRegions } from './current-regions';
 import { USER_REGION_TYPES } from './region-transitions';
 
+const CONTEXT = paramSpec('query', {
+  coordinates: latLng().required(),
+  userId: text({ maxLength: 256 }).describe('the caller\'s userId, for geofences restricted to users'),
+});
+
 export function contextRoutes(geofences: GeofenceService, regions: CurrentRegions, places: PlacesService): Route[] {
   return [
     {
-      method: 'GET', path: '/v1/context', auth: 'publishable', rate: { name: 'context', perSecond: 10 },
+      method: 'GET', path: '/v1/context', auth: 'publishable', rate: { name: 'context', perSecond: 10 }, input: CONTEXT,
       handler: async (ctx) => {
         const context = await contextAt(ctx, geofences, regions, places);
         return { body: { context, ...context } };
@@ -29,8 +34,7 @@ export function contextRoutes(geofences: GeofenceService, regions: CurrentRegion
 }
 
 async function contextAt(ctx: RequestContext, geofences: GeofenceService, regions: CurrentRegions, places: PlacesService): Promise<Record<string, unknown>> {
-  const point = required(readLatLng(ctx.query.coordinates, 'coordinates'), 'coordinates');
-  const userId = readString(ctx.query.userId, 'userId', { maxLength: 256 });
+  const { coordinates: point, userId } = CONTEXT.readFrom(ctx);
   const inside = await geofencesAt(geofences, { scope: ctx.scope, point, at: ctx.now, userId, ip: ctx.ip, settings: ctx.auth.settings });
   const place = await places.placeAt(ctx.scope, point, ctx.now);
   const context: Record<string, unknown> = { live: ctx.scope.live, geofences: inside.map(contextGeofence) };

@@ -119,10 +119,10 @@ export const EVENT: Schema = component('Event', object({
   geofence: EVENT_GEOFENCE, place: PLACE, alternatePlaces: arrayOf(PLACE), region: REGION, beacon: USER_BEACON,
   trip: TRIP_SUMMARY, fraud: FRAUD, currentlyOperating: BOOLEAN,
   conversion: BOOLEAN, name: STRING, metadata: METADATA, revenue: NUMBER, verification: values(-1, 0, 1),
-  verifiedAt: DATETIME, verifiedPlace: ANY,
+  verifiedAt: DATETIME, verifiedPlaceId: STRING, verifiedPlace: PLACE,
 }, {
   optional: ['actualCreatedAt', 'user', 'location', 'locationAccuracy', 'confidence', 'duration', 'geofence', 'place', 'alternatePlaces', 'region',
-    'beacon', 'trip', 'fraud', 'currentlyOperating', 'conversion', 'name', 'metadata', 'revenue', 'verification', 'verifiedAt', 'verifiedPlace'],
+    'beacon', 'trip', 'fraud', 'currentlyOperating', 'conversion', 'name', 'metadata', 'revenue', 'verification', 'verifiedAt', 'verifiedPlaceId', 'verifiedPlace'],
 }));
 
 const TIME_ZONE = component('TimeZone', object({ id: STRING, name: STRING, code: STRING, currentTime: STRING, utcOffset: INTEGER, dstOffset: INTEGER }));

@@ -3,22 +3,26 @@ import type { Store, WriteOp } from '../../../adapters/store/port';
 import { NotFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import { publicView } from '../collections';
-import { listPage, ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
+import { paramSpec, takes } from '../../http/params/param-spec';
+import { BEFORE_ID, UPDATED_CURSORS, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
 import { userLockKey } from '../track/track-service';
 import { findUser } from './user-lookup';
 
 const PRESENCE_BATCH = 500;
+
+const LIST = paramSpec('query', { limit: limitField(1000, 100), ...UPDATED_CURSORS, beforeId: BEFORE_ID });
 
 export function userRoutes(store: Store): Route[] {
   const rate = { name: 'users', perSecond: 10 };
   return [
     {
       method: 'GET', path: '/v1/users', auth: 'secret',
-      handler: async ({ scope, query }) => {
-        const limit = readLimit(query, 1000, 100);
-        const { docs, hasMore } = await listPage(store, 'users', scope, { limit, sortBy: 'updatedAt', ranges: ranges(readDateRange(query, 'updatedAt')), beforeId: readBeforeId(query, 'updatedAt') });
+      ...takes(LIST, async ({ scope }, q) => {
+        const { docs, hasMore } = await listPage(store, 'users', scope, {
+          limit: q.limit, sortBy: 'updatedAt', ranges: ranges(dateRange('updatedAt', q.updatedBefore, q.updatedAfter)), beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt'),
+        });
         return { meta: { hasMore }, body: { users: docs.map(publicView) } };
-      },
+      }),
     },
     {
       method: 'GET', path: '/v1/users/:id', auth: 'secret', rate,
