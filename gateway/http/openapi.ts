@@ -68,7 +68,8 @@ function successSchema(status: number, response: ResponseDoc | undefined): Json 
 /** The error statuses a route can answer: those every route of its kind has, plus its own. */
 function errorStatuses(route: Route, takesBody: boolean, response: ResponseDoc | undefined): number[] {
   // 400 everywhere: any request may carry a hostile key (__proto__…) in its query, which every route refuses.
-  const statuses = new Set<number>([400, 401, ...(response?.errors ?? [])]);
+  // 503 everywhere: a store that cannot answer (a fault, a lock held elsewhere) answers 503 with Retry-After.
+  const statuses = new Set<number>([400, 401, 503, ...(response?.errors ?? [])]);
   if (route.auth === 'secret') statuses.add(403);
   if (/:\w/.test(route.path)) statuses.add(404);
   if (takesBody) [413, 415].forEach((s) => statuses.add(s));
