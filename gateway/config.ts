@@ -140,6 +140,12 @@ export interface WebhookConfig {
   deadRetentionMs: number;
   /** After a token rotation the previous token also signs X-Waymark-Signature for this long. */
   tokenGraceMs: number;
+  /** Pending rows one webhook may have; at the cap new events are not queued for it (docs/webhooks.md). */
+  maxQueued: number;
+  /** A webhook whose head row keeps failing this long is disabled. */
+  disableAfterMs: number;
+  /** Dead letters whose payload is larger keep only their event ids. */
+  deadPayloadMaxBytes: number;
 }
 
 export interface EnvVar<T = unknown> {
@@ -220,6 +226,9 @@ export const ENV = {
   WAYMARK_WEBHOOK_LOG_RETENTION_MS: v(ms, '604800000', 'delivery-log retention (7 days)'),
   WAYMARK_WEBHOOK_DEAD_RETENTION_MS: v(ms, '2592000000', 'dead-letter retention (30 days)'),
   WAYMARK_WEBHOOK_TOKEN_GRACE_MS: v(ms, '86400000', 'how long a rotated-out token still signs `X-Waymark-Signature` (24 h)'),
+  WAYMARK_WEBHOOK_MAX_QUEUED: v(integer({ min: 1 }), '10000', 'pending requests one webhook may have; at the cap its new events are dropped (counted) until it catches up'),
+  WAYMARK_WEBHOOK_DISABLE_AFTER_MS: v(ms, '21600000', 'a webhook whose oldest request keeps failing this long is disabled (6 h)'),
+  WAYMARK_WEBHOOK_DEAD_PAYLOAD_MAX_BYTES: v(integer({ min: 0 }), '2048', 'dead letters with a larger payload keep only their event ids (redelivery rebuilds it)'),
   // CSV import and nightly sync (docs/geofence-import.md).
   WAYMARK_IMPORT_MAX_SIZE: v(bytes, '50mb', 'largest upload to `POST /v1/geofences/import`'),
   WAYMARK_IMPORT_MAX_ROWS: v(integer({ min: 1 }), '200000', 'most data rows in one import (upload, CLI, sync)'),
@@ -384,6 +393,9 @@ function webhookConfigFromEnv(r: EnvReader): WebhookConfig {
     logRetentionMs: r.value('WAYMARK_WEBHOOK_LOG_RETENTION_MS'),
     deadRetentionMs: r.value('WAYMARK_WEBHOOK_DEAD_RETENTION_MS'),
     tokenGraceMs: r.value('WAYMARK_WEBHOOK_TOKEN_GRACE_MS'),
+    maxQueued: r.value('WAYMARK_WEBHOOK_MAX_QUEUED'),
+    disableAfterMs: r.value('WAYMARK_WEBHOOK_DISABLE_AFTER_MS'),
+    deadPayloadMaxBytes: r.value('WAYMARK_WEBHOOK_DEAD_PAYLOAD_MAX_BYTES'),
   };
 }
 

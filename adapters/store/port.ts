@@ -199,6 +199,11 @@ export interface Store {
    */
   findRef(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined>;
   list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult>;
+  /**
+   * How many documents list() would find for `query`, counting to `query.limit` at most, without reading
+   * them: through the same index, so a count over a declared sorted combination costs its index entries.
+   */
+  count(collection: string, scope: Scope, query: ListQuery): Promise<number>;
   /** Documents whose point lies in the box, at most `limit`. */
   within(collection: string, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<Doc[]>;
   /** Every document of a scope, in batches; for loading in-memory indexes. */

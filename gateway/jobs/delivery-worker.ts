@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Doc, Scope, Store, WriteOp } from '../../adapters/store/port';
 import { scopeKey } from '../../adapters/store/scope-key';
 import type { WebhookDirectory } from '../api/webhooks/webhook-directory';
-import type { DeliveryLogEntry, DeliveryOutcome, EndpointLease, OutboxRow, WebhookDoc } from '../api/webhooks/webhook-docs';
+import { payloadText, type DeliveryLogEntry, type DeliveryOutcome, type EndpointLease, type OutboxRow, type WebhookDoc } from '../api/webhooks/webhook-docs';
 import type { WebhookMetrics } from '../api/webhooks/webhook-metrics';
 import { PayloadBodies, SHARED_USERS } from '../api/webhooks/shared-user';
 import { deliveryIdOf, endsRow, requestsOf, type QueuedRequest } from '../api/webhooks/outbox-bundle';
@@ -39,6 +39,8 @@ export interface DeliverySettings {
   deadRetentionMs: number;
   /** How long a deleted webhook's tombstone is kept at least (webhook-tombstones.ts). */
   tombstoneGraceMs: number;
+  /** Dead letters with a larger payload keep only their event ids. */
+  deadPayloadMaxBytes: number;
 }
 
 export interface DeliveryWorkerDeps {
@@ -419,7 +421,13 @@ export class DeliveryWorker {
    */
   private async deadOps(scope: Scope, request: QueuedRequest, now: Date, reason: OutboxRow['deadReason'], extra: Partial<OutboxRow>): Promise<WriteOp[]> {
     const { nextAttemptAt: _next, ...rest } = await this.bodies.inline(scope, request.row);
-    const dead: OutboxRow = { ...rest, ...extra, state: 'dead', updatedAt: now.toISOString(), deadAt: now.toISOString(), deadReason: reason };
+    let dead: OutboxRow = { ...rest, ...extra, state: 'dead', updatedAt: now.toISOString(), deadAt: now.toISOString(), deadReason: reason };
+    // A dead receiver's dead letters are kept 30 days: past the kept size only the event ids stay, and
+    // a redelivery rebuilds the payload from the stored events.
+    if (Buffer.byteLength(payloadText(dead)) > this.deps.settings.deadPayloadMaxBytes) {
+      const { payloadJson: _json, payload: _payload, ...small } = dead;
+      dead = { ...small, payloadDropped: true };
+    }
     if (!request.bundle) return [{ op: 'put', collection: 'outbox', scope, doc: dead }];
     return [{ op: 'put', collection: 'outbox', scope, doc: { ...dead, _id: newObjectId(now) } }, this.doneOp(scope, request, now)];
   }

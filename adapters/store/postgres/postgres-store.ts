@@ -261,6 +261,12 @@ export class PostgresStore implements Store {
     return { docs: r.rows.slice(0, query.limit).map(docOf), hasMore };
   }
 
+  async count(collection: string, scope: Scope, query: ListQuery): Promise<number> {
+    const { text, values } = this.listSql(collection, scope, query, 'id');
+    const r = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM (${text}) AS page`, values);
+    return Math.min(Number(r.rows[0].n), Math.max(0, Math.floor(query.limit)));
+  }
+
   /** PostgreSQL's plan for a list() query (EXPLAIN, text): for tests of a query's shape and for operators. */
   async explainList(collection: string, scope: Scope, query: ListQuery): Promise<string> {
     const { text, values } = this.listSql(collection, scope, query);

@@ -391,6 +391,12 @@ export class SqliteStore implements Store {
     return { docs: rows.slice(0, query.limit).map(docOf), hasMore };
   }
 
+  async count(collection: string, scope: Scope, query: ListQuery): Promise<number> {
+    const { sql, args } = this.listSql(collection, scope, query, 'id');
+    const { n } = this.statement(`SELECT COUNT(*) AS n FROM (${sql})`).get(...args) as { n: number };
+    return Math.min(n, Math.max(0, Math.floor(query.limit)));
+  }
+
   /** SQLite's plan for a list() query, one step a line: for tests of a query's shape and for operators. */
   explainList(collection: string, scope: Scope, query: ListQuery): string {
     const { sql, args } = this.listSql(collection, scope, query);

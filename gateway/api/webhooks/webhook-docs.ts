@@ -18,6 +18,19 @@ export interface WebhookDoc extends Doc {
   /** The token before the last rotation, and until when it still signs X-Waymark-Signature. */
   _previousToken?: string;
   _previousTokenUntil?: string;
+  /** Set while its queue is at its cap: new events are not queued for it (queue-guard.ts). */
+  _queueFullSince?: string;
+  /** Set while its queue's head row keeps failing: when that was first seen. */
+  _failingSince?: string;
+  /** Why the gateway disabled it ('failing'); cleared when someone enables it again. */
+  disabledReason?: 'failing';
+  disabledAt?: string;
+}
+
+/** What a webhook is doing, as the API shows it. */
+export function webhookStatus(w: WebhookDoc): 'active' | 'queue-full' | 'disabled' | 'disabled-failing' {
+  if (!w.enabled) return w.disabledReason === 'failing' ? 'disabled-failing' : 'disabled';
+  return w._queueFullSince !== undefined ? 'queue-full' : 'active';
 }
 
 export type OutboxState = 'pending' | 'dead';
@@ -68,6 +81,8 @@ export interface OutboxRow extends Doc {
   deadReason?: DeadReason;
   /** 'event' when written with its events, 'redelivery' when asked for again. */
   origin: 'event' | 'redelivery';
+  /** A dead letter whose payload was larger than the kept size: only its event ids are kept (redelivery rebuilds it from the events). */
+  payloadDropped?: boolean;
 }
 
 export type DeliveryOutcome = 'delivered' | 'retry' | 'dead' | 'expired';
@@ -141,9 +156,11 @@ export function payloadOf(row: OutboxRow): WebhookPayload {
 export function publicWebhook(w: WebhookDoc): Record<string, unknown> {
   const out: Record<string, unknown> = {
     _id: w._id, createdAt: w.createdAt, updatedAt: w.updatedAt, live: w.live, url: w.url, types: w.types,
-    mode: w.mode, enabled: w.enabled, token: w.token,
+    mode: w.mode, enabled: w.enabled, token: w.token, status: webhookStatus(w),
   };
   if (w.description !== undefined) out.description = w.description;
+  if (w._queueFullSince !== undefined) out.queueFullSince = w._queueFullSince;
+  if (w.disabledReason !== undefined) Object.assign(out, { disabledReason: w.disabledReason, disabledAt: w.disabledAt });
   return out;
 }
 
@@ -151,7 +168,7 @@ export function publicDeadLetter(row: OutboxRow): Record<string, unknown> {
   return {
     _id: row._id, createdAt: row.createdAt, webhookId: row.webhookId, eventIds: row.eventIds, eventTypes: row.eventTypes,
     attempts: row.attempts, lastAttemptAt: row.lastAttemptAt, lastStatus: row.lastStatus ?? null, lastError: row.lastError,
-    deadAt: row.deadAt, deadReason: row.deadReason, payload: payloadOf(row),
+    deadAt: row.deadAt, deadReason: row.deadReason, payload: row.payloadDropped ? null : payloadOf(row), ...(row.payloadDropped ? { payloadDropped: true } : {}),
   };
 }
 

@@ -15,6 +15,9 @@ export class WebhookMetrics {
   readonly retries = new Counter('waymark_webhook_retries_total', 'Failed attempts that were scheduled for another try.');
   readonly dead = new Counter('waymark_webhook_dead_letters_total', 'Rows that became dead letters, by reason (max-attempts, max-age).');
   readonly redelivered = new Counter('waymark_webhook_redeliveries_total', 'Rows queued again on request (dead letters or past events).');
+  readonly dropped = new Counter('waymark_webhook_events_dropped_total', 'Events not queued for a webhook, by reason (queue-full: its queue was at WAYMARK_WEBHOOK_MAX_QUEUED).');
+  readonly disabled = new Counter('waymark_webhook_disabled_total', 'Webhooks the gateway disabled, by reason (failing: the head request kept failing for WAYMARK_WEBHOOK_DISABLE_AFTER_MS).');
+  readonly queueFull = new Gauge('waymark_webhook_queue_full', 'Webhooks whose queue is at its cap (new events dropped), at the last check of this node.');
   readonly purged = new Counter('waymark_webhook_purged_rows_total', 'Outbox rows of deleted webhooks removed in the background.');
   readonly pending = new Gauge(
     'waymark_webhook_pending',
@@ -61,6 +64,6 @@ export class WebhookMetrics {
       this.deadStored.set(await this.countRows('dead', nowMs));
       this.gaugesReadMs = nowMs;
     }
-    return renderMetrics([this.requests, this.eventsDelivered, this.retries, this.dead, this.redelivered, this.purged, this.pending, this.deadStored, this.latency, this.lag]);
+    return renderMetrics([this.requests, this.eventsDelivered, this.retries, this.dead, this.redelivered, this.dropped, this.disabled, this.queueFull, this.purged, this.pending, this.deadStored, this.latency, this.lag]);
   }
 }

@@ -98,6 +98,12 @@ export class WebhookService {
     const current = await this.get(scope, id);
     if (fields.url !== undefined && fields.url !== current.url) await this.checkReachable(fields.url);
     const next: WebhookDoc = { ...current, ...fields, types: fields.types === undefined ? current.types : fields.types, updatedAt: now.toISOString() };
+    // Enabled again, or pointed elsewhere: the gateway's verdict on the old receiver no longer holds.
+    if (fields.enabled === true || fields.url !== undefined) {
+      delete next.disabledReason;
+      delete next.disabledAt;
+      delete next._failingSince;
+    }
     await this.store.write([{ op: 'put', collection: 'webhooks', scope, doc: next }]);
     this.directory.invalidate(scope);
     // A fixed URL or a re-enabled webhook should not wait out the backoff of its failing head row.
@@ -171,6 +177,15 @@ export class WebhookService {
     } else {
       ({ rows, hasMore } = await this.deadLetters(scope, id, ROW_BATCH));
     }
+    // Dead letters kept without their payload are queued again from their events, as stored now.
+    const stripped = rows.filter((row) => row.payloadDropped);
+    rows = rows.filter((row) => !row.payloadDropped);
+    let rebuilt = 0;
+    if (stripped.length > 0) {
+      const eventIds = [...new Set(stripped.flatMap((row) => row.eventIds))];
+      rebuilt = (await this.redeliverEvents(scope, id, { eventIds, limit: eventIds.length }, now)).queued;
+      await this.store.write(stripped.map((row) => ({ op: 'delete' as const, collection: 'outbox', scope, id: row._id })));
+    }
     const iso = now.toISOString();
     const ops: WriteOp[] = rows.map((row) => {
       const { deadAt: _deadAt, deadReason: _deadReason, ...rest } = row;
@@ -180,7 +195,7 @@ export class WebhookService {
     await this.store.write(ops);
     this.metrics.redelivered.inc({ what: 'dead-letter' }, rows.length);
     if (rows.length > 0) this.worker.unblock(scope, id);
-    return { queued: rows.length, hasMore, missing };
+    return { queued: rows.length + rebuilt, hasMore, missing };
   }
 
   /**
@@ -237,9 +252,16 @@ export class WebhookService {
    */
   async outboxFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date, json?: TrackJson): Promise<OutboxAddition> {
     if (events.length === 0) return { ops: [], webhookIds: [] };
-    const webhooks = await this.directory.forScope(scope, at.getTime());
-    if (webhooks.length === 0) return { ops: [], webhookIds: [] };
+    const all = await this.directory.forScope(scope, at.getTime());
+    if (all.length === 0) return { ops: [], webhookIds: [] };
     const shown = events.map((e) => publicEvent(e) as WebhookEvent);
+    // A webhook whose queue is at its cap gets nothing until it catches up (delivery-queue-caps.ts).
+    const webhooks = all.filter((w) => w._queueFullSince === undefined);
+    for (const w of all) {
+      if (w._queueFullSince === undefined || !w.enabled) continue;
+      const dropped = shown.filter((e) => typeMatches(e.type, w.types)).length;
+      if (dropped > 0) this.metrics.dropped.inc({ reason: 'queue-full' }, dropped);
+    }
     const planned = planDeliveries(webhooks, shown, user);
     const texts = json && payloadTexts(shown, json);
     const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, texts);

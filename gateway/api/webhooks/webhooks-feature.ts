@@ -9,6 +9,7 @@ import { scopeKey } from '../../../adapters/store/scope-key';
 import type { Services } from '../../app';
 import type { Feature } from '../../feature';
 import { DeliveryWorker } from '../../jobs/delivery-worker';
+import { QUEUE_CHECK_MS, QueueCaps } from '../../jobs/delivery-queue-caps';
 import { publicView } from '../collections';
 import { WebhookDirectory } from './webhook-directory';
 import { WEBHOOK_COLLECTIONS } from './webhook-docs';
@@ -25,6 +26,7 @@ export interface WebhooksRuntime {
   worker: DeliveryWorker;
   metrics: WebhookMetrics;
   directory: WebhookDirectory;
+  caps: QueueCaps;
 }
 
 const runtimes = new WeakMap<Services, WebhooksRuntime>();
@@ -84,10 +86,12 @@ export const webhooksFeature: Feature = {
         deadRetentionMs: c.deadRetentionMs,
         // A node may write rows for a deleted webhook for as long as it trusts its cached list.
         tombstoneGraceMs: c.cacheMs + TOMBSTONE_GRACE_MS,
+        deadPayloadMaxBytes: c.deadPayloadMaxBytes,
       },
     });
+    const caps = new QueueCaps({ store, directory, metrics, logger, maxQueued: c.maxQueued, disableAfterMs: c.disableAfterMs });
     const service = new WebhookService(store, directory, c, metrics, worker);
-    const runtime: WebhooksRuntime = { service, worker, metrics, directory };
+    const runtime: WebhooksRuntime = { service, worker, metrics, directory, caps };
     runtimes.set(services, runtime);
     store.onCommit((ops) => wakeOnCommit(worker, ops));
     return {
@@ -110,6 +114,7 @@ export const webhooksFeature: Feature = {
       jobs: [
         { periodMs: c.pollMs, job: { name: 'webhook-delivery', run: (now) => worker.sweep(now) } },
         { periodMs: c.pollMs > 0 ? PURGE_PERIOD_MS : 0, job: { name: 'webhook-cleanup', run: (now) => worker.purge(now) } },
+        { periodMs: c.pollMs > 0 ? QUEUE_CHECK_MS : 0, job: { name: 'webhook-queue-caps', run: (now) => caps.check(now) } },
       ],
       stop: () => worker.stop(),
     };
