@@ -8,7 +8,8 @@ import {
 export const WEBHOOK: Schema = component('Webhook', object({
   _id: ID, live: BOOLEAN, url: STRING, description: STRING, types: nullable(arrayOf(STRING)), mode: STRING, enabled: BOOLEAN,
   token: { type: 'string', description: 'the signing token' }, createdAt: DATETIME, updatedAt: DATETIME,
-}, { optional: ['description'] }));
+  status: values('active', 'queue-full', 'disabled', 'disabled-failing'), queueFullSince: DATETIME, disabledReason: values('failing'), disabledAt: DATETIME,
+}, { optional: ['description', 'status', 'queueFullSince', 'disabledReason', 'disabledAt'] }));
 
 export const DELIVERY: Schema = component('Delivery', object({
   _id: STRING, createdAt: DATETIME, webhookId: ID, outboxId: STRING, outcome: STRING, eventIds: arrayOf(STRING), attempt: INTEGER,
@@ -18,8 +19,9 @@ export const DELIVERY: Schema = component('Delivery', object({
 export const DEAD_LETTER: Schema = component('DeadLetter', object({
   _id: STRING, createdAt: DATETIME, webhookId: ID, eventIds: arrayOf(STRING), eventTypes: arrayOf(STRING), attempts: INTEGER,
   lastAttemptAt: DATETIME, lastStatus: nullable(INTEGER), lastError: STRING, deadAt: DATETIME, deadReason: STRING,
-  payload: { type: 'object', description: 'the webhook body as it would have been sent (event and user)' },
-}, { optional: ['lastAttemptAt', 'lastError'] }));
+  payload: nullable({ type: 'object', description: 'the webhook body as it would have been sent (event and user); null when payloadDropped' }),
+  payloadDropped: BOOLEAN,
+}, { optional: ['lastAttemptAt', 'lastError', 'payloadDropped'] }));
 
 const SYNC_ENVIRONMENT = object({
   environment: STRING, source: STRING, ok: BOOLEAN, stage: STRING, message: STRING, durationMs: NUMBER,
