@@ -295,6 +295,7 @@ export class RoutingStage implements ImportStage {
     let applied = 0;
     const jobs: ModeGraphJob[] = MODES.flatMap((mode, m) => {
       if (!this.modes.includes(mode)) return [];
+      ctx.progress('preparing the road graph of each mode', m, MODES.length);
       const restrictions: SegmentRestriction[] = [];
       for (const r of this.restrictions) {
         if (!r.modes.includes(mode)) continue;
@@ -346,7 +347,8 @@ export class RoutingStage implements ImportStage {
     }, { maxThreads: budget === undefined ? undefined : modeThreadsWithin(budget, network.segmentFrom.length * 2) });
     let borders: number;
     try {
-      ctx.progress('marking roads that cross a border', 0);
+      // The first lookup loads the bundled country boundaries (seconds on a busy machine): say so first.
+      ctx.progress('loading country boundaries, then marking roads that cross a border', 0);
       borders = markBorderCrossings(network, (done, total) => ctx.progress('marking roads that cross a border', done, total));
       ctx.progress('writing the network file', 0);
       bytes += writeNetwork(ctx.dir, network);
@@ -466,6 +468,7 @@ class ModeGraphsProgress {
       const s = this.state.get(m)!;
       if (s.step === 'contraction') return `${m} ${Math.floor((s.done / Math.max(1, s.total)) * 100)}% contracted`;
       if (s.step === 'ordering') return `${m} ordering its vertices ${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
+      if (s.step === 'turns') return `${m} building its turns ${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
       return `${m} ${words[s.step] ?? s.step}`;
     }).join(', ');
   }

@@ -151,6 +151,8 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   const distance: number[] = [];
   const restricted = input.restricted;
   for (let c = 0; c < codes; c++) {
+    // Counted in segment directions; the caller throttles (a large region's turns take a minute).
+    if ((c & 16383) === 0) input.onProgress?.('turns', c, codes);
     if (weightOf(c) < 0) continue;
     const v = codeHead(n, c);
     if (input.blockedVertices?.has(v)) continue;
