@@ -42,7 +42,8 @@ const EVENT_GEOFENCE = component('EventGeofence', object({
 }, { optional: ['metadata', 'type'] }));
 
 export const REGION: Schema = component('Region', object({
-  _id: STRING, type: values('country', 'state', 'dma', 'postalCode', 'county', 'locality', 'custom'),
+  // Radar's four, or a boundary type the operator imported (county, territory…): any name.
+  _id: STRING, type: { type: 'string', description: 'country, state, dma, postalCode, or a boundary type the operator imported' },
   name: STRING, code: STRING, flag: STRING,
 }, { optional: ['flag', '_id', 'type'] }));
 
