@@ -120,13 +120,14 @@ async function closedPort(): Promise<number> {
       key: pk, body: { externalId: 'order-1', userId: 'driver', destinationGeofenceTag: 'palace', destinationGeofenceExternalId: 'main', mode: 'car', status: 'started' },
     });
     expect(created.status).toBe(200);
-    // OSRM's recorded casino → palace route: 2 894.5 m, 265.8 s.
-    expect(created.body.trip.eta).toEqual({ distance: 2894.5, duration: 265.8 / 60 });
+    // OSRM's recorded casino → palace route: 2 894.5 m, 265.8 s, shown as Radar rounds an ETA (whole
+    // metres, tenths of a minute).
+    expect(created.body.trip.eta).toEqual({ distance: 2895, duration: 4.4 });
     osrm.force({ status: 500, text: '{"code":"InternalError","message":"boom"}' });
     try {
       const moved = await track(43.7390, 7.4275);
       expect(moved.status).toBe(200);
-      expect(moved.body.user.trip.eta).toEqual({ distance: 2894.5, duration: 265.8 / 60 });
+      expect(moved.body.user.trip.eta).toEqual({ distance: 2895, duration: 4.4 });
     } finally {
       osrm.force(undefined);
     }
