@@ -123,7 +123,7 @@ d('change notification between gateway processes', () => {
 
   test('keys rotated by the CLI stop working on B at once, though B had them cached', async () => {
     expect((await call(urlB, 'GET', '/v1/geofences', keys.sk)).status).toBe(200);
-    const rotated = runCli(build, ['project', 'rotate-keys', '--json'], env());
+    const rotated = runCli(build, ['project', 'rotate-keys', '--yes', '--json'], env());
     expect(rotated.status).toBe(0);
     const refused = await seenWithin(Date.now(), async () => (await call(urlB, 'GET', '/v1/geofences', keys.sk)).status === 401);
     expect(refused).toBeLessThanOrEqual(WITHIN_MS);

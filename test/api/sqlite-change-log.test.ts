@@ -67,7 +67,7 @@ describe('SQLite: changes made by the CLI beside a running gateway', () => {
 
   test('keys rotated by the CLI stop working on the running gateway, though it had them cached', async () => {
     expect((await call('GET', '/v1/geofences', keys.sk)).status).toBe(200);
-    const rotated = runCli(build, ['project', 'rotate-keys', '--json'], env);
+    const rotated = runCli(build, ['project', 'rotate-keys', '--yes', '--json'], env);
     expect(rotated.status).toBe(0);
     await until('the old key refused', async () => (await call('GET', '/v1/geofences', keys.sk)).status === 401, WITHIN_MS, 50);
     const fresh = JSON.parse(rotated.stdout) as { keys: Record<string, string> };
