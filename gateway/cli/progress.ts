@@ -1,5 +1,5 @@
 // A progress line for long operations: redrawn in place on a terminal, printed every ~10% otherwise (CI logs).
-import { formatDuration } from '../../data/osm/import-progress';
+import { formatDuration, type ProgressEvent } from '../../data/osm/import-progress';
 
 export interface Progress {
   /** `detail` (counts, rates) is shown after the share; a total of 0 shows the counts alone. */
@@ -45,19 +45,8 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
   };
 }
 
-/** What an import step reports (data/osm/import-progress.ts ProgressEvent), as the CLI draws it. */
-export interface StepEvent {
-  label: string;
-  step: number;
-  steps: number;
-  phase: string;
-  done: number;
-  total?: number;
-  detail: string;
-  secondsLeft?: number;
-  elapsed: number;
-  finished?: boolean;
-}
+/** What the CLI draws of an import step's report: all of it but the rate, already in `detail`. */
+export type StepEvent = Omit<ProgressEvent, 'rate'>;
 
 /** Off a terminal, a line at least this often while a step runs, so a log shows the import is alive. */
 const STEP_HEARTBEAT_MS = 5000;
