@@ -35,6 +35,12 @@ function replies(body: Record<string, Schema>, more: Omit<ResponseDoc, 'body'> =
   return { body, ...more };
 }
 const LIST_META = { meta: { hasMore: BOOLEAN } };
+/** The paging parameters of the lists read without a param spec (beacons, trips, deliveries). */
+const PAGING = [
+  enumParam('order', ['asc', 'desc'], { description: 'desc (default): newest first, next page by *Before + beforeId; asc: oldest first, next page by *After + afterId' }),
+  stringParam('beforeId', { maxLength: 64 }, { description: 'newest first, beside createdBefore/updatedBefore: the last item\'s _id' }),
+  stringParam('afterId', { maxLength: 64 }, { description: 'with order=asc, beside createdAfter/updatedAfter: the last item\'s _id' }),
+];
 /** Saving sync settings runs the sync once when it is enabled (runStarted; run when it finished in time). */
 const SYNC_SAVED = replies({ sync: SYNC_SETTINGS, runStarted: BOOLEAN, run: nullable(SYNC_RUN) }, { optional: ['run'] });
 /** Answers of routes whose reply is the envelope alone. */
@@ -107,7 +113,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'GET /v1/search/beacons': { summary: 'Beacons near a point', params: [near, numberParam('radius', { min: 1, max: 10000 })], response: replies({ beacons: arrayOf(BEACON) }) },
   'GET /v1/search/places': { summary: 'Places near a point, by chain, category or IATA code', response: replies({ places: arrayOf(PLACE) }, { errors: [503] }) },
-  'GET /v1/beacons': { summary: 'List beacons', response: replies({ beacons: arrayOf(BEACON) }, LIST_META) },
+  'GET /v1/beacons': { summary: 'List beacons', params: PAGING, response: replies({ beacons: arrayOf(BEACON) }, LIST_META) },
   'POST /v1/beacons': { summary: 'Create a beacon', response: replies({ beacon: BEACON }, { errors: [503] }) },
   'PUT /v1/beacons/:tag/:externalId': { summary: 'Create or update the beacon with this tag and externalId', response: replies({ beacon: BEACON }, { errors: [503] }) },
   'PUT /v1/beacons/:id': { summary: 'Update a beacon by _id', response: replies({ beacon: BEACON }, { errors: [503] }) },
@@ -117,7 +123,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /v1/beacons/:tag/:externalId': { summary: 'Delete a beacon by tag and externalId', response: NOTHING },
   'GET /v1/trips': {
     summary: 'List trips',
-    params: [listParam('status', { description: `any of ${TRIP_STATUSES.join(', ')}, expired` })],
+    params: [listParam('status', { description: `any of ${TRIP_STATUSES.join(', ')}, expired` }), ...PAGING],
     response: replies({ trips: arrayOf(TRIP) }, LIST_META),
   },
   'POST /v1/trips': {
@@ -174,7 +180,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PATCH /v1/webhooks/:id': { summary: 'Change a webhook', response: replies({ webhook: WEBHOOK }) },
   'DELETE /v1/webhooks/:id': { summary: 'Delete a webhook', response: NOTHING },
   'POST /v1/webhooks/:id/token': { summary: 'Rotate a webhook\'s signing token', response: replies({ webhook: WEBHOOK }) },
-  'GET /v1/webhooks/:id/deliveries': { summary: 'Delivery log of a webhook', response: replies({ deliveries: arrayOf(DELIVERY) }, LIST_META) },
+  'GET /v1/webhooks/:id/deliveries': { summary: 'Delivery log of a webhook', params: PAGING, response: replies({ deliveries: arrayOf(DELIVERY) }, LIST_META) },
   'GET /v1/webhooks/:id/dead-letters': { summary: 'Dead letters of a webhook', response: replies({ deadLetters: arrayOf(DEAD_LETTER) }, LIST_META) },
   'POST /v1/webhooks/:id/redeliver': {
     summary: 'Redeliver events',

@@ -1,6 +1,7 @@
 // Issue #10 item 9, issue 32 item 4: following the cursor (createdBefore = the last item's createdAt,
 // beforeId = its _id) reaches every item once even when many share one timestamp, on SQLite and
-// PostgreSQL, and no page is longer than limit.
+// PostgreSQL, and no page is longer than limit. Oldest first (order=asc) the cursor is createdAfter +
+// afterId, with the same guarantees.
 import type { Doc } from '../../adapters/store/port';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
@@ -22,19 +23,27 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
     }
   }
 
-  async function followCursor(limit: number): Promise<string[]> {
+  async function followCursor(limit: number, order: 'asc' | 'desc' = 'desc', bounds: Record<string, string> = {}): Promise<string[]> {
     const seen: string[] = [];
     let cursor: Record<string, string> = {};
-    for (let page = 0; page < 100; page++) {
-      const r = await server.request('GET', '/v1/events', { key: server.keys.testSk, query: { limit, ...cursor } });
+    for (let page = 0; page < 1000; page++) {
+      const query = { limit, ...bounds, ...(order === 'asc' ? { order } : {}), ...cursor };
+      const r = await server.request('GET', '/v1/events', { key: server.keys.testSk, query });
       expect(r.status).toBe(200);
       expect(r.body.events.length).toBeLessThanOrEqual(limit);
       seen.push(...r.body.events.map((e: { _id: string }) => e._id));
       if (!r.body.meta.hasMore) return seen;
       const last = r.body.events[r.body.events.length - 1];
-      cursor = { createdBefore: last.createdAt, beforeId: last._id };
+      cursor = order === 'asc' ? { createdAfter: last.createdAt, afterId: last._id } : { createdBefore: last.createdAt, beforeId: last._id };
     }
     throw new Error('cursor did not end');
+  }
+
+  /** The events' _ids in list order as the store holds them: createdAt, then _id. */
+  async function storedOrder(order: 'asc' | 'desc'): Promise<string[]> {
+    const scope = { projectId: server.keys.id, live: false };
+    const { docs } = await server.running.services.store.list('events', scope, { limit: 10_000, sortBy: 'createdAt', order });
+    return docs.map((d) => d._id);
   }
 
   test('1,005 conversions with one createdAt, then ties across page boundaries: every one is reached once', async () => {
@@ -48,5 +57,46 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
     const seen = await followCursor(100);
     expect(seen.length).toBe(1 + 1005 + 700);
     expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  test('oldest first: createdAfter + afterId reach every item once, in order, through the same ties, pages never past limit', async () => {
+    // Runs after the test above: 1 + 1,005 tied + 700 in groups of 7 are stored.
+    const expected = await storedOrder('asc');
+    expect(expected.length).toBe(1706);
+    for (const limit of [100, 9, 1000]) {
+      const seen = await followCursor(limit, 'asc');
+      expect(seen).toEqual(expected);
+    }
+    // Newest first the same items come back in the reverse order.
+    expect(await followCursor(100)).toEqual([...expected].reverse());
+  });
+
+  test('oldest first inside bounds: createdBefore caps the list, the tie at the cap is left out', async () => {
+    const expected = (await storedOrder('asc')).slice(0, 700); // the groups of 7 of 2025-12-01, before the big tie
+    const seen = await followCursor(50, 'asc', { createdBefore: '2026-01-01T00:00:00.000Z' });
+    expect(seen).toEqual(expected);
+  });
+
+  test('cursor halves that do not belong together are a 400 naming the parameter', async () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const id = 'a'.repeat(24);
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ afterId: id, createdAfter: at }, 'afterId'], // afterId without order=asc
+      [{ order: 'asc', afterId: id }, 'afterId'], // without its timestamp
+      [{ order: 'asc', beforeId: id, createdBefore: at }, 'beforeId'], // the newest-first cursor oldest first
+      [{ order: 'sideways' }, 'order'],
+    ];
+    for (const [query, param] of cases) {
+      const r = await server.request('GET', '/v1/events', { key: server.keys.testSk, query });
+      expect([query, r.status, r.body.meta.param]).toEqual([query, 400, param]);
+      expect(typeof r.body.meta.message).toBe('string');
+    }
+    for (const path of ['/v1/users', '/v1/geofences', '/v1/beacons', '/v1/trips']) {
+      const field = path === '/v1/beacons' ? 'createdAfter' : 'updatedAfter';
+      const r = await server.request('GET', path, { key: server.keys.testSk, query: { order: 'asc', afterId: id } });
+      expect([path, r.status, r.body.meta.param]).toEqual([path, 400, 'afterId']);
+      const ok = await server.request('GET', path, { key: server.keys.testSk, query: { order: 'asc', [field]: at, afterId: id, limit: '5' } });
+      expect([path, ok.status]).toEqual([path, 200]);
+    }
   });
 });

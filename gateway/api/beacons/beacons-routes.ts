@@ -4,7 +4,7 @@ import { readString, required } from '../../http/params';
 import type { RequestContext, Route } from '../../http/route';
 import { newObjectId } from '../../engine/object-id';
 import { publicView } from '../collections';
-import { listPage, ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
+import { listPage, ranges, readAfterId, readBeforeId, readDateRange, readLimit, readOrder } from '../list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
 import type { BeaconDirectory } from './beacon-directory';
 import { parseBeaconInput } from './beacon-input';
@@ -50,7 +50,10 @@ export function beaconRoutes(store: Store, directory: BeaconDirectory): Route[] 
         const externalId = readString(query.externalId, 'externalId', KEY_TEXT);
         if (tag !== undefined) equals.tag = tag;
         if (externalId !== undefined) equals.externalId = externalId;
-        const { docs, hasMore } = await listPage(store, 'beacons', scope, { limit, sortBy: 'createdAt', ranges: ranges(readDateRange(query, 'createdAt')), beforeId: readBeforeId(query, 'createdAt'), equals });
+        const { docs, hasMore } = await listPage(store, 'beacons', scope, {
+          limit, sortBy: 'createdAt', order: readOrder(query), ranges: ranges(readDateRange(query, 'createdAt')),
+          beforeId: readBeforeId(query, 'createdAt'), afterId: readAfterId(query, 'createdAt'), equals,
+        });
         return { meta: { hasMore }, body: { beacons: docs.map(publicView) } };
       },
     },

@@ -6,7 +6,7 @@ import type { Route } from '../../http/route';
 import { newObjectId } from '../../engine/object-id';
 import { publicView } from '../collections';
 import { list, paramSpec, takes } from '../../http/params/param-spec';
-import { BEFORE_ID, CREATED_CURSORS, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
+import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
 import { findUser } from '../users/user-lookup';
 import { eventUser, publicEvent, type UserDoc } from '../track/track-service';
 import { outboxOpsFor } from '../webhooks/webhooks-feature';
@@ -18,7 +18,9 @@ const LIST = paramSpec('query', {
   type: list().describe('event types to list (also accepted as types)'),
   types: list(),
   ...CREATED_CURSORS,
+  order: ORDER,
   beforeId: BEFORE_ID,
+  afterId: AFTER_ID,
 });
 
 export function eventRoutes(services: Services): Route[] {
@@ -30,8 +32,8 @@ export function eventRoutes(services: Services): Route[] {
       ...takes(LIST, async ({ scope }, q) => {
         const types = q.type ?? q.types;
         const { docs, hasMore } = await listPage(store, 'events', scope, {
-          limit: q.limit, sortBy: 'createdAt', ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
-          beforeId: checkBeforeId(q.beforeId, q.createdBefore, 'createdAt'), equals: types ? { type: types } : undefined,
+          limit: q.limit, sortBy: 'createdAt', order: q.order, ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
+          beforeId: checkBeforeId(q.beforeId, q.createdBefore, 'createdAt', q.order), afterId: checkAfterId(q.afterId, q.createdAfter, 'createdAt', q.order), equals: types ? { type: types } : undefined,
         });
         return { meta: { hasMore }, body: { events: docs.map(publicEvent) } };
       }),

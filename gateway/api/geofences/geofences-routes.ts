@@ -7,7 +7,7 @@ import { bracketFilters, flag, latLng, list, number, paramSpec, takes, text } fr
 import type { Reply, RequestContext, Route } from '../../http/route';
 import type { Geofence } from '../../engine/types';
 import { publicView } from '../collections';
-import { BEFORE_ID, CREATED_CURSORS, UPDATED_CURSORS, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
+import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../tagged-lookup';
 import { parseGeofenceInput } from './geofence-input';
 import { publicGeofence, type GeofenceService } from './geofence-service';
@@ -20,7 +20,9 @@ const LIST = paramSpec('query', {
   externalId: text(KEY_TEXT),
   ...CREATED_CURSORS,
   ...UPDATED_CURSORS,
+  order: ORDER,
   beforeId: BEFORE_ID,
+  afterId: AFTER_ID,
   metadata: bracketFilters(),
 });
 
@@ -73,8 +75,10 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
         const { docs, hasMore } = await listPage(store, 'geofences', scope, {
           limit: q.limit,
           sortBy: 'updatedAt',
+          order: q.order,
           ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter), dateRange('updatedAt', q.updatedBefore, q.updatedAfter)),
-          beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt'),
+          beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt', q.order),
+          afterId: checkAfterId(q.afterId, q.updatedAfter, 'updatedAt', q.order),
           equals,
           metadata: q.metadata,
         });

@@ -7,7 +7,7 @@ import {
   type InitialStatus, type RequestableStatus, type TripStatus,
 } from '../../engine/trips';
 import type { Metadata } from '../../engine/types';
-import { readBeforeId, readLimit } from '../list-query';
+import { readAfterId, readBeforeId, readLimit, readOrder } from '../list-query';
 import { TRIP_MODES, type TripMode } from './trip-doc';
 
 const ID_TEXT = { maxLength: 256 };
@@ -113,8 +113,11 @@ export interface ListTripsInput {
   updatedAfter?: Date;
   updatedBefore?: Date;
   sortBy: 'createdAt' | 'updatedAt';
-  /** The tie-breaking half of the cursor (api/list-query.ts). */
+  /** Newest first unless 'asc'. */
+  order: 'asc' | 'desc';
+  /** The tie-breaking half of the cursor (api/list-query.ts): newest first beside *Before, oldest first beside *After. */
   beforeId?: string;
+  afterId?: string;
   delayed?: boolean;
   limit: number;
 }
@@ -139,7 +142,9 @@ export function parseListTrips(query: Record<string, unknown>): ListTripsInput {
     updatedAfter: readDatetime(query.updatedAfter, 'updatedAfter'),
     updatedBefore: readDatetime(query.updatedBefore, 'updatedBefore'),
     sortBy,
+    order: readOrder(query),
     beforeId: readBeforeId(query, sortBy),
+    afterId: readAfterId(query, sortBy),
     delayed: readBoolean(query.delayed, 'delayed'),
     limit: readLimit(query, 1000, 500),
   };

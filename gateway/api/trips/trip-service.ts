@@ -90,7 +90,7 @@ export class TripService {
     if (q.updatedAfter || q.updatedBefore) {
       ranges.push({ field: 'updatedAt' as const, after: q.updatedAfter?.toISOString(), before: q.updatedBefore?.toISOString() });
     }
-    const { docs, hasMore } = await listPage(this.store, 'trips', scope, { limit: q.limit, sortBy: q.sortBy, ranges, beforeId: q.beforeId, equals });
+    const { docs, hasMore } = await listPage(this.store, 'trips', scope, { limit: q.limit, sortBy: q.sortBy, order: q.order, ranges, beforeId: q.beforeId, afterId: q.afterId, equals });
     return { trips: docs as TripDoc[], hasMore };
   }
 

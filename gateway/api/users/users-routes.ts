@@ -4,13 +4,13 @@ import { NotFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import { publicView } from '../collections';
 import { paramSpec, takes } from '../../http/params/param-spec';
-import { BEFORE_ID, UPDATED_CURSORS, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
+import { AFTER_ID, BEFORE_ID, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../list-query';
 import { userLockKey } from '../track/track-service';
 import { findUser } from './user-lookup';
 
 const PRESENCE_BATCH = 500;
 
-const LIST = paramSpec('query', { limit: limitField(1000, 100), ...UPDATED_CURSORS, beforeId: BEFORE_ID });
+const LIST = paramSpec('query', { limit: limitField(1000, 100), ...UPDATED_CURSORS, order: ORDER, beforeId: BEFORE_ID, afterId: AFTER_ID });
 
 export function userRoutes(store: Store): Route[] {
   const rate = { name: 'users', perSecond: 10 };
@@ -19,7 +19,8 @@ export function userRoutes(store: Store): Route[] {
       method: 'GET', path: '/v1/users', auth: 'secret',
       ...takes(LIST, async ({ scope }, q) => {
         const { docs, hasMore } = await listPage(store, 'users', scope, {
-          limit: q.limit, sortBy: 'updatedAt', ranges: ranges(dateRange('updatedAt', q.updatedBefore, q.updatedAfter)), beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt'),
+          limit: q.limit, sortBy: 'updatedAt', order: q.order, ranges: ranges(dateRange('updatedAt', q.updatedBefore, q.updatedAfter)),
+          beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt', q.order), afterId: checkAfterId(q.afterId, q.updatedAfter, 'updatedAt', q.order),
         });
         return { meta: { hasMore }, body: { users: docs.map(publicView) } };
       }),

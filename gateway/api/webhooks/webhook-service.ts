@@ -151,7 +151,7 @@ export class WebhookService {
     await this.get(scope, id);
     const equals: Record<string, string> = { webhookId: id };
     if (query.outcome !== undefined) equals.outcome = query.outcome;
-    const { docs, hasMore } = await listPage(this.store, 'webhook_deliveries', scope, { limit: query.limit, ranges: query.ranges, beforeId: query.beforeId, sortBy: 'createdAt', equals });
+    const { docs, hasMore } = await listPage(this.store, 'webhook_deliveries', scope, { limit: query.limit, order: query.order, ranges: query.ranges, beforeId: query.beforeId, afterId: query.afterId, sortBy: 'createdAt', equals });
     return { entries: docs as DeliveryLogEntry[], hasMore };
   }
 

@@ -3,7 +3,7 @@
 import { BadRequest } from '../../http/errors';
 import { readDatetime, readEnum, readList } from '../../http/params';
 import type { Route } from '../../http/route';
-import { ranges, readBeforeId, readDateRange, readLimit } from '../list-query';
+import { ranges, readAfterId, readBeforeId, readDateRange, readLimit, readOrder } from '../list-query';
 import { publicDeadLetter, publicDelivery, publicWebhook } from './webhook-docs';
 import { readWebhookFields } from './webhook-input';
 import { MAX_REDELIVER_EVENTS, type WebhookService } from './webhook-service';
@@ -54,7 +54,8 @@ export function webhookRoutes(service: WebhookService): Route[] {
       handler: async ({ scope, params, query }) => {
         const outcome = readEnum(query.outcome, 'outcome', ['delivered', 'retry', 'dead', 'expired'] as const);
         const { entries, hasMore } = await service.deliveries(scope, params.id, {
-          limit: readLimit(query, 1000, 100), ranges: ranges(readDateRange(query, 'createdAt')), beforeId: readBeforeId(query, 'createdAt'), outcome,
+          limit: readLimit(query, 1000, 100), ranges: ranges(readDateRange(query, 'createdAt')), order: readOrder(query),
+          beforeId: readBeforeId(query, 'createdAt'), afterId: readAfterId(query, 'createdAt'), outcome,
         });
         return { meta: { hasMore }, body: { deliveries: entries.map(publicDelivery) } };
       },
