@@ -6,10 +6,17 @@
 //      geofence event, with 0, 1 and 4 webhooks delivering live to the receiver. Sequential round trips
 //      (min/median/mean/p99) and a concurrent autocannon run; then the delivery lag (event's server
 //      time → arrival at the receiver).
+//   C. Keeping pace (issue 31 item 6): the gateway in a child process, POST /v1/track paced at RATE
+//      updates/s for LOAD_SECONDS by a load generator in its own process (bench/http/paced-track-child.ts),
+//      every update making one event, with 1 and with 6 webhooks, each to a receiver of its own (one
+//      receiver process, a port per receiver). Prints the lag (event's server time → arrival) p50/p99/max,
+//      deliveries/s during the load and until caught up, the time to catch up after the load, and the bare
+//      authenticated route (GET /v1/config) of the same gateway, for scale.
 // Seeded data, warm-up, several runs; the receiver only counts (it is not what is measured).
 //
 // Run: npm run bench:build && node dist/bench/webhooks.js
-// Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (A, B or both),
+// Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (any of A, B, C;
+//   default AB), RATE (C: 600 updates/s), LOAD_SECONDS (C: 30), RECEIVERS (C: "1,6"),
 //   MODES (A's cases: single:N, batch:N, trickle:N, transport:1 (the HTTP client alone, same bodies);
 //   default "single:1,batch:1,single:4"),
 //   PROFILE_DIR (A: a CPU profile of the event loop during each measured drain, written there)
@@ -48,7 +55,9 @@ import { silentLogger } from '../gateway/http/logger';
 import type { Doc } from '../adapters/store/port';
 import { deliveryClient, sendDelivery } from '../gateway/jobs/delivery-http';
 import { startGatewayProcess } from './http/gateway-process';
-import { runLoad } from './http/load';
+import { runLoad, type LoadResult } from './http/load';
+import { loadInChild } from './http/load-process';
+import type { PacedTrackJob } from './http/paced-track-child';
 import { prng } from './support/metro';
 
 const EVENTS = Number(process.env.EVENTS ?? 5000);
@@ -58,6 +67,10 @@ const SECONDS = Number(process.env.SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const PART = process.env.PART ?? 'AB';
 const PROFILE_DIR = process.env.PROFILE_DIR;
+const RATE = Number(process.env.RATE ?? 600);
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
+const RECEIVERS = (process.env.RECEIVERS ?? '1,6').split(',').map(Number);
+const PACED_CHILD = path.join(__dirname, 'http', 'paced-track-child.js');
 const MODES = (process.env.MODES ?? 'single:1,batch:1,single:4').split(',').map((m) => {
   const [mode, n] = m.split(':');
   if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle' && mode !== 'transport') throw new Error(`MODES: ${m} is not single:N, batch:N, trickle:N or transport:1`);
@@ -256,7 +269,7 @@ async function transportOnly(receiver: Receiver): Promise<ThroughputRuns> {
       await receiver.stats(true);
       const stop = startMeasuring();
       for (const body of bodies) {
-        const attempt = await sendDelivery({ url: `${receiver.url}/transport`, body, headers }, { timeoutMs, policy, client });
+        const attempt = await sendDelivery({ url: `${receiver.url}/transport`, body, headers }, { timeoutMs, client });
         if (!attempt.ok) throw new Error(`transport: ${attempt.error ?? attempt.status}`);
       }
       const taken = stop();
@@ -264,7 +277,7 @@ async function transportOnly(receiver: Receiver): Promise<ThroughputRuns> {
       if (run > 0) record(runs, taken, got);
     }
   } finally {
-    await client.destroy();
+    await client.close();
   }
   return runs;
 }
@@ -383,6 +396,152 @@ async function trackLatency(receiver: Receiver, webhooks: number): Promise<{ per
 }
 
 // ------------------------------------------------------------------------------------------------
+// C. Keeping pace with a steady track load
+
+// Receivers on separate ports (separate origins, as separate customers' receivers would be), one
+// process. Each arrival's lag is kept with the time it arrived, so the figures can be split at the end
+// of the load.
+const MULTI_RECEIVER_SCRIPT = `
+const http = require('node:http');
+const count = Number(process.argv[1]);
+let events = 0, lags = [], arrivals = [];
+const ports = [];
+function handle(req, res) {
+  if (req.method === 'GET') {
+    const full = req.url === '/lags';
+    const body = JSON.stringify(full ? { events, lags, arrivals } : { events });
+    if (req.url === '/reset') { events = 0; lags = []; arrivals = []; }
+    res.end(body);
+    return;
+  }
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const now = Date.now();
+    const p = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    for (const e of p.events || [p.event]) {
+      events++;
+      if (e.actualCreatedAt) { lags.push(now - Date.parse(e.actualCreatedAt)); arrivals.push(now); }
+    }
+    res.end('ok');
+  });
+}
+let listening = 0;
+for (let i = 0; i < count; i++) {
+  const server = http.createServer(handle);
+  server.keepAliveTimeout = 60000;
+  server.listen(0, '127.0.0.1', () => {
+    ports[i] = server.address().port;
+    if (++listening === count) process.stdout.write(ports.join(',') + '\\n');
+  });
+}
+`;
+
+interface Receivers {
+  urls: string[];
+  child: ChildProcess;
+  events(reset?: boolean): Promise<number>;
+  lags(): Promise<{ lags: number[]; arrivals: number[] }>;
+}
+
+async function startReceivers(count: number): Promise<Receivers> {
+  const child = spawn(process.execPath, ['-e', MULTI_RECEIVER_SCRIPT, String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ports = await new Promise<number[]>((resolve) => child.stdout!.once('data', (c: Buffer) => resolve(c.toString().trim().split(',').map(Number))));
+  const urls = ports.map((p) => `http://127.0.0.1:${p}`);
+  return {
+    urls,
+    child,
+    events: async (reset = false) => ((await (await fetch(`${urls[0]}/${reset ? 'reset' : 'stats'}`)).json()) as { events: number }).events,
+    lags: async () => (await (await fetch(`${urls[0]}/lags`)).json()) as { lags: number[]; arrivals: number[] },
+  };
+}
+
+interface PaceRun {
+  receivers: number;
+  bare: LoadResult;
+  track: LoadResult;
+  lagDuring: Summary;
+  lagAll: Summary;
+  /** Events that reached the receivers during the load, per second of load. */
+  deliveredDuring: number;
+  /** Events delivered per second from the load's start to the last arrival. */
+  deliveredOverall: number;
+  /** From the load's end to the last arrival, s. */
+  catchUpSeconds: number;
+  expected: number;
+  received: number;
+  load: string;
+}
+
+async function keepingPace(receiverCount: number): Promise<PaceRun> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-webhooks-pace-'));
+  const receivers = await startReceivers(receiverCount);
+  const gw = await startGatewayProcess(dataDir, { WAYMARK_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  try {
+    const pk = gw.keys['test publishable'];
+    const sk = gw.keys['test secret'];
+    const secret = { authorization: sk, 'content-type': 'application/json' };
+    await fetch(`${gw.url}/v1/geofences/venue/cafe`, { method: 'PUT', headers: secret, body: JSON.stringify({ type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' }) });
+    for (const url of receivers.urls) {
+      const r = await fetch(`${gw.url}/v1/webhooks`, { method: 'POST', headers: secret, body: JSON.stringify({ url: `${url}/hook` }) });
+      if (r.status !== 200) throw new Error(`webhook create: ${r.status} ${await r.text()}`);
+    }
+    const job = (mode: PacedTrackJob['mode'], seconds: number, rate: number, title: string): PacedTrackJob => ({
+      mode, title, url: gw.url, key: pk, seconds, connections: CONNECTIONS, rate, devices: 2000, inside: CAFE, outside: AWAY,
+    });
+    const bare = await loadInChild(PACED_CHILD, job('bare', 5, 0, 'GET /v1/config (bare, full speed)'));
+    // Warm-up: JIT, connections, every device's first update.
+    await loadInChild(PACED_CHILD, job('alternate', 5, RATE, 'POST /v1/track warm-up'));
+    const warmDeadline = Date.now() + 120_000;
+    let last = -1;
+    for (let now = await receivers.events(); now !== last && Date.now() < warmDeadline; now = await receivers.events()) {
+      last = now;
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+    await receivers.events(true);
+    const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+    const startedAt = Date.now();
+    const track = await loadInChild(PACED_CHILD, job('alternate', LOAD_SECONDS, RATE, `POST /v1/track at ${RATE}/s, ${receiverCount} webhook(s)`));
+    const endedAt = Date.now();
+    const deliveredByEnd = await receivers.events();
+    const expected = track.ok * receiverCount;
+    const deadline = Date.now() + 180_000;
+    let received = deliveredByEnd;
+    let lastChange = Date.now();
+    while (received < expected && Date.now() < deadline && Date.now() - lastChange < 15_000) {
+      await new Promise((r) => setTimeout(r, 200));
+      const now = await receivers.events();
+      if (now !== received) lastChange = Date.now();
+      received = now;
+    }
+    const { lags, arrivals } = await receivers.lags();
+    const during = lags.filter((_, i) => arrivals[i] <= endedAt);
+    const lastArrival = arrivals.length > 0 ? Math.max(...arrivals) : endedAt;
+    return {
+      receivers: receiverCount, bare, track, expected, received: lags.length, load,
+      lagDuring: summarize(during.length > 0 ? during : [NaN]), lagAll: summarize(lags.length > 0 ? lags : [NaN]),
+      deliveredDuring: deliveredByEnd / ((endedAt - startedAt) / 1000),
+      deliveredOverall: lags.length / ((lastArrival - startedAt) / 1000),
+      catchUpSeconds: Math.max(0, lastArrival - endedAt) / 1000,
+    };
+  } finally {
+    await gw.stop();
+    receivers.child.kill();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function printPace(r: PaceRun): void {
+  const s = (x: Summary): string => `p50 ${f0(x.median)} ms, p99 ${f0(x.p99)} ms, max ${f0(x.max)} ms`;
+  console.log(
+    `  ${r.receivers} webhook(s), load average before the run ${r.load}:` +
+    `\n      track: ${f0(r.track.requestsPerSecond)} updates/s (p50 ${r.track.p50Ms} ms, p99 ${r.track.p99Ms} ms, ${r.track.ok} answered 2xx); bare GET /v1/config ${f0(r.bare.requestsPerSecond)} req/s` +
+    `\n      lag of events delivered during the load: ${s(r.lagDuring)}; of all: ${s(r.lagAll)}` +
+    `\n      deliveries: ${f0(r.deliveredDuring)} events/s during the load, ${f0(r.deliveredOverall)} events/s until the last; caught up ${r.catchUpSeconds.toFixed(1)} s after the load; ${r.received} of ${r.expected} events received`,
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
 
 let sink = 0;
 
@@ -402,6 +561,10 @@ async function main(): Promise<void> {
         `  ${mode.padEnd(6)} × ${endpoints} endpoint(s): events/s min ${f0(e.min)} median ${f0(e.median)} mean ${f0(e.mean)}; requests/s median ${f0(q.median)}` +
         `\n      per request: CPU median ${f0(c.median)} µs (min ${f0(c.min)}), main thread's ${f0(m.median)} µs (min ${f0(m.min)}), event loop busy ${f0(l.median)} µs`,
       );
+    }
+    if (PART.includes('C')) {
+      console.log(`C. keeping pace: POST /v1/track at ${RATE}/s for ${LOAD_SECONDS} s (load generator in its own process, ${CONNECTIONS} connections), one event per update`);
+      for (const n of RECEIVERS) printPace(await keepingPace(n));
     }
     if (!PART.includes('B')) return;
     console.log(`B. POST /v1/track latency (ms), gateway in a child process, one geofence event per update, ${RUNS} × ${TRACKS} sequential updates`);

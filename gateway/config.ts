@@ -221,7 +221,7 @@ export const ENV = {
   WAYMARK_WEBHOOK_MAX_AGE_MS: v(ms, '86400000', 'age after which a request becomes a dead letter (24 h)'),
   WAYMARK_WEBHOOK_BACKOFF_BASE_MS: v(ms, '10000', 'wait before the first retry (before jitter)'),
   WAYMARK_WEBHOOK_BACKOFF_MAX_MS: v(ms, '3600000', 'longest wait between attempts (1 h)'),
-  WAYMARK_WEBHOOK_CONCURRENCY: v(integer({ min: 1 }), '16', 'endpoints one node delivers to at the same time'),
+  WAYMARK_WEBHOOK_CONCURRENCY: v(integer({ min: 1 }), '50', "endpoints of one project one node delivers to at the same time (projects never wait for each other's; 50 is every webhook a project can have)"),
   WAYMARK_WEBHOOK_CACHE_MS: v(ms, '5000', 'how long a node trusts its list of webhooks (edits from other nodes and the CLI)'),
   WAYMARK_WEBHOOK_LOG_RETENTION_MS: v(ms, '604800000', 'delivery-log retention (7 days)'),
   WAYMARK_WEBHOOK_DEAD_RETENTION_MS: v(ms, '2592000000', 'dead-letter retention (30 days)'),

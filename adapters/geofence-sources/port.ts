@@ -11,17 +11,8 @@ export interface FetchLimits {
   signal?: AbortSignal;
 }
 
-/**
- * Which hosts and addresses a URL chosen by a project may reach. The gateway builds it from its
- * address policy (loopback, private and metadata addresses are refused unless the operator allows
- * them); the adapter applies it to every address it connects to, redirects included.
- */
-export interface AddressGuard {
-  /** Why a host name is refused before any DNS lookup (localhost, metadata names), or undefined. */
-  refuseHost(host: string): string | undefined;
-  /** Why an IP address (literal or resolved) is refused, or undefined when it may be reached. */
-  refuseAddress(ip: string): string | undefined;
-}
+/** Which hosts and addresses a URL chosen by a project may reach: the outbound connector's guard. */
+export type { AddressGuard } from '../outbound-http/port';
 
 /** One CSV object in a bucket, with the credentials that may read it. */
 export interface S3ObjectLocation {

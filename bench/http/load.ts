@@ -13,6 +13,8 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Stop after this many requests instead of after durationSeconds. */
   amount?: number;
+  /** Requests per second over all connections at most (a paced load); 0 or absent: as fast as answered. */
+  overallRate?: number;
 }
 
 export interface LoadResult {
@@ -22,6 +24,8 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** Requests answered 2xx over the run. */
+  ok: number;
 }
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
@@ -33,6 +37,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     connections: opts.connections ?? 32,
     duration: opts.durationSeconds ?? 10,
     amount: opts.amount,
+    overallRate: opts.overallRate,
     requests: opts.setupRequest ? [{ setupRequest: opts.setupRequest }] : undefined,
   } as autocannon.Options);
   const out: LoadResult = {
@@ -42,6 +47,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    ok: result['2xx'],
   };
   console.log(
     `${out.title.padEnd(36)} ${out.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${out.p50Ms.toFixed(1).padStart(6)} ms   p99 ${out.p99Ms.toFixed(1).padStart(6)} ms` +

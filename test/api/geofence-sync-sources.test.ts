@@ -1,9 +1,11 @@
-// The sync's HTTP source adapter on its own, against a loopback server, with address guards chosen by
-// the test: names are resolved and every resolved address checked, redirects re-checked, limits kept.
+// The sync's HTTP source adapter on its own, against a loopback server, through the checked outbound
+// connector with address guards chosen by the test: names are resolved and every resolved address
+// checked, redirects re-checked, limits kept.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetchHttpCsv } from '../../adapters/geofence-sources/http-source';
 import { SourceError, type AddressGuard } from '../../adapters/geofence-sources/port';
+import { CheckedHttp } from '../../adapters/outbound-http/checked-http';
 
 const allowAll: AddressGuard = { refuseHost: () => undefined, refuseAddress: () => undefined };
 /** Lets every name through to DNS, then refuses loopback addresses: the resolved-address path. */
@@ -54,10 +56,19 @@ afterAll(async () => {
 });
 
 const limits = { maxBytes: 1024, timeoutMs: 3000 };
+const clients: CheckedHttp[] = [];
+const through = (guard: AddressGuard): CheckedHttp => {
+  const client = new CheckedHttp({ guard, connectTimeoutMs: limits.timeoutMs });
+  clients.push(client);
+  return client;
+};
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+});
 
 async function failure(url: string, guard: AddressGuard, maxBytes = limits.maxBytes): Promise<string> {
   try {
-    await fetchHttpCsv(url, { ...limits, maxBytes, guard });
+    await fetchHttpCsv(url, { ...limits, maxBytes, client: through(guard) });
   } catch (err) {
     expect(err).toBeInstanceOf(SourceError);
     return (err as Error).message;
@@ -66,7 +77,7 @@ async function failure(url: string, guard: AddressGuard, maxBytes = limits.maxBy
 }
 
 test('a plain download', async () => {
-  expect((await fetchHttpCsv(`http://127.0.0.1:${port}/ok.csv`, { ...limits, guard: allowAll })).toString()).toBe('a,b\n');
+  expect((await fetchHttpCsv(`http://127.0.0.1:${port}/ok.csv`, { ...limits, client: through(allowAll) })).toString()).toBe('a,b\n');
 });
 
 test.each([

@@ -2,6 +2,7 @@
 // and run endpoints, their collections, the nightly job and the mailer. The CLI reaches the same
 // services through geofenceImportOf().
 import { fetchHttpCsv } from '../../../adapters/geofence-sources/http-source';
+import { CheckedHttp } from '../../../adapters/outbound-http/checked-http';
 import type { CsvSources } from '../../../adapters/geofence-sources/port';
 import { fetchS3Csv } from '../../../adapters/geofence-sources/s3-source';
 import type { Mailer } from '../../../adapters/mailer/port';
@@ -48,9 +49,11 @@ export const geofenceImportFeature: Feature = {
     const secrets = new SecretBox(c.sync.secretKey, config.dataDir);
     const guard = syncAddressGuard({ allowPrivate: c.sync.allowPrivate, allowedNetworks: c.sync.allowedNetworks });
     const mailer = createMailer(c.smtp);
+    const outbound = new CheckedHttp({ guard, connectTimeoutMs: c.sync.timeoutMs });
     const settings = new SyncSettingsService(syncStore, secrets, guard, c.sync);
     const sources: CsvSources = {
-      http: (url, limits) => fetchHttpCsv(url, { ...limits, guard }),
+      // Downloads close their connection when done (keepAlive false): the connector holds nothing between syncs.
+      http: (url, limits) => fetchHttpCsv(url, { ...limits, client: outbound }),
       s3: (location, limits) => fetchS3Csv(location, { ...limits, endpoint: c.sync.s3Endpoint, forcePathStyle: c.sync.s3ForcePathStyle }),
     };
     const runner = new SyncRunner({

@@ -7,7 +7,9 @@ import { BadRequest, Conflict, NotFound } from '../../http/errors';
 import { newObjectId } from '../../engine/object-id';
 import { chunkForWebhook, planDeliveries, runsByUser, typeMatches, type WebhookEvent } from '../../engine/webhooks/delivery-plan';
 import { parseWebhookUrl } from '../../engine/webhooks/webhook-url';
-import { resolveDeliveryAddresses, RefusedAddress } from '../../jobs/delivery-dns';
+import { checkedAddresses } from '../../../adapters/outbound-http/checked-addresses';
+import { OutboundFailure, type AddressGuard } from '../../../adapters/outbound-http/port';
+import { webhookAddressGuard } from '../../jobs/delivery-guard';
 import type { DeliveryWorker } from '../../jobs/delivery-worker';
 import { publicView } from '../collections';
 import { publicEvent, type TrackJson } from '../track/track-service';
@@ -49,8 +51,10 @@ export class WebhookService {
     private readonly worker: DeliveryWorker,
   ) {}
 
-  private get policy() {
-    return { allowPrivate: this.config.allowPrivate, allowedNetworks: this.config.allowedNetworks };
+  private guardMade: AddressGuard | undefined;
+
+  private get guard(): AddressGuard {
+    return (this.guardMade ??= webhookAddressGuard({ allowPrivate: this.config.allowPrivate, allowedNetworks: this.config.allowedNetworks }));
   }
 
   /** Refuses URLs whose host resolves to an address deliveries may not reach (checked again on every delivery). */
@@ -58,10 +62,10 @@ export class WebhookService {
     const parsed = parseWebhookUrl(url);
     if (!parsed.ok) throw new BadRequest('url', parsed.message);
     try {
-      await resolveDeliveryAddresses(parsed.target, this.policy);
+      await checkedAddresses(parsed.target.host, this.guard);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      throw new BadRequest('url', err instanceof RefusedAddress ? `url ${message}` : `url host ${message}`);
+      throw new BadRequest('url', err instanceof OutboundFailure && err.kind === 'refused' ? `url ${message}` : `url host ${message}`);
     }
   }
 
