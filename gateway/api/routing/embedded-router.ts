@@ -202,8 +202,10 @@ export class EmbeddedRouter implements Router {
   async match(req: MatchRequest): Promise<MatchResult> {
     this.catalog.current();
     const inBox = this.networks.map((n) => req.points.filter(({ location }) => nearBox(n, location)).length);
+    // With one candidate extract the choice below always lands on it: skip snapping every point.
+    const alone = inBox.filter((count) => count > 0).length === 1;
     const fits = this.networks.map((n, i) => {
-      if (inBox[i] === 0) return undefined;
+      if (inBox[i] === 0 || alone) return undefined;
       const router = n.routers[req.mode];
       return fitOf(req.points.map(({ location }) => (nearBox(n, location) ? router.snap(location, MATCH_FIT_RADIUS_M)?.distance ?? null : null)));
     });

@@ -2,6 +2,7 @@
 // partial segments at both ends, the hierarchy for plain queries, a base-graph Dijkstra when segments
 // must be avoided or alternatives are asked for, and the OSRM-shaped result.
 import type { LngLat, OsrmRoute } from '../../../adapters/router/port';
+import { BoundedTable } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';
 import { SEGMENT_FERRY, type ModeGraph, type Network } from './network';
@@ -35,6 +36,7 @@ const ALTERNATIVE_MAX_SHARED = 0.7;
 export class ModeRouter {
   private readonly query: ChQuery;
   private readonly base: BaseSearch;
+  private bounded: BoundedTable | undefined;
   private readonly graph: BaseGraph;
   /** Turn arcs arriving at each code (vertex), CSR: the target seeds. */
   private readonly inFirst: Uint32Array;
@@ -384,6 +386,58 @@ export class ModeRouter {
     }));
     return result;
   }
+
+  /**
+   * Metres of the least-cost path between every (source, target) pair, row-major, into `out`; Infinity
+   * where that path is longer than `maxMetres` or there is none (map matching's transitions). The same
+   * answers as `table`, found by searches bounded to the neighbourhood (bounded-table.ts), with the
+   * hierarchy asked only for the pairs those leave undecided within `maxCost` seconds.
+   */
+  transitionMetres(sources: readonly Snap[], targets: readonly Snap[], maxMetres: number, maxCost: number, out: Float64Array): void {
+    const S = sources.length, T = targets.length;
+    const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
+    const targetSeeds = targets.map((t) => this.targetSeeds(t));
+    const directCost = new Float64Array(S * T).fill(Infinity);
+    const directMetres = new Float64Array(S * T).fill(Infinity);
+    for (let i = 0; i < S; i++) {
+      for (let j = 0; j < T; j++) {
+        if (sources[i].segment !== targets[j].segment) continue;
+        const d = this.direct(sources[i], targets[j], sourceSeeds[i]);
+        if (d) {
+          directCost[i * T + j] = d.cost;
+          directMetres[i * T + j] = d.metres;
+        }
+      }
+    }
+    this.bounded ??= new BoundedTable(this.graph);
+    const undecided = this.bounded.run(sourceSeeds, targetSeeds, directCost, directMetres, maxMetres, maxCost, out);
+    this.transitionStats.settled += this.bounded.settled;
+    this.transitionStats.pairs += S * T;
+    this.transitionStats.undecided += undecided;
+    if (undecided === 0) return;
+    const rows: number[] = [], cols: number[] = [];
+    for (let i = 0; i < S; i++) {
+      for (let j = 0; j < T; j++) {
+        if (!Number.isNaN(out[i * T + j])) continue;
+        if (!rows.includes(i)) rows.push(i);
+        if (!cols.includes(j)) cols.push(j);
+      }
+    }
+    const t = this.query.table(rows.map((i) => sourceSeeds[i]), cols.map((j) => targetSeeds[j]));
+    rows.forEach((i, r) => cols.forEach((j, c) => {
+      const k = i * T + j;
+      if (!Number.isNaN(out[k])) return;
+      let cost = t.cost[r * cols.length + c], metres = t.metres[r * cols.length + c];
+      if (directCost[k] < cost) {
+        cost = directCost[k];
+        metres = directMetres[k];
+      }
+      out[k] = Number.isFinite(cost) && metres <= maxMetres ? metres : Infinity;
+    }));
+  }
+
+  /** What `transitionMetres` has done so far: vertices its searches settled, pairs asked, pairs left to the hierarchy (benchmarks read it). */
+  readonly transitionStats = { settled: 0, pairs: 0, undecided: 0 };
 
   /** Nearest positions on open segments within `radius` metres, one per segment, nearest first (map matching). */
   candidates(point: LngLat, radius: number, limit: number): Snap[] {

@@ -97,58 +97,83 @@ export class SegmentIndex {
     const cellMetres = CELL_DEG * Math.min(kx, ky);
     const cx = Math.floor((lon - this.west) / CELL_DEG);
     const cy = Math.floor((lat - this.south) / CELL_DEG);
-    let best: Snap | null = null;
+    // Thousands of pieces are looked at per query on a city: only the best one becomes a Snap.
+    let best = -1;
     let bestD2 = maxMetres * maxMetres;
     const maxRing = Math.ceil(maxMetres / cellMetres) + 1;
     for (let ring = 0; ring <= maxRing; ring++) {
       // Every unvisited cell is at least (ring - 1) cells away.
       const near = Math.max(0, ring - 1) * cellMetres;
-      if (best !== null && near * near > bestD2) break;
+      if (best >= 0 && near * near > bestD2) break;
       for (let r = cy - ring; r <= cy + ring; r++) {
         if (r < 0 || r >= this.rows) continue;
+        const edgeRow = r === cy - ring || r === cy + ring;
         for (let c = cx - ring; c <= cx + ring; c++) {
           if (c < 0 || c >= this.cols) continue;
-          if (Math.max(Math.abs(r - cy), Math.abs(c - cx)) !== ring) continue;
+          // Only the ring's own cells: whole rows at its top and bottom, the two ends of the others.
+          if (!edgeRow && c !== cx - ring && c !== cx + ring) continue;
           const cell = r * this.cols + c;
           for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
-            const snap = this.project(this.cellItems[i], lon, lat, kx, ky);
-            if (snap.distance * snap.distance >= bestD2 || !accept(snap.segment)) continue;
-            bestD2 = snap.distance * snap.distance;
-            best = snap;
+            const p = this.cellItems[i];
+            const distance = this.distanceTo(p, lon, lat, kx, ky);
+            if (distance * distance >= bestD2 || !accept(this.pieceSegment[p])) continue;
+            bestD2 = distance * distance;
+            best = p;
           }
         }
       }
     }
-    return best;
+    return best < 0 ? null : this.project(best, lon, lat, kx, ky);
   }
 
   /**
-   * The nearest point of every segment `accept` allows within `maxMetres`, nearest first, at most
-   * `limit` of them: the candidate positions of a trace point for map matching.
+   * The nearest point of every segment `accept` allows within `maxMetres`, nearest first (equal
+   * distances in the order the segments were met), at most `limit` of them: the candidate positions of
+   * a trace point for map matching.
    */
   within(lon: number, lat: number, maxMetres: number, accept: (segment: number) => boolean, limit: number): Snap[] {
     const kx = Math.cos(lat * Math.PI / 180) * M_PER_DEG;
     const ky = M_PER_DEG;
     const c0 = this.col(lon - maxMetres / kx), c1 = this.col(lon + maxMetres / kx);
     const r0 = this.row(lat - maxMetres / ky), r1 = this.row(lat + maxMetres / ky);
-    const bySegment = new Map<number, Snap>();
-    const seen = new Set<number>();
+    const found = this.found ??= new FoundSegments(this.n.segmentFrom.length);
+    found.clear();
+    const n = this.n;
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const cell = r * this.cols + c;
         for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
           const p = this.cellItems[i];
-          if (seen.has(p)) continue;
-          seen.add(p);
-          const snap = this.project(p, lon, lat, kx, ky);
-          if (snap.distance > maxMetres) continue;
-          const known = bySegment.get(snap.segment);
-          if ((known && known.distance <= snap.distance) || !accept(snap.segment)) continue;
-          bySegment.set(snap.segment, snap);
+          // A piece is listed in every cell its box touches: look at it only in the first of those this scan visits.
+          const pr = Math.min(this.row(n.pointLat[p] / 1e7), this.row(n.pointLat[p + 1] / 1e7));
+          const pc = Math.min(this.col(n.pointLon[p] / 1e7), this.col(n.pointLon[p + 1] / 1e7));
+          if (r !== Math.max(r0, pr) || c !== Math.max(c0, pc)) continue;
+          const distance = this.distanceTo(p, lon, lat, kx, ky);
+          if (distance > maxMetres) continue;
+          const segment = this.pieceSegment[p];
+          const slot = found.slotOf(segment);
+          if ((slot >= 0 && found.distance[slot] <= distance) || !accept(segment)) continue;
+          found.put(slot, segment, p, distance);
         }
       }
     }
-    return [...bySegment.values()].sort((a, b) => a.distance - b.distance).slice(0, limit);
+    const order = found.nearestFirst(limit);
+    return order.map((slot) => this.project(found.piece[slot], lon, lat, kx, ky));
+  }
+
+  private found: FoundSegments | undefined;
+
+  /** Metres from (lon, lat) to piece p, computed as `project` does (the same floating-point steps). */
+  private distanceTo(p: number, lon: number, lat: number, kx: number, ky: number): number {
+    const n = this.n;
+    const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
+    const bx = (n.pointLon[p + 1] / 1e7 - lon) * kx, by = (n.pointLat[p + 1] / 1e7 - lat) * ky;
+    const dx = bx - ax, dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const px = ax + t * dx, py = ay + t * dy;
+    return Math.sqrt(px * px + py * py);
   }
 
   /** The nearest point of piece p (point p to p+1) to (lon, lat), in the local plane of kx, ky metres per degree. */
@@ -178,4 +203,56 @@ function planarMetres(lon1: number, lat1: number, lon2: number, lat2: number): n
   const kx = Math.cos(((lat1 + lat2) / 2) * Math.PI / 180) * M_PER_DEG;
   const dx = (lon2 - lon1) * kx, dy = (lat2 - lat1) * M_PER_DEG;
   return Math.sqrt(dx * dx + dy * dy);
+}
+
+/**
+ * The segments one `within` query has met, each with its nearest piece so far, in the order first met;
+ * reused between queries (a stamp per segment says which query a slot belongs to).
+ */
+class FoundSegments {
+  private readonly stamp: Uint32Array;
+  private readonly slot: Uint32Array;
+  private generation = 0;
+  count = 0;
+  segment: number[] = [];
+  piece: number[] = [];
+  distance: number[] = [];
+
+  constructor(segments: number) {
+    this.stamp = new Uint32Array(segments);
+    this.slot = new Uint32Array(segments);
+  }
+
+  clear(): void {
+    this.generation++;
+    if (this.generation === 0xffffffff) {
+      this.stamp.fill(0);
+      this.generation = 1;
+    }
+    this.count = 0;
+  }
+
+  /** The segment's slot in this query, or -1. */
+  slotOf(segment: number): number {
+    return this.stamp[segment] === this.generation ? this.slot[segment] : -1;
+  }
+
+  put(slot: number, segment: number, piece: number, distance: number): void {
+    if (slot < 0) {
+      slot = this.count++;
+      this.stamp[segment] = this.generation;
+      this.slot[segment] = slot;
+      this.segment[slot] = segment;
+    }
+    this.piece[slot] = piece;
+    this.distance[slot] = distance;
+  }
+
+  /** Slots by distance, equal ones in the order first met (a stable sort), at most `limit`. */
+  nearestFirst(limit: number): number[] {
+    const order: number[] = [];
+    for (let i = 0; i < this.count; i++) order.push(i);
+    order.sort((a, b) => this.distance[a] - this.distance[b] || a - b);
+    return order.length > limit ? order.slice(0, limit) : order;
+  }
 }

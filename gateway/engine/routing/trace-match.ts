@@ -1,6 +1,7 @@
 // Map matching on one mode's network: candidates from the segment index, road distances between
-// consecutive points' candidates from the hierarchy (one small many-to-many per step), the HMM of
-// engine/matching, and the matched route rebuilt leg by leg with the roads it uses.
+// consecutive points' candidates from searches bounded to their neighbourhood (one small table per
+// step, ModeRouter.transitionMetres), the HMM of engine/matching, and the matched route rebuilt leg by
+// leg with the roads it uses.
 import type { LngLat, MatchedRoad, MatchResult, TracePoint } from '../../../adapters/router/port';
 import { matchTrace, type Candidate, type MatcherParams } from '../matching/hmm-matcher';
 import type { ModeRouter } from './mode-router';
@@ -13,6 +14,12 @@ const MAX_CANDIDATES = 8;
 /** Search radius: 3 σ of the point's accuracy, within these bounds (metres). */
 const MIN_RADIUS = 25;
 const MAX_RADIUS = 200;
+/**
+ * Seconds of travel a transition search covers before the hierarchy is asked for the pairs it has not
+ * decided (mode-router.ts transitionMetres). Only speed depends on it: measured on east Baltimore, 120 s
+ * leaves 2 % of pairs to the hierarchy; 30 s left 32 % and was slower, 600 s searched five times more.
+ */
+const TRANSITION_SEARCH_SECONDS = 120;
 
 interface RoadCandidate extends Candidate {
   snap: Snap;
@@ -31,18 +38,21 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
     return router.candidates(p.location, radius, MAX_CANDIDATES).map((snap, k) => ({ snap, distance: snap.distance, point: i, k }));
   });
   // One table per pair of consecutive matched points, asked for on the first transition between them.
-  const tables = new Map<string, Float64Array>();
+  let tableFrom = -1, tableTo = -1, tableBound = -1;
+  const table = new Float64Array(MAX_CANDIDATES * MAX_CANDIDATES);
+  let metres = table.subarray(0, 0);
   const outcome = matchTrace(points.map((p) => ({ lng: p.location[0], lat: p.location[1], time: p.time, accuracy: p.accuracy })), {
     candidates: (i) => candidates[i],
     roadDistances(from, to, maxDistance) {
-      const key = `${from.point}:${to[0]?.point}`;
-      let metres = tables.get(key);
-      if (!metres) {
-        metres = router.table(candidates[from.point].map((c) => c.snap), to.map((c) => c.snap)).metres;
-        tables.set(key, metres);
+      const toPoint = to[0]?.point ?? -1;
+      if (from.point !== tableFrom || toPoint !== tableTo || maxDistance !== tableBound) {
+        tableFrom = from.point;
+        tableTo = toPoint;
+        tableBound = maxDistance;
+        metres = table.subarray(0, candidates[from.point].length * to.length);
+        router.transitionMetres(candidates[from.point].map((c) => c.snap), to.map((c) => c.snap), maxDistance, TRANSITION_SEARCH_SECONDS, metres);
       }
-      const row = metres.subarray(from.k * to.length, (from.k + 1) * to.length);
-      return Float64Array.from(row, (d) => (d <= maxDistance ? d : Infinity));
+      return metres.subarray(from.k * to.length, (from.k + 1) * to.length);
     },
   }, params);
 

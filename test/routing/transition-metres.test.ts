@@ -1,0 +1,66 @@
+// Map matching's transitions (ModeRouter.transitionMetres, bounded-table.ts) answer what the hierarchy's
+// table answers: for candidates of nearby points on Monaco's real network, the metres of the least-cost
+// path when within the bound, else Infinity, whatever the search cap leaves to the hierarchy.
+import path from 'node:path';
+import { prng } from '../../bench/support/prng';
+import type { RouterMode } from '../../adapters/router/port';
+import type { ModeRouter } from '../../gateway/engine/routing/mode-router';
+import type { Snap } from '../../gateway/engine/routing/segment-index';
+import { OSM, fixturesPresent, importForRouting, type ImportedRouter } from './support';
+
+const present = fixturesPresent('map matching transitions', path.join(OSM, 'monaco-osrm.osm.pbf'));
+
+let imported: ImportedRouter;
+beforeAll(async () => {
+  if (present) imported = await importForRouting({ monaco: 'monaco-osrm.osm.pbf' });
+}, 300_000);
+afterAll(() => imported?.close());
+
+function modeRouter(mode: RouterMode): ModeRouter {
+  return imported.router.networksLoaded[0].routers[mode];
+}
+
+/** Pairs of candidate sets of two points up to `spread` metres apart, as a trace gives them. */
+function candidateSets(r: ModeRouter, count: number, spread: number, seed: number): Array<[Snap[], Snap[]]> {
+  const random = prng(seed);
+  const n = r.network;
+  const sets: Array<[Snap[], Snap[]]> = [];
+  while (sets.length < count) {
+    const p = Math.floor(random() * n.pointLon.length);
+    const lon = n.pointLon[p] / 1e7, lat = n.pointLat[p] / 1e7;
+    const dx = ((random() - 0.5) * 2 * spread) / (111_320 * Math.cos((lat * Math.PI) / 180)), dy = ((random() - 0.5) * 2 * spread) / 111_320;
+    const a = r.candidates([lon, lat], 40, 8), b = r.candidates([lon + dx, lat + dy], 40, 8);
+    if (a.length > 0 && b.length > 0) sets.push([a, b]);
+  }
+  return sets;
+}
+
+(present ? describe : describe.skip)('transition metres for map matching', () => {
+  test.each(['car', 'foot'] as const)('%s: equal to the hierarchy\'s table within the bound, whatever the search cap', (mode) => {
+    const r = modeRouter(mode);
+    let finite = 0, beyond = 0, leftToHierarchy = 0;
+    for (const [from, to] of candidateSets(r, 150, 250, mode === 'car' ? 3 : 4)) {
+      const bound = 400;
+      const table = r.table(from, to);
+      for (const cap of [0, 10, 120, Infinity]) {
+        const before = r.transitionStats.undecided;
+        const out = new Float64Array(from.length * to.length);
+        r.transitionMetres(from, to, bound, cap, out);
+        leftToHierarchy += r.transitionStats.undecided - before;
+        for (let k = 0; k < out.length; k++) {
+          const expected = Number.isFinite(table.cost[k]) && table.metres[k] <= bound ? table.metres[k] : Infinity;
+          if (expected === Infinity) expect(out[k]).toBe(Infinity);
+          else expect(out[k]).toBeCloseTo(expected, 1);
+          if (cap === Infinity) {
+            if (expected === Infinity) beyond++;
+            else finite++;
+          }
+        }
+      }
+    }
+    // Both outcomes and the hierarchy's share were exercised.
+    expect(finite).toBeGreaterThan(100);
+    expect(beyond).toBeGreaterThan(100);
+    expect(leftToHierarchy).toBeGreaterThan(0);
+  });
+});
