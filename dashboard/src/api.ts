@@ -50,23 +50,3 @@ export function createApi(key: () => string): Api {
     },
   };
 }
-
-/**
- * Reads every page of a list endpoint by its `createdBefore` cursor (newest first), up to `max` items.
- * `onPage` lets a view draw as pages arrive instead of after the last one.
- */
-export async function listAll<T extends { createdAt: string }>(
-  api: Api, path: string, field: string, query: Query, max: number, onPage?: (items: T[]) => void,
-): Promise<T[]> {
-  const all: T[] = [];
-  let before: string | undefined;
-  while (all.length < max) {
-    const page = await api.get(path, { ...query, limit: Math.min(1000, max - all.length), createdBefore: before });
-    const items = (page[field] ?? []) as T[];
-    all.push(...items);
-    onPage?.(items);
-    if (!page.meta?.hasMore || items.length === 0) break;
-    before = items[items.length - 1].createdAt;
-  }
-  return all;
-}

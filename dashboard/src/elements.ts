@@ -59,5 +59,5 @@ export function table(headers: string[], rows: Array<Array<Child | Child[]>>, ca
     h('table', {},
       caption ? h('caption', { class: 'muted' }, caption) : null,
       h('thead', {}, h('tr', {}, headers.map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c) => h('td', {}, c)))))));
+      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c, i) => h('td', { 'data-label': headers[i] || undefined }, c)))))));
 }

@@ -1,6 +1,7 @@
 // The live event feed shared by the map's side panel and the events page: polls GET /v1/events with
 // `createdAfter` the newest event seen, so each poll returns only what is new.
 import type { Api } from './api';
+import { eventLabel } from './words';
 
 export interface EventItem {
   _id: string;
@@ -39,5 +40,5 @@ export class EventFeed {
 export function describeEvent(e: EventItem): string {
   const who = e.user?.userId ?? e.user?.deviceId ?? e.user?._id ?? 'unknown user';
   const what = e.geofence ? ` ${e.geofence.description || `${e.geofence.tag ?? ''}/${e.geofence.externalId ?? ''}`}` : e.trip ? ` trip ${e.trip.externalId ?? ''}` : '';
-  return `${e.type} · ${who}${what}`;
+  return `${eventLabel(e.type)} · ${who}${what}`;
 }

@@ -58,16 +58,40 @@ function signIn(): void {
   key.focus();
 }
 
+/**
+ * Asks for the other environment's secret key in a dialog with a password field (never window.prompt,
+ * which shows the key in clear text and cannot be styled or labelled); resolves to the key, or
+ * undefined when cancelled.
+ */
+function askForKey(env: Environment): Promise<string | undefined> {
+  const input = h('input', { type: 'password', name: 'envKey', autocomplete: 'off', required: true, placeholder: `prj_${env}_sk_…` });
+  const error = h('p', { class: 'error', role: 'alert' });
+  const cancel = h('button', { type: 'button' }, 'Cancel');
+  const form = h('form', {}, field(`Secret key for ${env}`, input), error, h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary' }, `Switch to ${env}`), cancel));
+  const dialog = h('dialog', { id: 'env-key-dialog', 'aria-labelledby': 'env-key-h' },
+    h('h2', { id: 'env-key-h' }, `Switch to ${env}`),
+    h('p', { class: 'muted' }, `Type the ${env} secret key once; it is kept in this tab only.`), form);
+  document.body.append(dialog);
+  return new Promise((resolve) => {
+    const done = (value: string | undefined) => { dialog.close(); dialog.remove(); resolve(value); };
+    cancel.addEventListener('click', () => done(undefined));
+    dialog.addEventListener('cancel', () => done(undefined));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      if (environmentOf(input.value) !== env) { error.textContent = `That is not a ${env} secret key (prj_${env}_sk_…).`; return; }
+      done(input.value.trim());
+    });
+    dialog.showModal();
+    input.focus();
+  });
+}
+
 async function switchEnvironment(env: Environment): Promise<void> {
   if (!keys) return;
   if (!keys[env]) {
-    const typed = prompt(`Secret key for ${env} (prj_${env}_sk_…)`) ?? '';
-    if (environmentOf(typed) !== env) {
-      envSwitch.value = keys.current;
-      if (typed) alert(`That is not a ${env} secret key.`);
-      return;
-    }
-    keys[env] = typed.trim();
+    const typed = await askForKey(env);
+    if (!typed || !keys) { envSwitch.value = keys?.current ?? 'test'; return; }
+    keys[env] = typed;
   }
   keys.current = env;
   saveKeys(keys);

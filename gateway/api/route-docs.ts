@@ -9,7 +9,7 @@ import {
 import type { RouteDoc } from '../http/route';
 import { BOOLEAN, INTEGER, STRING, arrayOf, nullable, object, type ResponseDoc, type Schema } from '../http/response-schema';
 import {
-  API_KEY, DEAD_LETTER, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD,
+  API_KEY, DATA_OVERVIEW, DEAD_LETTER, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD,
   SYNC_REGION, SYNC_RUN, SYNC_SETTINGS, VALIDATED_ADDRESS, VALIDATION_RESULT, WEBHOOK,
 } from './schemas/admin-schemas';
 import { ADDRESS, BEACON, EVENT, GEOFENCE, GEOFENCE_SUMMARY, PLACE, REGION, TRIP, USER } from './schemas/resource-schemas';
@@ -151,6 +151,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     response: replies({ matchedPath: arrayOf(MATCHED_POINT), geometry: MATCH_GEOMETRY, distance: MEASURE_SCHEMA, roadAttributes: arrayOf(ROAD_ATTRIBUTE) }, { ...ROUTING_META, optional: ['roadAttributes'] }),
   },
   'GET /v1/data/extracts': { summary: 'Imported map extracts and their stages', response: replies({ extracts: arrayOf(EXTRACT) }) },
+  'GET /v1/data/overview': { summary: 'How many geofences and where they lie (where the dashboard map opens)', response: replies({ geofences: DATA_OVERVIEW }) },
+  'GET /v1/data/map': {
+    summary: 'The geofences and users in a map view: shapes thinned to the zoom\'s pixel, or counts per grid cell when the view holds too many (for the dashboard map)',
+    response: replies({ geofences: MAP_GEOFENCES, users: MAP_USERS }, { optional: ['geofences', 'users'] }),
+  },
   'GET /v1/data/roads': { summary: 'Road geometry of the embedded network in a box (for the dashboard map)', response: replies({ roads: arrayOf(ROAD) }, { meta: { cut: BOOLEAN } }) },
   'GET /v1/settings': { summary: 'Places settings (Radar form)', response: replies({ settings: PLACES_SETTINGS, ...PLACES_SETTINGS_TOP_LEVEL }, { optional: Object.keys(PLACES_SETTINGS_TOP_LEVEL) }) },
   'PATCH /v1/settings': { summary: 'Change Places settings (Radar form)', response: replies({ settings: PLACES_SETTINGS, ...PLACES_SETTINGS_TOP_LEVEL }, { optional: Object.keys(PLACES_SETTINGS_TOP_LEVEL) }) },

@@ -23,7 +23,7 @@ export function v1Routes(s: Services): Route[] {
     ...searchUsersRoutes(s.store, s.router),
     ...routingRoutes(new RoutingService(s.router)),
     ...matchRoutes(s.router),
-    ...dataRoutes(s.extracts, s.embeddedRouter),
+    ...dataRoutes(s.extracts, s.embeddedRouter, s.store, s.geofences),
     ...settingsRoutes(s.store),
     ...projectRoutes(s.projects),
     ...sdkRoutes(s),

@@ -53,7 +53,7 @@ describeBrowser('dashboard in a browser', () => {
     await page.getByLabel('Secret key', { exact: true }).fill(server.keys.testSk);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('#map[data-ready]').waitFor();
-    await expect(page.locator('#map-status').textContent()).resolves.toMatch(/^1 geofences, 0 users/);
+    await expect(page.locator('#map-status').textContent()).resolves.toMatch(/^1 geofence, 0 users in view/);
     await shot('map');
   });
 

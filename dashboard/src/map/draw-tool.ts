@@ -14,10 +14,27 @@ const CLOSE_PIXELS = 12;
 
 export class DrawTool {
   private preview = L.layerGroup();
+  /** The finished shape, kept on the map while its form is filled in, until saved or abandoned. */
+  private pending = L.layerGroup();
   private cleanup: Array<() => void> = [];
+  private readonly svg = L.svg();
 
   constructor(private readonly map: L.Map) {
     this.preview.addTo(map);
+    this.pending.addTo(map);
+  }
+
+  /** Shows `shape` as the one being created; clearPending() removes it. */
+  showPending(shape: DrawnShape): void {
+    this.pending.clearLayers();
+    // SVG, not the map's canvas: one shape, and an element a test or a screen reader can find.
+    const style = { color: '#d35400', weight: 3, fillOpacity: 0.2, interactive: false, className: 'pending-shape', renderer: this.svg };
+    if (shape.type === 'circle') L.circle([shape.center[1], shape.center[0]], { ...style, radius: shape.radius }).addTo(this.pending);
+    else L.polygon(shape.ring.map(([x, y]) => [y, x] as [number, number]), style).addTo(this.pending);
+  }
+
+  clearPending(): void {
+    this.pending.clearLayers();
   }
 
   /** While drawing, clicks belong to the drawing, not to selecting what is under them. */
@@ -44,7 +61,8 @@ export class DrawTool {
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') this.cancel(); };
     document.addEventListener('keydown', onKey);
     this.cleanup.push(() => document.removeEventListener('keydown', onKey));
-    return (shape) => { this.cancel(); done(shape); };
+    this.clearPending();
+    return (shape) => { this.cancel(); this.showPending(shape); done(shape); };
   }
 
   circle(done: (shape: DrawnShape) => void): void {

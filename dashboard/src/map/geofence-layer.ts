@@ -1,21 +1,10 @@
-// Geofences drawn as their shapes on one canvas of our own, only those in view. With tens of thousands
-// in an environment, one Leaflet object per geofence froze the page for a second on every zoom; here a
-// redraw is one pass over typed arrays of centres, projecting only what is in view, and a click is a
-// hit test over what was drawn. Far out, where shapes would be specks, each geofence is a dot.
+// Geofences drawn on one canvas of the dashboard's own: the shapes the gateway sent for the view
+// (GET /v1/data/map), or, in a view holding more than it sends one by one, a count per grid cell.
+// One Leaflet object per geofence froze the page on every zoom with tens of thousands; here a redraw is
+// one pass over what the view holds, and a click is a hit test over what was drawn. A shape is drawn when
+// its box meets the view, so standing inside a big isochrone at street zoom still shows it.
 import L from 'leaflet';
-
-export interface GeofenceShape {
-  _id: string;
-  tag?: string;
-  externalId?: string;
-  description: string;
-  type: 'circle' | 'polygon' | 'isochrone';
-  enabled?: boolean;
-  geometryCenter: { coordinates: [number, number] };
-  geometryRadius?: number;
-  geometry?: { type: string; coordinates: number[][][] };
-  createdAt: string;
-}
+import type { Cell, GeofenceSketch } from './map-data';
 
 /** Below this many pixels across, a shape is drawn as a dot. */
 const MIN_SHAPE_PX = 4;
@@ -31,14 +20,13 @@ interface Drawn {
 }
 
 export class GeofenceLayer {
-  private geofences: GeofenceShape[] = [];
-  private lat = new Float64Array(0);
-  private lng = new Float64Array(0);
+  private shapes: GeofenceSketch[] = [];
+  private cells: Cell[] = [];
   private selected?: string;
   private drawn: Drawn[] = [];
   private readonly canvas: HTMLCanvasElement;
 
-  constructor(private readonly map: L.Map, private readonly onSelect: (g: GeofenceShape) => void) {
+  constructor(private readonly map: L.Map, private readonly onSelect: (g: GeofenceSketch) => void, private readonly onCell?: (c: Cell) => void) {
     const pane = map.createPane('geofences');
     pane.style.zIndex = '410';
     pane.style.pointerEvents = 'none';
@@ -50,15 +38,16 @@ export class GeofenceLayer {
     map.on('click', (e: L.LeafletMouseEvent) => this.hit(e.containerPoint));
   }
 
-  set(geofences: GeofenceShape[]): void {
-    this.geofences = geofences;
-    this.lat = Float64Array.from(geofences, (g) => g.geometryCenter.coordinates[1]);
-    this.lng = Float64Array.from(geofences, (g) => g.geometryCenter.coordinates[0]);
+  set(shapes: GeofenceSketch[], cells: Cell[] = []): void {
+    this.shapes = shapes;
+    this.cells = cells;
     this.draw();
   }
 
-  add(geofences: GeofenceShape[]): void {
-    this.set([...this.geofences, ...geofences]);
+  /** A geofence just saved: shown at once, before the next view answer includes it. */
+  upsert(g: GeofenceSketch): void {
+    this.shapes = [...this.shapes.filter((s) => s._id !== g._id), g];
+    this.draw();
   }
 
   select(id: string | undefined): void {
@@ -66,19 +55,8 @@ export class GeofenceLayer {
     this.draw();
   }
 
-  /** Bounds of every geofence, to frame the map on first load. */
-  bounds(): L.LatLngBounds | undefined {
-    if (this.geofences.length === 0) return undefined;
-    let s = 90, w = 180, n = -90, e = -180;
-    for (let i = 0; i < this.lat.length; i++) {
-      s = Math.min(s, this.lat[i]); n = Math.max(n, this.lat[i]);
-      w = Math.min(w, this.lng[i]); e = Math.max(e, this.lng[i]);
-    }
-    return L.latLngBounds([s, w], [n, e]);
-  }
-
   get count(): number {
-    return this.geofences.length;
+    return this.shapes.length;
   }
 
   private draw(): void {
@@ -99,20 +77,20 @@ export class GeofenceLayer {
     const south = view.getSouth(), north = view.getNorth(), west = view.getWest(), east = view.getEast();
     const metresPerPixelAtEquator = EARTH_CIRCUMFERENCE_M / (256 * 2 ** map.getZoom());
     let selectedDrawn: Drawn | undefined;
-    for (let i = 0; i < this.lat.length; i++) {
-      const lat = this.lat[i], lng = this.lng[i];
-      if (lat < south || lat > north || lng < west || lng > east) continue;
-      const g = this.geofences[i];
+    for (let i = 0; i < this.shapes.length; i++) {
+      const g = this.shapes[i];
+      const [bw, bs, be, bn] = g.bbox;
+      if (bn < south || bs > north || be < west || bw > east) continue;
+      const [lng, lat] = g.center;
       const p = map.latLngToContainerPoint([lat, lng]);
       const mpp = metresPerPixelAtEquator * Math.cos((lat * Math.PI) / 180);
       const d: Drawn = { index: i, x: p.x, y: p.y, r: 3 };
-      if (g.type === 'circle' && g.geometryRadius) {
-        d.r = Math.max(3, g.geometryRadius / mpp);
-      } else if (g.geometry?.coordinates?.[0]) {
-        const ring = g.geometry.coordinates[0];
-        // A polygon smaller than a few pixels is a dot; projecting its corners would be wasted work.
-        const spanDeg = Math.abs(ring[0][1] - lat) + Math.abs(ring[0][0] - lng);
-        if ((spanDeg * 111320) / mpp >= MIN_SHAPE_PX) {
+      if (g.type === 'circle' && g.radius) {
+        d.r = Math.max(3, g.radius / mpp);
+      } else {
+        const spanPx = (Math.max(be - bw, bn - bs) * 111320) / mpp;
+        if (spanPx >= MIN_SHAPE_PX) {
+          const ring = g.ring ?? [[bw, bs], [be, bs], [be, bn], [bw, bn], [bw, bs]];
           d.ring = ring.map(([x, y]) => {
             const q = map.latLngToContainerPoint([y, x]);
             return [q.x, q.y] as [number, number];
@@ -123,10 +101,11 @@ export class GeofenceLayer {
       if (g._id === this.selected) selectedDrawn = d;
       else this.paint(ctx, d, g, false);
     }
-    if (selectedDrawn) this.paint(ctx, selectedDrawn, this.geofences[selectedDrawn.index], true);
+    if (selectedDrawn) this.paint(ctx, selectedDrawn, this.shapes[selectedDrawn.index], true);
+    for (const [lng, lat, n] of this.cells) this.paintCell(ctx, map.latLngToContainerPoint([lat, lng]), n);
   }
 
-  private paint(ctx: CanvasRenderingContext2D, d: Drawn, g: GeofenceShape, chosen: boolean): void {
+  private paint(ctx: CanvasRenderingContext2D, d: Drawn, g: GeofenceSketch, chosen: boolean): void {
     const disabled = g.enabled === false;
     ctx.strokeStyle = chosen ? '#d35400' : disabled ? '#8795a1' : '#1f6feb';
     ctx.fillStyle = chosen ? 'rgba(211, 84, 0, 0.2)' : disabled ? 'rgba(135, 149, 161, 0.12)' : 'rgba(31, 111, 235, 0.15)';
@@ -144,6 +123,24 @@ export class GeofenceLayer {
     if (d.r >= MIN_SHAPE_PX || d.ring) ctx.stroke();
   }
 
+  /** A crowded cell: a bubble sized by its count, the count written in it. */
+  private paintCell(ctx: CanvasRenderingContext2D, p: L.Point, n: number): void {
+    const r = 9 + Math.min(16, Math.log2(n + 1) * 2);
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, r, 0, Math.PI * 2);
+    ctx.fillStyle = 'rgba(31, 111, 235, 0.55)';
+    ctx.fill();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = '#fff';
+    ctx.stroke();
+    ctx.fillStyle = '#fff';
+    ctx.font = '600 11px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(n >= 1000 ? `${(n / 1000).toFixed(n >= 10000 ? 0 : 1)}k` : String(n), p.x, p.y);
+  }
+
   /** The smallest drawn shape under the click: nested geofences select the inner one. */
   private hit(point: L.Point): void {
     let best: Drawn | undefined;
@@ -154,7 +151,11 @@ export class GeofenceLayer {
       const area = d.ring ? ringArea(d.ring) : Math.PI * d.r * d.r;
       if (area < bestArea) { best = d; bestArea = area; }
     }
-    if (best) this.onSelect(this.geofences[best.index]);
+    if (best) return this.onSelect(this.shapes[best.index]);
+    for (const c of this.cells) {
+      const p = this.map.latLngToContainerPoint([c[1], c[0]]);
+      if (p.distanceTo(point) <= 20) return this.onCell?.(c);
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import type { ViewContext } from '../context';
 import { poll } from '../context';
 import { attempt, field, h, when } from '../elements';
 import { describeEvent, EventFeed, type EventItem } from '../events-feed';
+import { count as counted } from '../words';
 
 /** The feed keeps this many rows; older ones drop off the bottom. */
 const KEEP = 300;
@@ -17,19 +18,23 @@ export async function eventsView(ctx: ViewContext, arg?: string): Promise<void> 
   const count = h('p', { class: 'muted' });
   let feed = new EventFeed(ctx.api, types.value);
   let shown = 0;
+  let first = 0;
+  let opened = false;
 
   const matchesUser = (e: EventItem) => !user.value || [e.user?.userId, e.user?.deviceId, e.user?._id].includes(user.value);
   const pull = async () => {
     const fresh = (await feed.next(100)).filter(matchesUser);
+    if (!opened) { opened = true; first = fresh.length; }
     for (const e of fresh) {
       shown++;
       list.prepend(h('li', { class: 'fresh', 'data-type': e.type },
         h('strong', {}, describeEvent(e)),
-        h('div', { class: 'muted' }, `${when(e.createdAt)}${e.confidence ? ` · confidence ${e.confidence}` : ''}`),
+        h('div', { class: 'muted' }, `${when(e.createdAt)}${e.confidence ? ` · confidence ${e.confidence}` : ''} · `, h('code', {}, e.type)),
         h('details', {}, h('summary', {}, 'JSON'), h('pre', { class: 'json' }, JSON.stringify(e, null, 2)))));
     }
     while (list.children.length > KEEP) list.lastElementChild?.remove();
-    count.textContent = `${shown} events since this page opened · updates every 2 s`;
+    const arrived = shown - first;
+    count.textContent = `The latest ${counted(first, 'event')} when the page opened, ${counted(arrived, 'new event')} since · updates every 2 s`;
   };
   const filters = h('form', { class: 'row', role: 'search', 'aria-label': 'Filter events' }, field('Types (comma-separated)', types), field('User', user), h('button', { type: 'submit' }, 'Apply'));
   filters.addEventListener('submit', (e) => {
@@ -37,6 +42,8 @@ export async function eventsView(ctx: ViewContext, arg?: string): Promise<void> 
     feed = new EventFeed(ctx.api, types.value);
     list.replaceChildren();
     shown = 0;
+    first = 0;
+    opened = false;
     void attempt(error, pull);
   });
   ctx.root.append(h('h1', {}, `Events · ${ctx.env}`), h('div', { class: 'card' }, filters, error, count, list));

@@ -51,16 +51,23 @@ export function syncCard(ctx: ViewContext): HTMLElement {
   const state = h('div', { 'aria-live': 'polite' });
   const error = h('p', { class: 'error', role: 'alert' });
   const runs = h('div');
+  const runHint = h('small', { class: 'muted', id: 'sync-run-hint' });
 
   const load = async () => {
+    const run = form.querySelector('#sync-run') as HTMLButtonElement;
     try {
       const { sync } = await ctx.api.get('/v1/geofence-sync');
+      const source = sync[urlField];
+      run.disabled = !source;
+      runHint.textContent = source ? '' : `Enter the ${ctx.env} source URL and save before running the sync.`;
       url.value = sync[urlField] ?? '';
       enabled.checked = sync.enabled === true;
       email.value = Array.isArray(sync.email) ? sync.email.join(', ') : sync.email ?? '';
       state.replaceChildren(h('p', { class: 'muted' }, `${sync.schedule ?? ''}${sync.nextRunAt ? ` · next run ${when(sync.nextRunAt)}` : ''}`));
     } catch (err: any) {
       if (err?.status !== 404) throw err;
+      run.disabled = true;
+      runHint.textContent = 'Enter a source URL and save before running the sync.';
       state.replaceChildren(h('p', { class: 'muted' }, 'No nightly sync is set up.'));
     }
     const page = await ctx.api.get('/v1/geofence-sync/runs', { limit: 20 });
@@ -73,7 +80,7 @@ export function syncCard(ctx: ViewContext): HTMLElement {
 
   const form = h('form', { 'aria-label': 'Nightly sync settings' },
     field(`Source URL (${ctx.env})`, url), field('Report e-mail', email), h('div', { class: 'field' }, h('label', {}, enabled, ' Run nightly')),
-    h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary' }, 'Save'), h('button', { type: 'button', id: 'sync-run' }, 'Run now')));
+    h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary' }, 'Save'), h('button', { type: 'button', id: 'sync-run', 'aria-describedby': 'sync-run-hint' }, 'Run now'), runHint));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void attempt(error, async () => {
@@ -84,7 +91,7 @@ export function syncCard(ctx: ViewContext): HTMLElement {
   });
   form.querySelector('#sync-run')!.addEventListener('click', () => void attempt(error, async () => {
     await ctx.api.send('POST', '/v1/geofence-sync/run');
-    toast('Sync started');
+    toast('Sync started: its result appears under Last runs');
     await load();
   }));
   void attempt(error, load);

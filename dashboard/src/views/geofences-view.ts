@@ -3,8 +3,14 @@
 import L from 'leaflet';
 import type { ViewContext } from '../context';
 import { attempt, field, h, table, toast, when } from '../elements';
-import { GeofenceLayer, type GeofenceShape } from '../map/geofence-layer';
-import { geofenceForm } from './geofence-form';
+import { addGraticule } from '../map/basemap';
+import { GeofenceLayer } from '../map/geofence-layer';
+import { sketchOf, shapeLabel } from '../map/map-data';
+import { addRoads } from '../map/roads';
+import { count } from '../words';
+import { geofenceForm, type ExistingGeofence } from './geofence-form';
+
+type GeofenceShape = ExistingGeofence & { createdAt: string };
 import { importCard, syncCard } from './geofence-import';
 
 const PAGE = 100;
@@ -37,7 +43,7 @@ export async function geofencesView(ctx: ViewContext, id?: string): Promise<void
     return [
       h('a', { href: `#/geofences/${g._id}` }, g.description || g._id),
       `${g.tag ?? '—'} / ${g.externalId ?? '—'}`,
-      g.type,
+      shapeLabel(g),
       g.enabled === false ? h('span', { class: 'pill warn' }, 'disabled') : h('span', { class: 'pill ok' }, 'enabled'),
       when(g.createdAt),
       h('span', { class: 'row' }, toggle, remove),
@@ -54,7 +60,7 @@ export async function geofencesView(ctx: ViewContext, id?: string): Promise<void
     rows.push(...items.map(row));
     before = items.length ? items[items.length - 1].createdAt : before;
     more.hidden = !page.meta?.hasMore;
-    list.replaceChildren(rows.length ? table(['Description', 'Tag / external ID', 'Type', 'State', 'Created', ''], rows, `${rows.length} geofences shown`) : h('p', { class: 'muted' }, 'No geofences match.'));
+    list.replaceChildren(rows.length ? table(['Description', 'Tag / external ID', 'Type', 'State', 'Created', ''], rows, `${count(rows.length, 'geofence')} shown`) : h('p', { class: 'muted' }, 'No geofences match.'));
   };
   more.addEventListener('click', () => void attempt(error, () => load(false)));
   const filters = h('form', { class: 'row', role: 'search', 'aria-label': 'Filter geofences' },
@@ -77,6 +83,7 @@ function editable(g: GeofenceShape & { metadata?: Record<string, unknown> }): Re
   const body: Record<string, unknown> = { description: g.description, type: g.type, tag: g.tag, externalId: g.externalId, metadata: g.metadata };
   if (g.type === 'polygon' && g.geometry) body.coordinates = g.geometry.coordinates;
   else { body.coordinates = g.geometryCenter.coordinates; body.radius = g.geometryRadius; }
+  if (g.type === 'isochrone') body.mode = g.mode;
   return body;
 }
 
@@ -90,8 +97,12 @@ async function geofenceDetail(ctx: ViewContext, id: string): Promise<void> {
     ctx.root.append(h('h1', {}, geofence.description || geofence._id), h('div', { class: 'map-layout', style: 'height:auto' }, mapEl, h('div', { class: 'card' }, form)));
     const map = L.map(mapEl, { preferCanvas: true });
     ctx.onLeave(() => map.remove());
-    const [lng, lat] = geofence.geometryCenter.coordinates;
-    map.setView([lat, lng], 15);
-    new GeofenceLayer(map, () => undefined).set([geofence]);
+    const sketch = sketchOf(geofence);
+    const [w, s, e, n] = sketch.bbox;
+    map.fitBounds([[s, w], [n, e]], { padding: [24, 24], maxZoom: 18, animate: false });
+    mapEl.dataset.fitted = 'true';
+    new GeofenceLayer(map, () => undefined).set([sketch]);
+    addGraticule(map);
+    void addRoads(map, ctx.api);
   });
 }

@@ -1,21 +1,30 @@
-// The map: geofences as their shapes, users at their last location, recent events; click anything for
-// its details. New geofences are drawn here too.
+// The map: the geofences and users in view (GET /v1/data/map, bounded by the view whatever the
+// environment holds), recent events; click anything for its details, kept live while it is open. New
+// geofences are drawn here too.
 import L from 'leaflet';
-import { listAll } from '../api';
 import type { ViewContext } from '../context';
 import { poll } from '../context';
 import { attempt, h, when } from '../elements';
 import { describeEvent, EventFeed } from '../events-feed';
 import { addGraticule, addOutlines } from '../map/basemap';
 import { DrawTool } from '../map/draw-tool';
-import { GeofenceLayer, type GeofenceShape } from '../map/geofence-layer';
+import { GeofenceLayer } from '../map/geofence-layer';
+import { sketchOf, shapeLabel, type GeofenceSketch, type MapAnswer, type UserPoint } from '../map/map-data';
 import { addRoads } from '../map/roads';
-import { UserLayer, type UserPoint } from '../map/user-layer';
+import { openingView } from '../map/opening-view';
+import { UserLayer } from '../map/user-layer';
+import { count } from '../words';
 import { geofenceForm } from './geofence-form';
 
-/** The most of each the map loads; past this it says so rather than freezing the page. */
-const MAX_GEOFENCES = 50000;
-const MAX_USERS = 50000;
+/** Users move: the users in view and the open details are read again this often. */
+const LIVE_MS = 3000;
+
+function viewQuery(map: L.Map): { bbox: string; zoom: number } {
+  const b = map.getBounds().pad(0.1);
+  const clamp = (v: number, lim: number) => Math.max(-lim, Math.min(lim, v));
+  const box = [clamp(b.getWest(), 180), clamp(b.getSouth(), 90), clamp(b.getEast(), 180), clamp(b.getNorth(), 90)];
+  return { bbox: box.map((v) => v.toFixed(5)).join(','), zoom: Math.round(map.getZoom()) };
+}
 
 export async function mapView(ctx: ViewContext): Promise<void> {
   const status = h('p', { class: 'muted', id: 'map-status', 'aria-live': 'polite' }, 'Loading…');
@@ -31,76 +40,103 @@ export async function mapView(ctx: ViewContext): Promise<void> {
       h('div', { class: 'card' }, details),
       h('div', { class: 'card' }, h('h2', {}, 'Recent events'), feed))));
 
-  const map = L.map(mapEl, { preferCanvas: true, worldCopyJump: true, zoomSnap: 0.5 }).setView([20, 0], 2);
+  const map = L.map(mapEl, { preferCanvas: true, worldCopyJump: true, zoomSnap: 0.5 });
   ctx.onLeave(() => map.remove());
-  addGraticule(map);
-  addOutlines(map);
-  void addRoads(map, ctx.api);
   const eventsLayer = L.layerGroup().addTo(map);
   const draw = new DrawTool(map);
+  /** What the details panel shows, read again every LIVE_MS while it stays open. */
+  let refreshDetails: (() => Promise<void>) | undefined;
 
-  const showGeofence = async (g: GeofenceShape) => {
+  const geofenceDetails = async (g: GeofenceSketch) => {
+    const path = g.tag && g.externalId ? `/v1/geofences/${encodeURIComponent(g.tag)}/${encodeURIComponent(g.externalId)}/users` : `/v1/geofences/${g._id}/users`;
+    const users = ((await ctx.api.get(path, { limit: 100 })).users ?? []) as Array<{ _id: string; userId?: string; deviceId?: string }>;
+    details.replaceChildren(
+      h('h2', {}, g.description || g._id),
+      h('p', {}, `${g.tag ?? '—'} / ${g.externalId ?? '—'} · ${shapeLabel(g)}`,
+        g.enabled === false ? h('span', { class: 'pill warn' }, ' disabled') : null),
+      h('p', {}, h('a', { href: `#/geofences/${g._id}` }, 'Edit geofence')),
+      h('h2', { id: 'inside-h' }, `Users inside (${users.length})`),
+      users.length
+        ? h('ul', { 'aria-labelledby': 'inside-h' }, users.map((u) => h('li', {}, h('a', { href: `#/users/${u._id}` }, u.userId ?? u.deviceId ?? u._id))))
+        : h('p', { class: 'muted' }, 'Nobody is inside now.'),
+    );
+  };
+  const showGeofence = async (g: GeofenceSketch) => {
     if (draw.active) return;
     geofences.select(g._id);
     details.replaceChildren(h('h2', {}, g.description || g._id), h('p', { class: 'muted' }, 'Loading…'));
-    await attempt(details, async () => {
-      const path = g.tag && g.externalId ? `/v1/geofences/${encodeURIComponent(g.tag)}/${encodeURIComponent(g.externalId)}/users` : undefined;
-      const users = path ? ((await ctx.api.get(path, { limit: 100 })).users ?? []) as UserPoint[] : [];
-      details.replaceChildren(
-        h('h2', {}, g.description || g._id),
-        h('p', {}, `${g.tag ?? '—'} / ${g.externalId ?? '—'} · ${g.type}${g.geometryRadius ? ` · ${g.geometryRadius} m` : ''}`,
-          g.enabled === false ? h('span', { class: 'pill warn' }, ' disabled') : null),
-        h('p', {}, h('a', { href: `#/geofences/${g._id}` }, 'Edit geofence')),
-        h('h2', {}, `Users inside (${users.length})`),
-        users.length ? h('ul', {}, users.map((u) => h('li', {}, u.userId ?? u.deviceId ?? u._id))) : h('p', { class: 'muted' }, 'Nobody is inside now.'),
-      );
-    });
+    refreshDetails = () => geofenceDetails(g);
+    await attempt(details, refreshDetails);
+  };
+  const userDetails = async (id: string) => {
+    const { user } = await ctx.api.get(`/v1/users/${encodeURIComponent(id)}`);
+    const inside = (user.geofences ?? []) as Array<{ description?: string; tag?: string; externalId?: string }>;
+    const trip = user.trip as { _id: string; externalId: string; status: string; eta?: { duration: number } } | undefined;
+    details.replaceChildren(
+      h('h2', {}, user.userId ?? user.deviceId ?? user._id),
+      h('p', { class: 'muted' }, `Last update ${when(user.updatedAt)}`),
+      h('p', {}, h('a', { href: `#/users/${user._id}` }, 'User page: history, events, place, beacons, fraud')),
+      h('h2', {}, `In geofences (${inside.length})`),
+      inside.length ? h('ul', {}, inside.map((g) => h('li', {}, g.description || `${g.tag}/${g.externalId}`))) : h('p', { class: 'muted' }, 'None.'),
+      h('h2', {}, 'Trip'),
+      trip ? h('p', {}, h('a', { href: `#/trips/${trip._id}` }, `${trip.externalId} · ${trip.status}`), trip.eta ? ` · ETA ${Math.round(trip.eta.duration)} min` : '') : h('p', { class: 'muted' }, 'No active trip.'),
+    );
   };
   const showUser = async (u: UserPoint) => {
+    geofences.select(undefined);
     details.replaceChildren(h('h2', {}, u.userId ?? u.deviceId ?? u._id), h('p', { class: 'muted' }, 'Loading…'));
-    await attempt(details, async () => {
-      const { user } = await ctx.api.get(`/v1/users/${encodeURIComponent(u._id)}`);
-      const inside = (user.geofences ?? []) as GeofenceShape[];
-      const trip = user.trip as { _id: string; externalId: string; status: string; eta?: { duration: number } } | undefined;
-      details.replaceChildren(
-        h('h2', {}, user.userId ?? user.deviceId ?? user._id),
-        h('p', { class: 'muted' }, `Last update ${when(user.updatedAt)}`),
-        h('h2', {}, `In geofences (${inside.length})`),
-        inside.length ? h('ul', {}, inside.map((g) => h('li', {}, g.description || `${g.tag}/${g.externalId}`))) : h('p', { class: 'muted' }, 'None.'),
-        h('h2', {}, 'Trip'),
-        trip ? h('p', {}, h('a', { href: `#/trips/${trip._id}` }, `${trip.externalId} · ${trip.status}`), trip.eta ? ` · ETA ${Math.round(trip.eta.duration)} min` : '') : h('p', { class: 'muted' }, 'No active trip.'),
-        h('p', {}, h('a', { href: `#/events?user=${encodeURIComponent(user.userId ?? user.deviceId ?? user._id)}` }, 'Recent events of this user')),
-      );
-    });
+    refreshDetails = () => userDetails(u._id);
+    await attempt(details, refreshDetails);
   };
 
-  const geofences = new GeofenceLayer(map, (g) => void showGeofence(g));
+  const geofences = new GeofenceLayer(map, (g) => void showGeofence(g), ([lng, lat]) => map.setView([lat, lng], map.getZoom() + 2));
   const users = new UserLayer(map, (u) => void showUser(u));
 
   const newShape = (kind: 'circle' | 'polygon') => {
+    refreshDetails = undefined;
     details.replaceChildren(h('p', {}, kind === 'circle' ? 'Click the centre, then click the edge. Escape cancels.' : 'Click each corner; click the first corner or double-click to close. Escape cancels.'));
     draw[kind]((shape) => {
-      details.replaceChildren(geofenceForm(ctx, { shape, onSaved: (g) => { geofences.add([g]); void showGeofence(g); } }));
+      details.replaceChildren(geofenceForm(ctx, {
+        shape,
+        onSaved: (g) => { draw.clearPending(); const s = sketchOf(g); geofences.upsert(s); void showGeofence(s); },
+        onCancel: () => { draw.clearPending(); details.replaceChildren(h('p', { class: 'muted' }, 'Select a geofence or a user on the map.')); },
+      }));
       (details.querySelector('input') as HTMLInputElement | null)?.focus();
     });
   };
   drawCircle.addEventListener('click', () => newShape('circle'));
   drawPolygon.addEventListener('click', () => newShape('polygon'));
 
+  // What the view holds: read on every move (the latest answer wins) and, for users, every LIVE_MS.
+  const generations: Record<string, number> = {};
+  let shown = { geofences: 0, users: 0 };
+  const say = () => {
+    status.textContent = `${count(shown.geofences, 'geofence')}, ${count(shown.users, 'user')} in view`;
+  };
+  const load = async (include: string) => {
+    const mine = (generations[include] = (generations[include] ?? 0) + 1);
+    const answer = (await ctx.api.get('/v1/data/map', { ...viewQuery(map), include })) as MapAnswer;
+    if (mine !== generations[include]) return;
+    if (answer.geofences) { geofences.set(answer.geofences.shapes, answer.geofences.cells); shown.geofences = answer.geofences.total; }
+    if (answer.users) { users.set(answer.users.points, answer.users.cells); shown.users = answer.users.total; }
+    say();
+  };
+
   const started = performance.now();
   await attempt(status, async () => {
-    const [gs, us] = await Promise.all([
-      listAll<GeofenceShape>(ctx.api, '/v1/geofences', 'geofences', {}, MAX_GEOFENCES),
-      loadUsers(ctx, MAX_USERS),
-    ]);
-    geofences.set(gs);
-    users.set(us);
-    const frame = geofences.bounds();
-    if (frame) map.fitBounds(frame.pad(0.2), { maxZoom: 15 });
+    const opening = await openingView(ctx.api);
+    if (opening) map.fitBounds(opening, { maxZoom: 15, animate: false });
+    else map.setView([20, 0], 2, { animate: false });
+    await load('geofences,users');
     const ms = Math.round(performance.now() - started);
-    status.textContent = `${gs.length} geofences, ${users.count} users with a location · loaded in ${ms} ms`;
     mapEl.dataset.ready = String(ms);
   });
+  map.on('moveend', () => void attempt(status, () => load('geofences,users')));
+  // The base map after the data: the outlines are the largest files of the page, and the first draw
+  // should not wait for them.
+  addGraticule(map);
+  addOutlines(map);
+  void addRoads(map, ctx.api);
 
   const events = new EventFeed(ctx.api);
   const addEvents = async () => {
@@ -108,24 +144,15 @@ export async function mapView(ctx: ViewContext): Promise<void> {
     for (const e of fresh) {
       feed.prepend(h('li', { class: 'fresh' }, h('div', {}, describeEvent(e)), h('small', { class: 'muted' }, when(e.createdAt))));
       const c = e.location?.coordinates;
-      if (c) L.circleMarker([c[1], c[0]], { radius: 5, color: '#d35400', fillOpacity: 0.6 }).bindTooltip(e.type).addTo(eventsLayer);
+      if (c) L.circleMarker([c[1], c[0]], { radius: 5, color: '#d35400', fillOpacity: 0.6 }).bindTooltip(describeEvent(e)).addTo(eventsLayer);
     }
     while (feed.children.length > 50) feed.lastElementChild?.remove();
+    while (eventsLayer.getLayers().length > 200) eventsLayer.removeLayer(eventsLayer.getLayers()[0]);
   };
   await attempt(null, addEvents);
   poll(ctx, 2000, () => attempt(null, addEvents).then(() => undefined));
-}
-
-/** Users are listed by `updatedAt`, so they page by `updatedBefore`. */
-async function loadUsers(ctx: ViewContext, max: number): Promise<UserPoint[]> {
-  const all: UserPoint[] = [];
-  let before: string | undefined;
-  while (all.length < max) {
-    const page = await ctx.api.get('/v1/users', { limit: 1000, updatedBefore: before });
-    const items = (page.users ?? []) as UserPoint[];
-    all.push(...items);
-    if (!page.meta?.hasMore || items.length === 0) break;
-    before = items[items.length - 1].updatedAt;
-  }
-  return all;
+  poll(ctx, LIVE_MS, async () => {
+    await attempt(null, () => load('users'));
+    if (refreshDetails && !draw.active && !details.querySelector('form')) await attempt(null, refreshDetails);
+  });
 }

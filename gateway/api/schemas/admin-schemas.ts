@@ -78,6 +78,17 @@ export const EXTRACT: Schema = component('Extract', object({
 
 export const ROAD: Schema = object({ coordinates: arrayOf(LNG_LAT), major: BOOLEAN });
 
+/** [longitude, latitude, count]: a grid cell of a crowded map view. */
+const MAP_CELL: Schema = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
+const GEOFENCE_SKETCH: Schema = component('GeofenceSketch', object({
+  _id: ID, tag: STRING, externalId: STRING, description: STRING, type: values('circle', 'polygon', 'isochrone'), enabled: BOOLEAN,
+  center: LNG_LAT, radius: NUMBER, mode: STRING, ring: arrayOf(LNG_LAT), bbox: arrayOf(NUMBER),
+}, { optional: ['tag', 'externalId', 'radius', 'mode', 'ring'] }));
+const USER_POINT: Schema = object({ _id: ID, userId: nullable(STRING), deviceId: nullable(STRING), coordinates: LNG_LAT, updatedAt: DATETIME });
+export const MAP_GEOFENCES: Schema = object({ total: INTEGER, shapes: arrayOf(GEOFENCE_SKETCH), cells: arrayOf(MAP_CELL) });
+export const MAP_USERS: Schema = object({ total: INTEGER, cut: BOOLEAN, points: arrayOf(USER_POINT), cells: arrayOf(MAP_CELL) });
+export const DATA_OVERVIEW: Schema = object({ count: INTEGER, bbox: nullable(arrayOf(NUMBER)) });
+
 export const SYNC_REGION: Schema = object({ latitude: NUMBER, longitude: NUMBER, radius: NUMBER });
 
 export const VALIDATED_ADDRESS: Schema = object({

@@ -115,6 +115,24 @@ export class GeofenceIndex {
     return found;
   }
 
+  /** The fences whose bounding box meets the box (degrees, west < east): what a map view shows. */
+  inBox(box: Box): PreparedGeofence[] {
+    return this.tree.search(box);
+  }
+
+  /** The box around every geofence, or undefined when there is none: where a map opens. */
+  extent(): Box | undefined {
+    if (this.byId.size === 0) return undefined;
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const f of this.byId.values()) {
+      if (f.minX < minX) minX = f.minX;
+      if (f.minY < minY) minY = f.minY;
+      if (f.maxX > maxX) maxX = f.maxX;
+      if (f.maxY > maxY) maxY = f.maxY;
+    }
+    return { minX, minY, maxX, maxY };
+  }
+
   /** get() returning the prepared form, for evaluateGeofences()'s lookup. */
   getPrepared(id: string): PreparedGeofence | undefined {
     return this.byId.get(id);
