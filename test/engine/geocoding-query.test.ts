@@ -1,5 +1,6 @@
 // Query understanding and normal forms (gateway/engine/geocoding): the cases the issue names.
-import { matchName } from '../../gateway/engine/geocoding/match-name';
+import { glueParticles, matchName } from '../../gateway/engine/geocoding/match-name';
+import { ftsTypos } from '../../gateway/api/geocode/embedded/extract-index';
 import { houseNumberValue, normalizeHouseNumber, normalizeName } from '../../gateway/engine/geocoding/normalize';
 import { parseQuery, type ParseOptions } from '../../gateway/engine/geocoding/parse-query';
 import { numberFraction, onInterpolation, pointAlong } from '../../gateway/engine/geocoding/interpolate';
@@ -85,6 +86,25 @@ describe('matchName', () => {
   test('the last word typed may be a prefix', () => {
     expect(matchName(['north', 'wolfe', 'street'], ['north', 'wol'], true)?.leftover).toEqual([]);
     expect(matchName(['north', 'wolfe', 'street'], ['north', 'wol'], false)).toBeUndefined();
+  });
+
+  test('a typo inside a word an apostrophe split: the particle is glued back on both sides', () => {
+    // "O'Dnell" folds to "o dnell"; "O'Donnell" to "o donnell". Word by word, "dnell" is two letters off a
+    // word of seven (one allowed); glued, "odnell" is two off "odonnell" (eight letters: two allowed).
+    expect(glueParticles(['o', 'donnell', 'street'])).toEqual(['odonnell', 'street']);
+    expect(glueParticles(['1', 'a', 'street'])).toEqual(['1', 'astreet']);
+    expect(glueParticles(['avenue', 'de', 'l', 'annonciade'])).toEqual(['avenue', 'de', 'lannonciade']);
+    expect(matchName(['o', 'donnell', 'street'], ['o', 'dnell', 'street'], false, true)?.leftover).toEqual([]);
+    expect(matchName(['o', 'donnell', 'street'], ['o', 'dnell', 'street'], false, false)).toBeUndefined();
+    // Spelt right, the words still match one by one, at full worth.
+    expect(matchName(['o', 'donnell', 'street'], ['o', 'donnell', 'street'], false, true)?.score).toBe(3);
+    // Gluing never forgives more than the glued word's allowance.
+    expect(matchName(['o', 'donnell', 'street'], ['o', 'dll', 'street'], false, true)).toBeUndefined();
+  });
+
+  test('the typo pass looks a particle up by itself, longer words by their first three letters', () => {
+    expect(ftsTypos(['o', 'dnell', 'street'])).toBe('"o" OR "dne"* OR "str"*');
+    expect(ftsTypos(['2921', 'o'])).toBeUndefined();
   });
 });
 

@@ -4,7 +4,9 @@
 // returned, to be matched against the town, county or neighbourhood. With `typos`, a word of five
 // letters or more may be one letter off, of eight or more two (edit-distance.ts), worth less than a
 // word spelt right so that exact matches rank first. Places match on part of their name
-// (matchPlaceName): "hopkins" and "johns hop" find "Johns Hopkins Hospital".
+// (matchPlaceName): "hopkins" and "johns hop" find "Johns Hopkins Hospital". Normal forms split at an
+// apostrophe ("O'Donnell" → "o donnell"), so a typo inside such a word ("O'Dnell") is looked for with
+// the one-letter particle glued back on both sides ("odnell" against "odonnell", glueParticles()).
 import { editDistance, typoAllowance } from './edit-distance';
 
 const OPTIONAL = new Set([
@@ -23,6 +25,33 @@ export interface NameMatch {
 const TYPO_WORTH = 0.6;
 
 export function matchName(nameTokens: readonly string[], queryTokens: readonly string[], lastIsPrefix: boolean, typos = false): NameMatch | undefined {
+  const m = matchWords(nameTokens, queryTokens, lastIsPrefix, typos);
+  if (m !== undefined || !typos) return m;
+  const gluedName = glueParticles(nameTokens);
+  const gluedQuery = glueParticles(queryTokens);
+  if (gluedName.length === nameTokens.length && gluedQuery.length === queryTokens.length) return undefined;
+  return matchWords(gluedName, gluedQuery, lastIsPrefix, typos);
+}
+
+/**
+ * A one-letter word joined to the word after it ("o donnell" → "odonnell", "d annunzio" → "dannunzio"):
+ * what an apostrophe split, so that the whole word's length sets its typo allowance.
+ */
+export function glueParticles(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const next = tokens[i + 1];
+    if (/^\p{L}$/u.test(tokens[i]) && next !== undefined && /^\p{L}/u.test(next)) {
+      out.push(tokens[i] + next);
+      i++;
+    } else {
+      out.push(tokens[i]);
+    }
+  }
+  return out;
+}
+
+function matchWords(nameTokens: readonly string[], queryTokens: readonly string[], lastIsPrefix: boolean, typos: boolean): NameMatch | undefined {
   const used = new Array<boolean>(queryTokens.length).fill(false);
   let score = 0;
   for (const word of nameTokens) {

@@ -12,7 +12,8 @@
 // Issue 32: places match on part of their name; while typing a house number in European order
 // ("Hagstrasse 1") the numbers it begins are offered too, nearest first; when no street is spelt
 // right, a second pass forgives one or two letters in longer words (below any exact match); one place
-// found twice within PLACE_TWIN_METERS (its node and its building) is answered once.
+// found twice within PLACE_TWIN_METERS (its node and its building) is answered once. A number mapped
+// at many points (a building's shops) answers the one in their middle first when no unit is asked.
 import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../../../../adapters/geocoder/port';
 import { completeAddress } from '../../../../adapters/geocoder/address-format';
 import type { RegionLookup } from '../../../../adapters/regions/port';
@@ -201,10 +202,13 @@ export class EmbeddedGeocoder implements Geocoder {
         }
       }
       if (rows.length > 0) {
-        for (const row of rows) {
+        // Without a unit, a number mapped at many points (a building's shops and flats) answers its middle first.
+        const middle = parsed.unit === undefined ? middleOf(rows) : -1;
+        rows.forEach((row, i) => {
           const unitAgrees = parsed.unit !== undefined && row.unit !== null && foldText(row.unit) === foldText(parsed.unit.replace(/^#/, '')) ? 1 : 0;
-          out.push({ address: { ...addressOf(row, 'exact'), unit: row.unit ?? undefined }, score: 100 + score + agreement(row, parsed) - agreement(street, parsed) + unitAgrees });
-        }
+          const central = i === middle ? 0.5 : 0;
+          out.push({ address: { ...addressOf(row, 'exact'), unit: row.unit ?? undefined }, score: 100 + score + agreement(row, parsed) - agreement(street, parsed) + unitAgrees + central });
+        });
         continue;
       }
       const interpolated = interpolate(index, street, parsed.number);
@@ -320,6 +324,22 @@ function interpolate(index: ExtractIndex, street: StreetRow, number: string): { 
   if (above.num - below.num > MAX_INTERPOLATION_GAP) return undefined;
   const t = numberFraction(value, below.num, above.num);
   return { lon: below.lon + t * (above.lon - below.lon), lat: below.lat + t * (above.lat - below.lat), admin: below };
+}
+
+/**
+ * The row nearest all the others (least summed distance): the middle of one number's points, itself a
+ * mapped point. -1 for fewer than two rows. Quadratic, and one number holds a building's few dozen rows.
+ */
+function middleOf(rows: readonly AddressRow[]): number {
+  if (rows.length < 2) return -1;
+  let best = -1;
+  let bestSum = Infinity;
+  rows.forEach((r, i) => {
+    let sum = 0;
+    for (const o of rows) sum += haversineMeters([r.lon, r.lat], [o.lon, o.lat]);
+    if (sum < bestSum) [best, bestSum] = [i, sum];
+  });
+  return best;
 }
 
 function addressOf(row: AddressRow, confidence: 'exact' | 'interpolated'): GeocodedAddress {

@@ -231,9 +231,14 @@ export function ftsAny(words: readonly string[], lastIsPrefix: boolean): string 
 
 /**
  * The FTS5 query of the typo pass: each word of four letters or more by its first three (a typo seldom
- * sits there), so "wolf stret" reaches "wolfe street"; the matcher then decides.
+ * sits there), so "wolf stret" reaches "wolfe street"; a one-letter particle before a word (what an
+ * apostrophe split: "o dnell") by itself, so "O'Dnell" reaches "O'Donnell". The matcher then decides.
  */
 export function ftsTypos(words: readonly string[]): string | undefined {
-  const terms = [...new Set(words.filter((w) => w.length >= 4 && !/\d/.test(w)).map((w) => `"${w.slice(0, 3).replace(/"/g, '""')}"*`))];
-  return terms.length === 0 ? undefined : terms.join(' OR ');
+  const terms = new Set<string>();
+  words.forEach((w, i) => {
+    if (w.length >= 4 && !/\d/.test(w)) terms.add(`"${w.slice(0, 3).replace(/"/g, '""')}"*`);
+    else if (/^\p{L}$/u.test(w) && /^\p{L}/u.test(words[i + 1] ?? '')) terms.add(`"${w}"`);
+  });
+  return terms.size === 0 ? undefined : [...terms].join(' OR ');
 }
