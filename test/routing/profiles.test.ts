@@ -86,12 +86,19 @@ function relation(tags: Record<string, string>, members: OsmRelation['members'])
 
 test('turn restriction relations', () => {
   const m = [{ type: 'way' as const, ref: 10, role: 'from' }, { type: 'node' as const, ref: 5, role: 'via' }, { type: 'way' as const, ref: 11, role: 'to' }];
-  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, m))).toEqual({ fromWay: 10, viaNode: 5, toWay: 11, only: false, modes: ['car', 'truck'] });
+  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, m))).toEqual({ fromWays: [10], viaNode: 5, viaWays: [], toWays: [11], only: false, modes: ['car', 'truck'] });
   expect(readRestriction(relation({ type: 'restriction', restriction: 'only_straight_on', except: 'hgv' }, m))).toMatchObject({ only: true, modes: ['car'] });
   // Bicycles and pedestrians ignore turn restrictions, as in OSRM's bicycle and foot profiles.
   expect(readRestriction(relation({ type: 'restriction', 'restriction:bicycle': 'no_left_turn' }, m))).toBe('not-a-restriction');
   expect(readRestriction(relation({ type: 'restriction', 'restriction:hgv': 'no_right_turn' }, m))).toMatchObject({ modes: ['truck'] });
-  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, [m[0], { type: 'way', ref: 7, role: 'via' }, m[2]]))).toBe('unsupported');
+  // Through ways, in the relation's order.
+  const throughWays = [m[0], { type: 'way' as const, ref: 7, role: 'via' }, { type: 'way' as const, ref: 8, role: 'via' }, m[2]];
+  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_left_turn' }, throughWays))).toMatchObject({ fromWays: [10], viaNode: -1, viaWays: [7, 8], toWays: [11] });
+  // Several from ways only for no_entry, several to ways only for no_exit (OSRM ignores the others).
+  const twoFrom = [m[0], { type: 'way' as const, ref: 12, role: 'from' }, m[1], m[2]];
+  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_entry' }, twoFrom))).toMatchObject({ fromWays: [10, 12], toWays: [11] });
+  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_exit' }, twoFrom))).toBe('unsupported');
+  expect(readRestriction(relation({ type: 'restriction', restriction: 'no_right_turn' }, twoFrom))).toBe('unsupported');
   expect(readRestriction(relation({ type: 'multipolygon' }, m))).toBe('not-a-restriction');
 });
 

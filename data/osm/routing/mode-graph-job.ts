@@ -29,7 +29,7 @@ export function graphBuffers(g: ModeGraph): ArrayBuffer[] {
   const h = g.hierarchy;
   const arrays = [
     g.arcTail, g.arcHead, g.arcWeight, g.arcDistance, g.arcSeconds, g.segmentForward, g.segmentBackward, g.segmentMain,
-    h.rank, h.childA, h.childB,
+    ...(g.duplicateOf ? [g.duplicateOf] : []), h.rank, h.childA, h.childB,
     h.forward.first, h.forward.other, h.forward.weight, h.forward.distance, h.forward.edge,
     h.backward.first, h.backward.other, h.backward.weight, h.backward.distance, h.backward.edge,
   ];

@@ -1,14 +1,18 @@
-// Turn restrictions from `type=restriction` relations (OSM wiki "Relation:restriction"): from a way,
-// via a node, to a way; `no_*` forbids that turn, `only_*` forbids every other turn from the same way at
-// that node. `restriction:<mode>` applies to that mode only; `except=bicycle;hgv` exempts modes.
-// Via-way restrictions are not supported (counted and skipped).
+// Turn restrictions from `type=restriction` relations (OSM wiki "Relation:restriction"): from a way, via
+// a node or through one or more ways, to a way; `no_*` forbids that passage, `only_*` forbids every
+// other way on from the same way. `no_entry` (several `from` ways) and `no_exit` (several `to` ways) name
+// each passage they forbid. `restriction:<mode>` applies to that mode only; `except=bicycle;hgv`
+// exempts modes.
 import type { OsmRelation } from '../stage';
 import type { RoutingMode } from './profiles/profile';
 
 export interface TurnRestriction {
-  fromWay: number;
+  fromWays: number[];
+  /** The via node; -1 when the restriction runs through `viaWays`. */
   viaNode: number;
-  toWay: number;
+  /** Via ways in the order the relation lists them (OSRM requires them connected in that order). */
+  viaWays: number[];
+  toWays: number[];
   only: boolean;
   modes: RoutingMode[];
 }
@@ -45,10 +49,20 @@ export function readRestriction(r: OsmRelation): RestrictionOutcome {
   if (!only && !value.startsWith('no_')) return 'unsupported';
   const except = (r.tags.except ?? '').split(';').map((s) => s.trim());
   modes = modes.filter((mode) => !MODE_WORDS[mode].some((w) => except.includes(w)));
-  const from = r.members.filter((m) => m.role === 'from' && m.type === 'way');
+  const from = r.members.filter((m) => m.role === 'from' && m.type === 'way').map((m) => m.ref);
   const via = r.members.filter((m) => m.role === 'via');
-  const to = r.members.filter((m) => m.role === 'to' && m.type === 'way');
-  if (from.length !== 1 || to.length !== 1 || via.length !== 1 || via[0].type !== 'node') return 'unsupported';
+  const to = r.members.filter((m) => m.role === 'to' && m.type === 'way').map((m) => m.ref);
+  if (from.length === 0 || to.length === 0 || via.length === 0) return 'unsupported';
+  // Several from ways only for no_entry, several to ways only for no_exit (each a forbidden passage),
+  // via a node; OSRM ignores any other restriction with several.
+  if (from.length > 1 && !(value === 'no_entry' && to.length === 1)) return 'unsupported';
+  if (to.length > 1 && !(value === 'no_exit' && from.length === 1)) return 'unsupported';
+  if ((from.length > 1 || to.length > 1) && (via.length !== 1 || via[0].type !== 'node')) return 'unsupported';
+  const viaNodes = via.filter((m) => m.type === 'node');
+  const viaWays = via.filter((m) => m.type === 'way');
+  if (viaNodes.length > 0 && (viaNodes.length !== 1 || viaWays.length > 0)) return 'unsupported';
   if (modes.length === 0) return 'not-a-restriction';
-  return { fromWay: from[0].ref, viaNode: via[0].ref, toWay: to[0].ref, only, modes };
+  return {
+    fromWays: from, viaNode: viaNodes.length === 1 ? viaNodes[0].ref : -1, viaWays: viaWays.map((m) => m.ref), toWays: to, only, modes,
+  };
 }

@@ -26,6 +26,7 @@ import { parseMaxspeed } from './profiles/maxspeed';
 import { barrierBlocks, barrierSeconds } from './profiles/barriers';
 import { readObstacle, type NodeObstacle } from './profiles/obstacles';
 import { readRestriction, type TurnRestriction } from './restrictions';
+import { placeRestriction, type RestrictionPlaces } from './restriction-segments';
 import { TypedList } from './typed-list';
 
 const EARTH_RADIUS_M = 6371008.8;
@@ -51,7 +52,7 @@ export class RoutingStage implements ImportStage {
   private unsupportedRestrictions = 0;
   private readonly restrictionWays = new Set<number>();
   /** First and last node of each way a restriction names: a via node inside one of them is ambiguous. */
-  private readonly restrictionWayEnds = new Map<number, [number, number]>();
+  private readonly restrictionWayEnds = new Map<number, readonly [number, number]>();
   /** Obstacle nodes by OSM id (profiles/obstacles.ts). */
   private readonly obstacles = new Map<number, NodeObstacle>();
   /** Per mode (MODES order): OSM ids of barrier nodes it cannot pass. */
@@ -83,8 +84,7 @@ export class RoutingStage implements ImportStage {
       return;
     }
     this.restrictions.push(outcome);
-    this.restrictionWays.add(outcome.fromWay);
-    this.restrictionWays.add(outcome.toWay);
+    for (const w of [...outcome.fromWays, ...outcome.viaWays, ...outcome.toWays]) this.restrictionWays.add(w);
   }
 
   node(n: OsmNode): void {
@@ -293,23 +293,23 @@ export class RoutingStage implements ImportStage {
     };
     const vertexObstacles = obstaclesAtVertices(vertexNode, obstacleAt);
     let applied = 0;
+    const places: RestrictionPlaces = {
+      network,
+      vertexOfNode: (id) => {
+        const i = nodes.indexOf(id);
+        return i >= 0 && i < vertexOf.length ? vertexOf[i] : -1;
+      },
+      wayEnds: (way) => this.restrictionWayEnds.get(way),
+      waySegments: (way) => waySegments.get(way) ?? [],
+    };
     const jobs: ModeGraphJob[] = MODES.flatMap((mode, m) => {
       if (!this.modes.includes(mode)) return [];
       ctx.progress('preparing the road graph of each mode', m, MODES.length);
       const restrictions: SegmentRestriction[] = [];
       for (const r of this.restrictions) {
         if (!r.modes.includes(mode)) continue;
-        // Via a node in the middle of the from or to way: which part is meant is ambiguous; OSRM ignores it.
-        const endsAtVia = (way: number) => this.restrictionWayEnds.get(way)?.includes(r.viaNode) ?? false;
-        if (!endsAtVia(r.fromWay) || !endsAtVia(r.toWay)) continue;
-        const viaIndex = nodes.indexOf(r.viaNode);
-        const via = viaIndex >= 0 && viaIndex < vertexOf.length ? vertexOf[viaIndex] : -1;
-        if (via < 0) continue;
-        const touching = (way: number) => (waySegments.get(way) ?? []).filter((s) => network.segmentFrom[s] === via || network.segmentTo[s] === via);
-        const fromSegments = touching(r.fromWay);
-        const toSegments = touching(r.toWay);
-        if (fromSegments.length === 0 || toSegments.length === 0) continue;
-        restrictions.push({ via, fromSegments, toSegments, only: r.only });
+        const placed = placeRestriction(r, places);
+        if (placed !== null) restrictions.push(placed);
       }
       const wayRestricted = this.waySpeed[m].restricted;
       const restricted = Uint8Array.from(network.segmentWay, (w) => wayRestricted.get(w));
@@ -364,7 +364,7 @@ export class RoutingStage implements ImportStage {
     }
     for (const job of jobs) Object.assign(summary, figures.get(job.id));
     summary['turn restrictions'] = applied;
-    if (this.unsupportedRestrictions > 0) summary['restrictions skipped (via way)'] = this.unsupportedRestrictions;
+    if (this.unsupportedRestrictions > 0) summary['restrictions not understood'] = this.unsupportedRestrictions;
     summary.bytes = bytes;
     return summary;
   }

@@ -45,7 +45,7 @@ export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
     vertexCount: (meta as { vertexCount: number }).vertexCount, arcTail: a.arcTail, arcHead: a.arcHead,
     // Files written before arcSeconds existed had no routing penalties: their weights are the times.
     arcWeight: a.arcWeight, arcDistance: a.arcDistance, arcSeconds: a.arcSeconds ?? a.arcWeight, segmentForward: a.segmentForward,
-    segmentBackward: a.segmentBackward, segmentMain: a.segmentMain, hierarchy,
+    segmentBackward: a.segmentBackward, segmentMain: a.segmentMain, hierarchy, duplicateOf: a.duplicateOf as Uint32Array | undefined,
   };
 }
 

@@ -6,20 +6,24 @@
 // (`private`, `destination`…) costs RESTRICTED_ENTRY_SECONDS of weight but no travel time (OSRM's
 // routability weight): such roads serve the ends of a route, not its middle. An obstacle on a vertex
 // (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
-// binds. Then the large strongly connected part (for snapping) and the contraction hierarchy.
+// binds. Restrictions through ways copy the via roads (via-way-restrictions.ts). Then the large strongly connected part (for snapping) and the contraction hierarchy.
 import { contract, type BaseArcs, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
 import { SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 import { mergedCarriageways } from './merged-carriageways';
+import { applyPathRestrictions, type PathRestriction } from './via-way-restrictions';
 import { obstacleFacesTravel, stopBelongsElsewhere, OBSTACLE_MINOR, type VertexObstacles } from './obstacles';
 
+/** A turn restriction via a node (`via` its vertex), or through ways (`path`, via-way-restrictions.ts). */
 export interface SegmentRestriction {
   via: number;
   /** Segments of the `from` way that touch `via`. */
   fromSegments: number[];
   toSegments: number[];
   only: boolean;
+  /** Through ways: the codes arriving from the `from` way and those driven along the via ways. */
+  path?: { fromCodes: number[]; viaCodes: number[] };
 }
 
 export interface ModeGraphInput {
@@ -121,6 +125,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   // Restrictions by (arriving segment, via vertex).
   const rules = new Map<string, { forbidden: Set<number>; onlyTo: Set<number> | null }>();
   for (const r of input.restrictions) {
+    if (r.path !== undefined) continue;
     for (const s of r.fromSegments) {
       const key = `${s}:${r.via}`;
       let rule = rules.get(key);
@@ -173,14 +178,17 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
       distance.push(n.segmentLength[d >> 1]);
     }
   }
-  const arcTail = Uint32Array.from(tail);
-  const arcHead = Uint32Array.from(head);
-  const arcWeight = Float32Array.from(weight);
-  const arcSeconds = Float32Array.from(seconds);
-  const arcDistance = Float32Array.from(distance);
+  const paths: PathRestriction[] = input.restrictions.flatMap((r) => (r.path === undefined ? [] : [{ ...r.path, toSegments: r.toSegments, only: r.only }]));
+  const { arcs: built, duplicateOf } = applyPathRestrictions(codes, { tail, head, weight, seconds, distance }, paths);
+  const vertexCount = codes + duplicateOf.length;
+  const arcTail = Uint32Array.from(built.tail);
+  const arcHead = Uint32Array.from(built.head);
+  const arcWeight = Float32Array.from(built.weight);
+  const arcSeconds = Float32Array.from(built.seconds);
+  const arcDistance = Float32Array.from(built.distance);
 
   input.onProgress?.('components', 0);
-  const component = stronglyConnected(codes, arcTail, arcHead);
+  const component = stronglyConnected(vertexCount, arcTail, arcHead);
   const sizes = new Map<number, number>();
   for (let c = 0; c < codes; c++) if (weightOf(c) >= 0) sizes.set(component[c], (sizes.get(component[c]) ?? 0) + 1);
   const largest = Math.max(0, ...sizes.values());
@@ -188,10 +196,13 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   const segmentMain = new Uint8Array(segments);
   for (let c = 0; c < codes; c++) if (weightOf(c) >= 0 && (sizes.get(component[c]) ?? 0) >= threshold) segmentMain[c >> 1] = 1;
 
-  const arcs: BaseArcs = { vertexCount: codes, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
-  input.onProgress?.('ordering', 0, codes);
+  const arcs: BaseArcs = { vertexCount, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
+  input.onProgress?.('ordering', 0, vertexCount);
   const hierarchy = contract(arcs, (step, done, total) => input.onProgress?.(step, done, total), { finishedEdges: input.finishedEdges });
-  return { vertexCount: codes, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy };
+  return {
+    vertexCount, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy,
+    duplicateOf: Uint32Array.from(duplicateOf),
+  };
 }
 
 /**

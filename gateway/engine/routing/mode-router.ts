@@ -44,6 +44,10 @@ export class ModeRouter {
   private readonly legContext: LegContext;
   /** Whether the mode's main part is large in OSRM's sense (else the map is small and every part counts). */
   private readonly bigComponent: boolean;
+  /** Segment directions: 2 × segments; vertices from there on are copies (ModeGraph.duplicateOf). */
+  private readonly codes: number;
+  /** The copies of each copied code, so a point on it is reached through them too. */
+  private readonly copies = new Map<number, number[]>();
 
   constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
     // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
@@ -54,6 +58,12 @@ export class ModeRouter {
       if (mode.segmentBackward[s] >= 0) mainCodes++;
     }
     this.bigComponent = mainCodes >= MAIN_COMPONENT_CODES;
+    this.codes = network.segmentFrom.length * 2;
+    mode.duplicateOf?.forEach((c, i) => {
+      const list = this.copies.get(c);
+      if (list) list.push(this.codes + i);
+      else this.copies.set(c, [this.codes + i]);
+    });
     const penalised = mode.arcSeconds !== mode.arcWeight && mode.arcSeconds.some((s, a) => s !== mode.arcWeight[a]);
     this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
     const arcs = mode.arcTail.length;
@@ -75,11 +85,11 @@ export class ModeRouter {
     const vertices = network.vertexPoint.length;
     const leaveFirst = new Uint32Array(vertices + 1);
     const open = (c: number) => ((c & 1) === 0 ? mode.segmentForward[c >> 1] : mode.segmentBackward[c >> 1]) >= 0;
-    for (let c = 0; c < n; c++) if (open(c)) leaveFirst[codeTail(network, c) + 1]++;
+    for (let c = 0; c < this.codes; c++) if (open(c)) leaveFirst[codeTail(network, c) + 1]++;
     for (let v = 0; v < vertices; v++) leaveFirst[v + 1] += leaveFirst[v];
     const leave = new Uint32Array(leaveFirst[vertices]);
     const pos = leaveFirst.slice(0, vertices);
-    for (let c = 0; c < n; c++) if (open(c)) leave[pos[codeTail(network, c)]++] = c;
+    for (let c = 0; c < this.codes; c++) if (open(c)) leave[pos[codeTail(network, c)]++] = c;
     this.legContext = {
       network, travelMode,
       alongAt: (p) => index.alongAt(p),
@@ -130,6 +140,11 @@ export class ModeRouter {
     return (c & 1) === 0 ? f : 1 - f;
   }
 
+  /** The segment direction a graph vertex stands for (a copy's original). */
+  private codeOf(v: number): number {
+    return v < this.codes ? v : this.mode.duplicateOf![v - this.codes];
+  }
+
   private seconds(c: number): number {
     return (c & 1) === 0 ? this.mode.segmentForward[c >> 1] : this.mode.segmentBackward[c >> 1];
   }
@@ -162,12 +177,14 @@ export class ModeRouter {
       const secs = this.seconds(c);
       if (secs < 0) continue;
       const share = this.travelled(snap, c);
-      for (let i = this.inFirst[c]; i < this.inFirst[c + 1]; i++) {
-        const a = this.inArc[i];
-        // The turn's own cost is the arc's weight beyond the segment's (its time, the arc's travel seconds beyond).
-        const turn = this.mode.arcWeight[a] - secs;
-        const turnTime = this.mode.arcSeconds[a] - secs;
-        seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, seconds: turnTime + secs * share, option: c });
+      for (const v of [c, ...(this.copies.get(c) ?? [])]) {
+        for (let i = this.inFirst[v]; i < this.inFirst[v + 1]; i++) {
+          const a = this.inArc[i];
+          // The turn's own cost is the arc's weight beyond the segment's (its time, the arc's travel seconds beyond).
+          const turn = this.mode.arcWeight[a] - secs;
+          const turnTime = this.mode.arcSeconds[a] - secs;
+          seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, seconds: turnTime + secs * share, option: c });
+        }
       }
     }
     return seeds;
@@ -199,7 +216,7 @@ export class ModeRouter {
   private filterFor(avoidMask: number) {
     const flags = this.network.segmentFlags;
     const head = this.mode.arcHead;
-    return { allowed: (a: number) => (flags[head[a] >> 1] & avoidMask) === 0 };
+    return { allowed: (a: number) => (flags[this.codeOf(head[a]) >> 1] & avoidMask) === 0 };
   }
 
   /** The stretch of segment direction c between two shares of it (0 = where c enters, 1 = where it leaves). */
@@ -220,7 +237,7 @@ export class ModeRouter {
     }
     const out: Piece[] = [piece(r.sourceOption, this.travelled(from, r.sourceOption), 1)];
     for (const a of r.arcs) {
-      const p = piece(this.mode.arcHead[a], 0, 1);
+      const p = piece(this.codeOf(this.mode.arcHead[a]), 0, 1);
       // The arc's time holds the turn onto the segment as well.
       p.duration = this.mode.arcSeconds[a];
       out.push(p);
@@ -319,7 +336,7 @@ export class ModeRouter {
       const head = this.mode.arcHead;
       const r = this.base.run(this.sourceSeeds(from, heading), [this.targetSeeds(to)], {
         allowed: avoidMask === 0 ? undefined : this.filterFor(avoidMask).allowed,
-        factor: (a) => (penalised.has(head[a] >> 1) ? ALTERNATIVE_PENALTY : 1),
+        factor: (a) => (penalised.has(this.codeOf(head[a]) >> 1) ? ALTERNATIVE_PENALTY : 1),
       })[0];
       if (r === null) break;
       const pieces = this.pieces(from, to, r);
@@ -463,7 +480,8 @@ export class ModeRouter {
     const { vertices, costs } = this.base.within(seeds, seconds);
     const lines: LngLat[][] = [];
     const sourceCodes = new Set(seeds.map((s) => s.vertex));
-    vertices.forEach((c, i) => {
+    vertices.forEach((v, i) => {
+      const c = this.codeOf(v);
       const full = this.seconds(c);
       // The source segment is entered at the snapped point, not at its start.
       const startShare = sourceCodes.has(c) ? this.travelled(from, c) : 0;

@@ -40,7 +40,7 @@ export interface Network {
 
 /** One mode's graph, edge-based: vertex c is segment c >> 1 travelled along (c even) or against it. */
 export interface ModeGraph {
-  /** 2 × segments; closed directions are isolated vertices. */
+  /** 2 × segments, plus copies (duplicateOf); closed directions are isolated vertices. */
   vertexCount: number;
   /** Turn arcs: from the end of one segment direction onto the next. */
   arcTail: Uint32Array;
@@ -56,6 +56,11 @@ export interface ModeGraph {
   /** 1 when the segment is in the mode's large connected part (snapping prefers those). */
   segmentMain: Uint8Array;
   hierarchy: Hierarchy;
+  /**
+   * Vertices from 2 × segments on are copies of segment directions made for turn restrictions through
+   * ways (via-way-restrictions.ts): the code each copies. Empty (or absent in older files) without any.
+   */
+  duplicateOf?: Uint32Array;
 }
 
 /** Road classes (`wayClass`), for maneuvers and summaries. */

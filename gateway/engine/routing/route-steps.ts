@@ -129,7 +129,9 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
       const after = segmentBearing(n, piece.segment, piece.reversed, false);
       const angle = turnAngle(before, after);
       const vertex = piece.reversed ? n.segmentTo[piece.segment] : n.segmentFrom[piece.segment];
-      const decision = decide(ctx, vertex, prevPiece, prev, cur, angle, before);
+      // Turning back on the road itself (a dead end) is a step of its own, as OSRM's `continue uturn`.
+      const turningBack = piece.segment === prevPiece.segment && piece.reversed !== prevPiece.reversed;
+      const decision = turningBack ? { type: 'continue', modifier: 'uturn' } : decide(ctx, vertex, prevPiece, prev, cur, angle, before);
       if (decision === 'roundabout-exit-passed') roundaboutExits++;
       else if (decision !== null) {
         if (decision.type === 'exit roundabout') {
