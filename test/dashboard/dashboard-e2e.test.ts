@@ -165,7 +165,7 @@ describeBrowser('dashboard in a browser', () => {
 
   test('rotates the test keys after a confirmation and keeps working with the new one', async () => {
     await page.goto(`${server.url}/dashboard/#/settings`);
-    await page.getByLabel(/^Settings/).waitFor();
+    await page.getByLabel('Stop detection').waitFor();
     await shot('settings');
     await page.getByRole('button', { name: 'Rotate keys…' }).click();
     await page.getByRole('button', { name: 'Rotate keys', exact: true }).click();

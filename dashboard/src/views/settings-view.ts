@@ -1,13 +1,57 @@
-// Project settings (GET/PATCH /v1/project/settings) and the project's keys (rotation, after a
-// confirmation that says what it breaks).
+// Project settings as a form, each setting explained (GET/PATCH /v1/project/settings), and the
+// project's keys: rotation after a confirmation that says what it breaks, the new keys shown once with
+// a copy button each.
 import type { ViewContext } from '../context';
 import { attempt, field, h, table, toast } from '../elements';
 
+type Kind = 'flag' | 'number';
+interface Setting { name: string; label: string; kind: Kind; help: string; unit?: string; min?: number; max?: number }
+
+/** The settings Radar keeps "in the dashboard", grouped as a person looks for them. */
+const GROUPS: Array<{ title: string; settings: Setting[] }> = [
+  {
+    title: 'Geofence events',
+    settings: [
+      { name: 'stopDetection', label: 'Stop detection', kind: 'flag', help: 'Entries only when the device reports it has stopped or is in the foreground (a geofence can override it).' },
+      { name: 'bufferEntries', label: 'Buffer entries', kind: 'flag', help: 'Count a user as entered when within their location accuracy of the boundary, not only inside it.' },
+      { name: 'bufferExits', label: 'Buffer exits', kind: 'flag', help: 'Count an exit only once the user is further out than their location accuracy.' },
+      { name: 'dwellEvents', label: 'Dwell events', kind: 'flag', help: 'Send user.dwelled_in_geofence once per visit after the geofence\'s dwell threshold.' },
+      { name: 'operatingHoursSuppression', label: 'Respect operating hours', kind: 'flag', help: 'No geofence events outside a geofence\'s operating hours (in its local time).' },
+    ],
+  },
+  {
+    title: 'Trips',
+    settings: [
+      { name: 'tripApproachingThreshold', label: 'Approaching threshold', kind: 'number', unit: 'minutes', min: 0, max: 1440, help: 'A trip is approaching when its ETA falls to this (a trip or destination geofence may set its own).' },
+      { name: 'tripExpirationHours', label: 'Trip expiry', kind: 'number', unit: 'hours', min: 0.01, max: 8760, help: 'An open trip without an update for this long is expired.' },
+    ],
+  },
+  {
+    title: 'Context and fraud',
+    settings: [
+      { name: 'places', label: 'Places', kind: 'flag', help: 'Match users to imported places (user.place, place events).' },
+      { name: 'regions', label: 'Regions', kind: 'flag', help: 'Country, state, DMA and postal code on users and their region events.' },
+      { name: 'fraud', label: 'Fraud checks', kind: 'flag', help: 'Flag mocked, jumped, compromised, inaccurate, proxied and shared locations on users.' },
+      { name: 'fraudBlocking', label: 'Block on fraud', kind: 'flag', help: 'A location update that fails the fraud checks yields no events.' },
+    ],
+  },
+];
+
 export async function settingsView(ctx: ViewContext): Promise<void> {
   const error = h('p', { class: 'error', role: 'alert' });
-  const editor = h('textarea', { name: 'settings', rows: 18, style: 'width:100%; font-family: ui-monospace, monospace' });
+  const controls = new Map<string, HTMLInputElement>();
+  const groups = GROUPS.map((g) => h('fieldset', { class: 'card' }, h('legend', {}, g.title), g.settings.map((s) => {
+    if (s.kind === 'flag') {
+      const box = h('input', { type: 'checkbox', name: s.name, 'aria-describedby': `${s.name}-help` });
+      controls.set(s.name, box);
+      return h('div', { class: 'field setting' }, h('label', {}, box, ` ${s.label}`), h('small', { class: 'muted', id: `${s.name}-help` }, s.help));
+    }
+    const input = h('input', { type: 'number', name: s.name, step: 'any', min: s.min, max: s.max, required: true });
+    controls.set(s.name, input);
+    return field(`${s.label} (${s.unit})`, input, s.help);
+  })));
   const save = h('button', { type: 'submit', class: 'primary' }, 'Save settings');
-  const form = h('form', { 'aria-label': 'Project settings' }, field('Settings (JSON; only changed fields need to be sent)', editor), save);
+  const form = h('form', { 'aria-label': 'Project settings' }, groups, error, save);
   const keysOut = h('div', { 'aria-live': 'polite' });
   const rotate = h('button', { type: 'button', class: 'danger', id: 'rotate-keys' }, 'Rotate keys…');
   const dialog = h('dialog', { 'aria-labelledby': 'rotate-h' },
@@ -17,17 +61,19 @@ export async function settingsView(ctx: ViewContext): Promise<void> {
       h('button', { value: 'cancel' }, 'Cancel'),
       h('button', { value: 'rotate', class: 'danger', id: 'rotate-confirm' }, 'Rotate keys')));
 
-  const load = async () => {
-    const { settings } = await ctx.api.get('/v1/project/settings');
-    editor.value = JSON.stringify(settings, null, 2);
+  const show = (settings: Record<string, boolean | number>) => {
+    for (const [name, el] of controls) {
+      if (el.type === 'checkbox') el.checked = settings[name] === true;
+      else el.value = String(settings[name] ?? '');
+    }
   };
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void attempt(error, async () => {
-      let patch: unknown;
-      try { patch = JSON.parse(editor.value); } catch { throw new Error('The settings are not valid JSON.'); }
+      const patch: Record<string, boolean | number> = {};
+      for (const [name, el] of controls) patch[name] = el.type === 'checkbox' ? el.checked : Number(el.value);
       const { settings } = await ctx.api.send('PATCH', '/v1/project/settings', patch);
-      editor.value = JSON.stringify(settings, null, 2);
+      show(settings);
       toast('Settings saved');
     });
   });
@@ -38,12 +84,18 @@ export async function settingsView(ctx: ViewContext): Promise<void> {
       const { keys } = await ctx.api.send('POST', '/v1/project/keys/rotate');
       const mine = (keys as Array<{ key: string; live: boolean; kind: string }>).find((k) => k.kind === 'secret' && k.live === (ctx.env === 'live'));
       if (mine) ctx.replaceKey(mine.key);
-      keysOut.replaceChildren(h('p', {}, 'New keys (copy the secret ones now; they are stored hashed):'),
-        table(['Key', 'Environment', 'Kind'], keys.map((k: any) => [h('code', {}, k.key), k.live ? 'live' : 'test', k.kind])));
+      keysOut.replaceChildren(h('p', {}, 'New keys (copy them now: the server keeps only their hashes and cannot show them again):'),
+        table(['Key', 'Environment', 'Kind', ''], keys.map((k: any) => {
+          const copy = h('button', { type: 'button', 'aria-label': `Copy the ${k.kind} key` }, 'Copy');
+          copy.addEventListener('click', () => void navigator.clipboard.writeText(k.key).then(() => toast('Copied')));
+          return [h('code', {}, k.key), k.live ? 'live' : 'test', k.kind, copy];
+        })));
       toast('Keys rotated');
     });
   });
-  ctx.root.append(h('h1', {}, 'Project settings'), h('div', { class: 'card' }, form, error),
-    h('section', { class: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, 'Keys'), rotate, keysOut), dialog);
-  await attempt(error, load);
+  ctx.root.append(h('h1', {}, 'Project settings'), form,
+    h('section', { class: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, 'Keys'),
+      h('p', { class: 'muted' }, 'Keys are stored hashed, so existing keys cannot be shown here; rotating issues new ones and shows them once.'),
+      rotate, keysOut), dialog);
+  await attempt(error, async () => show((await ctx.api.get('/v1/project/settings')).settings));
 }
