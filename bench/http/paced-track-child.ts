@@ -2,9 +2,12 @@
 // autocannon never takes CPU from the gateway or the receivers: POST /v1/track at a fixed overall rate,
 // each device alternating between inside and outside one geofence, so that every update makes exactly
 // one event; or the bare authenticated route (GET /v1/config) at full speed, for comparison in the same
-// run. Sends its LoadResult back over IPC.
+// run. With `eventShare` below 1, a device moves across the geofence's edge on that share of its updates
+// only (seeded), the others repeat where it is: a share of updates make an event, as on a real fleet.
+// Sends its LoadResult back over IPC.
 //
 // argv: JSON of PacedTrackJob.
+import { prng } from '../support/metro';
 import { runLoad, type LoadResult } from './load';
 
 export interface PacedTrackJob {
@@ -17,6 +20,8 @@ export interface PacedTrackJob {
   /** Requests per second over all connections (alternate); 0 is as fast as the gateway answers. */
   rate: number;
   devices: number;
+  /** Share of updates that cross the edge (and make an event), 0–1. */
+  eventShare: number;
   inside: { lat: number; lng: number };
   outside: { lat: number; lng: number };
 }
@@ -26,10 +31,11 @@ function run(job: PacedTrackJob): Promise<LoadResult> {
     return runLoad({ title: job.title, url: `${job.url}/v1/config`, headers: { authorization: job.key }, durationSeconds: job.seconds, connections: job.connections });
   }
   const isInside = new Uint8Array(job.devices);
+  const rnd = prng(7);
   let next = 0;
   const trackRequest = (req: { body?: string }) => {
     const d = next++ % job.devices;
-    isInside[d] ^= 1;
+    if (job.eventShare >= 1 || rnd() < job.eventShare) isInside[d] ^= 1;
     const at = isInside[d] ? job.inside : job.outside;
     req.body = JSON.stringify({ deviceId: `device-${d}`, userId: `user-${d}`, latitude: at.lat, longitude: at.lng, accuracy: 5, foreground: true });
     return req;
