@@ -14,6 +14,11 @@ export interface GatewayProcess {
   peakRssMiB(): number;
   /** Resident set size now, MiB (VmRSS). */
   rssMiB(): number;
+  /**
+   * CPU milliseconds the gateway has used so far (user + system). Per request, the difference over a
+   * run: on a loaded machine wall-clock latency mostly measures the wait for a core, this does not.
+   */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +44,16 @@ function cliEntry(): string {
 function statusKiB(pid: number, field: string): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+}
+
+/** Linux's USER_HZ, 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function cpuTicks(pid: number): number {
+  // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
@@ -69,6 +84,7 @@ export async function startGatewayProcess(dataDir: string, env: Record<string, s
     keys,
     peakRssMiB: () => statusKiB(child.pid!, 'VmHWM') / 1024,
     rssMiB: () => statusKiB(child.pid!, 'VmRSS') / 1024,
+    cpuMs: () => cpuTicks(child.pid!) * (1000 / CLOCK_TICKS_PER_SECOND),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

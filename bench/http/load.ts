@@ -20,6 +20,8 @@ export interface LoadOptions {
 export interface LoadResult {
   title: string;
   requestsPerSecond: number;
+  /** Requests answered in the run. */
+  total: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -43,6 +45,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const out: LoadResult = {
     title: opts.title,
     requestsPerSecond: result.requests.average,
+    total: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
