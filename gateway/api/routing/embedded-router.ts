@@ -110,10 +110,13 @@ export class EmbeddedRouter implements Router {
     let worst = 0;
     const reaching: Array<{ router: ModeRouter; snaps: Snap[]; candidates: Snap[][] }> = [];
     for (const n of this.networks) {
+      // The points near the box first: an extract the first point is not near need not load the mode's graph.
+      let near = 0;
+      while (near < points.length && nearBox(n, points[near])) near++;
+      if (near === 0) continue;
       const router = n.routers[mode];
       const candidates: Snap[][] = [];
-      for (const p of points) {
-        if (!nearBox(n, p)) break;
+      for (const p of points.slice(0, near)) {
         const found = router.snapCandidates(p, SNAP_RADIUS_M, mask);
         if (found.length === 0) break;
         candidates.push(found);

@@ -1,5 +1,6 @@
 // Loads the routing stage's files of one extract (data/osm/routing/network-files.ts) as typed-array
-// views over the file buffers, and makes a ModeRouter per mode. One read per file, no parsing.
+// views over the file buffers, and makes a ModeRouter per mode, a mode when it is first asked for. One
+// read per file, no parsing.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RouterMode } from '../../../adapters/router/port';
@@ -49,12 +50,22 @@ export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
   };
 }
 
+/**
+ * The network and its index at once, the car's graph too (the default mode, and a bad file shows at
+ * load rather than on a request); the other modes' graphs on their first request. On a region most
+ * requests are by car: reading and preparing all four modes doubled the start-up time and held the
+ * others' files and workspaces for nothing. A mode file that is missing fails the load all the same.
+ */
 export function loadNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): LoadedNetwork | null {
   const dir = path.join(extractDir, ROUTING_STAGE);
   if (!fs.existsSync(path.join(dir, 'network.bin'))) return null;
+  for (const mode of MODES) if (!fs.existsSync(path.join(dir, `${mode}.bin`))) throw new Error(`routing file ${mode}.bin is missing in ${dir}`);
   const network = readNetwork(dir);
   const index = new SegmentIndex(network);
+  const made: Partial<Record<RouterMode, ModeRouter>> = {};
+  const router = (mode: RouterMode): ModeRouter => (made[mode] ??= new ModeRouter(network, readModeGraph(dir, mode), index, TRAVEL_MODE[mode]));
+  router('car');
   const routers = {} as Record<RouterMode, ModeRouter>;
-  for (const mode of MODES) routers[mode] = new ModeRouter(network, readModeGraph(dir, mode), index, TRAVEL_MODE[mode]);
+  for (const mode of MODES) Object.defineProperty(routers, mode, { enumerable: true, get: () => router(mode) });
   return { extract, bbox, routers };
 }

@@ -16,7 +16,6 @@ class Side {
   readonly stamp: Uint32Array;
   generation = 0;
   readonly heap = new MinHeap(1024);
-  readonly touched: number[] = [];
 
   constructor(n: number) {
     this.cost = new Float64Array(n);
@@ -31,7 +30,6 @@ class Side {
   reset(): void {
     this.generation++;
     this.heap.clear();
-    this.touched.length = 0;
   }
 
   has(v: number): boolean {
@@ -46,7 +44,6 @@ class Side {
   }
 
   set(v: number, cost: number, metres: number, seconds: number, edge: number, parent: number, seed: number): void {
-    if (!this.has(v)) this.touched.push(v);
     this.stamp[v] = this.generation;
     this.cost[v] = cost;
     this.metres[v] = metres;
@@ -101,11 +98,8 @@ export class ChQuery {
   private readonly forward: Side;
   private readonly backward: Side;
   private bucketHead: Int32Array;
-  private bucketNext: number[] = [];
-  private bucketTarget: number[] = [];
-  private bucketCost: number[] = [];
-  private bucketMetres: number[] = [];
-  private bucketSeconds: number[] = [];
+  /** Bucket entries, a linked list per vertex (newest first), in arrays reused between tables. */
+  private buckets = new Buckets(1024);
 
   private readonly forwardSeconds: Float32Array | null;
   private readonly backwardSeconds: Float32Array | null;
@@ -168,45 +162,82 @@ export class ChQuery {
     const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
     const seconds = new Float64Array(sources.length * targets.length).fill(Infinity);
     const b = this.backward;
+    const head = this.bucketHead;
+    let buckets = this.buckets;
+    buckets.size = 0;
     const used: number[] = [];
-    this.bucketNext.length = this.bucketTarget.length = this.bucketCost.length = this.bucketMetres.length = this.bucketSeconds.length = 0;
-    targets.forEach((seeds, j) => {
+    const up = this.h.forward, down = this.h.backward;
+    for (let j = 0; j < targets.length; j++) {
       b.reset();
-      b.seedWith(seeds);
-      for (let v = b.step(this.h.backward, this.backwardSeconds, this.h.forward); v >= 0; v = b.step(this.h.backward, this.backwardSeconds, this.h.forward)) {
+      b.seedWith(targets[j]);
+      for (let v = b.step(down, this.backwardSeconds, up); v >= 0; v = b.step(down, this.backwardSeconds, up)) {
         if (b.stalled) continue;
-        if (this.bucketHead[v] < 0) used.push(v);
-        this.bucketNext.push(this.bucketHead[v]);
-        this.bucketHead[v] = this.bucketTarget.length;
-        this.bucketTarget.push(j);
-        this.bucketCost.push(b.cost[v]);
-        this.bucketMetres.push(b.metres[v]);
-        this.bucketSeconds.push(b.seconds[v]);
+        if (head[v] < 0) used.push(v);
+        if (buckets.size === buckets.next.length) this.buckets = buckets = buckets.grown();
+        const e = buckets.size++;
+        buckets.next[e] = head[v];
+        head[v] = e;
+        buckets.target[e] = j;
+        buckets.cost[e] = b.cost[v];
+        buckets.metres[e] = b.metres[v];
+        buckets.seconds[e] = b.seconds[v];
       }
-    });
+    }
     const f = this.forward;
     const T = targets.length;
-    sources.forEach((seeds, i) => {
+    const { next, target, cost: bCost, metres: bMetres, seconds: bSeconds } = buckets;
+    for (let i = 0; i < sources.length; i++) {
       f.reset();
-      f.seedWith(seeds);
-      for (let v = f.step(this.h.forward, this.forwardSeconds, this.h.backward); v >= 0; v = f.step(this.h.forward, this.forwardSeconds, this.h.backward)) {
+      f.seedWith(sources[i]);
+      const row = i * T;
+      for (let v = f.step(up, this.forwardSeconds, down); v >= 0; v = f.step(up, this.forwardSeconds, down)) {
         if (f.stalled) continue;
         const c0 = f.cost[v];
         const m0 = f.metres[v];
         const s0 = f.seconds[v];
-        for (let e = this.bucketHead[v]; e >= 0; e = this.bucketNext[e]) {
-          const k = i * T + this.bucketTarget[e];
-          const c = c0 + this.bucketCost[e];
+        for (let e = head[v]; e >= 0; e = next[e]) {
+          const k = row + target[e];
+          const c = c0 + bCost[e];
           if (c < cost[k]) {
             cost[k] = c;
-            metres[k] = m0 + this.bucketMetres[e];
-            seconds[k] = s0 + this.bucketSeconds[e];
+            metres[k] = m0 + bMetres[e];
+            seconds[k] = s0 + bSeconds[e];
           }
         }
       }
-    });
-    for (const v of used) this.bucketHead[v] = -1;
+    }
+    for (const v of used) head[v] = -1;
     return { cost, metres, seconds };
+  }
+}
+
+/** Bucket entries of a many-to-many table: (target, cost, metres, seconds) and the next entry of the same vertex. */
+class Buckets {
+  size = 0;
+  readonly next: Int32Array;
+  readonly target: Int32Array;
+  readonly cost: Float64Array;
+  readonly metres: Float64Array;
+  readonly seconds: Float64Array;
+
+  constructor(capacity: number) {
+    this.next = new Int32Array(capacity);
+    this.target = new Int32Array(capacity);
+    this.cost = new Float64Array(capacity);
+    this.metres = new Float64Array(capacity);
+    this.seconds = new Float64Array(capacity);
+  }
+
+  /** Twice the room, the entries so far kept. */
+  grown(): Buckets {
+    const g = new Buckets(this.next.length * 2);
+    g.next.set(this.next);
+    g.target.set(this.target);
+    g.cost.set(this.cost);
+    g.metres.set(this.metres);
+    g.seconds.set(this.seconds);
+    g.size = this.size;
+    return g;
   }
 }
 

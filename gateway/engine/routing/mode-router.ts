@@ -35,7 +35,7 @@ const ALTERNATIVE_MAX_SHARED = 0.7;
 
 export class ModeRouter {
   private readonly query: ChQuery;
-  private readonly base: BaseSearch;
+  private baseSearch: BaseSearch | undefined;
   private bounded: BoundedTable | undefined;
   private readonly graph: BaseGraph;
   /** Turn arcs arriving at each code (vertex), CSR: the target seeds. */
@@ -80,7 +80,6 @@ export class ModeRouter {
     const [outFirst, outArc] = csr(mode.arcTail);
     [this.inFirst, this.inArc] = csr(mode.arcHead);
     this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance, arcSeconds: mode.arcSeconds };
-    this.base = new BaseSearch(this.graph);
     // Open segment directions leaving each network vertex, for the maneuvers.
     const vertices = network.vertexPoint.length;
     const leaveFirst = new Uint32Array(vertices + 1);
@@ -99,6 +98,14 @@ export class ModeRouter {
         return out;
       },
     };
+  }
+
+  /**
+   * The base-graph search and its workspace (about 44 bytes a vertex), made when first needed: only
+   * avoid options, alternatives and isochrones use it, and a region's four modes would hold it for nothing.
+   */
+  private get base(): BaseSearch {
+    return (this.baseSearch ??= new BaseSearch(this.graph));
   }
 
   private segmentOpen(segment: number, avoidMask: number): boolean {
