@@ -102,9 +102,9 @@ async function main(): Promise<void> {
   const all = EXTRACTS.map((e) => ({ ...e, samples: samplesOf(dataDir, e.name, e.eu) }));
   // Warm-up: GeoNames, ZIP tables, region data and the indexes load on first use.
   const t0 = Date.now();
-  await geocoder.forward({ query: 'Paris', layers: DEFAULT_LAYERS, lang: 'en', limit: 10 });
+  await geocoder.forward({ query: 'Paris', layers: DEFAULT_LAYERS, limit: 10 });
   console.log(`\nfirst query (loads GeoNames cities, ZIP tables, regions, indexes): ${Date.now() - t0} ms`);
-  for (const e of all) for (const s of e.samples.slice(0, 20)) await geocoder.forward({ query: s.forward, layers: DEFAULT_LAYERS, lang: 'en', limit: 10 });
+  for (const e of all) for (const s of e.samples.slice(0, 20)) await geocoder.forward({ query: s.forward, layers: DEFAULT_LAYERS, limit: 10 });
 
   console.log('\nin process (embedded geocoder, no HTTP, no timeZone)');
   const forwardAll: number[] = [];
@@ -117,12 +117,12 @@ async function main(): Promise<void> {
     let fHits = 0;
     let aHits = 0;
     for (const s of e.samples) {
-      const [f, fms] = await timed(() => geocoder.forward({ query: s.forward, layers: DEFAULT_LAYERS, lang: 'en', limit: 10 }));
+      const [f, fms] = await timed(() => geocoder.forward({ query: s.forward, layers: DEFAULT_LAYERS, limit: 10 }));
       fwd.push(fms);
       if (f[0] && haversineMeters([f[0].longitude, f[0].latitude], [s.lon, s.lat]) <= 100) fHits++;
-      const [, rms] = await timed(() => geocoder.reverse({ point: [s.lon, s.lat + 0.000045], layers: DEFAULT_LAYERS, lang: 'en', limit: 10 }));
+      const [, rms] = await timed(() => geocoder.reverse({ point: [s.lon, s.lat + 0.000045], layers: DEFAULT_LAYERS, limit: 10 }));
       rev.push(rms);
-      const [a, ams] = await timed(() => geocoder.autocomplete({ query: s.typed, layers: DEFAULT_LAYERS, lang: 'en', limit: 5, near: [s.lon, s.lat] }));
+      const [a, ams] = await timed(() => geocoder.autocomplete({ query: s.typed, layers: DEFAULT_LAYERS, limit: 5, near: [s.lon, s.lat] }));
       auto.push(ams);
       if (a.some((x) => haversineMeters([x.longitude, x.latitude], [s.lon, s.lat]) <= 100)) aHits++;
     }

@@ -7,6 +7,10 @@
 export const GEOCODE_LAYERS = ['place', 'address', 'postalCode', 'locality', 'county', 'state', 'country'] as const;
 export type GeocodeLayer = (typeof GEOCODE_LAYERS)[number];
 
+/** Radar's `lang` values (spec "Geocoding"): the languages an answer can be asked in. */
+export const GEOCODE_LANGUAGES = ['ar', 'de', 'en', 'es', 'fr', 'ja', 'ko', 'pt', 'ru', 'zh'] as const;
+export type GeocodeLanguage = (typeof GEOCODE_LANGUAGES)[number];
+
 export type Confidence = 'exact' | 'interpolated' | 'fallback';
 
 /** One answer, Radar's address fields (timeZone excepted). Absent fields are left out, never null. */
@@ -41,8 +45,11 @@ export interface ForwardQuery {
   layers: ReadonlySet<GeocodeLayer>;
   /** ISO alpha-2 codes, upper case; undefined: anywhere. */
   countries?: readonly string[];
-  /** Answer language (ar, de, en, …): the embedded index has names as mapped. */
-  lang: string;
+  /**
+   * Answer language (ar, de, en, …): names in it where the data has them (OSM `name:xx`), else as
+   * mapped. Undefined: names as mapped.
+   */
+  lang?: GeocodeLanguage;
   limit: number;
   /** [lng, lat] to prefer nearer answers. */
   near?: [number, number];
@@ -53,7 +60,7 @@ export interface AutocompleteQuery extends ForwardQuery {}
 export interface ReverseQuery {
   point: [number, number];
   layers: ReadonlySet<GeocodeLayer>;
-  lang: string;
+  lang?: GeocodeLanguage;
   limit: number;
 }
 

@@ -42,7 +42,7 @@ export class PeliasGeocoder implements Geocoder {
     return this.call('/v1/reverse', { 'point.lat': String(q.point[1]), 'point.lon': String(q.point[0]), size: String(q.limit), ...layerParams(q.layers), lang: q.lang }, q.layers);
   }
 
-  private async call(pathname: string, params: Record<string, string>, layers: ReadonlySet<GeocodeLayer>): Promise<GeocodedAddress[]> {
+  private async call(pathname: string, params: Record<string, string | undefined>, layers: ReadonlySet<GeocodeLayer>): Promise<GeocodedAddress[]> {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...params, ...this.opts.extraParams })) if (v !== undefined) query.set(k, v);
     const reply = await this.http.get(`${pathname}?${query.toString()}`);

@@ -54,7 +54,7 @@ export class AddressValidator {
   async validate(input: ValidationInput): Promise<ValidationResult> {
     const line = input.addressLabel ?? `${input.number} ${input.street}`;
     const query = `${line}, ${input.city}, ${input.stateCode} ${input.postalCode}`;
-    const found = await this.geocoder.forward({ query, layers: new Set(['address']), countries: [input.countryCode], lang: 'en', limit: 20 });
+    const found = await this.geocoder.forward({ query, layers: new Set(['address']), countries: [input.countryCode], limit: 20 });
     const postal = this.postalAgrees(input);
     const inTown = (a: GeocodedAddress): boolean =>
       (a.postalCode !== undefined && a.postalCode.toUpperCase().startsWith(input.postalCode.toUpperCase().slice(0, 5))) ||

@@ -15,7 +15,7 @@ export function geofenceAddressPlacer(geocoder: Geocoder) {
     if (isAbsent(body.address) || body.type === 'polygon') return body;
     const address = readString(body.address, 'address', { maxLength: 512 })!;
     const layers = new Set([...DEFAULT_LAYERS, 'place' as const]);
-    const [top] = await geocoder.forward({ query: address, layers, lang: 'en', limit: 1 });
+    const [top] = await geocoder.forward({ query: address, layers, limit: 1 });
     const hasCoordinates = !isAbsent(body.coordinates);
     // A fallback (the street without its number, or only the town of an unknown street) is no centre.
     if (top === undefined || top.confidence === 'fallback') {

@@ -1,5 +1,5 @@
 // Readers for the geocoding parameters (spec "Geocoding" and "Search"): layers, country codes, lang.
-import { GEOCODE_LAYERS, type GeocodeLayer } from '../../../adapters/geocoder/port';
+import { GEOCODE_LANGUAGES, GEOCODE_LAYERS, type GeocodeLanguage, type GeocodeLayer } from '../../../adapters/geocoder/port';
 import { BadRequest } from '../errors';
 import { field, listOf, type Field } from './param-spec';
 import { readList } from './scalars';
@@ -9,7 +9,7 @@ const FINE: readonly GeocodeLayer[] = ['address', 'place'];
 export const DEFAULT_LAYERS: ReadonlySet<GeocodeLayer> = new Set<GeocodeLayer>(['address', ...COARSE]);
 /** Autocomplete's default also holds places: people type "johns hop" as often as an address. */
 export const AUTOCOMPLETE_DEFAULT_LAYERS: ReadonlySet<GeocodeLayer> = new Set<GeocodeLayer>(['address', 'place', ...COARSE]);
-export const GEOCODE_LANGUAGES = ['ar', 'de', 'en', 'es', 'fr', 'ja', 'ko', 'pt', 'ru', 'zh'] as const;
+export { GEOCODE_LANGUAGES };
 
 /** `layers`: comma-separated names, `coarse` and `fine` expanded; absent: address and coarse. */
 export function readLayers(raw: unknown, param = 'layers', defaults: ReadonlySet<GeocodeLayer> = DEFAULT_LAYERS): ReadonlySet<GeocodeLayer> {
@@ -37,9 +37,10 @@ export function readCountryCodes(raw: unknown, param: string): string[] | undefi
   return list.map((c) => c.toUpperCase());
 }
 
-export function readLang(raw: unknown, param = 'lang'): string {
-  if (raw === undefined || raw === null || raw === '') return 'en';
-  if (typeof raw === 'string' && (GEOCODE_LANGUAGES as readonly string[]).includes(raw.toLowerCase())) return raw.toLowerCase();
+/** `lang`; undefined when absent: names as mapped (see docs/geocoding.md, "Languages"). */
+export function readLang(raw: unknown, param = 'lang'): GeocodeLanguage | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw === 'string' && (GEOCODE_LANGUAGES as readonly string[]).includes(raw.toLowerCase())) return raw.toLowerCase() as GeocodeLanguage;
   throw new BadRequest(param, `${param} must be one of ${GEOCODE_LANGUAGES.join(', ')}`);
 }
 
@@ -64,8 +65,9 @@ export function countryCodesField(): Field<string[]> {
   return listOf(readCountryCodes, { type: 'string', pattern: '^[A-Za-z]{2}$' }).describe('ISO 3166-1 alpha-2 codes, at most 50');
 }
 
-export function langField(): Field<string, true> {
-  return field((raw, name) => readLang(raw, name), { type: 'string', enum: [...GEOCODE_LANGUAGES] }).default('en');
+export function langField(): Field<GeocodeLanguage> {
+  return field((raw, name) => readLang(raw, name), { type: 'string', enum: [...GEOCODE_LANGUAGES] })
+    .describe('names in this language where the map has them (OSM name:xx), else as mapped; absent: as mapped');
 }
 
 export function geocodeQueryField(): Field<string, true> {

@@ -4,12 +4,16 @@
 // pass; `build()` joins them end to end into rings. A boundary cut by the extract's edge leaves open
 // rings and is skipped (the summary counts them): its points fall back to the address tags.
 import { BandedPolygon } from '../../../../adapters/regions/embedded/banded-polygon';
+import { readTranslations, type Translations } from './name-translations';
 import type { NodeCoordinates, OsmRelation, OsmWay } from '../../stage';
 import type { AdminContext } from './admin-context';
 import { adminFieldOf, NYC_BOROUGH_OF_COUNTY } from './admin-levels';
 
 interface Boundary {
+  /** name:en where mapped (the answers' default), else the name. */
   name: string;
+  /** The name in Radar's other languages (name:xx), for answers asked in one. */
+  names?: Translations;
   level: number;
   /** ISO 3166-1 alpha-2 (level 2) or the ISO 3166-2 code ("US-NY"). */
   iso?: string;
@@ -39,7 +43,8 @@ export class AdminBoundaries {
     const wayIds = rel.members.filter((m) => m.type === 'way' && m.role !== 'subarea' && m.role !== 'label').map((m) => m.ref);
     for (const id of wayIds) this.wanted.add(id);
     const iso = t['ISO3166-1:alpha2'] ?? t['ISO3166-1'] ?? t['ISO3166-2'];
-    this.boundaries.push({ name: t['name:en'] ?? t.name, level, iso: iso?.toUpperCase(), wayIds });
+    const name = t['name:en'] ?? t.name;
+    this.boundaries.push({ name, names: readTranslations(t, name), level, iso: iso?.toUpperCase(), wayIds });
   }
 
   way(way: OsmWay, nodes: NodeCoordinates): void {
@@ -72,6 +77,11 @@ export class AdminBoundaries {
     this.defaultCountry = [...countries.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
     this.lines.clear();
     return this.built.length;
+  }
+
+  /** The usable boundaries' names in other languages, by the name the admin fields carry. */
+  translations(): Array<[string, Translations]> {
+    return this.built.flatMap((b) => (b.names === undefined ? [] : [[b.name, b.names] as [string, Translations]]));
   }
 
   /** Each usable boundary as a searchable area: its field, name and the centre of its bounding box. */

@@ -1,5 +1,6 @@
 // What the geocoding stage keeps of the extract, before admin lookup and indexing: plain records.
 import type { AddressTags } from './address-tags';
+import type { Translations } from './name-translations';
 
 export interface AddressPoint extends AddressTags {
   number: string;
@@ -12,12 +13,16 @@ export interface AddressPoint extends AddressTags {
 
 export interface NamedStreet {
   name: string;
+  /** Its name in Radar's other languages, where mapped (name:xx). */
+  names?: Translations;
   /** [lon, lat, lon, lat, …] of the way. */
   coords: Float64Array;
 }
 
 export interface NamedPlace extends AddressTags {
   name: string;
+  /** Its name in Radar's other languages, where mapped (name:xx). */
+  names?: Translations;
   /** The tag that made it a place ("amenity=school"). */
   kind: string;
   lon: number;

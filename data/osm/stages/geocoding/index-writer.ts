@@ -1,13 +1,15 @@
 // Writes the collected features into the extract's geocoding index (index-schema.ts): admin fields
 // from the boundaries each point lies in (address tags win where present), streets grouped by
-// normalised name and town, numbers attached to their street, POIs and areas with their FTS rows.
+// normalised name and town, numbers attached to their street, POIs and areas with their FTS rows, and
+// the names in other languages (name:xx) with the translated street and place names searchable too.
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { houseNumberValue, nameTokens, normalizeHouseNumber, normalizeName } from '../../../../gateway/engine/geocoding/normalize';
 import type { AdminContext } from './admin-context';
 import type { AdminBoundaries } from './admin-boundaries';
 import type { AddressPoint, InterpolationLine, NamedPlace, NamedStreet } from './features';
-import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_SCHEMA, INDEX_VERSION, nameKey } from './index-schema';
+import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_SCHEMA, INDEX_VERSION, nameKey, type TranslationKind } from './index-schema';
+import { mergeTranslations } from './name-translations';
 import { middleVertex } from './way-geometry';
 
 export interface IndexInput {
@@ -25,6 +27,8 @@ export interface IndexCounts {
   places: number;
   interpolations: number;
   areas: number;
+  /** Names in another language (one per name and language). */
+  translations: number;
 }
 
 /** A highway joins the address street of the same name within this distance. */
@@ -80,7 +84,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.exec(INDEX_SCHEMA);
-  const counts: IndexCounts = { addresses: 0, streets: 0, places: 0, interpolations: 0, areas: 0 };
+  const counts: IndexCounts = { addresses: 0, streets: 0, places: 0, interpolations: 0, areas: 0, translations: 0 };
   const adminValues = (a: AdminContext): Array<string | null> => [
     a.countryCode ?? null, a.country ?? null, a.state ?? null, a.stateCode ?? null, a.county ?? null,
     a.city ?? null, a.borough ?? null, a.neighborhood ?? null, a.postalCode ?? null,
@@ -136,12 +140,36 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       else byNorm.set(norm, [group]);
     }
 
-    const insertStreetName = db.prepare('INSERT INTO street_names (id, norm) VALUES (?, ?)');
+    const insertTranslation = db.prepare('INSERT OR IGNORE INTO translations (kind, name, lang, value) VALUES (?, ?, ?, ?)');
+    const writeTranslations = (kind: TranslationKind, byName: Map<string, Record<string, string>>): void => {
+      for (const [name, names] of byName) {
+        for (const [lang, value] of Object.entries(names)) counts.translations += insertTranslation.run(kind, name, lang, value).changes;
+      }
+    };
+
+    // A highway's name:xx names its street (by normal form); each is also a name the street is found by.
+    const streetTranslations = new Map<string, Record<string, string>>();
+    for (const street of input.streets) if (street.names !== undefined) mergeTranslations(streetTranslations, normalizeName(street.name), street.names);
+    const insertStreetName = db.prepare('INSERT INTO street_names (id, norm, of) VALUES (?, ?, ?)');
     const insertStreetNameFts = db.prepare('INSERT INTO street_name_fts (rowid, norm) VALUES (?, ?)');
     for (const [norm, id] of streetNames.ids) {
-      insertStreetName.run(id, norm);
+      insertStreetName.run(id, norm, null);
       insertStreetNameFts.run(id, norm);
     }
+    const streetAliases = new Set<string>();
+    for (const [norm, names] of streetTranslations) {
+      const of = streetNames.ids.get(norm);
+      if (of === undefined) continue;
+      for (const value of Object.values(names)) {
+        const alias = normalizeName(value);
+        if (alias === '' || streetNames.ids.has(alias) || streetAliases.has(`${alias}|${of}`)) continue;
+        streetAliases.add(`${alias}|${of}`);
+        const id = streetNames.ids.size + streetAliases.size;
+        insertStreetName.run(id, alias, of);
+        insertStreetNameFts.run(id, alias);
+      }
+    }
+    writeTranslations('street', streetTranslations);
     const insertStreet = db.prepare(`INSERT INTO streets (id, name_id, name, norm, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ?, ${adminPlaceholders})`);
     const insertStreetArea = db.prepare('INSERT INTO street_area_fts (rowid, area) VALUES (?, ?)');
     for (const g of groups.values()) {
@@ -188,21 +216,36 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     const insertPlace = db.prepare(`INSERT INTO places (name_id, name, kind, number, street_name, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ?, ?, ?, ${adminPlaceholders})`);
     const insertPlaceArea = db.prepare('INSERT INTO place_area_fts (rowid, area) VALUES (?, ?)');
     const placeNames = new NameIds();
+    const placeTranslations = new Map<string, Record<string, string>>();
     for (const place of input.places) {
       const norm = normalizeName(place.name);
       if (norm === '') continue;
       const nameId = placeNames.idOf(place.name);
+      mergeTranslations(placeTranslations, place.name, place.names);
       const admin = withTags(input.boundaries.contextAt(place.lon, place.lat), place);
       const { lastInsertRowid } = insertPlace.run(nameId, place.name, place.kind, place.number ?? null, place.street ?? null, place.lon, place.lat, ...adminValues(admin));
       insertPlaceArea.run(lastInsertRowid, areaText(nameId, admin, admin.postalCode === undefined ? [] : [admin.postalCode]));
       if (++counts.places % 20_000 === 0) input.progress('places', counts.places, input.places.length);
     }
-    const insertPlaceName = db.prepare('INSERT INTO place_names (id, name) VALUES (?, ?)');
+    const insertPlaceName = db.prepare('INSERT INTO place_names (id, name, of) VALUES (?, ?, ?)');
     const insertPlaceNameFts = db.prepare('INSERT INTO place_name_fts (rowid, norm) VALUES (?, ?)');
     for (const [name, id] of placeNames.ids) {
-      insertPlaceName.run(id, name);
+      insertPlaceName.run(id, name, null);
       insertPlaceNameFts.run(id, normalizeName(name));
     }
+    const placeAliases = new Set<string>();
+    for (const [name, names] of placeTranslations) {
+      const of = placeNames.ids.get(name)!;
+      for (const value of Object.values(names)) {
+        if (normalizeName(value) === '' || placeNames.ids.has(value) || placeAliases.has(`${value}|${of}`)) continue;
+        placeAliases.add(`${value}|${of}`);
+        const id = placeNames.ids.size + placeAliases.size;
+        insertPlaceName.run(id, value, of);
+        insertPlaceNameFts.run(id, normalizeName(value));
+      }
+    }
+    writeTranslations('place', placeTranslations);
+    writeTranslations('area', new Map(input.boundaries.translations().map(([name, names]) => [name, { ...names }])));
 
     const insertArea = db.prepare(`INSERT INTO areas (name, layer, lon, lat, ${adminNames}) VALUES (?, ?, ?, ?, ${adminPlaceholders})`);
     const insertAreaFts = db.prepare('INSERT INTO area_fts (rowid, norm) VALUES (?, ?)');

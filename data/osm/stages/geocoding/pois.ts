@@ -4,6 +4,7 @@
 import type { NodeCoordinates, OsmNode, OsmTags, OsmWay } from '../../stage';
 import { readAddressTags } from './address-tags';
 import type { NamedPlace } from './features';
+import { readTranslations } from './name-translations';
 import { vertexMean, wayCoords } from './way-geometry';
 
 const PLACE_KEYS = ['amenity', 'shop', 'tourism', 'leisure', 'office', 'craft', 'healthcare', 'historic', 'aeroway', 'railway', 'public_transport'] as const;
@@ -24,7 +25,9 @@ export class Pois {
   node(node: OsmNode): void {
     if (node.tags === null) return;
     const kind = placeKind(node.tags);
-    if (kind !== undefined) this.places.push({ ...readAddressTags(node.tags), name: node.tags.name!.trim(), kind, lon: node.lon, lat: node.lat });
+    if (kind === undefined) return;
+    const name = node.tags.name!.trim();
+    this.places.push({ ...readAddressTags(node.tags), name, names: readTranslations(node.tags, name), kind, lon: node.lon, lat: node.lat });
   }
 
   way(way: OsmWay, nodes: NodeCoordinates): void {
@@ -33,6 +36,7 @@ export class Pois {
     const coords = wayCoords(way.refs, nodes);
     if (coords === undefined || coords.length === 0) return;
     const [lon, lat] = vertexMean(coords);
-    this.places.push({ ...readAddressTags(way.tags), name: way.tags.name!.trim(), kind, lon, lat });
+    const name = way.tags.name!.trim();
+    this.places.push({ ...readAddressTags(way.tags), name, names: readTranslations(way.tags, name), kind, lon, lat });
   }
 }

@@ -1,9 +1,12 @@
 // An answer on its way to the caller, with the score that orders it. Higher is better.
 import type { GeocodedAddress } from '../../../../adapters/geocoder/port';
+import type { ExtractIndex } from './extract-index';
 
 export interface Candidate {
   address: GeocodedAddress;
   score: number;
+  /** The extract index it came from, which knows its names in other languages; none for bundled data. */
+  source?: ExtractIndex;
 }
 
 export function point(lon: number, lat: number): Pick<GeocodedAddress, 'latitude' | 'longitude' | 'geometry'> {

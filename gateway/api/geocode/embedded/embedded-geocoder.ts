@@ -14,13 +14,17 @@
 // right, a second pass forgives one or two letters in longer words (below any exact match); one place
 // found twice within PLACE_TWIN_METERS (its node and its building) is answered once. A number mapped
 // at many points (a building's shops) answers the one in their middle first when no unit is asked.
-import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../../../../adapters/geocoder/port';
+//
+// `lang`: streets, places and admin areas are found by their names in other languages too (OSM
+// name:xx, index version 3) and, when a language is asked, answered in it where the map has the name,
+// else as mapped. Bundled coarse data (GeoNames, regions) stays as it is.
+import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLanguage, GeocodeLayer, ReverseQuery } from '../../../../adapters/geocoder/port';
 import { completeAddress } from '../../../../adapters/geocoder/address-format';
 import type { RegionLookup } from '../../../../adapters/regions/port';
 import type { AdminRow } from '../../../../data/osm/stages/geocoding/index-schema';
 import { MAX_INTERPOLATION_GAP, numberFraction, onInterpolation, pointAlong } from '../../../engine/geocoding/interpolate';
 import { adminAgreement, matchName, matchPlaceName, type NameMatch } from '../../../engine/geocoding/match-name';
-import { foldText, houseNumberValue, nameTokens } from '../../../engine/geocoding/normalize';
+import { foldText, houseNumberValue, nameTokens, normalizeName } from '../../../engine/geocoding/normalize';
 import { parseQuery, type ParsedQuery } from '../../../engine/geocoding/parse-query';
 import { haversineMeters } from '../../../engine/geo/sphere';
 import { compact, point, type Candidate } from './candidate';
@@ -82,17 +86,17 @@ export class EmbeddedGeocoder implements Geocoder {
     for (const index of this.opts.extracts.current()) {
       if (q.layers.has('address')) {
         for (const [row, meters] of index.nearestAddresses(lon, lat, REVERSE_ADDRESS_METERS, q.limit)) {
-          found.push({ address: { ...addressOf(row, 'exact'), distance: Math.round(meters) }, score: -meters });
+          found.push({ address: { ...addressOf(row, 'exact'), distance: Math.round(meters) }, score: -meters, source: index });
         }
       }
       if (q.layers.has('place')) {
         for (const [row, meters] of index.nearestPlaces(lon, lat, REVERSE_ADDRESS_METERS, q.limit)) {
-          found.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined, distance: Math.round(meters) }, score: -meters });
+          found.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined, distance: Math.round(meters) }, score: -meters, source: index });
         }
       }
     }
     found.sort((a, b) => b.score - a.score);
-    const out = found.slice(0, q.limit).map((c) => c.address);
+    const out = found.slice(0, q.limit).map((c) => inLanguage(c, q.lang));
     if (out.length === 0) out.push(...this.coarseAt(lon, lat, q.layers));
     return out.map((a) => this.complete(a));
   }
@@ -131,12 +135,12 @@ export class EmbeddedGeocoder implements Geocoder {
     const numberTyped = lastIsPrefix && parsed.number !== undefined && foldText(q.query).endsWith(` ${parsed.number}`);
     const extracts = this.opts.extracts.current();
     for (const index of extracts) {
-      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, false, q.near));
-      if (q.layers.has('place')) cands.push(...this.places(index, q.query, parsed, lastIsPrefix, q.near));
-      cands.push(...this.areas(index, parsed, q.layers, lastIsPrefix));
+      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...from(index, this.addresses(index, parsed, lastIsPrefix, numberTyped, false, q.near)));
+      if (q.layers.has('place')) cands.push(...from(index, this.places(index, q.query, parsed, lastIsPrefix, q.near)));
+      cands.push(...from(index, this.areas(index, parsed, q.layers, lastIsPrefix)));
     }
     if (q.layers.has('address') && parsed.tokens.length > 0 && !cands.some((c) => c.address.layer === 'address' && c.address.confidence !== 'fallback')) {
-      for (const index of extracts) cands.push(...this.addresses(index, parsed, lastIsPrefix, numberTyped, true, q.near));
+      for (const index of extracts) cands.push(...from(index, this.addresses(index, parsed, lastIsPrefix, numberTyped, true, q.near)));
     }
     cands.push(...coarse.search({ parsed, layers: q.layers, countries, lastIsPrefix, limit: q.limit }));
     const addressLike = parsed.number !== undefined;
@@ -145,8 +149,8 @@ export class EmbeddedGeocoder implements Geocoder {
       const town: ParsedQuery = { ...parsed, number: undefined, streetTokens: [], tokens: parsed.localityTokens };
       const layers = new Set<GeocodeLayer>([...q.layers].filter((l) => l === 'locality' || l === 'postalCode'));
       const towns = coarse.search({ parsed: town, layers, countries, lastIsPrefix: false, limit: 1 });
-      for (const index of this.opts.extracts.current()) towns.push(...this.areas(index, town, layers, false));
-      for (const t of towns) cands.push({ address: { ...t.address, confidence: 'fallback' }, score: t.score - 30 });
+      for (const index of this.opts.extracts.current()) towns.push(...from(index, this.areas(index, town, layers, false)));
+      for (const t of towns) cands.push({ address: { ...t.address, confidence: 'fallback' }, score: t.score - 30, source: t.source });
     }
     const near = q.near;
     const kept = cands.filter((c) => q.layers.has(c.address.layer) && (countries === undefined || (c.address.countryCode !== undefined && countries.includes(c.address.countryCode))));
@@ -161,7 +165,7 @@ export class EmbeddedGeocoder implements Geocoder {
     const out: GeocodedAddress[] = [];
     const seen = new Set<string>();
     for (const c of kept) {
-      const a = this.complete(c.address);
+      const a = this.complete(inLanguage(c, q.lang));
       const key = `${a.layer}|${a.formattedAddress}|${a.placeLabel ?? ''}`;
       if (seen.has(key)) continue;
       if (a.layer === 'place' && out.some((o) => o.layer === 'place' && o.placeLabel === a.placeLabel && haversineMeters([o.longitude, o.latitude], [a.longitude, a.latitude]) <= PLACE_TWIN_METERS)) continue;
@@ -295,15 +299,42 @@ export class EmbeddedGeocoder implements Geocoder {
   }
 }
 
-/** The names that match, best match first, at most NAMES_EXPANDED (ties keep the index's order). */
+/**
+ * The names that match, best match first, at most NAMES_EXPANDED (ties keep the index's order). A name
+ * in another language stands for the name whose rows carry it; each of those names once, at its best.
+ */
 function bestNames(names: readonly NameRow[], match: (name: string) => NameMatch | undefined): Array<{ id: number; m: NameMatch }> {
-  const out: Array<{ id: number; m: NameMatch }> = [];
+  const best = new Map<number, NameMatch>();
   for (const n of names) {
     const m = match(n.name);
-    if (m !== undefined) out.push({ id: n.id, m });
+    const id = n.of ?? n.id;
+    if (m !== undefined && !(m.score <= (best.get(id)?.score ?? -Infinity))) best.set(id, m);
   }
+  const out = [...best].map(([id, m]) => ({ id, m }));
   out.sort((a, b) => b.m.score - a.m.score);
   return out.slice(0, NAMES_EXPANDED);
+}
+
+/** Marks candidates with the index they came from (their names in other languages live there). */
+function from(index: ExtractIndex, cands: Candidate[]): Candidate[] {
+  for (const c of cands) c.source = index;
+  return cands;
+}
+
+const ADMIN_NAMES = ['country', 'state', 'county', 'city', 'borough', 'neighborhood'] as const;
+
+/** The candidate's address with its street, place and admin names in `lang` where its index has them. */
+function inLanguage(c: Candidate, lang: GeocodeLanguage | undefined): GeocodedAddress {
+  const a = c.address;
+  const index = c.source;
+  if (lang === undefined || index === undefined || index.version < 3) return a;
+  if (a.street !== undefined) a.street = index.translate('street', normalizeName(a.street), lang) ?? a.street;
+  if (a.placeLabel !== undefined) a.placeLabel = index.translate('place', a.placeLabel, lang) ?? a.placeLabel;
+  for (const f of ADMIN_NAMES) {
+    const v = a[f];
+    if (v !== undefined) a[f] = index.translate('area', v, lang) ?? v;
+  }
+  return a;
 }
 
 /** Words that choose among a name's towns: those the name did not use, and the postal code. */

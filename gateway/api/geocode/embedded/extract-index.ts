@@ -2,7 +2,7 @@
 // statements for the forward search and the address points in a grid for reverse geocoding.
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_VERSION, nameKey, type AdminRow } from '../../../../data/osm/stages/geocoding/index-schema';
+import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, READABLE_INDEX_VERSIONS, nameKey, type AdminRow, type TranslationKind } from '../../../../data/osm/stages/geocoding/index-schema';
 import { PointGrid } from '../../../engine/geocoding/point-grid';
 
 export interface StreetRow extends AdminRow {
@@ -58,6 +58,8 @@ export interface NameRow {
   id: number;
   /** Normal form for streets, the name as written for places. */
   name: string;
+  /** A name in another language: the id of the name whose rows carry it (null: this name's own rows). */
+  of: number | null;
 }
 
 /** How the rows of one name are chosen among its many towns (a region's hundred Main Streets). */
@@ -105,17 +107,23 @@ export class ExtractIndex {
   readonly addressGrid: PointGrid;
   private readonly placeIds: Uint32Array;
   readonly placeGrid: PointGrid;
+  /** The index's format version: 2 has no names in other languages. */
+  readonly version: number;
+  private readonly translation: Database.Statement<[string, string, string], { value: string }> | undefined;
 
   constructor(readonly extract: string, dir: string) {
     this.db = new Database(path.join(dir, INDEX_FILE), { readonly: true, fileMustExist: true });
     const meta = new Map(this.db.prepare<[], { key: string; value: string }>('SELECT key, value FROM meta').all().map((r) => [r.key, r.value]));
-    if (meta.get('format') !== INDEX_FORMAT || meta.get('version') !== String(INDEX_VERSION)) {
+    this.version = Number(meta.get('version'));
+    if (meta.get('format') !== INDEX_FORMAT || !READABLE_INDEX_VERSIONS.includes(this.version)) {
       this.db.close();
-      throw new Error(`${path.join(dir, INDEX_FILE)} is not a version ${INDEX_VERSION} geocoding index: re-import the extract`);
+      throw new Error(`${path.join(dir, INDEX_FILE)} is not a geocoding index of version ${READABLE_INDEX_VERSIONS.join(' or ')} (found ${meta.get('version') ?? 'none'}): re-import the extract`);
     }
+    // Version 2 has neither names in other languages nor the `of` column of translated names.
+    const of = this.version >= 3 ? 'n.of' : 'NULL';
     const addressSelect = `SELECT a.id, a.street, a.number, a.num, a.unit, a.flats, a.name, a.lon, a.lat, s.name AS street_name, ${ADMIN} FROM addresses a JOIN streets s ON s.id = a.street`;
     const streetColumns = `a.id, a.name_id, a.name, a.norm, a.lon, a.lat, ${ADMIN}`;
-    this.streetNameSearch = this.db.prepare(`SELECT n.id, n.norm AS name FROM street_name_fts f JOIN street_names n ON n.id = f.rowid WHERE street_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    this.streetNameSearch = this.db.prepare(`SELECT n.id, n.norm AS name, ${of} AS of FROM street_name_fts f JOIN street_names n ON n.id = f.rowid WHERE street_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.streetsByArea = this.db.prepare(`SELECT ${streetColumns} FROM street_area_fts f JOIN streets a ON a.id = f.rowid WHERE street_area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.streetsNear = this.db.prepare(`SELECT ${streetColumns} FROM streets a WHERE a.name_id = @id ${NEAREST_FIRST}`);
     this.addressAt = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.number = ?`);
@@ -124,12 +132,13 @@ export class ExtractIndex {
     this.above = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.num > ? ORDER BY a.num ASC LIMIT 1`);
     this.interpolationsOf = this.db.prepare('SELECT first, last, step, coords FROM interpolations WHERE street = ?');
     const placeColumns = `a.id, a.name_id, a.name, a.kind, a.number, a.street_name, a.lon, a.lat, ${ADMIN}`;
-    this.placeNameSearch = this.db.prepare(`SELECT n.id, n.name FROM place_name_fts f JOIN place_names n ON n.id = f.rowid WHERE place_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    this.placeNameSearch = this.db.prepare(`SELECT n.id, n.name, ${of} AS of FROM place_name_fts f JOIN place_names n ON n.id = f.rowid WHERE place_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.placesByArea = this.db.prepare(`SELECT ${placeColumns} FROM place_area_fts f JOIN places a ON a.id = f.rowid WHERE place_area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.placesNear = this.db.prepare(`SELECT ${placeColumns} FROM places a WHERE a.name_id = @id ${NEAREST_FIRST}`);
     this.areaSearch = this.db.prepare(`SELECT a.id, a.name, a.layer, a.lon, a.lat, ${ADMIN} FROM area_fts f JOIN areas a ON a.id = f.rowid WHERE area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.addressById = this.db.prepare(`${addressSelect} WHERE a.id = ?`);
     this.placeById = this.db.prepare(`SELECT a.id, a.name, a.kind, a.number, a.street_name, a.lon, a.lat, ${ADMIN} FROM places a WHERE a.id = ?`);
+    this.translation = this.version >= 3 ? this.db.prepare('SELECT value FROM translations WHERE kind = ? AND name = ? AND lang = ?') : undefined;
     const load = (sql: string): [Uint32Array, PointGrid] => {
       const rows = this.db.prepare<[], { id: number; lon: number; lat: number }>(sql).all();
       const ids = Uint32Array.from(rows, (r) => r.id);
@@ -204,6 +213,11 @@ export class ExtractIndex {
     if (words.length > 0) take(byArea.all(`"${nameKey(id)}" AND (${words.join(' OR ')})`, ROWS_BY_AREA));
     if (choice.near !== undefined || out.length === 0) take(near.all({ id, lon, lat, kx, limit: ROWS_BY_NEARNESS }));
     return out;
+  }
+
+  /** A name in `lang` (kind 'street': by normal form; 'place', 'area': as written), if the map gives one. */
+  translate(kind: TranslationKind, name: string, lang: string): string | undefined {
+    return this.translation?.get(kind, name, lang)?.value;
   }
 
   areas(match: string): AreaRow[] {

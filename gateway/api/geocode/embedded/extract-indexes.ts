@@ -42,7 +42,7 @@ export class ExtractIndexes {
         const index = new ExtractIndex(e.name, dir);
         had?.index.close();
         this.opened.set(e.name, { importedAt: e.manifest.importedAt, index });
-        this.logger?.info('geocoding index loaded', { extract: e.name, addresses: index.addressGrid.size });
+        this.logger?.info('geocoding index loaded', { extract: e.name, addresses: index.addressGrid.size, version: index.version });
       } catch (err) {
         this.logger?.warn('geocoding index unreadable', { extract: e.name, error: err instanceof Error ? err.message : String(err) });
       }
