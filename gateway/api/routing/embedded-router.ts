@@ -232,10 +232,12 @@ export class EmbeddedRouter implements Router {
     const { router, snaps } = this.locate([req.center], req.mode);
     const snap = snaps[0];
     const lines = router.reach(snap, req.minutes * 60);
-    if (lines.length === 0) {
+    if (lines.count === 0) {
       throw new OutsideNetwork(0, req.center, `the ${req.mode} road nearest (${req.center[1]},${req.center[0]}) leads nowhere within ${req.minutes} minutes`);
     }
-    lines.push([req.center, [snap.lon, snap.lat]]);
+    lines.startLine();
+    lines.push(req.center[0], req.center[1]);
+    lines.push(snap.lon, snap.lat);
     return [reachPolygon(req.center, lines)];
   }
 }

@@ -7,6 +7,8 @@
 // density, while the grid's only parameter is its cell size, chosen from the reached extent so the
 // outline has about the same detail for a 5-minute walk and a 20-minute drive.
 
+import { Polylines } from './polylines';
+
 export type LngLat = [number, number];
 
 export interface ReachPolygonOptions {
@@ -22,16 +24,18 @@ export const DEFAULT_REACH_OPTIONS: ReachPolygonOptions = { cellsAcross: 160, mi
 const METERS_PER_DEGREE = 111320;
 
 /**
- * `lines`: reached road stretches, each a polyline of [lng, lat] (the last one of a partly reached road
+ * `lines`: reached road stretches, each a polyline of [lng, lat] (or all of them in one Polylines) (the last one of a partly reached road
  * ends where the time ran out). Returns one closed ring, counter-clockwise, [lng, lat].
  */
-export function reachPolygon(center: LngLat, lines: LngLat[][], options: ReachPolygonOptions = DEFAULT_REACH_OPTIONS): LngLat[] {
+export function reachPolygon(center: LngLat, lines: LngLat[][] | Polylines, options: ReachPolygonOptions = DEFAULT_REACH_OPTIONS): LngLat[] {
+  const flat = lines instanceof Polylines ? lines : Polylines.from(lines);
+  const coords = flat.coords;
   const kx = METERS_PER_DEGREE * Math.cos((center[1] * Math.PI) / 180);
   const ky = METERS_PER_DEGREE;
   // Local planar metres around the centre.
   let minX = 0, maxX = 0, minY = 0, maxY = 0;
-  for (const line of lines) for (const [lng, lat] of line) {
-    const x = (lng - center[0]) * kx, y = (lat - center[1]) * ky;
+  for (let p = 0; p < flat.points; p++) {
+    const x = (coords[2 * p] - center[0]) * kx, y = (coords[2 * p + 1] - center[1]) * ky;
     if (x < minX) minX = x; if (x > maxX) maxX = x; if (y < minY) minY = y; if (y > maxY) maxY = y;
   }
   const extent = Math.max(maxX - minX, maxY - minY);
@@ -49,12 +53,13 @@ export function reachPolygon(center: LngLat, lines: LngLat[][], options: ReachPo
     }
   };
   mark(0, 0);
-  for (const line of lines) {
-    for (let i = 0; i < line.length; i++) {
-      const ax = (line[i][0] - center[0]) * kx, ay = (line[i][1] - center[1]) * ky;
+  for (let l = 0; l < flat.count; l++) {
+    const first = flat.starts[l];
+    for (let i = first; i < flat.end(l); i++) {
+      const ax = (coords[2 * i] - center[0]) * kx, ay = (coords[2 * i + 1] - center[1]) * ky;
       mark(ax, ay);
-      if (i === 0) continue;
-      const bx = (line[i - 1][0] - center[0]) * kx, by = (line[i - 1][1] - center[1]) * ky;
+      if (i === first) continue;
+      const bx = (coords[2 * i - 2] - center[0]) * kx, by = (coords[2 * i - 1] - center[1]) * ky;
       const steps = Math.ceil(Math.hypot(ax - bx, ay - by) / (cell / 2));
       for (let s = 1; s < steps; s++) mark(bx + ((ax - bx) * s) / steps, by + ((ay - by) * s) / steps);
     }

@@ -7,7 +7,8 @@ import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';
 import { SEGMENT_FERRY, type ModeGraph, type Network } from './network';
 import { codeTail } from './mode-graph';
-import { buildLeg, pieceGeometry, type LegContext, type Piece } from './route-steps';
+import { Polylines } from '../isochrone/polylines';
+import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
 import type { SearchResult, SearchSeed } from './search-seed';
 import { SegmentIndex, type Snap } from './segment-index';
 
@@ -482,10 +483,11 @@ export class ModeRouter {
    * What can be reached from a snapped point within `seconds` (isochrones): each reached stretch of road
    * as a line, the stretch the time runs out on cut where it does.
    */
-  reach(from: Snap, seconds: number): LngLat[][] {
+  reach(from: Snap, seconds: number): Polylines {
     const seeds = this.sourceSeeds(from);
     const { vertices, costs } = this.base.within(seeds, seconds);
-    const lines: LngLat[][] = [];
+    const lines = new Polylines();
+    const push = (lng: number, lat: number) => lines.push(lng, lat);
     const sourceCodes = new Set(seeds.map((s) => s.vertex));
     vertices.forEach((v, i) => {
       const c = this.codeOf(v);
@@ -496,7 +498,8 @@ export class ModeRouter {
       if (entered > seconds || full <= 0) return;
       const endShare = Math.min(1, startShare + (seconds - entered) / full);
       if (endShare <= startShare) return;
-      lines.push(pieceGeometry(this.legContext, this.piece(c, startShare, endShare)));
+      lines.startLine();
+      piecePoints(this.legContext, this.piece(c, startShare, endShare), push);
     });
     return lines;
   }

@@ -29,35 +29,46 @@ export interface LegContext {
   travelMode: string;
 }
 
-function pointOf(n: Network, p: number): LngLat {
-  return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
-}
-
 /** Points of a piece in travel order, with interpolated ends. */
 export function pieceGeometry(ctx: LegContext, piece: Piece): LngLat[] {
+  const out: LngLat[] = [];
+  piecePoints(ctx, piece, (lng, lat) => out.push([lng, lat]));
+  return out;
+}
+
+/** The points of pieceGeometry, handed one by one (isochrones draw hundreds of thousands of pieces). */
+export function piecePoints(ctx: LegContext, piece: Piece, visit: (lng: number, lat: number) => void): void {
   const n = ctx.network;
   const first = n.segmentStart[piece.segment];
   const last = n.segmentStart[piece.segment + 1] - 1;
-  const at = (along: number): LngLat => {
+  const at = (along: number): void => {
     for (let p = first; p < last; p++) {
       const a = ctx.alongAt(p), b = ctx.alongAt(p + 1);
       if (along <= b || p === last - 1) {
         const t = b > a ? Math.min(1, Math.max(0, (along - a) / (b - a))) : 0;
-        const pa = pointOf(n, p), pb = pointOf(n, p + 1);
-        return [round6(pa[0] + t * (pb[0] - pa[0])), round6(pa[1] + t * (pb[1] - pa[1]))];
+        const ax = n.pointLon[p] / 1e7, ay = n.pointLat[p] / 1e7, bx = n.pointLon[p + 1] / 1e7, by = n.pointLat[p + 1] / 1e7;
+        visit(round6(ax + t * (bx - ax)), round6(ay + t * (by - ay)));
+        return;
       }
     }
-    return pointOf(n, first);
+    visit(n.pointLon[first] / 1e7, n.pointLat[first] / 1e7);
   };
   const lo = Math.min(piece.from, piece.to), hi = Math.max(piece.from, piece.to);
-  const out: LngLat[] = [at(lo)];
-  for (let p = first; p <= last; p++) {
-    const a = ctx.alongAt(p);
-    if (a > lo && a < hi) out.push(pointOf(n, p));
+  if (!piece.reversed) {
+    at(lo);
+    for (let p = first; p <= last; p++) {
+      const a = ctx.alongAt(p);
+      if (a > lo && a < hi) visit(n.pointLon[p] / 1e7, n.pointLat[p] / 1e7);
+    }
+    at(hi);
+  } else {
+    at(hi);
+    for (let p = last; p >= first; p--) {
+      const a = ctx.alongAt(p);
+      if (a > lo && a < hi) visit(n.pointLon[p] / 1e7, n.pointLat[p] / 1e7);
+    }
+    at(lo);
   }
-  out.push(at(hi));
-  if (piece.reversed) out.reverse();
-  return out;
 }
 
 function round6(x: number): number {
