@@ -22,6 +22,12 @@ async function signIn(page: Page, url: string, key: string, hash = '#/map'): Pro
   await page.goto(`${url}/dashboard/${hash}`);
 }
 
+/** Screenshots for docs/dashboard/ when $WAYMARK_SCREENSHOTS is set. */
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.WAYMARK_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+}
+
 /** Alpha of the geofence canvas at a point of the map (container pixels): 0 where nothing is painted. */
 function paintedAt(page: Page, x: number, y: number): Promise<number> {
   return page.evaluate(`(() => {
@@ -61,6 +67,7 @@ describeBrowser('dashboard defects of issue 33', () => {
     expect(await page.locator('#nav').isVisible()).toBe(false);
     expect(await page.locator('#session').isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(false);
+    await shot(page, 'signin');
   });
 
   test('switching to live asks for the live key in a password field of the page, not in window.prompt', async () => {
@@ -71,6 +78,7 @@ describeBrowser('dashboard defects of issue 33', () => {
     await page.getByLabel('Environment').selectOption('live');
     const field = page.locator('#env-key-dialog input[type="password"]');
     await field.waitFor({ timeout: 5000 });
+    await shot(page, 'environment-switch');
     await field.fill(server.keys.liveSk);
     await page.getByRole('button', { name: 'Switch to live' }).click();
     await page.getByRole('heading', { name: 'Map · live' }).waitFor();
@@ -174,6 +182,7 @@ describeBrowser('dashboard defects of issue 33', () => {
     await page.getByText('Seed store').waitFor();
     const overflowing = await page.evaluate(`[...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth + 1).length`);
     expect(overflowing).toBe(0);
+    await shot(page, 'geofences-phone');
     expect(Number(await page.evaluate('document.scrollingElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
   });
 
@@ -278,6 +287,8 @@ const CASINO: [number, number] = [7.4277, 43.7392];
     await minutes.waitFor();
     expect(await minutes.inputValue()).toBe('5');
     expect(await page.getByLabel('Travel mode').inputValue()).toBe('car');
+    await page.waitForTimeout(1000);
+    await shot(page, 'geofence-isochrone');
     expect(await page.getByLabel(/Radius/).count()).toBe(0);
     await minutes.fill('6');
     await page.getByRole('button', { name: 'Save changes' }).click();
