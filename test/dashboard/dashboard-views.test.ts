@@ -150,6 +150,26 @@ describeBrowser('dashboard views', () => {
     expect((await server.request('GET', `/v1/webhooks/${hook._id}`, { key: server.keys.testSk })).status).toBe(404);
   });
 
+  test('geofence editing on the map: dragging a circle’s edge handle changes its radius, Save keeps it', async () => {
+    const { body } = await server.request('GET', '/v1/geofences/store/harbor', { key: server.keys.testSk });
+    await open(`#/geofences/${body.geofence._id}`);
+    const edge = page.locator('[title^="Edge"]');
+    await edge.waitFor();
+    const box = (await edge.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 10 });
+    await page.mouse.up();
+    const typed = Number(await page.getByLabel(/Radius/).inputValue());
+    expect(typed).toBeGreaterThan(220);
+    await shot('geofence-edit');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(/#\/geofences$/);
+    const saved = await server.request('GET', '/v1/geofences/store/harbor', { key: server.keys.testSk });
+    expect(saved.body.geofence.geometryRadius).toBe(typed);
+    expect(saved.body.geofence.geometryCenter.coordinates).toEqual([STORE.lng, STORE.lat]);
+  });
+
   test('settings: a form, each setting explained, saved through the API', async () => {
     await open('#/settings');
     const dwell = page.getByLabel('Dwell events');

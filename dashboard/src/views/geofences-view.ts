@@ -7,6 +7,7 @@ import { addGraticule } from '../map/basemap';
 import { GeofenceLayer } from '../map/geofence-layer';
 import { sketchOf, shapeLabel } from '../map/map-data';
 import { addRoads } from '../map/roads';
+import { editShapeOnMap } from '../map/shape-editor';
 import { count } from '../words';
 import { geofenceForm, type ExistingGeofence } from './geofence-form';
 
@@ -92,7 +93,7 @@ async function geofenceDetail(ctx: ViewContext, id: string): Promise<void> {
   ctx.root.append(h('p', {}, h('a', { href: '#/geofences' }, '← All geofences')), error);
   await attempt(error, async () => {
     const { geofence } = await ctx.api.get(`/v1/geofences/${encodeURIComponent(id)}`);
-    const mapEl = h('div', { class: 'map', style: 'height: 320px', 'aria-label': 'The geofence on a map' });
+    const mapEl = h('div', { class: 'map', id: 'geofence-map', style: 'height: 420px', role: 'region', 'aria-label': 'The geofence on a map: drag the handles to change its shape' });
     const form = geofenceForm(ctx, { existing: geofence, onSaved: () => ctx.navigate('#/geofences') });
     ctx.root.append(h('h1', {}, geofence.description || geofence._id), h('div', { class: 'map-layout', style: 'height:auto' }, mapEl, h('div', { class: 'card' }, form)));
     const map = L.map(mapEl, { preferCanvas: true });
@@ -100,8 +101,8 @@ async function geofenceDetail(ctx: ViewContext, id: string): Promise<void> {
     const sketch = sketchOf(geofence);
     const [w, s, e, n] = sketch.bbox;
     map.fitBounds([[s, w], [n, e]], { padding: [24, 24], maxZoom: 18, animate: false });
-    mapEl.dataset.fitted = 'true';
     new GeofenceLayer(map, () => undefined).set([sketch]);
+    editShapeOnMap(map, form, geofence.type);
     addGraticule(map);
     void addRoads(map, ctx.api);
   });
