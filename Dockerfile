@@ -5,9 +5,11 @@ WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY tsconfig.json tsconfig.build.json ./
-COPY gateway ./gateway
+COPY core ./core
+COPY ports ./ports
 COPY adapters ./adapters
-COPY data ./data
+COPY server ./server
+COPY importers ./importers
 COPY bin ./bin
 # The build's second step bundles the dashboard (dashboard/build.mjs); the server serves dist/dashboard.
 COPY dashboard ./dashboard
@@ -21,7 +23,6 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
-COPY --from=build /app/data ./data
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

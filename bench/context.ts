@@ -14,12 +14,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../gateway/app';
-import { configFromEnv } from '../gateway/config';
-import { silentLogger } from '../gateway/http/logger';
-import type { RequestContext } from '../gateway/http/route';
-import { geofencesAt } from '../gateway/api/regions/context-geofences';
-import { importBoundaries } from '../data/regions/import-boundaries';
+import { createServices } from '../server/app';
+import { configFromEnv } from '../server/config';
+import { silentLogger } from '../ports/logger';
+import type { RequestContext } from '../server/http/route';
+import { geofencesAt } from '../server/features/regions/context-geofences';
+import { importBoundaries } from '../importers/boundaries/import-boundaries';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng, randomPoint, type LngLat } from './support/metro';

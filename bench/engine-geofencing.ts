@@ -8,11 +8,11 @@
 //
 // Last results: see the end of this file.
 import os from 'os';
-import { GeofenceIndex, evaluateGeofences, type VisitState } from '../gateway/engine/geofencing';
-import { circleGeometry, polygonApproxRadius, polygonCentroid } from '../gateway/engine/geofence-shape';
-import { destinationPoint } from '../gateway/engine/geo/sphere';
+import { GeofenceIndex, evaluateGeofences, type VisitState } from '../core/geofencing';
+import { circleGeometry, polygonApproxRadius, polygonCentroid } from '../core/geofence-shape';
+import { destinationPoint } from '../core/geo/sphere';
 import { prng } from './support/prng';
-import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../gateway/engine/types';
+import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../core/types';
 
 const GEOFENCES = 100_000;
 const DEVICES = 10_000;

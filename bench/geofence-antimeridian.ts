@@ -4,9 +4,9 @@
 //
 // Run: npm run bench:build && node dist/bench/geofence-antimeridian.js
 import os from 'node:os';
-import { GeofenceIndex } from '../gateway/engine/geofencing';
-import { circleGeometry } from '../gateway/engine/geofence-shape';
-import type { Geofence, LngLat } from '../gateway/engine/types';
+import { GeofenceIndex } from '../core/geofencing';
+import { circleGeometry } from '../core/geofence-shape';
+import type { Geofence, LngLat } from '../core/types';
 import { prng } from './support/prng';
 
 const FENCES = 40_000;

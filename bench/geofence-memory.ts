@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../gateway/app';
-import { configFromEnv } from '../gateway/config';
-import { silentLogger } from '../gateway/http/logger';
+import { createServices } from '../server/app';
+import { configFromEnv } from '../server/config';
+import { silentLogger } from '../ports/logger';
 import { mb, memory } from './support/memory';
 import { seedGeofences } from './support/seed';
 

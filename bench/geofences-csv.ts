@@ -2,7 +2,7 @@
 //
 // Run: npm run bench:build && node --expose-gc dist/bench/geofences-csv.js
 // Options: ROWS=100000 RUNS=5 environment variables.
-import { parseGeofenceCsv } from '../data/geofences-csv';
+import { parseGeofenceCsv } from '../importers/geofences-csv';
 import { summarize as stats } from './support/stats';
 import { generateStoreCsv } from './support/store-csv';
 

@@ -17,10 +17,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices, startServer, type Services } from '../gateway/app';
-import { geofenceImportOf } from '../gateway/api/geofence-import/geofence-import-feature';
-import { configFromEnv, type GatewayConfig } from '../gateway/config';
-import { silentLogger } from '../gateway/http/logger';
+import { createServices, startServer, type Services } from '../server/app';
+import { geofenceImportOf } from '../server/features/geofence-import/geofence-import-feature';
+import { configFromEnv, type GatewayConfig } from '../server/config';
+import { silentLogger } from '../ports/logger';
 import { summarize as stats } from './support/stats';
 import { generateStoreCsv as generateCsv } from './support/store-csv';
 

@@ -10,10 +10,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../data/osm/import-pipeline';
-import { formatBytes, formatDuration } from '../data/osm/import-progress';
-import { IMPORT_STAGES } from '../data/osm/stages';
-import { stepLines } from '../gateway/cli/progress';
+import { runImport } from '../importers/osm/import-pipeline';
+import { formatBytes, formatDuration } from '../importers/osm/import-progress';
+import { IMPORT_STAGES } from '../importers/osm/stages';
+import { stepLines } from '../server/cli/progress';
 
 interface Row {
   step: string;

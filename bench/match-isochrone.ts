@@ -10,11 +10,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../data/osm/import-pipeline';
-import { RoutingStage } from '../data/osm/routing/routing-stage';
-import type { LngLat, TracePoint } from '../adapters/router/port';
-import { createEmbeddedRouter } from '../gateway/api/routing/embedded-router';
-import { ExtractCatalog } from '../gateway/jobs/extract-catalog';
+import { runImport } from '../importers/osm/import-pipeline';
+import { RoutingStage } from '../importers/osm/stages/routing/routing-stage';
+import type { LngLat, TracePoint } from '../ports/router';
+import { createEmbeddedRouter } from '../adapters/router/embedded/embedded-router';
+import { ExtractCatalog } from '../adapters/extracts/extract-catalog';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng } from './support/prng';

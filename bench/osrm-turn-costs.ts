@@ -9,10 +9,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LngLat } from '../adapters/router/port';
-import { runImport } from '../data/osm/import-pipeline';
-import { RoutingStage } from '../data/osm/routing/routing-stage';
-import { loadNetwork } from '../gateway/api/routing/network-loader';
+import type { LngLat } from '../ports/router';
+import { runImport } from '../importers/osm/import-pipeline';
+import { RoutingStage } from '../importers/osm/stages/routing/routing-stage';
+import { loadNetwork } from '../adapters/router/embedded/network-loader';
 
 const ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../..' : '..');
 const OSM = path.join(ROOT, '../shared/fixtures/osm/monaco-osrm.osm.pbf');

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEmbeddedRegions, type EmbeddedRegions } from '../adapters/regions/embedded/embedded-regions';
 import { createGeoTzTimeZones } from '../adapters/time-zones/geo-tz/geo-tz-time-zones';
-import { importBoundaries } from '../data/regions/import-boundaries';
+import { importBoundaries } from '../importers/boundaries/import-boundaries';
 import { prng } from './support/metro';
 import { mb, memory } from './support/memory';
 

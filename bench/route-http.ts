@@ -10,8 +10,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../data/osm/import-pipeline';
-import { RoutingStage } from '../data/osm/routing/routing-stage';
+import { runImport } from '../importers/osm/import-pipeline';
+import { RoutingStage } from '../importers/osm/stages/routing/routing-stage';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng } from './support/prng';

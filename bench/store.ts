@@ -25,7 +25,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PostgresStore } from '../adapters/store/postgres/postgres-store';
-import type { CollectionSpec, Doc, Scope, Store, WriteOp } from '../adapters/store/port';
+import type { CollectionSpec, Doc, Scope, Store, WriteOp } from '../ports/store';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
 import { offset, prng, randomPoint, METRO_CENTER } from './support/metro';
 

@@ -12,17 +12,17 @@
 //
 // Last results: see docs/beacons.md (figures with the machine's load).
 import fs from 'node:fs';
-import type { Doc } from '../adapters/store/port';
+import type { Doc } from '../ports/store';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../gateway/app';
-import { TrackService, type TrackContext } from '../gateway/api/track/track-service';
-import type { TrackInput } from '../gateway/api/track/track-input';
-import { configFromEnv } from '../gateway/config';
-import { BeaconIndex, beaconTransitions, type IndexedBeacon, type RangedBeacon } from '../gateway/engine/beacons';
-import { newObjectId } from '../gateway/engine/object-id';
-import { DEFAULT_PROJECT_SETTINGS } from '../gateway/engine/types';
-import { silentLogger } from '../gateway/http/logger';
+import { createServices } from '../server/app';
+import { TrackService, type TrackContext } from '../server/features/track/track-service';
+import type { TrackInput } from '../server/features/track/track-input';
+import { configFromEnv } from '../server/config';
+import { BeaconIndex, beaconTransitions, type IndexedBeacon, type RangedBeacon } from '../core/beacons';
+import { newObjectId } from '../core/object-id';
+import { DEFAULT_PROJECT_SETTINGS } from '../core/types';
+import { silentLogger } from '../ports/logger';
 import { prng, randomPoint } from './support/metro';
 import { seedGeofences } from './support/seed';
 import { printCases, sink, timePure, timeTrackCases } from './support/track-runner';

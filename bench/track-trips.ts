@@ -23,14 +23,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices, type Services } from '../gateway/app';
-import { TrackService, type TrackContext } from '../gateway/api/track/track-service';
-import type { TrackInput } from '../gateway/api/track/track-input';
-import { trailPoint, type TrailPoint, type TripDoc } from '../gateway/api/trips/trip-doc';
-import { configFromEnv } from '../gateway/config';
-import { TRIP_LOCATION_CAP } from '../gateway/engine/trips';
-import { DEFAULT_PROJECT_SETTINGS } from '../gateway/engine/types';
-import { silentLogger } from '../gateway/http/logger';
+import { createServices, type Services } from '../server/app';
+import { TrackService, type TrackContext } from '../server/features/track/track-service';
+import type { TrackInput } from '../server/features/track/track-input';
+import { trailPoint, type TrailPoint, type TripDoc } from '../server/features/trips/trip-doc';
+import { configFromEnv } from '../server/config';
+import { TRIP_LOCATION_CAP } from '../core/trips';
+import { DEFAULT_PROJECT_SETTINGS } from '../core/types';
+import { silentLogger } from '../ports/logger';
 import { offset, prng, randomPoint, type LngLat } from './support/metro';
 import { seedGeofences } from './support/seed';
 

@@ -7,7 +7,7 @@
 // Run: npm run bench:build && node dist/bench/valhalla-match.js
 // Options: RUNS=2000 POINTS=500 environment variables.
 import { encodePolyline } from '../adapters/router/polyline';
-import type { LngLat, TracePoint } from '../adapters/router/port';
+import type { LngLat, TracePoint } from '../ports/router';
 import { matchFrom, traceAttributesBody } from '../adapters/router/valhalla/valhalla-trace';
 import { prng } from './support/prng';
 import { summarize } from './support/stats';

@@ -9,7 +9,7 @@ const ROOT = path.join(__dirname, '..');
 
 /** Each build step: what it writes last (its stamp) and the folders whose files it compiles. */
 const STEPS = [
-  { name: 'gateway', stamp: 'dist/gateway/cli/main.js', sources: ['gateway', 'adapters', 'data'], ext: ['.ts'], also: ['tsconfig.json', 'tsconfig.build.json'] },
+  { name: 'gateway', stamp: 'dist/server/cli/main.js', sources: ['core', 'ports', 'adapters', 'server', 'importers'], ext: ['.ts'], also: ['tsconfig.json', 'tsconfig.build.json'] },
   { name: 'dashboard', stamp: 'dist/dashboard/app.js', sources: ['dashboard'], ext: ['.ts', '.html', '.css', '.mjs'], also: [] },
 ];
 

@@ -5,7 +5,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const root = path.join(__dirname, '..');
-const entry = path.join(root, 'dist', 'gateway', 'cli', 'main.js');
+const entry = path.join(root, 'dist', 'server', 'cli', 'main.js');
 if (!fs.existsSync(entry)) {
   process.stderr.write('waymark: not built yet; run `npm run build` in ' + root + '\n');
   process.exit(1);

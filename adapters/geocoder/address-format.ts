@@ -1,8 +1,8 @@
 // Radar's labels for an address: `addressLabel` ("20 Jay St"), `formattedAddress` ("20 Jay St,
 // Brooklyn, New York, NY 11201 USA" with borough Brooklyn in the city of New York) and `countryFlag`. Shared by every geocoder adapter so their
 // answers read alike.
-import { countryByAlpha2, flagEmoji } from '../regions/facts/iso-countries';
-import type { GeocodedAddress } from './port';
+import { countryByAlpha2, flagEmoji } from '../../core/facts/iso-countries';
+import type { GeocodedAddress } from '../../ports/geocoder';
 
 /** Number before the street in North America and in most of the English-speaking world; after it elsewhere. */
 const NUMBER_FIRST = new Set(['US', 'CA', 'GB', 'IE', 'AU', 'NZ', 'FR', 'LU', 'MX', 'IL', 'ZA', 'IN', 'SG', 'PH', 'MY', 'JP']);

@@ -1,6 +1,6 @@
 // One deadline for a whole download (DNS, connect, redirects, body), also ended by the caller's signal
 // (gateway shutdown). `aborted` rejects when either fires, for racing steps that take no signal.
-import { SourceError } from './port';
+import { SourceError } from '../../ports/geofence-sources';
 
 export interface Deadline {
   signal: AbortSignal;

@@ -4,7 +4,7 @@
 // connector's address guard; one deadline covers the whole download, and the body is cut off past the
 // size limit. This file says what those failures mean to the project's owner.
 import { OutboundFailure, type OutboundHttp } from '../outbound-http/port';
-import { SourceError, type FetchLimits } from './port';
+import { SourceError, type FetchLimits } from '../../ports/geofence-sources';
 
 export interface HttpSourceOptions extends FetchLimits {
   /** The connector, made with the sync's address guard. */

@@ -3,7 +3,7 @@
 // default, or WAYMARK_SYNC_S3_ENDPOINT), never the project's: bucket and region are checked to be
 // plain names, so a project cannot point the client at another host.
 import type * as S3Sdk from '@aws-sdk/client-s3';
-import { bucketNameProblem, readLimited, regionProblem, s3Url, SourceError, type FetchLimits, type S3ObjectLocation } from './port';
+import { bucketNameProblem, readLimited, regionProblem, s3Url, SourceError, type FetchLimits, type S3ObjectLocation } from '../../ports/geofence-sources';
 import { downloadDeadline } from './deadline';
 
 export interface S3SourceOptions extends FetchLimits {

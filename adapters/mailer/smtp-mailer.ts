@@ -1,7 +1,7 @@
 // Mails through an SMTP server (nodemailer). One pooled transport per gateway: the sync sends a few
 // mails a night, but a burst of saved settings should not open a connection each.
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { MailMessage, Mailer } from './port';
+import type { MailMessage, Mailer } from '../../ports/mailer';
 
 export interface SmtpSettings {
   host: string;

@@ -1,6 +1,6 @@
 // In-memory token buckets for a single gateway process. Idle buckets are swept so memory follows the
 // number of active keys, not every key ever seen.
-import type { RateDecision, RateLimiter } from './port';
+import type { RateDecision, RateLimiter } from '../../ports/rate-limiter';
 
 interface Bucket {
   tokens: number;

@@ -7,7 +7,7 @@
 // bucket and a missing one mean the same thing.
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
-import type { RateDecision, RateLimiter } from './port';
+import type { RateDecision, RateLimiter } from '../../ports/rate-limiter';
 
 // KEYS[1] bucket hash {t: tokens, u: updated ms}; ARGV perSecond, capacity, now ms ('' = server time).
 // %.17g keeps doubles exact across the string round trip (Lua's tostring keeps only 14 digits).

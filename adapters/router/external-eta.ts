@@ -1,7 +1,7 @@
 // What every external-engine adapter answers the same way: an ETA as the best route's duration and
 // distance, and the straight-line reach that bounds a search by travel time, from a top speed per mode
 // faster than any realistic average over a network.
-import type { Eta, LngLat, RouteRequest, RouteResult, RouterMode } from './port';
+import type { Eta, LngLat, RouteRequest, RouteResult, RouterMode } from '../../ports/router';
 
 const MAX_SPEED_KMH: Record<RouterMode, number> = { car: 130, truck: 100, bike: 30, foot: 7 };
 

@@ -1,6 +1,6 @@
 // An estimating router for when no road network is loaded: straight-line distance times a detour
 // factor, at typical urban speeds per mode. Named for what it is; answers are estimates, not routes.
-import type { Eta, LngLat, OsrmLeg, RouteRequest, RouteResult, Router, RouterMode, TableRequest, TableResult } from './port';
+import type { Eta, LngLat, OsrmLeg, RouteRequest, RouteResult, Router, RouterMode, TableRequest, TableResult } from '../../ports/router';
 
 const EARTH_RADIUS_M = 6371000;
 /** Road distance over straight-line distance, a common urban average. */

@@ -1,7 +1,7 @@
 // Google's encoded polyline algorithm, at 5 or 6 decimal digits. It lives beside the Router port because
 // both sides of the port speak it: Valhalla and OSRM send polyline6 shapes, and the routing endpoints write
 // polyline5/polyline6 for clients. Points are [lng, lat] on our side, (lat, lng) in the encoding.
-import type { LngLat } from './port';
+import type { LngLat } from '../../ports/router';
 
 export type PolylinePrecision = 5 | 6;
 

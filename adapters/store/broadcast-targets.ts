@@ -1,7 +1,7 @@
 // Which announcements a write makes to other processes sharing the store: one per collection declared
 // `broadcast` and project environment the write touches, with the ids it put or deleted there. Both
 // stores announce in these units (PostgreSQL as NOTIFY payloads, SQLite as change-log rows).
-import type { CollectionSpec, Scope, WriteOp } from './port';
+import type { CollectionSpec, Scope, WriteOp } from '../../ports/store';
 
 export interface BroadcastTarget {
   collection: string;

@@ -9,7 +9,7 @@
 // A volatile collection (port.ts) has its updatedAt order and its point indexed by their coarse columns
 // (coarse-index.ts) instead: updated_hour, and (lat_cell, lng_cell).
 // Shared by the SQL adapters so that both stores index a collection the same way.
-import type { CollectionSpec } from './port';
+import type { CollectionSpec } from '../../ports/store';
 import { KEY_SLOTS } from './indexed-fields';
 
 export interface TableIndex {

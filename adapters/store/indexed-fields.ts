@@ -1,7 +1,7 @@
 // The values a document contributes to its collection's indexed columns, as every adapter stores
 // them: the declared keys as text (null when absent), the point's longitude and latitude, and the due
 // date when it is an ISO string.
-import type { CollectionSpec } from './port';
+import type { CollectionSpec } from '../../ports/store';
 
 /** Key columns every adapter provides; a collection declares at most this many keys. */
 export const KEY_SLOTS = 4;

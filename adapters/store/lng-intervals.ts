@@ -1,7 +1,7 @@
 // The longitudes a bounding box covers, as intervals inside [-180, 180]. Callers build boxes around a
 // point by adding degrees, so near the antimeridian they hand over minLng < -180 or maxLng > 180: such a box
 // covers two intervals, one on each side. A box with minLng > maxLng is empty, like one with minLat > maxLat.
-import type { BBox } from './port';
+import type { BBox } from '../../ports/store';
 
 export function lngIntervals(box: Pick<BBox, 'minLng' | 'maxLng'>): Array<[number, number]> {
   let min = box.minLng;

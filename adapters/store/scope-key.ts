@@ -3,7 +3,7 @@
 // that no module invents its own. Lock keys are shared between gateway nodes, which may run different
 // versions during a rolling upgrade: the format must not change, and test/adapters/scope-key.test.ts
 // pins it.
-import type { Scope } from './port';
+import type { Scope } from '../../ports/store';
 
 export function scopeKey(scope: Scope, ...parts: string[]): string {
   let key = `${scope.projectId}:${scope.live ? 1 : 0}`;

@@ -1,6 +1,6 @@
 // Which of the composite indexes a collection declares with `sorted` (port.ts; built by
 // collection-table.ts) a list() query can read in order, for the SQL adapters.
-import type { CollectionSpec, ListQuery, Scalar } from './port';
+import type { CollectionSpec, ListQuery, Scalar } from '../../ports/store';
 
 /**
  * The equality values of a query when it can be read in order from one of the collection's sorted

@@ -38,7 +38,7 @@ async function freePort(): Promise<number> {
  * BENCH_GATEWAY_MAIN runs another build instead (the same bench against an older commit: before/after).
  */
 function cliEntry(): string {
-  return process.env.BENCH_GATEWAY_MAIN ?? path.resolve(__dirname, '..', '..', 'gateway', 'cli', 'main.js');
+  return process.env.BENCH_GATEWAY_MAIN ?? path.resolve(__dirname, '..', '..', 'server', 'cli', 'main.js');
 }
 
 function statusKiB(pid: number, field: string): number {

@@ -4,12 +4,12 @@
 // in wall and CPU seconds (the machine is shared: CPU time is the steadier figure).
 import fs from 'node:fs';
 import path from 'node:path';
-import { NodeCoordinatesBuilder } from '../../data/osm/node-coordinates';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import type { OsmWay, StageSummary } from '../../data/osm/stage';
-import { loadNetwork, readModeGraph, readNetwork, ROUTING_STAGE, type LoadedNetwork } from '../../gateway/api/routing/network-loader';
-import { ModeRouter } from '../../gateway/engine/routing/mode-router';
-import { SegmentIndex } from '../../gateway/engine/routing/segment-index';
+import { NodeCoordinatesBuilder } from '../../importers/osm/node-coordinates';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
+import type { OsmWay, StageSummary } from '../../importers/osm/stage';
+import { loadNetwork, readModeGraph, readNetwork, ROUTING_STAGE, type LoadedNetwork } from '../../adapters/router/embedded/network-loader';
+import { ModeRouter } from '../../core/routing/mode-router';
+import { SegmentIndex } from '../../core/routing/segment-index';
 import { generateRoads, type GeneratedCounts } from './generated-roads';
 
 export interface Phase {

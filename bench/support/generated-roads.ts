@@ -10,7 +10,7 @@
 //
 // Everything is a pure function of (side, seed): ids and coordinates are computed, not drawn in order,
 // so relations can name ways before the ways are generated (the pipeline's pass order).
-import type { OsmNode, OsmRelation, OsmTags, OsmWay } from '../../data/osm/stage';
+import type { OsmNode, OsmRelation, OsmTags, OsmWay } from '../../importers/osm/stage';
 
 export interface RoadSink {
   relation(r: OsmRelation): void;

@@ -1,8 +1,8 @@
 // Timed runs of in-process track updates (TrackService over SQLite, no HTTP), for the benchmarks that
 // measure what one track step adds: seeded walks, a warm-up run per case, a result sink, RUNS timed
 // runs of DEVICES × UPDATES sequential updates, figures in µs per update.
-import type { TrackContext, TrackService } from '../../gateway/api/track/track-service';
-import type { TrackInput } from '../../gateway/api/track/track-input';
+import type { TrackContext, TrackService } from '../../server/features/track/track-service';
+import type { TrackInput } from '../../server/features/track/track-input';
 import { offset, prng, randomPoint, type LngLat } from './metro';
 import { summarize } from './stats';
 

@@ -1,7 +1,7 @@
 // Radar's formattedAddress, built alike for every geocoder adapter (adapters/geocoder/address-format.ts).
 // Issue 32 item 9: the state appears by its code, not by name and code ("Baltimore, Maryland, MD").
 import { completeAddress } from '../../adapters/geocoder/address-format';
-import type { GeocodedAddress } from '../../adapters/geocoder/port';
+import type { GeocodedAddress } from '../../ports/geocoder';
 
 const at = { latitude: 0, longitude: 0, geometry: { type: 'Point' as const, coordinates: [0, 0] as [number, number] } };
 

@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { PeliasGeocoder } from '../../adapters/geocoder/pelias/pelias-geocoder';
-import type { GeocodeLayer } from '../../adapters/geocoder/port';
-import { DEFAULT_LAYERS } from '../../gateway/http/params/geocoding';
+import type { GeocodeLayer } from '../../ports/geocoder';
+import { DEFAULT_LAYERS } from '../../server/http/params/geocoding';
 import { startTestServer } from '../support/server';
 import { announceSkip, files } from '../support/requires';
 

@@ -1,6 +1,6 @@
 // Shared by the SQLite and PostgreSQL tables tests: a collection declared wide, then narrowed, so that
 // define() drops the indexes the declaration no longer asks for; the queries must still answer the same.
-import type { Doc, Scope, Store } from '../../adapters/store/port';
+import type { Doc, Scope, Store } from '../../ports/store';
 
 export const WIDE_THINGS = { keys: ['tag', 'externalId'], point: 'geometry', due: 'expiresAt' } as const;
 export const NARROW_THINGS = { keys: ['tag'], orders: ['updatedAt'] } as const;

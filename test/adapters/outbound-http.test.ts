@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { checkedAddresses, type Resolver } from '../../adapters/outbound-http/checked-addresses';
 import { CheckedHttp } from '../../adapters/outbound-http/checked-http';
 import { OutboundFailure, type AddressGuard, type SendOptions } from '../../adapters/outbound-http/port';
-import { webhookAddressGuard } from '../../gateway/jobs/delivery-guard';
+import { webhookAddressGuard } from '../../server/features/webhooks/delivery/delivery-guard';
 
 const STRICT = webhookAddressGuard({ allowPrivate: false, allowedNetworks: [] });
 const OPEN = webhookAddressGuard({ allowPrivate: true, allowedNetworks: [] });

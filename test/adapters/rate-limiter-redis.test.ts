@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
-import type { RateDecision } from '../../adapters/rate-limiter/port';
+import type { RateDecision } from '../../ports/rate-limiter';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from '../../adapters/rate-limiter/redis';
 import { envVar, requires } from '../support/requires';
 

@@ -1,9 +1,9 @@
-import { BandedPolygon } from '../../adapters/regions/embedded/banded-polygon';
+import { BandedPolygon } from '../../core/geo/banded-polygon';
 import { PolygonLayer } from '../../adapters/regions/embedded/polygon-layer';
 import { PostalCentroids } from '../../adapters/regions/embedded/postal-centroids';
-import { caProvinceByName, caProvinceOfPostalCode } from '../../adapters/regions/facts/ca-provinces';
-import { allCountries, countryByAlpha2, countryByNumeric, flagEmoji } from '../../adapters/regions/facts/iso-countries';
-import { usStateByCode, usStateByFips, usStateByName } from '../../adapters/regions/facts/us-states';
+import { caProvinceByName, caProvinceOfPostalCode } from '../../core/facts/ca-provinces';
+import { allCountries, countryByAlpha2, countryByNumeric, flagEmoji } from '../../core/facts/iso-countries';
+import { usStateByCode, usStateByFips, usStateByName } from '../../core/facts/us-states';
 
 const square = (x0: number, y0: number, size: number): number[][] => [
   [x0, y0], [x0 + size, y0], [x0 + size, y0 + size], [x0, y0 + size], [x0, y0],

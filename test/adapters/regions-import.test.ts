@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { boundaryFilePath, parseBoundaryFile } from '../../adapters/regions/embedded/boundary-file';
+import { boundaryFilePath, parseBoundaryFile } from '../../core/formats/boundaries/boundary-file';
 import { createEmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
 import { regionId } from '../../adapters/regions/region-id';
-import { importBoundaries } from '../../data/regions/import-boundaries';
+import { importBoundaries } from '../../importers/boundaries/import-boundaries';
 import { files, requires } from '../support/requires';
 
 const REGIONS_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/regions');

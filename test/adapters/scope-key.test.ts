@@ -1,9 +1,9 @@
 // The environment key's exact spelling. Lock names built from it (trip, user, webhook lease) are shared
 // between gateway nodes, which may run different versions during a rolling upgrade: a change here would
 // let two nodes hold "the same" lock at once.
-import type { Scope } from '../../adapters/store/port';
+import type { Scope } from '../../ports/store';
 import { scopeKey } from '../../adapters/store/scope-key';
-import { userLockKey } from '../../gateway/api/track/track-service';
+import { userLockKey } from '../../server/features/track/track-service';
 
 const liveScope: Scope = { projectId: 'p1', live: true };
 const testScope: Scope = { projectId: 'p1', live: false };

@@ -1,11 +1,11 @@
-// What every Store adapter must do, written against the port alone (adapters/store/port.ts). An adapter's
+// What every Store adapter must do, written against the port alone (ports/store.ts). An adapter's
 // test file calls storeConformance(name, makeStore); the SQLite adapter runs it today and the PostgreSQL
 // adapter joins with one more call.
 //
 // Each test uses its own project ids and collection names, so an adapter may hand out stores over one
 // shared database (PostgreSQL) as well as a fresh one per test (SQLite).
 import { randomBytes } from 'node:crypto';
-import type { ApiKeyRecord, CollectionSpec, Doc, ProjectRecord, Scope, Store } from '../../adapters/store/port';
+import type { ApiKeyRecord, CollectionSpec, Doc, ProjectRecord, Scope, Store } from '../../ports/store';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 

@@ -4,7 +4,7 @@
 import { advisoryKey } from '../../adapters/store/postgres/advisory-key';
 import { MIGRATIONS } from '../../adapters/store/postgres/migrations';
 import { PostgresStore, type PostgresStoreOptions } from '../../adapters/store/postgres/postgres-store';
-import type { CollectionSpec, Doc, Scope, WriteOp } from '../../adapters/store/port';
+import type { CollectionSpec, Doc, Scope, WriteOp } from '../../ports/store';
 import { postgis, requiresTest } from '../support/requires';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
 

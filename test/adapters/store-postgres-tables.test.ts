@@ -3,10 +3,10 @@
 // earlier versions moved in once when their collection is defined, even by nodes starting together, and
 // writes spanning several tables still all or nothing.
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
-import type { Doc, Scope, WriteOp } from '../../adapters/store/port';
+import type { Doc, Scope, WriteOp } from '../../ports/store';
 import { UniqueViolation } from '../../adapters/store/unique-violation';
-import { COLLECTIONS } from '../../gateway/api/collections';
-import { WEBHOOK_COLLECTIONS } from '../../gateway/api/webhooks/webhook-docs';
+import { COLLECTIONS } from '../../server/api/collections';
+import { WEBHOOK_COLLECTIONS } from '../../server/features/webhooks/webhook-docs';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
 import { expectThingsStillAnswer, NARROW_THINGS, thingDocs, WIDE_THINGS } from './narrowed-declaration';
 

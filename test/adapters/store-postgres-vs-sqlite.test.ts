@@ -3,7 +3,7 @@
 // byte-order ids (upper/lower case, punctuation, non-ASCII), indexed keys given as numbers, type-aware
 // metadata, date ranges, boxes, due rows, scopes and scans.
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
-import type { BBox, CollectionSpec, Doc, ListQuery, Scope, Store, WriteOp } from '../../adapters/store/port';
+import type { BBox, CollectionSpec, Doc, ListQuery, Scope, Store, WriteOp } from '../../ports/store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from './store-postgres-support';
 import { prng as random } from '../../bench/support/prng';

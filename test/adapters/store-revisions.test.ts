@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CollectionSpec, Doc, Scope, Store, WriteOp } from '../../adapters/store/port';
+import type { CollectionSpec, Doc, Scope, Store, WriteOp } from '../../ports/store';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { RevisionConflict } from '../../adapters/store/revision-conflict';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';

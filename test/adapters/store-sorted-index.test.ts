@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ListQuery, Store, WriteOp } from '../../adapters/store/port';
+import type { ListQuery, Store, WriteOp } from '../../ports/store';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import { COLLECTIONS } from '../../gateway/api/collections';
+import { COLLECTIONS } from '../../server/api/collections';
 import { DATABASE_URL, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
 import { announceSkip, envVar } from '../support/requires';
 

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RemoteChange, Scope } from '../../adapters/store/port';
+import type { RemoteChange, Scope } from '../../ports/store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { at } from './store-conformance';
 

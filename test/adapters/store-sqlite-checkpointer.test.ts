@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import type { Scope, WriteOp } from '../../adapters/store/port';
+import type { Scope, WriteOp } from '../../ports/store';
 import { until } from '../support/until';
 
 const scope: Scope = { projectId: 'p', live: false };

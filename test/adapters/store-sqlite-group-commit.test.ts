@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import type { Doc, Scope, WriteOp } from '../../adapters/store/port';
+import type { Doc, Scope, WriteOp } from '../../ports/store';
 import { UniqueViolation } from '../../adapters/store/unique-violation';
 
 const scope: Scope = { projectId: 'p', live: false };

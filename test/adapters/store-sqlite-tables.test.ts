@@ -5,11 +5,11 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Scope } from '../../adapters/store/port';
+import type { Scope } from '../../ports/store';
 import { MIGRATIONS } from '../../adapters/store/sqlite/migrations';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import { COLLECTIONS } from '../../gateway/api/collections';
-import { WEBHOOK_COLLECTIONS } from '../../gateway/api/webhooks/webhook-docs';
+import { COLLECTIONS } from '../../server/api/collections';
+import { WEBHOOK_COLLECTIONS } from '../../server/features/webhooks/webhook-docs';
 import { expectThingsStillAnswer, NARROW_THINGS, thingDocs, WIDE_THINGS } from './narrowed-declaration';
 
 const scope: Scope = { projectId: 'p1', live: false };

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CollectionSpec, Store } from '../../adapters/store/port';
+import type { CollectionSpec, Store } from '../../ports/store';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { UniqueViolation } from '../../adapters/store/unique-violation';

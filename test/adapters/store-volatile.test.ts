@@ -9,13 +9,13 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BBox, CollectionSpec, Doc, ListQuery, Scope, Store, WriteOp } from '../../adapters/store/port';
+import type { BBox, CollectionSpec, Doc, ListQuery, Scope, Store, WriteOp } from '../../ports/store';
 import { lngIntervals } from '../../adapters/store/lng-intervals';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { RevisionConflict } from '../../adapters/store/revision-conflict';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import { COLLECTIONS } from '../../gateway/api/collections';
-import { listPage } from '../../gateway/api/list-query';
+import { COLLECTIONS } from '../../server/api/collections';
+import { listPage } from '../../server/api/list-query';
 import { announceSkip, envVar } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
 

@@ -5,8 +5,8 @@
 // calls return beacons within a kilometre.
 import fs from 'node:fs';
 import path from 'node:path';
-import { destinationPoint } from '../../gateway/engine/geo/sphere';
-import type { LngLat } from '../../gateway/engine/types';
+import { destinationPoint } from '../../core/geo/sphere';
+import type { LngLat } from '../../core/types';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { announceSkip, files } from '../support/requires';
 

@@ -3,8 +3,8 @@
 // server. Two extracts imported by the real pipeline from a generated road, one named after a URL.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
+import { runImport } from '../../importers/osm/import-pipeline';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 
 const ROAD = `<?xml version="1.0" encoding="UTF-8"?>

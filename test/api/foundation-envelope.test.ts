@@ -2,9 +2,9 @@
 // param, unknown paths 404, wrong methods 405, bad bodies 400/413/415, a request id on every response,
 // helmet's headers, and never a stack trace.
 import { gzipSync } from 'node:zlib';
-import { startServer } from '../../gateway/app';
-import { configFromEnv } from '../../gateway/config';
-import type { Logger } from '../../gateway/http/logger';
+import { startServer } from '../../server/app';
+import { configFromEnv } from '../../server/config';
+import type { Logger } from '../../ports/logger';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { assertEnvelope, call, expectCase, type Case } from './foundation-expect';
 

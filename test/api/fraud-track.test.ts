@@ -5,9 +5,9 @@
 // webhooks; settings off = no fraud object; absurd input never a 500.
 import fs from 'node:fs';
 import path from 'node:path';
-import { configFromEnv } from '../../gateway/config';
-import { destinationPoint } from '../../gateway/engine/geo/sphere';
-import type { LngLat } from '../../gateway/engine/types';
+import { configFromEnv } from '../../server/config';
+import { destinationPoint } from '../../core/geo/sphere';
+import type { LngLat } from '../../core/types';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type TestReceiver } from './webhooks-receiver';

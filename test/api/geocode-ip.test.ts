@@ -4,7 +4,7 @@
 // database answers with no configuration at all.
 import fs from 'node:fs';
 import path from 'node:path';
-import { configFromEnv } from '../../gateway/config';
+import { configFromEnv } from '../../server/config';
 import { startTestServer, type TestServer } from '../support/server';
 import { files, requires, requiresTest } from '../support/requires';
 

@@ -4,9 +4,9 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { prng } from '../../bench/support/prng';
-import { stageDir } from '../../data/osm/extract-layout';
-import { INDEX_FILE } from '../../data/osm/stages/geocoding/index-schema';
-import { haversineMeters } from '../../gateway/engine/geo/sphere';
+import { stageDir } from '../../core/formats/extract-layout';
+import { INDEX_FILE } from '../../core/formats/geocoding-index';
+import { haversineMeters } from '../../core/geo/sphere';
 import { importGeocoding, osmFixturesPresent } from '../support/geocoding-extracts';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 

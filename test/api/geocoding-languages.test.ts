@@ -4,8 +4,8 @@
 // version (2) is still read, names as mapped.
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { stageDir } from '../../data/osm/extract-layout';
-import { INDEX_FILE } from '../../data/osm/stages/geocoding/index-schema';
+import { stageDir } from '../../core/formats/extract-layout';
+import { INDEX_FILE } from '../../core/formats/geocoding-index';
 import { importGeocoding, osmFixturesPresent } from '../support/geocoding-extracts';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 

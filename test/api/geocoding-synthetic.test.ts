@@ -4,9 +4,9 @@
 // a building with units (unit:missing / unit:invalid).
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { removeExtract } from '../../data/osm/extract-folders';
-import { stageDir } from '../../data/osm/extract-layout';
-import { INDEX_FILE } from '../../data/osm/stages/geocoding/index-schema';
+import { removeExtract } from '../../core/formats/extract-folders';
+import { stageDir } from '../../core/formats/extract-layout';
+import { INDEX_FILE } from '../../core/formats/geocoding-index';
 import { importGeocoding, type OsmElement } from '../support/geocoding-extracts';
 
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';

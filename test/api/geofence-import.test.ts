@@ -3,7 +3,7 @@
 // firing events on track, environments kept apart, and the route's own size limit beside the small
 // global JSON limit.
 import zlib from 'node:zlib';
-import { configFromEnv } from '../../gateway/config';
+import { configFromEnv } from '../../server/config';
 import { startTestServer, type TestServer } from '../support/server';
 
 const HEADER = 'description,type,tag,externalId,coordinates,radius,metadata.brand';

@@ -1,6 +1,6 @@
-import { BadRequest } from '../../gateway/http/errors';
-import { collectGeofenceInputErrors, parseGeofenceInput, type GeofenceInput } from '../../gateway/api/geofences/geofence-input';
-import { circleGeometry } from '../../gateway/engine/geofence-shape';
+import { BadRequest } from '../../server/http/errors';
+import { collectGeofenceInputErrors, parseGeofenceInput, type GeofenceInput } from '../../server/features/geofences/geofence-input';
+import { circleGeometry } from '../../core/geofence-shape';
 
 const square: Array<[number, number]> = [
   [-73.99, 40.7],

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetchHttpCsv } from '../../adapters/geofence-sources/http-source';
-import { SourceError, type AddressGuard } from '../../adapters/geofence-sources/port';
+import { SourceError, type AddressGuard } from '../../ports/geofence-sources';
 import { CheckedHttp } from '../../adapters/outbound-http/checked-http';
 
 const allowAll: AddressGuard = { refuseHost: () => undefined, refuseAddress: () => undefined };

@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SMTPServer } from 'smtp-server';
-import { geofenceImportOf } from '../../gateway/api/geofence-import/geofence-import-feature';
-import { configFromEnv, type GeofenceImportConfig } from '../../gateway/config';
+import { geofenceImportOf } from '../../server/features/geofence-import/geofence-import-feature';
+import { configFromEnv, type GeofenceImportConfig } from '../../server/config';
 import { startTestServer, type TestServer } from '../support/server';
 
 interface S3rverInstance {

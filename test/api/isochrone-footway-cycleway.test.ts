@@ -4,9 +4,9 @@
 // stored. The network is written by the test: a 1.5 km footway and, 1.1 km north, a 3 km cycleway.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { degenerateRing } from '../../gateway/engine/isochrone/degenerate-ring';
+import { runImport } from '../../importers/osm/import-pipeline';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
+import { degenerateRing } from '../../core/isochrone/degenerate-ring';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 
 type LngLat = [number, number];

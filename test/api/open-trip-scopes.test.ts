@@ -3,8 +3,8 @@
 // (The other-node path, change notices, is covered by test/api/postgres-change-notification.test.ts for
 // geofences with the same mechanism.)
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import { COLLECTIONS } from '../../gateway/api/collections';
-import { OpenTripScopes } from '../../gateway/api/trips/open-trip-scopes';
+import { COLLECTIONS } from '../../server/api/collections';
+import { OpenTripScopes } from '../../server/features/trips/open-trip-scopes';
 
 const scope = { projectId: 'p1', live: false };
 const other = { projectId: 'p2', live: false };

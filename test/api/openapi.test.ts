@@ -1,10 +1,10 @@
 // GET /v1/openapi.json: a valid OpenAPI 3.1 document of every route the gateway serves (checked with
 // @seriousme/openapi-schema-validator), and GET /docs rendering it from local files only.
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ROUTE_DOCS } from '../../gateway/api/route-docs';
-import { v1Routes } from '../../gateway/api/v1';
-import { openApiDocument, openApiPath, routeKey } from '../../gateway/http/openapi';
-import type { Route } from '../../gateway/http/route';
+import { ROUTE_DOCS } from '../../server/api/route-docs';
+import { v1Routes } from '../../server/api/v1';
+import { openApiDocument, openApiPath, routeKey } from '../../server/http/openapi';
+import type { Route } from '../../server/http/route';
 import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;

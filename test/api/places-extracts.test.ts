@@ -3,8 +3,8 @@
 // names, no wikidata). Search by chain and category, and a visit through track.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { PlacesStage } from '../../data/osm/stages/places/places-stage';
+import { runImport } from '../../importers/osm/import-pipeline';
+import { PlacesStage } from '../../importers/osm/stages/places/places-stage';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { announceSkip, files } from '../support/requires';
 

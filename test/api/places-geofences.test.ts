@@ -4,7 +4,7 @@
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { writePlacesExtract } from '../support/places-extract';
 import { MCDONALDS, STARBUCKS, neighbourhood } from '../support/places-neighbourhood';
-import { placeIdOf } from '../../data/places/places-file';
+import { placeIdOf } from '../../core/formats/places/places-file';
 
 let s: TestServer;
 const STARBUCKS_ID = placeIdOf('n', 1);

@@ -1,6 +1,6 @@
 // Start-up with external adapters misconfigured or unreachable must stop with a message that names the
 // variable or the server, not with a stack trace from deep inside a driver. No database is needed here.
-import { configFromEnv } from '../../gateway/config';
+import { configFromEnv } from '../../server/config';
 import { startTestServer } from '../support/server';
 
 test.each([

@@ -1,9 +1,9 @@
 // Two gateway nodes on one PostgreSQL schema and one Redis, with rate limits on: a key issued through
 // node A authenticates on node B, a user tracked on A is read on B, and a device's track budget spent on
 // A is spent for B too (1 request per second per device).
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv, type GatewayConfig } from '../../gateway/config';
-import { silentLogger } from '../../gateway/http/logger';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv, type GatewayConfig } from '../../server/config';
+import { silentLogger } from '../../ports/logger';
 import { envVar, requires } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';

@@ -1,6 +1,6 @@
 // Our project settings endpoint (GET/PATCH /v1/project/settings): the behaviour switches the spec keeps
 // "in the dashboard". One set per project, shared by its test and live keys.
-import { DEFAULT_PROJECT_SETTINGS } from '../../gateway/engine/types';
+import { DEFAULT_PROJECT_SETTINGS } from '../../core/types';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { call, expectCase, type Want } from './foundation-expect';
 

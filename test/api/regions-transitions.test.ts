@@ -1,9 +1,9 @@
 // The pure parts of the regions step: which region events a change of regions makes (names and order
 // as Radar's), and how their confidence is graded from samples of the accuracy disk.
-import type { Region, RegionSet } from '../../adapters/regions/port';
-import { diskSamples, regionConfidences } from '../../gateway/api/regions/region-confidence';
-import { regionTransitions, userRegionsOf, type UserRegions } from '../../gateway/api/regions/region-transitions';
-import type { LngLat } from '../../gateway/engine/types';
+import type { Region, RegionSet } from '../../ports/regions';
+import { diskSamples, regionConfidences } from '../../server/features/regions/region-confidence';
+import { regionTransitions, userRegionsOf, type UserRegions } from '../../server/features/regions/region-transitions';
+import type { LngLat } from '../../core/types';
 
 const region = (type: string, code: string, name = code): Region => ({ _id: `${type}-${code}`.padEnd(24, '0'), type, name, code });
 const US = region('country', 'US');

@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { decodePolyline } from '../../adapters/router/polyline';
-import { configFromEnv } from '../../gateway/config';
+import { configFromEnv } from '../../server/config';
 import { startTestServer, type TestServer } from '../support/server';
 import { engineFixturesPresent, OSRM_MONACO, startOsrmReplay, startValhallaReplay, VALHALLA_FIXTURES, type ReplayServer } from '../support/engine-replay';
 

@@ -4,7 +4,7 @@
 // (item 9).
 import path from 'node:path';
 import { OSM, fixturesPresent, serverWithExtracts } from '../routing/support';
-import { degenerateRing } from '../../gateway/engine/isochrone/degenerate-ring';
+import { degenerateRing } from '../../core/isochrone/degenerate-ring';
 import type { TestServer } from '../support/server';
 
 const present = fixturesPresent('extract choice between adjacent extracts', path.join(OSM, 'us-ny-manhattan-les-valhalla.osm.pbf'), path.join(OSM, 'us-ny-nyc-lower-manhattan-valhalla.osm.pbf'));

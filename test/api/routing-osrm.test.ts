@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodePolyline } from '../../adapters/router/polyline';
-import type { LngLat } from '../../adapters/router/port';
+import type { LngLat } from '../../ports/router';
 import { startTestServer, type TestServer } from '../support/server';
 import { engineFixturesPresent, OSRM_MONACO, startOsrmReplay, type ReplayServer } from '../support/engine-replay';
 

@@ -8,9 +8,9 @@
 // without DATABASE_URL.
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv, type GatewayConfig } from '../../gateway/config';
-import type { Logger } from '../../gateway/http/logger';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv, type GatewayConfig } from '../../server/config';
+import type { Logger } from '../../ports/logger';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { fillDisk, mounting, mountReadOnly, mountTmpfs, unmount } from '../support/mounts';
 import { envVar, requires } from '../support/requires';

@@ -2,7 +2,7 @@
 // beforeId = its _id) reaches every item once even when many share one timestamp, on SQLite and
 // PostgreSQL, and no page is longer than limit. Oldest first (order=asc) the cursor is createdAfter +
 // afterId, with the same guarantees.
-import type { Doc } from '../../adapters/store/port';
+import type { Doc } from '../../ports/store';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 

@@ -3,7 +3,7 @@
 // SQLite's durability setting.
 import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
 import { sqliteSynchronous } from '../../adapters/store/sqlite/sqlite-store';
-import { configFromEnv } from '../../gateway/config';
+import { configFromEnv } from '../../server/config';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 

@@ -1,6 +1,6 @@
 // Issue #10 items 8 and 13: a test secret key never reads the live half of the geofence-sync settings,
 // and loopback names are refused when sync settings are saved, not only at download.
-import { configFromEnv, type GeofenceImportConfig } from '../../gateway/config';
+import { configFromEnv, type GeofenceImportConfig } from '../../server/config';
 import { startTestServer, type TestServer } from '../support/server';
 
 function syncConfig(overrides: Partial<GeofenceImportConfig['sync']>): GeofenceImportConfig {

@@ -2,7 +2,7 @@
 // creation nests the externalId lock and the user lock; on PostgreSQL each used to pin a connection of a
 // 10-connection lock pool, so 60 concurrent creations for 20 users deadlocked the pool and answered 500.
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
-import { LockWaitTimeout } from '../../adapters/store/port';
+import { LockWaitTimeout } from '../../ports/store';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';

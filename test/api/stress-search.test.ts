@@ -1,9 +1,9 @@
 // Issue #10 items 4 and 10: the work one update's accuracy can cause is bounded, the geofence index's
 // antimeridian lookup is linear, and /v1/search/users is right near the poles, on the sphere, and past
 // 20,000 candidates; on SQLite and PostgreSQL where the store answers.
-import type { Doc } from '../../adapters/store/port';
-import { GeofenceIndex } from '../../gateway/engine/geofencing/geofence-index';
-import { haversineMeters } from '../../gateway/engine/geo/sphere';
+import type { Doc } from '../../ports/store';
+import { GeofenceIndex } from '../../core/geofencing/geofence-index';
+import { haversineMeters } from '../../core/geo/sphere';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 

@@ -2,11 +2,11 @@
 // their stored rows (#14). The texts must be what serialising the objects would give: the shown text byte
 // for byte JSON.stringify(publicView / publicEvent), the stored text a document equal to the object
 // without its revision (its hidden fields appended).
-import { REVISION_FIELD, withoutRevision } from '../../adapters/store/port';
-import { publicView } from '../../gateway/api/collections';
-import { publicEvent } from '../../gateway/api/track/track-service';
-import type { UserDoc } from '../../gateway/api/track/track-service';
-import { eventJson, userJson } from '../../gateway/api/track/doc-json';
+import { REVISION_FIELD, withoutRevision } from '../../ports/store';
+import { publicView } from '../../server/api/collections';
+import { publicEvent } from '../../server/features/track/track-service';
+import type { UserDoc } from '../../server/features/track/track-service';
+import { eventJson, userJson } from '../../server/features/track/doc-json';
 
 function user(extra: Record<string, unknown>): UserDoc {
   return {

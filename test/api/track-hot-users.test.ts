@@ -6,9 +6,9 @@
 //     updates is seen by the next update: the deleted user does not come back, the block applies.
 // The two nodes run in this test process, each with its own store, connection pool, lock session and
 // copies of users, as two processes would.
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv, type GatewayConfig } from '../../gateway/config';
-import { silentLogger } from '../../gateway/http/logger';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv, type GatewayConfig } from '../../server/config';
+import { silentLogger } from '../../ports/logger';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { eachStore } from '../support/each-store';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';

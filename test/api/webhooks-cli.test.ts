@@ -1,7 +1,7 @@
 // `waymark webhooks …` run in-process on a temporary data directory, the way an operator would; then
 // a gateway on the same directory delivers to the webhook the CLI made.
 import fs from 'node:fs';
-import { main } from '../../gateway/cli/main';
+import { main } from '../../server/cli/main';
 import { startTestServer, tempDataDir } from '../support/server';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type TestReceiver } from './webhooks-receiver';

@@ -1,6 +1,6 @@
 // Webhook settings for tests: the receiver on 127.0.0.1 allowed, a fast poll, short timeouts and
 // backoff, so retries and dead letters happen within a test's time.
-import { configFromEnv, type WebhookConfig } from '../../gateway/config';
+import { configFromEnv, type WebhookConfig } from '../../server/config';
 
 export function fastWebhooks(overrides: Partial<WebhookConfig> = {}): WebhookConfig {
   return {

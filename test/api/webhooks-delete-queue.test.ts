@@ -5,9 +5,9 @@
 //
 // The delivery poll is off: the receiver is a closed port and nothing is sent; the rows are copies of
 // one real row that a track update wrote, put in the Store directly to make a big queue quickly.
-import type { Doc, Scope } from '../../adapters/store/port';
-import { newObjectId } from '../../gateway/engine/object-id';
-import { webhooksOf } from '../../gateway/api/webhooks/webhooks-feature';
+import type { Doc, Scope } from '../../ports/store';
+import { newObjectId } from '../../core/object-id';
+import { webhooksOf } from '../../server/features/webhooks/webhooks-feature';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';

@@ -2,11 +2,11 @@
 // (allowed by configuration). Signatures, payload shapes, batching, retries after 500s and timeouts,
 // dead letters, redelivery, ordering and metrics.
 import { createHmac } from 'node:crypto';
-import { verifyRadarSignature, verifyWaymarkSignature } from '../../gateway/engine/webhooks/signature';
+import { verifyRadarSignature, verifyWaymarkSignature } from '../../core/webhooks/signature';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
-import { webhooksOf } from '../../gateway/api/webhooks/webhooks-feature';
-import { newObjectId } from '../../gateway/engine/object-id';
-import type { Doc } from '../../adapters/store/port';
+import { webhooksOf } from '../../server/features/webhooks/webhooks-feature';
+import { newObjectId } from '../../core/object-id';
+import type { Doc } from '../../ports/store';
 import { fastWebhooks } from './webhooks-config';
 import { until } from '../support/until';
 import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';

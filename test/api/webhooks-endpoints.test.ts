@@ -1,8 +1,8 @@
 // Managing webhooks over HTTP, and the safety rules: URLs on loopback, private, link-local or metadata
 // addresses are refused unless configuration allows them, redirects are followed only to allowed
 // addresses, responses are read only so far, /metrics is guarded.
-import { configFromEnv, type WebhookConfig } from '../../gateway/config';
-import { verifyWaymarkSignature } from '../../gateway/engine/webhooks/signature';
+import { configFromEnv, type WebhookConfig } from '../../server/config';
+import { verifyWaymarkSignature } from '../../core/webhooks/signature';
 import { startTestServer, type TestServer } from '../support/server';
 import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';
 

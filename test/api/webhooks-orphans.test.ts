@@ -7,14 +7,14 @@
 // The delivery poll is off (0): neither delivery nor the clean-up job runs on its own, and the test
 // runs the clean-up (DeliveryWorker.purge) itself at the times its schedule would, as
 // webhooks-delivery.test.ts does.
-import type { Scope } from '../../adapters/store/port';
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv, type GatewayConfig } from '../../gateway/config';
-import { silentLogger } from '../../gateway/http/logger';
-import { newObjectId } from '../../gateway/engine/object-id';
-import { webhooksOf, type WebhooksRuntime } from '../../gateway/api/webhooks/webhooks-feature';
-import type { EndpointLease } from '../../gateway/api/webhooks/webhook-docs';
-import { TOMBSTONE_GRACE_MS, WEBHOOK_TOMBSTONES } from '../../gateway/api/webhooks/webhook-tombstones';
+import type { Scope } from '../../ports/store';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv, type GatewayConfig } from '../../server/config';
+import { silentLogger } from '../../ports/logger';
+import { newObjectId } from '../../core/object-id';
+import { webhooksOf, type WebhooksRuntime } from '../../server/features/webhooks/webhooks-feature';
+import type { EndpointLease } from '../../server/features/webhooks/webhook-docs';
+import { TOMBSTONE_GRACE_MS, WEBHOOK_TOMBSTONES } from '../../server/features/webhooks/webhook-tombstones';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { eachStore } from '../support/each-store';
 import { startTestServer, tempDataDir, type ProjectKeys, type TestServer } from '../support/server';

@@ -2,8 +2,8 @@
 // (#14); serialisePayload() assembles a row's payload from those texts. The result must be byte for byte what
 // JSON.stringify makes of the payload object, for both modes, a shared (null) user, and an event the
 // texts do not cover (serialised then).
-import { chunkForWebhook, type WebhookEvent } from '../../gateway/engine/webhooks/delivery-plan';
-import { serialisePayload } from '../../gateway/api/webhooks/outbox-bundle';
+import { chunkForWebhook, type WebhookEvent } from '../../core/webhooks/delivery-plan';
+import { serialisePayload } from '../../server/features/webhooks/outbox-bundle';
 
 const user = { _id: 'u1', userId: 'Zoë "quoted"', geofences: [{ _id: 'g1', metadata: { n: 1.5, list: [null, true] } }], location: { type: 'Point', coordinates: [2.35, 48.85] } };
 const events: WebhookEvent[] = [1, 2, 3].map((i) => ({

@@ -6,8 +6,8 @@
 //
 // The delivery poll is off: the test runs the worker's sweep and the queue check itself, at the times
 // it needs (the way webhooks-orphans.test.ts runs the clean-up).
-import type { Scope } from '../../adapters/store/port';
-import { webhooksOf, type WebhooksRuntime } from '../../gateway/api/webhooks/webhooks-feature';
+import type { Scope } from '../../ports/store';
+import { webhooksOf, type WebhooksRuntime } from '../../server/features/webhooks/webhooks-feature';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { until } from '../support/until';

@@ -1,9 +1,9 @@
 // Two gateway nodes on one PostgreSQL schema, both running the delivery worker. Updates arrive on both;
 // the endpoint lease must keep the endpoint at one request at a time, every event must be delivered,
 // and each user's events must arrive in order. Skipped without DATABASE_URL.
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv, type GatewayConfig } from '../../gateway/config';
-import { silentLogger } from '../../gateway/http/logger';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv, type GatewayConfig } from '../../server/config';
+import { silentLogger } from '../../ports/logger';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { fastWebhooks } from './webhooks-config';

@@ -3,7 +3,7 @@
 //   not wait for the poll (here 10 minutes, so only the wake can deliver);
 // - while another node's lease on the endpoint runs (a node that died mid-drain), the worker backs off
 //   until the lease ends instead of trying again on every commit.
-import { webhooksOf } from '../../gateway/api/webhooks/webhooks-feature';
+import { webhooksOf } from '../../server/features/webhooks/webhooks-feature';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { startTestServer, type TestServer } from '../support/server';
 import { fastWebhooks } from './webhooks-config';

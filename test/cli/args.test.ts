@@ -1,5 +1,5 @@
 // The CLI's dialect: options named as typed, named once; one environment flag; unknown subcommands said.
-import { cliMessage, environmentFlag, parseArgs, unknownSubcommand } from '../../gateway/cli/args';
+import { cliMessage, environmentFlag, parseArgs, unknownSubcommand } from '../../server/cli/args';
 
 test.each([
   ['codeProperty', 'codeProperty must be a string', '--code-property must be a string'],

@@ -15,24 +15,24 @@ function tree(): string {
     fs.writeFileSync(path.join(root, rel), '');
     fs.utimesSync(path.join(root, rel), seconds, seconds);
   };
-  write('gateway/app.ts', 1000);
-  write('adapters/store/port.ts', 1000);
+  write('server/app.ts', 1000);
+  write('ports/store.ts', 1000);
   write('tsconfig.json', 1000);
   write('dashboard/src/main.ts', 1000);
   write('dashboard/index.html', 1000);
-  write('dist/gateway/cli/main.js', 2000);
+  write('dist/server/cli/main.js', 2000);
   write('dist/dashboard/app.js', 2000);
   return root;
 }
 
 test.each([
   ['a current build', () => undefined, []],
-  ['an edited gateway source', (root: string) => fs.utimesSync(path.join(root, 'adapters/store/port.ts'), 3000, 3000), ['gateway']],
+  ['an edited gateway source', (root: string) => fs.utimesSync(path.join(root, 'ports/store.ts'), 3000, 3000), ['gateway']],
   ['an edited dashboard page', (root: string) => fs.utimesSync(path.join(root, 'dashboard/index.html'), 3000, 3000), ['dashboard']],
   ['a changed tsconfig.json', (root: string) => fs.utimesSync(path.join(root, 'tsconfig.json'), 3000, 3000), ['gateway']],
   ['no build at all', (root: string) => fs.rmSync(path.join(root, 'dist'), { recursive: true }), ['gateway', 'dashboard']],
   ['a tree without sources (an image holds dist/ only)', (root: string) => {
-    for (const d of ['gateway', 'adapters', 'dashboard']) fs.rmSync(path.join(root, d), { recursive: true });
+    for (const d of ['server', 'ports', 'dashboard']) fs.rmSync(path.join(root, d), { recursive: true });
   }, []],
 ] as Array<[string, (root: string) => void, string[]]>)('%s → %j', (_name, change, expected) => {
   const root = tree();

@@ -7,8 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
+import { runImport } from '../../importers/osm/import-pipeline';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
 import { startTestServer, type TestServer } from '../support/server';
 import { announceSkip, files as existingFiles } from '../support/requires';
 
@@ -19,7 +19,7 @@ if (!present) announceSkip('data CLI', existingFiles(path.join(OSM, 'monaco-osrm
 const withFixtures = present ? describe : describe.skip;
 
 const BUILD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-data-cli-build-'));
-const MAIN = path.join(BUILD_DIR, 'gateway', 'cli', 'main.js');
+const MAIN = path.join(BUILD_DIR, 'server', 'cli', 'main.js');
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-data-cli-'));
 const DATA = path.join(WORK, 'data');
 /** Imports run every stage (routing contracts four graphs): seconds each on a loaded machine. */

@@ -7,13 +7,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv } from '../../gateway/config';
-import { silentLogger } from '../../gateway/http/logger';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv } from '../../server/config';
+import { silentLogger } from '../../ports/logger';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const BUILD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-geo-cli-build-'));
-const MAIN = path.join(BUILD_DIR, 'gateway', 'cli', 'main.js');
+const MAIN = path.join(BUILD_DIR, 'server', 'cli', 'main.js');
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-geo-cli-'));
 const DATA = path.join(WORK, 'data');
 

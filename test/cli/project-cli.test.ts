@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv } from '../../gateway/config';
-import { silentLogger } from '../../gateway/http/logger';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv } from '../../server/config';
+import { silentLogger } from '../../ports/logger';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const BUILD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-cli-build-'));
-const MAIN = path.join(BUILD_DIR, 'gateway', 'cli', 'main.js');
+const MAIN = path.join(BUILD_DIR, 'server', 'cli', 'main.js');
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const STACK = /\bat .+\.(ts|js):\d+/;
 

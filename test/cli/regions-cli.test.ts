@@ -11,7 +11,7 @@ import { files, requires } from '../support/requires';
 const REPO = path.resolve(__dirname, '..', '..');
 const DMA_TOPOJSON = path.resolve(REPO, '../shared/fixtures/regions/nielsen_dma.topojson.json');
 const BUILD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-regions-cli-build-'));
-const MAIN = path.join(BUILD_DIR, 'gateway', 'cli', 'main.js');
+const MAIN = path.join(BUILD_DIR, 'server', 'cli', 'main.js');
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-regions-cli-'));
 const DATA = path.join(WORK, 'data');
 

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, ENV, configFromEnv, unknownVariables } from '../../gateway/config';
+import { ConfigError, ENV, configFromEnv, unknownVariables } from '../../server/config';
 
 const REPO = path.resolve(__dirname, '../..');
 
@@ -56,7 +56,7 @@ test('a WAYMARK_ variable nothing reads is reported (a likely typo)', () => {
 });
 
 test('the gateway refuses to start on a bad variable: exit 1, the message, no stack, no data directory', async () => {
-  const main = path.join(REPO, 'dist/gateway/cli/main.js');
+  const main = path.join(REPO, 'dist/server/cli/main.js');
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: npm install builds it (prepare script)`);
   const dataDir = path.join(fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'waymark-cfg-')), 'data');
   const child = spawn(process.execPath, [main, 'serve'], { env: { PATH: process.env.PATH, WAYMARK_DATA_DIR: dataDir, WAYMARK_SQLITE_CACHE_MB: 'abc', PORT: '0' } });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { configFromEnv } from '../../gateway/config';
+import { configFromEnv } from '../../server/config';
 import { executable, requires } from '../support/requires';
 import { startTestServer, type TestServer } from '../support/server';
 import { makeCertificate, OPENSSL } from '../support/test-certificate';

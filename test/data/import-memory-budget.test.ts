@@ -1,16 +1,16 @@
 // An import under a small memory budget: the routing stage's contractions put their finished edges in
-// spill files (data/osm/routing/edge-spill.ts) and build the modes fewer at a time, and must give the
+// spill files (importers/osm/stages/routing/edge-spill.ts) and build the modes fewer at a time, and must give the
 // very same network files as an import without a budget. The brief asks for 300 MiB on a 4 × 4 tiled
 // region; to keep CI fast this runs on one tile (the east-Baltimore extract itself), where 300 MiB
 // changes nothing but the path the edges take, which is what is compared.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import type { ProgressEvent } from '../../data/osm/import-progress';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { SpilledEdges } from '../../data/osm/routing/edge-spill';
-import { contract, FinishedEdgesInMemory, type BaseArcs } from '../../gateway/engine/routing/contraction';
+import { runImport } from '../../importers/osm/import-pipeline';
+import type { ProgressEvent } from '../../importers/osm/import-progress';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
+import { SpilledEdges } from '../../importers/osm/stages/routing/edge-spill';
+import { contract, FinishedEdgesInMemory, type BaseArcs } from '../../core/routing/contraction';
 import { prng } from '../../bench/support/prng';
 import { requires, sharedFixture, SHARED_FIXTURES } from '../support/requires';
 

@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { extractDir, extractsDir, MANIFEST_FILE } from '../../data/osm/extract-layout';
-import { listExtracts, removeExtract } from '../../data/osm/extract-folders';
-import { runImport } from '../../data/osm/import-pipeline';
-import type { ProgressEvent } from '../../data/osm/import-progress';
-import type { ImportStage, NodeCoordinates, OsmWay, StageContext } from '../../data/osm/stage';
-import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
+import { extractDir, extractsDir, MANIFEST_FILE } from '../../core/formats/extract-layout';
+import { listExtracts, removeExtract } from '../../core/formats/extract-folders';
+import { runImport } from '../../importers/osm/import-pipeline';
+import type { ProgressEvent } from '../../importers/osm/import-progress';
+import type { ImportStage, NodeCoordinates, OsmWay, StageContext } from '../../importers/osm/stage';
+import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
 import { announceSkip, files } from '../support/requires';
 
 const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { readOsm } from '../../data/osm/osm-reader';
-import { OsmFormatError } from '../../data/osm/osm-visitor';
+import { readOsm } from '../../importers/osm/osm-reader';
+import { OsmFormatError } from '../../importers/osm/osm-visitor';
 import { announceSkip, files } from '../support/requires';
 
 const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');

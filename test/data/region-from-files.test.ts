@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { runImport } from '../../data/osm/import-pipeline';
-import { readOsm } from '../../data/osm/osm-reader';
-import { OsmFormatError } from '../../data/osm/osm-visitor';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
+import { runImport } from '../../importers/osm/import-pipeline';
+import { readOsm } from '../../importers/osm/osm-reader';
+import { OsmFormatError } from '../../importers/osm/osm-visitor';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { executable, requires, sharedFixture, SHARED_FIXTURES } from '../support/requires';
 

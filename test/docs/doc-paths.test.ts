@@ -72,7 +72,7 @@ function namedPaths(doc: string): Named[] {
       const text = codePath(m[1]);
       if (text === undefined) continue;
       if (text.startsWith(FIXTURES_BESIDE)) continue;
-      // Inline paths are written from the repository root (`gateway/app.ts`, `../shared/…` beside it).
+      // Inline paths are written from the repository root (`server/app.ts`, `../shared/…` beside it).
       const base = REPO;
       found.push({ doc, line: i + 1, text, resolved: path.resolve(base, text) });
     }
@@ -87,8 +87,8 @@ test('the documents checked include the README and every page of docs/', () => {
 });
 
 test('the scanner finds links and inline paths, and refuses what a reader cannot open', () => {
-  expect(codePath('gateway/app.ts')).toBe('gateway/app.ts');
-  expect(codePath('adapters/router/port.ts:12')).toBe('adapters/router/port.ts');
+  expect(codePath('server/app.ts')).toBe('server/app.ts');
+  expect(codePath('ports/router.ts:12')).toBe('ports/router.ts');
   expect(codePath('docker-compose.yml')).toBe('docker-compose.yml');
   expect(codePath('npm start')).toBeUndefined();
   expect(codePath('<dataDir>/extracts/<name>/')).toBeUndefined();

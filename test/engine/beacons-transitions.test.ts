@@ -1,8 +1,8 @@
 // The beacon engine: the index finds enabled beacons by what a device ranges and by distance; the
 // transition rule (beacon-transitions.ts) as a table of (was at, ranged, where) → (is at, entered, exited).
-import { BEACON_SYNC_RADIUS_M, BeaconIndex, beaconTransitions, type BeaconPresence, type IndexedBeacon, type RangedBeacon } from '../../gateway/engine/beacons';
-import { destinationPoint } from '../../gateway/engine/geo/sphere';
-import type { LngLat } from '../../gateway/engine/types';
+import { BEACON_SYNC_RADIUS_M, BeaconIndex, beaconTransitions, type BeaconPresence, type IndexedBeacon, type RangedBeacon } from '../../core/beacons';
+import { destinationPoint } from '../../core/geo/sphere';
+import type { LngLat } from '../../core/types';
 
 const HERE: LngLat = [-73.975363, 40.783826];
 const UUID = 'b9407f30-f5f8-466e-aff9-25556b57fe6d';

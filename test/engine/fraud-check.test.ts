@@ -1,8 +1,8 @@
 // The fraud engine: each flag raised by its own crafted input and by nothing else, the speed limits per
 // mode, `passed` / `blocked` / `bypassed`, and the `last…At` datetimes carried from update to update.
-import { DEFAULT_MAX_SPEED_MPS, FRAUD_FLAGS, INACCURATE_ABOVE_M, MAX_SPEED_MPS, checkFraud, impliedSpeed, type FraudCheckInput } from '../../gateway/engine/fraud';
-import { destinationPoint } from '../../gateway/engine/geo/sphere';
-import type { LngLat } from '../../gateway/engine/types';
+import { DEFAULT_MAX_SPEED_MPS, FRAUD_FLAGS, INACCURATE_ABOVE_M, MAX_SPEED_MPS, checkFraud, impliedSpeed, type FraudCheckInput } from '../../core/fraud';
+import { destinationPoint } from '../../core/geo/sphere';
+import type { LngLat } from '../../core/types';
 
 const HOME: LngLat = [-73.99, 40.73];
 const T0 = new Date('2026-11-23T12:00:00.000Z');

@@ -1,5 +1,5 @@
-import { diskDiskOverlapArea, ringDiskOverlapArea } from '../../gateway/engine/geo/disk-overlap';
-import { ringProximity, ringSignedArea } from '../../gateway/engine/geo/planar-ring';
+import { diskDiskOverlapArea, ringDiskOverlapArea } from '../../core/geo/disk-overlap';
+import { ringProximity, ringSignedArea } from '../../core/geo/planar-ring';
 
 /** Grid estimate of the area of {p in disk : inside(p)}: an independent check of the exact formulas. */
 function gridOverlap(cx: number, cy: number, r: number, inside: (x: number, y: number) => boolean, steps = 800): number {

@@ -1,6 +1,6 @@
-import { EARTH_RADIUS_M, destinationPoint, haversineMeters, normalizeLongitude } from '../../gateway/engine/geo/sphere';
-import { localProjection, projectRing, projectX, projectY, unproject } from '../../gateway/engine/geo/planar';
-import type { LngLat } from '../../gateway/engine/types';
+import { EARTH_RADIUS_M, destinationPoint, haversineMeters, normalizeLongitude } from '../../core/geo/sphere';
+import { localProjection, projectRing, projectX, projectY, unproject } from '../../core/geo/planar';
+import type { LngLat } from '../../core/types';
 
 describe('haversineMeters', () => {
   const cases: Array<{ name: string; a: LngLat; b: LngLat; metres: number; tolerance: number }> = [

@@ -1,10 +1,10 @@
-// Query understanding and normal forms (gateway/engine/geocoding): the cases the issue names.
-import { glueParticles, matchName } from '../../gateway/engine/geocoding/match-name';
-import { ftsTypos } from '../../gateway/api/geocode/embedded/extract-index';
-import { houseNumberValue, normalizeHouseNumber, normalizeName } from '../../gateway/engine/geocoding/normalize';
-import { parseQuery, type ParseOptions } from '../../gateway/engine/geocoding/parse-query';
-import { numberFraction, onInterpolation, pointAlong } from '../../gateway/engine/geocoding/interpolate';
-import { PointGrid } from '../../gateway/engine/geocoding/point-grid';
+// Query understanding and normal forms (core/geocoding): the cases the issue names.
+import { glueParticles, matchName } from '../../core/geocoding/match-name';
+import { ftsTypos } from '../../adapters/geocoder/embedded/extract-index';
+import { houseNumberValue, normalizeHouseNumber, normalizeName } from '../../core/geocoding/normalize';
+import { parseQuery, type ParseOptions } from '../../core/geocoding/parse-query';
+import { numberFraction, onInterpolation, pointAlong } from '../../core/geocoding/interpolate';
+import { PointGrid } from '../../core/geocoding/point-grid';
 
 const STATES: Record<string, string> = { md: 'MD', maryland: 'MD', ny: 'NY', on: 'ON', ontario: 'ON', ca: 'CA' };
 const COUNTRIES: Record<string, string> = { usa: 'US', 'united states': 'US', liechtenstein: 'LI', canada: 'CA' };

@@ -6,9 +6,9 @@ import {
   polygonApproxRadius,
   polygonCentroid,
   validateRing,
-} from '../../gateway/engine/geofence-shape';
-import { haversineMeters } from '../../gateway/engine/geo/sphere';
-import type { LngLat } from '../../gateway/engine/types';
+} from '../../core/geofence-shape';
+import { haversineMeters } from '../../core/geo/sphere';
+import type { LngLat } from '../../core/types';
 import { files, requires } from '../support/requires';
 
 const radarGeofence = path.resolve(__dirname, '../../../shared/fixtures/radar/radar-python/geofence.json');

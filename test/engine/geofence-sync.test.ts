@@ -1,6 +1,6 @@
 // Pure parts of the nightly geofence sync: when the next run is, the run's status, and the mail text.
-import { formatDailyTime, nextDailyRun, parseDailyTime } from '../../gateway/engine/geofence-sync/schedule';
-import { runStatus, syncMail, type EnvironmentOutcome, type SyncRunSummary } from '../../gateway/engine/geofence-sync/sync-report';
+import { formatDailyTime, nextDailyRun, parseDailyTime } from '../../core/geofence-sync/schedule';
+import { runStatus, syncMail, type EnvironmentOutcome, type SyncRunSummary } from '../../core/geofence-sync/sync-report';
 
 describe('nextDailyRun', () => {
   test.each([

@@ -3,8 +3,8 @@ import {
   evaluateGeofences,
   type GeofenceEvaluation,
   type VisitState,
-} from '../../gateway/engine/geofencing';
-import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../../gateway/engine/types';
+} from '../../core/geofencing';
+import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../../core/types';
 import { circleFence, offset, polygonFence, rectangleRing } from './fixtures/geofencing/make-geofence';
 
 const NYC: LngLat = [-73.98, 40.75];

@@ -1,11 +1,11 @@
 // The index's tree is a packed tree of the geofences at the last build plus a small tree of changes
 // since (fence-tree.ts). These tests change the index through thousands of sets and deletes, across
 // several rebuilds, and compare every search with a scan of what the index should hold.
-import { GeofenceIndex, distanceTo, prepareGeofence } from '../../gateway/engine/geofencing';
-import { FenceTree } from '../../gateway/engine/geofencing/fence-tree';
-import { prepareForIndex } from '../../gateway/engine/geofencing/geofence-index';
-import { destinationPoint } from '../../gateway/engine/geo/sphere';
-import type { Geofence, LngLat } from '../../gateway/engine/types';
+import { GeofenceIndex, distanceTo, prepareGeofence } from '../../core/geofencing';
+import { FenceTree } from '../../core/geofencing/fence-tree';
+import { prepareForIndex } from '../../core/geofencing/geofence-index';
+import { destinationPoint } from '../../core/geo/sphere';
+import type { Geofence, LngLat } from '../../core/types';
 import { circleFence } from './fixtures/geofencing/make-geofence';
 import { prng } from '../../bench/support/prng';
 

@@ -3,8 +3,8 @@
 // REGEN=1 rewrites the outputs; review the diff before committing it.
 import fs from 'fs';
 import path from 'path';
-import { GeofenceIndex, evaluateGeofences, type VisitState } from '../../gateway/engine/geofencing';
-import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../../gateway/engine/types';
+import { GeofenceIndex, evaluateGeofences, type VisitState } from '../../core/geofencing';
+import { DEFAULT_PROJECT_SETTINGS, type Geofence, type LngLat, type ProjectSettings } from '../../core/types';
 import { circleFence, offset, polygonFence } from './fixtures/geofencing/make-geofence';
 
 /** Positions in the fixtures are metres [east, north] of the scenario's origin, to stay readable. */

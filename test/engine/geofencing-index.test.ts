@@ -1,7 +1,7 @@
-import { GeofenceIndex, distanceTo, prepareGeofence } from '../../gateway/engine/geofencing';
-import { destinationPoint } from '../../gateway/engine/geo/sphere';
-import { validateRing } from '../../gateway/engine/geofence-shape';
-import type { Geofence, LngLat } from '../../gateway/engine/types';
+import { GeofenceIndex, distanceTo, prepareGeofence } from '../../core/geofencing';
+import { destinationPoint } from '../../core/geo/sphere';
+import { validateRing } from '../../core/geofence-shape';
+import type { Geofence, LngLat } from '../../core/types';
 import { circleFence, offset, polygonFence, rectangleRing } from './fixtures/geofencing/make-geofence';
 import { prng } from '../../bench/support/prng';
 

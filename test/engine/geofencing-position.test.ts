@@ -1,4 +1,4 @@
-import { destinationPoint } from '../../gateway/engine/geo/sphere';
+import { destinationPoint } from '../../core/geo/sphere';
 import {
   entryConfidence,
   exitConfidence,
@@ -6,8 +6,8 @@ import {
   insideForEntry,
   outsideForExit,
   prepareGeofence,
-} from '../../gateway/engine/geofencing';
-import type { Geofence, LngLat } from '../../gateway/engine/types';
+} from '../../core/geofencing';
+import type { Geofence, LngLat } from '../../core/types';
 import { circleFence, offset, polygonFence } from './fixtures/geofencing/make-geofence';
 
 const NYC: LngLat = [-73.98, 40.75];

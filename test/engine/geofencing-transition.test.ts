@@ -1,5 +1,5 @@
-import { fenceTransition, type FencePosition, type VisitState } from '../../gateway/engine/geofencing/index';
-import { DEFAULT_PROJECT_SETTINGS, type Geofence, type ProjectSettings } from '../../gateway/engine/types';
+import { fenceTransition, type FencePosition, type VisitState } from '../../core/geofencing/index';
+import { DEFAULT_PROJECT_SETTINGS, type Geofence, type ProjectSettings } from '../../core/types';
 import { circleFence } from './fixtures/geofencing/make-geofence';
 
 const AT = new Date('2024-05-01T12:00:00.000Z');

@@ -1,4 +1,4 @@
-import { ipMatchesAny, parseIpRanges } from '../../gateway/engine/ip-ranges';
+import { ipMatchesAny, parseIpRanges } from '../../core/ip-ranges';
 
 describe('parseIpRanges accepts and normalises', () => {
   const cases: Array<{ name: string; input: unknown; expected: string[] }> = [

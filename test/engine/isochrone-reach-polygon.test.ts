@@ -1,5 +1,5 @@
 // The reach polygon on road stretches written in the test.
-import { reachPolygon, type LngLat } from '../../gateway/engine/isochrone/reach-polygon';
+import { reachPolygon, type LngLat } from '../../core/isochrone/reach-polygon';
 
 const CENTER: LngLat = [10, 50];
 const KX = 111320 * Math.cos((50 * Math.PI) / 180);

@@ -1,6 +1,6 @@
 // The HMM matcher on a network written in the test: two parallel east–west roads 40 m apart joined at
 // their ends, so a trace can only change road by driving to an end.
-import { matchTrace, type Candidate, type MatchPoint, type MatcherOracle, type MatcherParams } from '../../gateway/engine/matching/hmm-matcher';
+import { matchTrace, type Candidate, type MatchPoint, type MatcherOracle, type MatcherParams } from '../../core/matching/hmm-matcher';
 
 const PARAMS: MatcherParams = { defaultSigma: 10, beta: 5, maxGapSeconds: 60, maxSpeed: 50, routeFactor: 2, routeSlack: 200 };
 const M_PER_DEG_LAT = 111320;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isOperating, localClock, normalizeDayKey, parseOperatingHours } from '../../gateway/engine/operating-hours';
-import type { OperatingHours } from '../../gateway/engine/types';
+import { isOperating, localClock, normalizeDayKey, parseOperatingHours } from '../../core/operating-hours';
+import type { OperatingHours } from '../../core/types';
 import { files, requires } from '../support/requires';
 
 describe('parseOperatingHours accepts and normalises', () => {

@@ -1,8 +1,8 @@
-// The place detection rules (gateway/engine/places/place-detection.ts) on hand-made places.
-import type { Place } from '../../gateway/engine/places/place';
-import { detectPlace, EXIT_BUFFER_MAX_M, type PlaceDetectionInput, type PlaceVisit } from '../../gateway/engine/places/place-detection';
-import { PlaceIndex } from '../../gateway/engine/places/place-index';
-import { placeRadiusM } from '../../gateway/engine/places/place-area';
+// The place detection rules (core/places/place-detection.ts) on hand-made places.
+import type { Place } from '../../core/places/place';
+import { detectPlace, EXIT_BUFFER_MAX_M, type PlaceDetectionInput, type PlaceVisit } from '../../core/places/place-detection';
+import { PlaceIndex } from '../../core/places/place-index';
+import { placeRadiusM } from '../../core/places/place-area';
 
 const M_LAT = 1 / 111_195;
 const at = (base: [number, number], eastM: number, northM: number): [number, number] => [base[0] + (eastM * M_LAT) / Math.cos((base[1] * Math.PI) / 180), base[1] + northM * M_LAT];

@@ -1,9 +1,9 @@
 // The place index: radius queries against a brute-force scan over seeded random places, across cell
 // borders, the antimeridian and near a pole; filters and limits.
 import { prng } from '../../bench/support/prng';
-import { haversineMeters } from '../../gateway/engine/geo/sphere';
-import type { Place } from '../../gateway/engine/places/place';
-import { PlaceIndex } from '../../gateway/engine/places/place-index';
+import { haversineMeters } from '../../core/geo/sphere';
+import type { Place } from '../../core/places/place';
+import { PlaceIndex } from '../../core/places/place-index';
 
 function placesAround(center: [number, number], spreadDeg: number, n: number, seed: number): Place[] {
   const rnd = prng(seed);

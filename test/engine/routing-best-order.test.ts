@@ -1,7 +1,7 @@
 // The exact stop order against brute force over every permutation, on seeded random asymmetric matrices
 // (some pairs unconnected).
 import { prng } from '../../bench/support/prng';
-import { bestOrder } from '../../gateway/engine/routing/best-order';
+import { bestOrder } from '../../core/routing/best-order';
 
 function permutations(items: number[]): number[][] {
   if (items.length <= 1) return [items];

@@ -1,8 +1,8 @@
 // Radar's distance and duration texts, from the values in Radar's own fixtures; the polyline codec; step
 // instructions for maneuvers osrm-text-instructions cannot word as given.
 import { decodePolyline, encodePolyline } from '../../adapters/router/polyline';
-import { distanceMeasure, durationMeasure, durationText } from '../../gateway/api/routing/route-units';
-import { instructionText } from '../../gateway/api/routing/step-instructions';
+import { distanceMeasure, durationMeasure, durationText } from '../../server/features/routing/route-units';
+import { instructionText } from '../../server/features/routing/step-instructions';
 
 describe('route units', () => {
   it('writes durations as Radar does', () => {

@@ -1,4 +1,4 @@
-import { applyPathRestrictions, type ArcLists } from '../../gateway/engine/routing/via-way-restrictions';
+import { applyPathRestrictions, type ArcLists } from '../../core/routing/via-way-restrictions';
 
 // A chain of codes 0 → 2 → 4 → 6 with side turns: 4 → 8, 6 → 10 (codes are segment directions: 2 × segment).
 function chain(): ArcLists {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { timeZoneObject } from '../../gateway/engine/time-zone';
+import { timeZoneObject } from '../../core/time-zone';
 import { files, requires } from '../support/requires';
 
 const RADAR = path.resolve(__dirname, '../../../shared/fixtures/radar');

@@ -1,5 +1,5 @@
 // Lateness against scheduledArrivalAt, the expiry due date and the capped location trail.
-import { appendLocation, tripDelay, tripExpiresAt, TRIP_LOCATION_CAP, type TripStatus } from '../../gateway/engine/trips';
+import { appendLocation, tripDelay, tripExpiresAt, TRIP_LOCATION_CAP, type TripStatus } from '../../core/trips';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const min = (m: number) => NOW + m * 60_000;

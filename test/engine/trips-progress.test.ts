@@ -1,5 +1,5 @@
 // What a location update does to an active trip, and which approaching threshold applies.
-import { approachingThreshold, progressOnLocation, type ActiveStatus, type LocationProgressInput } from '../../gateway/engine/trips';
+import { approachingThreshold, progressOnLocation, type ActiveStatus, type LocationProgressInput } from '../../core/trips';
 
 const APPROACHING = 'user.approaching_trip_destination';
 const ARRIVED = 'user.arrived_at_trip_destination';

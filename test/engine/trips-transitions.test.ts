@@ -3,7 +3,7 @@
 import {
   REQUESTABLE_STATUSES, TRIP_STATUSES, decideStatusChange, startEvents,
   type RequestableStatus, type StatusDecision, type TripEventType, type TripStatus,
-} from '../../gateway/engine/trips';
+} from '../../core/trips';
 
 const STARTED: TripEventType = 'user.started_trip';
 const UPDATED: TripEventType = 'user.updated_trip';

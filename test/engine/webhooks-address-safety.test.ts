@@ -1,6 +1,6 @@
 // Which addresses webhooks may reach: classification against the special-purpose ranges, the
 // operator's switches, and host names that are never left to DNS.
-import { addressVerdict, classifyAddress, classifyHostname, hostnameVerdict, isIpLiteral, type AddressPolicy } from '../../gateway/engine/webhooks/address-safety';
+import { addressVerdict, classifyAddress, classifyHostname, hostnameVerdict, isIpLiteral, type AddressPolicy } from '../../core/webhooks/address-safety';
 
 describe('classifyAddress', () => {
   test.each([

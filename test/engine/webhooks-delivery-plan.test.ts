@@ -1,6 +1,6 @@
 // From events to requests: type filters, single versus batched (≤ 5) payloads, disabled webhooks,
 // and runs of one user's events for redelivery.
-import { chunkForWebhook, planDeliveries, runsByUser, typeMatches, type WebhookEvent, type WebhookSubscription } from '../../gateway/engine/webhooks/delivery-plan';
+import { chunkForWebhook, planDeliveries, runsByUser, typeMatches, type WebhookEvent, type WebhookSubscription } from '../../core/webhooks/delivery-plan';
 
 const user = { _id: 'u1', deviceId: 'd1' };
 const ev = (i: number, type = 'user.entered_geofence'): WebhookEvent => ({ _id: `e${i}`, type });

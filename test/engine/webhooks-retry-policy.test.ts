@@ -1,6 +1,6 @@
 // Retry schedule and dead-letter decisions: exponential backoff with equal jitter, the cap, the
 // maximum attempts and age, and what a receiver's Retry-After may change.
-import { decideAfterAttempt, isExpired, parseRetryAfter, retryDelayMs, retrySchedule, type RetryPolicy } from '../../gateway/engine/webhooks/retry-policy';
+import { decideAfterAttempt, isExpired, parseRetryAfter, retryDelayMs, retrySchedule, type RetryPolicy } from '../../core/webhooks/retry-policy';
 
 const policy: RetryPolicy = { baseMs: 1000, maxMs: 60_000, maxAttempts: 5, maxAgeMs: 3_600_000 };
 

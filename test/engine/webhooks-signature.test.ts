@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto';
 import {
   radarSignature, verifyRadarSignature, verifyWaymarkSignature, waymarkSignature, waymarkSignatureHeader,
-} from '../../gateway/engine/webhooks/signature';
+} from '../../core/webhooks/signature';
 
 describe('HMACs', () => {
   // RFC 2202 test case 2 (HMAC-SHA1): key "Jefe", data "what do ya want for nothing?".

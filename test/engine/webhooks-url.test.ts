@@ -1,6 +1,6 @@
 // Webhook URL shape: http(s) only, normalised by the WHATWG parser so odd host spellings are seen
 // as the addresses they are.
-import { parseWebhookUrl } from '../../gateway/engine/webhooks/webhook-url';
+import { parseWebhookUrl } from '../../core/webhooks/webhook-url';
 
 describe('parseWebhookUrl', () => {
   test.each([

@@ -5,7 +5,7 @@ import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fixedHeaders } from '../../gateway/http/fixed-headers';
+import { fixedHeaders } from '../../server/http/fixed-headers';
 import { comparable, exchange } from './raw-exchange';
 
 async function headersOf(middleware: RequestHandler): Promise<string> {

@@ -1,8 +1,8 @@
 // wireRoutes answers a request for exactly the path of a parameterless route without the router's walk
 // over the table. That is only right for a route the router would have picked anyway: the first of the
 // table whose pattern matches. These cases pin which routes qualify.
-import type { Route } from '../../gateway/http/route';
-import { literalRoutes } from '../../gateway/http/wire';
+import type { Route } from '../../server/http/route';
+import { literalRoutes } from '../../server/http/wire';
 
 const route = (method: Route['method'], path: string): Route => ({ method, path, auth: 'secret', handler: async () => ({}) });
 

@@ -1,8 +1,8 @@
 // The check every HTTP test's answers go through (test/support/openapi-check.ts) must fail on what it is
 // there to catch: an undocumented field, an undocumented status, a wrong type, meta.code unlike the status.
-import { openApiDocument } from '../../gateway/http/openapi';
-import { BOOLEAN, ID, STRING, arrayOf, component, object } from '../../gateway/http/response-schema';
-import type { Route } from '../../gateway/http/route';
+import { openApiDocument } from '../../server/http/openapi';
+import { BOOLEAN, ID, STRING, arrayOf, component, object } from '../../server/http/response-schema';
+import type { Route } from '../../server/http/route';
 import { openApiChecker } from '../support/openapi-check';
 
 const THING = component('Thing', object({ _id: ID, name: STRING, note: STRING }, { optional: ['note'] }));

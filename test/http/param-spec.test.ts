@@ -1,7 +1,7 @@
 // param-spec.ts: one declaration reads a request's parameters and documents them. The reading must be the
 // readers' (same messages, same limits) and the document must say what the reading enforces.
-import { BadRequest } from '../../gateway/http/errors';
-import { bracketFilters, flag, integer, latLng, list, number, oneOf, paramSpec, takes, text } from '../../gateway/http/params/param-spec';
+import { BadRequest } from '../../server/http/errors';
+import { bracketFilters, flag, integer, latLng, list, number, oneOf, paramSpec, takes, text } from '../../server/http/params/param-spec';
 
 const SPEC = paramSpec('query', {
   near: latLng().required(),

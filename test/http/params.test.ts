@@ -1,10 +1,10 @@
-// The parameter readers (gateway/http/params): each case is a raw query/form/JSON value → the typed value,
+// The parameter readers (server/http/params): each case is a raw query/form/JSON value → the typed value,
 // or the exact 400 (param and message) the client would get.
-import { BadRequest } from '../../gateway/http/errors';
+import { BadRequest } from '../../server/http/errors';
 import {
   inferScalar, readBoolean, readBracketFilters, readDatetime, readDictionary, readEnum, readJson, readLatLng,
   readList, readLngLatArray, readMetadata, readNumber, readString, required,
-} from '../../gateway/http/params';
+} from '../../server/http/params';
 
 type Outcome = { value: unknown } | { param: string; message: string };
 

@@ -1,13 +1,13 @@
-// The request body reader (gateway/http/request-body.ts) reads plain JSON bodies itself and hands the
+// The request body reader (server/http/request-body.ts) reads plain JSON bodies itself and hands the
 // rest to express.json/express.urlencoded. Its answers must be the parsers' own: every case here goes,
 // byte for byte, to a server using requestBody() and to one using the two Express parsers, both behind
 // our error handler, and the raw answers are compared. Then the cases the brief names are checked on
 // the gateway itself: 413 with meta.param, bad JSON → 400, other content types, empty and chunked
 // bodies, NUL bytes.
 import express, { type Express } from 'express';
-import { errorHandler, sendEnvelope } from '../../gateway/http/envelope';
-import { silentLogger } from '../../gateway/http/logger';
-import { parseByteLimit, requestBody } from '../../gateway/http/request-body';
+import { errorHandler, sendEnvelope } from '../../server/http/envelope';
+import { silentLogger } from '../../ports/logger';
+import { parseByteLimit, requestBody } from '../../server/http/request-body';
 import { startTestServer, type TestServer } from '../support/server';
 import { comparable, exchange, jsonBodyOf, statusLine, type RawRequest } from './raw-exchange';
 import { listenApp, type ListeningApp } from '../support/listen-app';

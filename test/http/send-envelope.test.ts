@@ -3,8 +3,8 @@
 // calling res.status().json() with the same envelope, and the raw answers are compared byte for byte
 // (statuses with and without a body, HEAD, conditional GETs, headers set before, large bodies).
 import express, { type Express, type Response } from 'express';
-import { sendEnvelope } from '../../gateway/http/envelope';
-import { JsonText } from '../../gateway/http/json-text';
+import { sendEnvelope } from '../../server/http/envelope';
+import { JsonText } from '../../server/http/json-text';
 import { comparable, exchange, type RawRequest } from './raw-exchange';
 import { listenApp, type ListeningApp } from '../support/listen-app';
 

@@ -1,10 +1,10 @@
 // docker-compose.yml and the Dockerfile against the gateway: every variable compose sets on the gateway is
-// one the gateway reads (the ENV table of gateway/config.ts), with a value the gateway accepts; the
+// one the gateway reads (the ENV table of server/config.ts), with a value the gateway accepts; the
 // services the gateway's URLs point at exist. `docker-compose config -q` (in .ci/run) checks the syntax.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { ENV, configFromEnv } from '../../gateway/config';
+import { ENV, configFromEnv } from '../../server/config';
 
 const REPO = path.resolve(__dirname, '../..');
 const compose = parse(fs.readFileSync(path.join(REPO, 'docker-compose.yml'), 'utf8'));

@@ -1,6 +1,6 @@
 // Signing ids come from RandomHex's pooled buffer: each id has the asked length in hex, ids do not
 // repeat (bytes are never reused), and crossing the end of the pool refills it.
-import { RandomHex } from '../../gateway/jobs/random-hex';
+import { RandomHex } from '../../server/features/webhooks/delivery/random-hex';
 
 test('ids of 12 bytes are 24 lowercase hex digits and all different, across several pool refills', () => {
   const ids = new RandomHex();

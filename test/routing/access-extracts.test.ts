@@ -3,11 +3,11 @@
 // wrong way, and a re-import seen by the catalog reloads the router.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readOsm } from '../../data/osm/osm-reader';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import type { OsmTags } from '../../data/osm/stage';
-import type { RouterMode } from '../../adapters/router/port';
+import { readOsm } from '../../importers/osm/osm-reader';
+import { runImport } from '../../importers/osm/import-pipeline';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
+import type { OsmTags } from '../../importers/osm/stage';
+import type { RouterMode } from '../../ports/router';
 import { prng } from '../../bench/support/prng';
 import { OSM, fixturesPresent, importForRouting, type ImportedRouter } from './support';
 

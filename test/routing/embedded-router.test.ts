@@ -3,11 +3,11 @@
 // heading, steps shaped as OSRM's, and a catalog change reloads the router.
 import path from 'node:path';
 import { prng } from '../../bench/support/prng';
-import { OutsideNetwork, type AvoidOption, type LngLat, type RouterMode } from '../../adapters/router/port';
-import { avoidMask } from '../../gateway/api/routing/embedded-router';
-import type { ModeRouter } from '../../gateway/engine/routing/mode-router';
-import { SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_TOLL } from '../../gateway/engine/routing/network';
-import type { Piece } from '../../gateway/engine/routing/route-steps';
+import { OutsideNetwork, type AvoidOption, type LngLat, type RouterMode } from '../../ports/router';
+import { avoidMask } from '../../adapters/router/embedded/embedded-router';
+import type { ModeRouter } from '../../core/routing/mode-router';
+import { SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_TOLL } from '../../core/routing/network';
+import type { Piece } from '../../core/routing/route-steps';
 import { OSM, fixturesPresent, importForRouting, type ImportedRouter } from './support';
 
 const present = fixturesPresent('embedded router', ...['monaco-osrm.osm.pbf', 'andorra-graphhopper.osm.pbf', 'us-md-baltimore-valhalla.osm.pbf'].map((f) => path.join(OSM, f)));

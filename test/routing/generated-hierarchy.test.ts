@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { importGenerated, type GeneratedImport } from '../../bench/support/generated-import';
 import { prng } from '../../bench/support/prng';
-import type { LngLat, RouterMode } from '../../adapters/router/port';
-import type { LoadedNetwork } from '../../gateway/api/routing/network-loader';
-import { SEGMENT_FERRY } from '../../gateway/engine/routing/network';
+import type { LngLat, RouterMode } from '../../ports/router';
+import type { LoadedNetwork } from '../../adapters/router/embedded/network-loader';
+import { SEGMENT_FERRY } from '../../core/routing/network';
 
 let dir: string;
 let imported: GeneratedImport;

@@ -5,7 +5,7 @@
 //   ring 0: every side named "Ring"                  → going on along the ring at a corner is a u-turn
 //   ring 1: each side its own name                    → an ordinary turn
 //   ring 2: "Ring", tagged junction=roundabout        → an ordinary turn (roundabouts are never merged)
-import type { LngLat } from '../../adapters/router/port';
+import type { LngLat } from '../../ports/router';
 import { routerForXml } from './support';
 
 /** Side of a ring and length (each axis) of a spoke, degrees; rings lie 0.01° apart along the equator. */

@@ -2,10 +2,10 @@
 // car and truck routes on a small generated road: a stop sign without a direction binds only travel
 // towards the intersection it stands near, a directed signal only its direction, an obstacle on a vertex
 // every turn through it; bicycles pay none.
-import type { LngLat, RouterMode } from '../../adapters/router/port';
-import { readObstacle } from '../../data/osm/routing/profiles/obstacles';
+import type { LngLat, RouterMode } from '../../ports/router';
+import { readObstacle } from '../../importers/osm/stages/routing/profiles/obstacles';
 import { routerForXml } from './support';
-import { OBSTACLE_BACKWARD, OBSTACLE_FORWARD, OBSTACLE_MINOR, OBSTACLE_STOP } from '../../gateway/engine/routing/obstacles';
+import { OBSTACLE_BACKWARD, OBSTACLE_FORWARD, OBSTACLE_MINOR, OBSTACLE_STOP } from '../../core/routing/obstacles';
 
 test('obstacle tags: seconds, direction, minor stops; crossings cost nothing', () => {
   expect(readObstacle({ highway: 'traffic_signals' })).toEqual({ seconds: 2, kind: 0, signal: true });

@@ -5,7 +5,7 @@
 // explained in docs/routing-engine.md; none does now.
 import fs from 'node:fs';
 import path from 'node:path';
-import { OutsideNetwork, type LngLat } from '../../adapters/router/port';
+import { OutsideNetwork, type LngLat } from '../../ports/router';
 import { OSM, OSRM, fixturesPresent, importForRouting, type ImportedRouter } from './support';
 
 const present = fixturesPresent('OSRM comparison', path.join(OSM, 'monaco-osrm.osm.pbf'), path.join(OSRM, 'INDEX.json'));

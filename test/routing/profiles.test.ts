@@ -1,11 +1,11 @@
 // The routing profiles' decisions on single ways (tags as OSM writes them), maxspeed parsing, and
 // turn-restriction relations: what each mode may use, in which direction, how fast.
-import { parseDurationSeconds, parseMaxspeed } from '../../data/osm/routing/profiles/maxspeed';
-import { waySpeeds } from '../../data/osm/routing/profiles/profile';
-import { PROFILES } from '../../data/osm/routing/profiles/profiles';
-import { readRestriction } from '../../data/osm/routing/restrictions';
-import { barrierBlocks, barrierSeconds } from '../../data/osm/routing/profiles/barriers';
-import type { OsmRelation } from '../../data/osm/stage';
+import { parseDurationSeconds, parseMaxspeed } from '../../importers/osm/stages/routing/profiles/maxspeed';
+import { waySpeeds } from '../../importers/osm/stages/routing/profiles/profile';
+import { PROFILES } from '../../importers/osm/stages/routing/profiles/profiles';
+import { readRestriction } from '../../importers/osm/stages/routing/restrictions';
+import { barrierBlocks, barrierSeconds } from '../../importers/osm/stages/routing/profiles/barriers';
+import type { OsmRelation } from '../../importers/osm/stage';
 
 const speeds = (mode: keyof typeof PROFILES, tags: Record<string, string>, length = 100) => waySpeeds(PROFILES[mode], tags, length);
 

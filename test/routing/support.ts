@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import { RoutingStage } from '../../data/osm/routing/routing-stage';
-import { createEmbeddedRouter, type EmbeddedRouter } from '../../gateway/api/routing/embedded-router';
-import { ExtractCatalog } from '../../gateway/jobs/extract-catalog';
+import { runImport } from '../../importers/osm/import-pipeline';
+import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
+import { createEmbeddedRouter, type EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
+import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { announceSkip, files as existingFiles } from '../support/requires';
 

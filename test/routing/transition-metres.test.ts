@@ -3,9 +3,9 @@
 // path when within the bound, else Infinity, whatever the search cap leaves to the hierarchy.
 import path from 'node:path';
 import { prng } from '../../bench/support/prng';
-import type { RouterMode } from '../../adapters/router/port';
-import type { ModeRouter } from '../../gateway/engine/routing/mode-router';
-import type { Snap } from '../../gateway/engine/routing/segment-index';
+import type { RouterMode } from '../../ports/router';
+import type { ModeRouter } from '../../core/routing/mode-router';
+import type { Snap } from '../../core/routing/segment-index';
 import { OSM, fixturesPresent, importForRouting, type ImportedRouter } from './support';
 
 const present = fixturesPresent('map matching transitions', path.join(OSM, 'monaco-osrm.osm.pbf'));

@@ -1,6 +1,6 @@
 // The stores a concurrency or hostile-input test runs on: SQLite always, PostgreSQL when DATABASE_URL
 // is set (each server in a fresh schema, dropped after the file). Use with describe.each.
-import type { GatewayConfig } from '../../gateway/config';
+import type { GatewayConfig } from '../../server/config';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { announceSkip, envVar } from './requires';
 

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { decodePolyline, encodePolyline } from '../../adapters/router/polyline';
-import type { LngLat } from '../../adapters/router/port';
+import type { LngLat } from '../../ports/router';
 import { announceSkip, files } from './requires';
 
 export const ENGINE_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/engines');

@@ -23,7 +23,7 @@ export interface GatewayBuild {
 /** Compiles the gateway once for a test file. */
 export function buildGateway(): GatewayBuild {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-build-'));
-  const main = path.join(dir, 'gateway/cli/main.js');
+  const main = path.join(dir, 'server/cli/main.js');
   const build = spawnSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', dir], { cwd: REPO, encoding: 'utf8' });
   // Type errors elsewhere in a shared tree still emit JavaScript; only a missing entry point stops the test.
   if (!fs.existsSync(main)) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);

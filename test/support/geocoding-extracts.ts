@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../../data/osm/import-pipeline';
-import type { StageSummary } from '../../data/osm/stage';
-import { GeocodingStage } from '../../data/osm/stages/geocoding/geocoding-stage';
+import { runImport } from '../../importers/osm/import-pipeline';
+import type { StageSummary } from '../../importers/osm/stage';
+import { GeocodingStage } from '../../importers/osm/stages/geocoding/geocoding-stage';
 import { announceSkip, files } from './requires';
 
 export const OSM_FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/osm');

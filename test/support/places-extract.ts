@@ -3,9 +3,9 @@
 // not depend on an OSM file. Coordinates are [lng, lat].
 import fs from 'node:fs';
 import path from 'node:path';
-import { MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_VERSION, extractDir, type ExtractManifest } from '../../data/osm/extract-layout';
-import type { NodeCoordinates, OsmNode, OsmRelation, OsmTags, OsmWay, StageSummary } from '../../data/osm/stage';
-import { PlacesStage, type PlacesStageOptions } from '../../data/osm/stages/places/places-stage';
+import { MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_VERSION, extractDir, type ExtractManifest } from '../../core/formats/extract-layout';
+import type { NodeCoordinates, OsmNode, OsmRelation, OsmTags, OsmWay, StageSummary } from '../../importers/osm/stage';
+import { PlacesStage, type PlacesStageOptions } from '../../importers/osm/stages/places/places-stage';
 
 export interface TestEntities {
   nodes: Array<{ id: number; at: [number, number]; tags?: Record<string, string> }>;

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer } from '../../gateway/app';
-import { configFromEnv, type GatewayConfig } from '../../gateway/config';
-import { silentLogger } from '../../gateway/http/logger';
+import { startServer, type RunningServer } from '../../server/app';
+import { configFromEnv, type GatewayConfig } from '../../server/config';
+import { silentLogger } from '../../ports/logger';
 import { openApiChecker } from './openapi-check';
 
 export interface ProjectKeys {

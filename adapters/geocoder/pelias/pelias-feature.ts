@@ -1,9 +1,9 @@
 // A Pelias GeoJSON feature turned into Radar's address shape. Pelias layers map onto Radar's
 // (venue → place, region → state, postalcode → postalCode…); `match_type` gives the confidence where
 // the Pelias version reports it (exact / interpolated / fallback, the same three words as Radar's).
-import { allCountries } from '../../regions/facts/iso-countries';
+import { allCountries } from '../../../core/facts/iso-countries';
 import { completeAddress } from '../address-format';
-import type { Confidence, GeocodedAddress, GeocodeLayer } from '../port';
+import type { Confidence, GeocodedAddress, GeocodeLayer } from '../../../ports/geocoder';
 
 export interface PeliasFeature {
   geometry?: { type?: string; coordinates?: unknown };

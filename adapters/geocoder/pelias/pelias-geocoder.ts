@@ -3,7 +3,7 @@
 // or a body that is not a FeatureCollection is an error (the gateway answers 503), an empty collection is
 // no answers.
 import { EngineHttp } from '../../engine-http/engine-http';
-import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../port';
+import type { AutocompleteQuery, ForwardQuery, GeocodedAddress, Geocoder, GeocodeLayer, ReverseQuery } from '../../../ports/geocoder';
 import { PELIAS_LAYERS, peliasToAddress, type PeliasFeature } from './pelias-feature';
 
 export interface PeliasOptions {

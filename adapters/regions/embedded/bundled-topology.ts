@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import type { PolygonRings } from './banded-polygon';
+import type { PolygonRings } from '../../../core/geo/banded-polygon';
 
 export interface TopologyFeature {
   id: string | undefined;

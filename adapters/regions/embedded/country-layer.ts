@@ -1,7 +1,7 @@
-import { countryByAlpha2, countryByNumeric, flagEmoji } from '../facts/iso-countries';
-import type { Region } from '../port';
+import { countryByAlpha2, countryByNumeric, flagEmoji } from '../../../core/facts/iso-countries';
+import type { Region } from '../../../ports/regions';
 import { regionId } from '../region-id';
-import type { PolygonRings } from './banded-polygon';
+import type { PolygonRings } from '../../../core/geo/banded-polygon';
 import { readTopologyFeatures } from './bundled-topology';
 import { PolygonLayer, type LayerEntry } from './polygon-layer';
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { caProvinceOfPostalCode } from '../facts/ca-provinces';
-import { usStateByCode } from '../facts/us-states';
-import type { Region, RegionLookup, RegionSet } from '../port';
+import { caProvinceOfPostalCode } from '../../../core/facts/ca-provinces';
+import { usStateByCode } from '../../../core/facts/us-states';
+import type { Region, RegionLookup, RegionSet } from '../../../ports/regions';
 import { regionId } from '../region-id';
 import { loadBundledPostalPoints } from './bundled-postal-points';
 import { countryRegion, loadCountryLayer } from './country-layer';

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { flagEmoji } from '../facts/iso-countries';
-import type { Region } from '../port';
+import { flagEmoji } from '../../../core/facts/iso-countries';
+import type { Region } from '../../../ports/regions';
 import { regionId } from '../region-id';
-import { boundaryDirectory, parseBoundaryFile } from './boundary-file';
+import { boundaryDirectory, parseBoundaryFile } from '../../../core/formats/boundaries/boundary-file';
 import { PolygonLayer } from './polygon-layer';
 
 export interface ImportedLayers {

@@ -1,4 +1,4 @@
-import { BandedPolygon, type BBox, type PolygonRings } from './banded-polygon';
+import { BandedPolygon, type BBox, type PolygonRings } from '../../../core/geo/banded-polygon';
 import { BoxGrid } from './box-grid';
 
 /** One region's geometry: the polygons of a GeoJSON Polygon or MultiPolygon. */

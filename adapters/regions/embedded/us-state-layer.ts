@@ -1,5 +1,5 @@
-import { usStateByFips } from '../facts/us-states';
-import type { Region } from '../port';
+import { usStateByFips } from '../../../core/facts/us-states';
+import type { Region } from '../../../ports/regions';
 import { regionId } from '../region-id';
 import { readTopologyFeatures } from './bundled-topology';
 import { PolygonLayer, type LayerEntry } from './polygon-layer';

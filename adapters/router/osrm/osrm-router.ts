@@ -1,7 +1,7 @@
 // The Router port over an OSRM server (osrm-routed, v5 HTTP API; v6 answers the same). One server per mode:
 // OSRM loads one profile per process, so each mode's base URL points at the process built for it. Routes are
 // asked as polyline6 (precise and compact) and decoded here; tables ask for durations and distances.
-import { OutsideNetwork, type AvoidOption, type Eta, type LngLat, type OsrmLeg, type OsrmRoute, type OsrmStep, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
+import { OutsideNetwork, type AvoidOption, type Eta, type LngLat, type OsrmLeg, type OsrmRoute, type OsrmStep, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../../../ports/router';
 import { RouterRejected, RouterUnavailable } from '../engine-errors';
 import { etaByRoute, reachAtTopSpeed } from '../external-eta';
 import { EngineHttp, type EngineReply } from '../../engine-http/engine-http';

@@ -1,7 +1,7 @@
 // Isochrones through Valhalla's `/isochrone`: one time contour around one location, asked as a polygon,
 // read back as the Router port's ring set. Valhalla answers a GeoJSON FeatureCollection, one feature per
 // contour (plus points when show_locations is set, which we do not ask for).
-import type { IsochroneRequest, LngLat } from '../port';
+import type { IsochroneRequest, LngLat } from '../../../ports/router';
 
 export function isochroneBody(req: IsochroneRequest, costing: string): Record<string, unknown> {
   return {

@@ -2,7 +2,7 @@
 // steps, polyline6 shapes), `/sources_to_targets` for tables, `/trace_attributes` for map matching
 // (valhalla-trace.ts) and `/isochrone` for reachable areas (valhalla-isochrone.ts). One server serves every
 // mode through its costing models.
-import { OutsideNetwork, type AvoidOption, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../port';
+import { OutsideNetwork, type AvoidOption, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type TableRequest, type TableResult } from '../../../ports/router';
 import { RouterRejected, RouterUnavailable } from '../engine-errors';
 import { etaByRoute, reachAtTopSpeed } from '../external-eta';
 import { EngineHttp, type EngineReply } from '../../engine-http/engine-http';

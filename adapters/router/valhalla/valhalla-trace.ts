@@ -1,7 +1,7 @@
 // Map matching through Valhalla's `/trace_attributes`: the request we send for a trace, and the answer read
 // back as the Router port's MatchResult. `/trace_attributes` rather than `/trace_route` because it names
 // each matched edge's class, speed limit and shape span, and says which input points matched at all.
-import type { LngLat, MatchRequest, MatchResult, MatchedPoint, MatchedRoad } from '../port';
+import type { LngLat, MatchRequest, MatchResult, MatchedPoint, MatchedRoad } from '../../../ports/router';
 import { decodePolyline } from '../polyline';
 
 /** What we ask Valhalla to return; everything else (ids, grades, admin areas…) is left out of the answer. */

@@ -12,7 +12,7 @@
 // writes 6 % of the event loop). Order is what keeps re-entrancy harmless: a section's unlock is queued
 // before the next local holder of that key can ask for it (KeyedMutex), so it runs first.
 import pg from 'pg';
-import { LockWaitTimeout } from '../port';
+import { LockWaitTimeout } from '../../../ports/store';
 import { errorText } from './connection';
 
 const FIRST_PAUSE_MS = 2;

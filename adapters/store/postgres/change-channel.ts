@@ -4,7 +4,7 @@
 // connection listens; when it drops, it reconnects and reports `interrupted` so that listeners throw away
 // whatever they cached (notifications sent meanwhile are lost).
 import pg from 'pg';
-import type { RemoteChange, Scope } from '../port';
+import type { RemoteChange, Scope } from '../../../ports/store';
 
 /** One channel per database; the schema in the payload tells apart the Waymarks sharing a database. */
 export const CHANGE_CHANNEL = 'waymark_changes';

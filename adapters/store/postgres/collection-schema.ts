@@ -8,7 +8,7 @@
 import type { PoolClient } from 'pg';
 import { collectionTable, createIndexSql, isOwnIndex, type TableIndex } from '../collection-table';
 import { COARSE_COLUMNS, COARSE_SQL } from '../coarse-index';
-import type { CollectionSpec } from '../port';
+import type { CollectionSpec } from '../../../ports/store';
 import { errorText } from './connection';
 import { quoteIdent } from './identifiers';
 

@@ -1,6 +1,6 @@
 // WHERE clauses for a collection's table, shared by list() and within(). Values always travel as parameters;
 // field and metadata names too (as the right operand of ->), so no caller text is ever spliced into SQL.
-import type { CollectionSpec, ListQuery, Scalar } from '../port';
+import type { CollectionSpec, ListQuery, Scalar } from '../../../ports/store';
 
 export const KEY_COLUMNS = ['k0', 'k1', 'k2', 'k3'] as const;
 

@@ -1,6 +1,6 @@
 // Projects and their API keys in PostgreSQL; the same rows and orderings as the SQLite repository.
 import type { Pool, PoolClient } from 'pg';
-import type { ApiKeyRecord, KeyKind, ProjectRecord, ProjectRepository } from '../port';
+import type { ApiKeyRecord, KeyKind, ProjectRecord, ProjectRepository } from '../../../ports/store';
 import { inTransaction } from './transaction';
 import { CHANGE_CHANNEL } from './change-channel';
 

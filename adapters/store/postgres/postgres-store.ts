@@ -15,8 +15,8 @@ import { lngIntervals } from '../lng-intervals';
 import { cellOf, cellRows, hourOf } from '../coarse-index';
 import type {
   BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
-} from '../port';
-import { REVISION_FIELD, withoutRevision } from '../port';
+} from '../../../ports/store';
+import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';

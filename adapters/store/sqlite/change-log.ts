@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { broadcastTargets } from '../broadcast-targets';
-import type { CollectionSpec, RemoteChange, WriteOp } from '../port';
+import type { CollectionSpec, RemoteChange, WriteOp } from '../../../ports/store';
 import type { NoteRow } from './row-writer';
 
 /** More ids than this in one write announce the whole environment instead (as an import does). */

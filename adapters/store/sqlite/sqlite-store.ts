@@ -11,9 +11,9 @@ import { lngIntervals } from '../lng-intervals';
 import type {
   ApiKeyRecord, BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRecord,
   ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
-} from '../port';
+} from '../../../ports/store';
 import { ChangeLogReader, changeNotes, newNodeId, noteProjectChange } from './change-log';
-import { REVISION_FIELD, withoutRevision } from '../port';
+import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';

@@ -1,4 +1,4 @@
-// The shapes GET /v1/data/map answers for a view (gateway/engine/geofencing/map-sketch.ts), as the
+// The shapes GET /v1/data/map answers for a view (core/geofencing/map-sketch.ts), as the
 // dashboard reads them.
 export interface GeofenceSketch {
   _id: string;

@@ -1,8 +1,8 @@
 // The chain slug rule against Radar's published chain list (../shared/fixtures/radar/places/chains.tsv).
 import fs from 'node:fs';
 import path from 'node:path';
-import { chainSlug, normalisedName } from '../../../data/places/chain-slug';
-import { loadBrandIndex } from '../../../data/places/nsi-brands';
+import { chainSlug, normalisedName } from '../../../importers/osm/stages/places/chain-slug';
+import { loadBrandIndex } from '../../../importers/osm/stages/places/nsi-brands';
 import { announceSkip, files } from '../../support/requires';
 
 const CHAINS = path.join(__dirname, '../../../../shared/fixtures/radar/places/chains.tsv');

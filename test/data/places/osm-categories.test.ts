@@ -1,7 +1,7 @@
 // The OSM → Radar category table against Radar's published taxonomy (../shared/fixtures/radar/places).
 import fs from 'node:fs';
 import path from 'node:path';
-import { CATEGORY_ROWS, CUISINE_ROWS, RELIGION_ROWS, categoriesOfPath, categoryPathOf } from '../../../data/places/osm-categories';
+import { CATEGORY_ROWS, CUISINE_ROWS, RELIGION_ROWS, categoriesOfPath, categoryPathOf } from '../../../importers/osm/stages/places/osm-categories';
 import { announceSkip, files } from '../../support/requires';
 
 const TAXONOMY = path.join(__dirname, '../../../../shared/fixtures/radar/places/categories.tsv');

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { placeIdOf, readPlacesFile, type PlaceRecord } from '../../../data/places/places-file';
+import { placeIdOf, readPlacesFile, type PlaceRecord } from '../../../core/formats/places/places-file';
 import { runPlacesStage } from '../../support/places-extract';
 import { MUSEUM, neighbourhood } from '../../support/places-neighbourhood';
 

@@ -7,9 +7,9 @@
 // test OSRM's response format and are not read.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LngLat } from '../../../adapters/router/port';
-import { runImport } from '../../../data/osm/import-pipeline';
-import { RoutingStage } from '../../../data/osm/routing/routing-stage';
+import type { LngLat } from '../../../ports/router';
+import { runImport } from '../../../importers/osm/import-pipeline';
+import { RoutingStage } from '../../../importers/osm/stages/routing/routing-stage';
 import { startTestServer, tempDataDir, type TestServer } from '../../support/server';
 import { readFeature, type Scenario } from './gherkin';
 import { ScenarioMaps, toolingReason, type Check, type DrawnScenario, type RoutabilityCheck, type RouteCheck } from './scenario-map';

@@ -5,7 +5,7 @@
 // members, and for routability tables one five-node way per row, asked from its 2nd to its 4th node.
 // Many scenarios share one file: each is drawn in its own slot, kilometres from the next, so that no point
 // of one snaps to another's roads.
-import type { LngLat } from '../../../adapters/router/port';
+import type { LngLat } from '../../../ports/router';
 import { tableRows, type Scenario } from './gherkin';
 
 /** Metres per degree east and north at a latitude (the WGS84 approximation OSRM's harness uses, "cheap ruler"). */

@@ -1,0 +1,71 @@
+// Loads the routing stage's files of one extract (core/formats/routing/network-files.ts) as typed-array
+// views over the file buffers, and makes a ModeRouter per mode, a mode when it is first asked for. One
+// read per file, no parsing.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RouterMode } from '../../../ports/router';
+import type { Hierarchy } from '../../../core/routing/contraction';
+import { ModeRouter } from '../../../core/routing/mode-router';
+import type { ModeGraph, Network } from '../../../core/routing/network';
+import { SegmentIndex } from '../../../core/routing/segment-index';
+import { decodeArrays } from '../../../core/formats/routing/typed-container';
+
+export const ROUTING_STAGE = 'routing';
+const MODES: readonly RouterMode[] = ['car', 'truck', 'bike', 'foot'];
+const TRAVEL_MODE: Record<RouterMode, string> = { car: 'driving', truck: 'driving', bike: 'cycling', foot: 'walking' };
+
+export interface LoadedNetwork {
+  extract: string;
+  /** [west, south, east, north]. */
+  bbox: [number, number, number, number];
+  routers: Record<RouterMode, ModeRouter>;
+}
+
+// The container's arrays are typed by name in network-files.ts; a cast per field keeps this readable.
+type Arrays = Record<string, any>;
+
+export function readNetwork(dir: string): Network {
+  const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, 'network.bin')));
+  const a = arrays as Arrays;
+  return {
+    pointLon: a.pointLon, pointLat: a.pointLat, segmentStart: a.segmentStart, segmentFrom: a.segmentFrom, segmentTo: a.segmentTo,
+    segmentLength: a.segmentLength, segmentFlags: a.segmentFlags, segmentWay: a.segmentWay, wayName: a.wayName, wayRef: a.wayRef,
+    wayClass: a.wayClass, wayMaxspeed: a.wayMaxspeed, wayOsmId: a.wayOsmId, vertexPoint: a.vertexPoint, strings: (meta as { strings: string[] }).strings,
+  };
+}
+
+export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
+  const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, `${mode}.bin`)));
+  const a = arrays as Arrays;
+  const hierarchy: Hierarchy = {
+    rank: a.rank, childA: a.childA, childB: a.childB,
+    forward: { first: a.fFirst, other: a.fOther, weight: a.fWeight, distance: a.fDistance, edge: a.fEdge },
+    backward: { first: a.bFirst, other: a.bOther, weight: a.bWeight, distance: a.bDistance, edge: a.bEdge },
+  };
+  return {
+    vertexCount: (meta as { vertexCount: number }).vertexCount, arcTail: a.arcTail, arcHead: a.arcHead,
+    // Files written before arcSeconds existed had no routing penalties: their weights are the times.
+    arcWeight: a.arcWeight, arcDistance: a.arcDistance, arcSeconds: a.arcSeconds ?? a.arcWeight, segmentForward: a.segmentForward,
+    segmentBackward: a.segmentBackward, segmentMain: a.segmentMain, hierarchy, duplicateOf: a.duplicateOf as Uint32Array | undefined,
+  };
+}
+
+/**
+ * The network and its index at once, the car's graph too (the default mode, and a bad file shows at
+ * load rather than on a request); the other modes' graphs on their first request. On a region most
+ * requests are by car: reading and preparing all four modes doubled the start-up time and held the
+ * others' files and workspaces for nothing. A mode file that is missing fails the load all the same.
+ */
+export function loadNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): LoadedNetwork | null {
+  const dir = path.join(extractDir, ROUTING_STAGE);
+  if (!fs.existsSync(path.join(dir, 'network.bin'))) return null;
+  for (const mode of MODES) if (!fs.existsSync(path.join(dir, `${mode}.bin`))) throw new Error(`routing file ${mode}.bin is missing in ${dir}`);
+  const network = readNetwork(dir);
+  const index = new SegmentIndex(network);
+  const made: Partial<Record<RouterMode, ModeRouter>> = {};
+  const router = (mode: RouterMode): ModeRouter => (made[mode] ??= new ModeRouter(network, readModeGraph(dir, mode), index, TRAVEL_MODE[mode]));
+  router('car');
+  const routers = {} as Record<RouterMode, ModeRouter>;
+  for (const mode of MODES) Object.defineProperty(routers, mode, { enumerable: true, get: () => router(mode) });
+  return { extract, bbox, routers };
+}

@@ -1,0 +1,524 @@
+// Routes and tables on one extract for one mode: snapping to the nearest open segment, seeds for the
+// partial segments at both ends, the hierarchy for plain queries, a base-graph Dijkstra when segments
+// must be avoided or alternatives are asked for, and the OSRM-shaped result.
+import type { LngLat, OsrmRoute } from '../../ports/router';
+import { BoundedTable } from './bounded-table';
+import { BaseSearch, type BaseGraph } from './dijkstra';
+import { ChQuery, hierarchySeconds } from './ch-query';
+import { SEGMENT_FERRY, type ModeGraph, type Network } from './network';
+import { codeTail } from './mode-graph';
+import { Polylines } from '../isochrone/polylines';
+import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
+import type { SearchResult, SearchSeed } from './search-seed';
+import { SegmentIndex, type Snap } from './segment-index';
+
+export interface RouteOptions {
+  /** SEGMENT_* bits a route must not use. */
+  avoidMask?: number;
+  alternatives?: boolean;
+  /** Degrees; the first leg starts in the direction closest to it. */
+  heading?: number;
+  /**
+   * Go on through each intermediate point in the direction it was reached (no turning back there):
+   * OSRM's `continue_straight`, on by default in its car profile. Falls back to independent legs when
+   * no such route exists.
+   */
+  continueStraight?: boolean;
+}
+
+/** OSRM's size below which a strongly connected part is "tiny" (its default, 1000 edge-based nodes). */
+const MAIN_COMPONENT_CODES = 1000;
+
+/** Alternatives: weight factor on the arcs of routes found so far, and what makes one acceptable. */
+const ALTERNATIVE_PENALTY = 1.6;
+const ALTERNATIVE_MAX_STRETCH = 1.5;
+const ALTERNATIVE_MAX_SHARED = 0.7;
+
+export class ModeRouter {
+  private readonly query: ChQuery;
+  private baseSearch: BaseSearch | undefined;
+  private bounded: BoundedTable | undefined;
+  private readonly graph: BaseGraph;
+  /** Turn arcs arriving at each code (vertex), CSR: the target seeds. */
+  private readonly inFirst: Uint32Array;
+  private readonly inArc: Uint32Array;
+  private readonly legContext: LegContext;
+  /** Whether the mode's main part is large in OSRM's sense (else the map is small and every part counts). */
+  private readonly bigComponent: boolean;
+  /** Segment directions: 2 × segments; vertices from there on are copies (ModeGraph.duplicateOf). */
+  private readonly codes: number;
+  /** The copies of each copied code, so a point on it is reached through them too. */
+  private readonly copies = new Map<number, number[]>();
+
+  constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
+    // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
+    let mainCodes = 0;
+    for (let s = 0; s < mode.segmentMain.length; s++) {
+      if (mode.segmentMain[s] !== 1) continue;
+      if (mode.segmentForward[s] >= 0) mainCodes++;
+      if (mode.segmentBackward[s] >= 0) mainCodes++;
+    }
+    this.bigComponent = mainCodes >= MAIN_COMPONENT_CODES;
+    this.codes = network.segmentFrom.length * 2;
+    mode.duplicateOf?.forEach((c, i) => {
+      const list = this.copies.get(c);
+      if (list) list.push(this.codes + i);
+      else this.copies.set(c, [this.codes + i]);
+    });
+    const penalised = mode.arcSeconds !== mode.arcWeight && mode.arcSeconds.some((s, a) => s !== mode.arcWeight[a]);
+    this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
+    const arcs = mode.arcTail.length;
+    const n = mode.vertexCount;
+    const csr = (key: Uint32Array): [Uint32Array, Uint32Array] => {
+      const first = new Uint32Array(n + 1);
+      for (let a = 0; a < arcs; a++) first[key[a] + 1]++;
+      for (let v = 0; v < n; v++) first[v + 1] += first[v];
+      const list = new Uint32Array(arcs);
+      const pos = first.slice(0, n);
+      for (let a = 0; a < arcs; a++) list[pos[key[a]]++] = a;
+      return [first, list];
+    };
+    const [outFirst, outArc] = csr(mode.arcTail);
+    [this.inFirst, this.inArc] = csr(mode.arcHead);
+    this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance, arcSeconds: mode.arcSeconds };
+    // Open segment directions leaving each network vertex, for the maneuvers.
+    const vertices = network.vertexPoint.length;
+    const leaveFirst = new Uint32Array(vertices + 1);
+    const open = (c: number) => ((c & 1) === 0 ? mode.segmentForward[c >> 1] : mode.segmentBackward[c >> 1]) >= 0;
+    for (let c = 0; c < this.codes; c++) if (open(c)) leaveFirst[codeTail(network, c) + 1]++;
+    for (let v = 0; v < vertices; v++) leaveFirst[v + 1] += leaveFirst[v];
+    const leave = new Uint32Array(leaveFirst[vertices]);
+    const pos = leaveFirst.slice(0, vertices);
+    for (let c = 0; c < this.codes; c++) if (open(c)) leave[pos[codeTail(network, c)]++] = c;
+    this.legContext = {
+      network, travelMode,
+      alongAt: (p) => index.alongAt(p),
+      departures: (v) => {
+        const out: Array<[number, boolean]> = [];
+        for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) out.push([leave[i] >> 1, (leave[i] & 1) === 1]);
+        return out;
+      },
+    };
+  }
+
+  /**
+   * The base-graph search and its workspace (about 44 bytes a vertex), made when first needed: only
+   * avoid options, alternatives and isochrones use it, and a region's four modes would hold it for nothing.
+   */
+  private get base(): BaseSearch {
+    return (this.baseSearch ??= new BaseSearch(this.graph));
+  }
+
+  private segmentOpen(segment: number, avoidMask: number): boolean {
+    if ((this.network.segmentFlags[segment] & avoidMask) !== 0) return false;
+    return this.mode.segmentForward[segment] >= 0 || this.mode.segmentBackward[segment] >= 0;
+  }
+
+  /** Where a route may start or end: an open segment that is not a ferry or train (OSRM's startpoint rule). */
+  private startable(segment: number, avoidMask: number): boolean {
+    return (this.network.segmentFlags[segment] & SEGMENT_FERRY) === 0 && this.segmentOpen(segment, avoidMask);
+  }
+
+  /**
+   * Nearest open segment within `radius` metres, preferring the network's large connected part. On a
+   * network without a part of OSRM's size for "large" (MAIN_COMPONENT_CODES), every part is as good.
+   */
+  snap(point: LngLat, radius: number, avoidMask = 0): Snap | null {
+    return this.snapCandidates(point, radius, avoidMask)[0] ?? null;
+  }
+
+  /**
+   * The snaps a route may start or end at, best first: the nearest startable segment of the large part,
+   * and, when a small part's segment is nearer, that one after it (OSRM routes from both and keeps what
+   * connects).
+   */
+  snapCandidates(point: LngLat, radius: number, avoidMask = 0): Snap[] {
+    const nearest = this.index.nearest(point[0], point[1], radius, (s) => this.startable(s, avoidMask))
+      ?? this.index.nearest(point[0], point[1], radius, (s) => this.segmentOpen(s, avoidMask));
+    if (nearest === null) return [];
+    if (!this.bigComponent || this.mode.segmentMain[nearest.segment] === 1) return [nearest];
+    const main = this.index.nearest(point[0], point[1], radius, (s) => this.mode.segmentMain[s] === 1 && this.startable(s, avoidMask));
+    return main === null ? [nearest] : [main, nearest];
+  }
+
+  /** Share of the segment behind the snapped point in the direction of code c. */
+  private travelled(snap: Snap, c: number): number {
+    const len = this.network.segmentLength[snap.segment];
+    const f = len > 0 ? snap.along / len : 0;
+    return (c & 1) === 0 ? f : 1 - f;
+  }
+
+  /** The segment direction a graph vertex stands for (a copy's original). */
+  private codeOf(v: number): number {
+    return v < this.codes ? v : this.mode.duplicateOf![v - this.codes];
+  }
+
+  private seconds(c: number): number {
+    return (c & 1) === 0 ? this.mode.segmentForward[c >> 1] : this.mode.segmentBackward[c >> 1];
+  }
+
+  /** Seeds leaving a snapped point: at the end of its segment's open directions (option = code). */
+  sourceSeeds(snap: Snap, heading?: number): SearchSeed[] {
+    const s = snap.segment;
+    const len = this.network.segmentLength[s];
+    const seeds: SearchSeed[] = [];
+    for (const c of [2 * s, 2 * s + 1]) {
+      const secs = this.seconds(c);
+      if (secs < 0) continue;
+      const left = 1 - this.travelled(snap, c);
+      seeds.push({ vertex: c, cost: secs * left, metres: len * left, seconds: secs * left, option: c });
+    }
+    if (heading !== undefined && seeds.length === 2) {
+      const off = (b: number) => Math.abs(((b - heading + 540) % 360) - 180);
+      const keep = seeds.filter((seed) => off((seed.option & 1) === 0 ? snap.bearing : (snap.bearing + 180) % 360) <= 90);
+      if (keep.length > 0) return keep;
+    }
+    return seeds;
+  }
+
+  /** Seeds arriving at a snapped point: every turn onto its segment's open directions (option = code). */
+  targetSeeds(snap: Snap): SearchSeed[] {
+    const s = snap.segment;
+    const len = this.network.segmentLength[s];
+    const seeds: SearchSeed[] = [];
+    for (const c of [2 * s, 2 * s + 1]) {
+      const secs = this.seconds(c);
+      if (secs < 0) continue;
+      const share = this.travelled(snap, c);
+      for (const v of [c, ...(this.copies.get(c) ?? [])]) {
+        for (let i = this.inFirst[v]; i < this.inFirst[v + 1]; i++) {
+          const a = this.inArc[i];
+          // The turn's own cost is the arc's weight beyond the segment's (its time, the arc's travel seconds beyond).
+          const turn = this.mode.arcWeight[a] - secs;
+          const turnTime = this.mode.arcSeconds[a] - secs;
+          seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, seconds: turnTime + secs * share, option: c });
+        }
+      }
+    }
+    return seeds;
+  }
+
+  /** Both points on one segment, going the open way from one to the other. */
+  private direct(from: Snap, to: Snap, sources: SearchSeed[]): SearchResult | null {
+    if (from.segment !== to.segment) return null;
+    const len = this.network.segmentLength[from.segment];
+    if (len <= 0) return null;
+    let best: SearchResult | null = null;
+    for (const seed of sources) {
+      const c = seed.option;
+      const ahead = this.travelled(to, c) - this.travelled(from, c);
+      if (ahead < 0) continue;
+      const cost = this.seconds(c) * ahead;
+      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, seconds: cost, sourceOption: c, targetOption: c, arcs: [] };
+    }
+    return best;
+  }
+
+  private best(from: Snap, to: Snap, sources: SearchSeed[], targets: SearchSeed[], avoidMask: number): SearchResult | null {
+    const via = avoidMask === 0 ? this.query.shortest(sources, targets) : this.base.run(sources, [targets], this.filterFor(avoidMask))[0];
+    const direct = this.direct(from, to, sources);
+    if (direct && (via === null || direct.cost <= via.cost)) return direct;
+    return via;
+  }
+
+  private filterFor(avoidMask: number) {
+    const flags = this.network.segmentFlags;
+    const head = this.mode.arcHead;
+    return { allowed: (a: number) => (flags[this.codeOf(head[a]) >> 1] & avoidMask) === 0 };
+  }
+
+  /** The stretch of segment direction c between two shares of it (0 = where c enters, 1 = where it leaves). */
+  private piece(c: number, startShare: number, endShare: number): Piece {
+    const segment = c >> 1;
+    const reversed = (c & 1) === 1;
+    const len = this.network.segmentLength[segment];
+    const along = (share: number) => (reversed ? len * (1 - share) : len * share);
+    const distance = len * (endShare - startShare);
+    return { segment, reversed, from: along(startShare), to: along(endShare), distance, duration: this.seconds(c) * (endShare - startShare) };
+  }
+
+  /** The pieces of a leg from a search result. */
+  pieces(from: Snap, to: Snap, r: SearchResult): Piece[] {
+    const piece = (c: number, startShare: number, endShare: number) => this.piece(c, startShare, endShare);
+    if (r.arcs.length === 0 && r.sourceOption === r.targetOption && from.segment === to.segment && this.travelled(to, r.targetOption) >= this.travelled(from, r.sourceOption)) {
+      return [piece(r.sourceOption, this.travelled(from, r.sourceOption), this.travelled(to, r.targetOption))];
+    }
+    const out: Piece[] = [piece(r.sourceOption, this.travelled(from, r.sourceOption), 1)];
+    for (const a of r.arcs) {
+      const p = piece(this.codeOf(this.mode.arcHead[a]), 0, 1);
+      // The arc's time holds the turn onto the segment as well.
+      p.duration = this.mode.arcSeconds[a];
+      out.push(p);
+    }
+    const last = piece(r.targetOption, 0, this.travelled(to, r.targetOption));
+    // Its turn is in the search's time only: the rest of that time is this piece's.
+    last.duration = Math.max(0, r.seconds - out.reduce((t, p) => t + p.duration, 0));
+    out.push(last);
+    return withoutEmptyEnds(out);
+  }
+
+  /** The best path between two snapped points as pieces of segments; null when there is none. */
+  legPieces(from: Snap, to: Snap, avoidMask = 0, heading?: number): Piece[] | null {
+    const sources = this.sourceSeeds(from, heading);
+    const r = this.best(from, to, sources, this.targetSeeds(to), avoidMask);
+    return r === null ? null : this.pieces(from, to, r);
+  }
+
+  /** The legs of the route through snapped points in order, as pieces; null when some leg has no path. */
+  routeLegs(snaps: Snap[], options: RouteOptions = {}): Piece[][] | null {
+    const avoid = options.avoidMask ?? 0;
+    const through = options.continueStraight && snaps.length > 2 ? this.straightThrough(snaps, avoid, options.heading) : null;
+    if (through !== null) return through;
+    const legs: Piece[][] = [];
+    for (let i = 0; i + 1 < snaps.length; i++) {
+      const pieces = this.legPieces(snaps[i], snaps[i + 1], avoid, i === 0 ? options.heading : undefined);
+      if (pieces === null) return null;
+      legs.push(pieces);
+    }
+    return legs;
+  }
+
+  /** A route through snapped points in order; null when some leg has no path. */
+  route(snaps: Snap[], options: RouteOptions = {}): OsrmRoute[] | null {
+    const avoid = options.avoidMask ?? 0;
+    const legs = this.routeLegs(snaps, options);
+    if (legs === null) return null;
+    const routes = [this.assemble(legs)];
+    if (options.alternatives && snaps.length === 2) {
+      for (const alt of this.alternatives(snaps[0], snaps[1], legs[0], avoid, options.heading)) routes.push(this.assemble([alt]));
+    }
+    return routes;
+  }
+
+  /**
+   * The legs of the best route that leaves every intermediate point in the direction it arrived: for
+   * each direction of travel through each intermediate point, the best way there (so the legs are
+   * chosen together, not one by one). Null when no such route exists.
+   */
+  private straightThrough(snaps: Snap[], avoidMask: number, heading?: number): Piece[][] | null {
+    type Way = { cost: number; results: SearchResult[] };
+    // Turning back on a dead end just before an intermediate point or just after it can cost exactly
+    // the same; then the turn is made before it, so the point is reached facing the way on.
+    const better = (a: Way, b: Way): boolean => {
+      if (Math.abs(a.cost - b.cost) > 1e-3) return a.cost < b.cost;
+      for (let i = 0; i < a.results.length; i++) {
+        if (Math.abs(a.results[i].cost - b.results[i].cost) > 1e-3) return a.results[i].cost > b.results[i].cost;
+      }
+      return false;
+    };
+    // Keyed by the direction (segment code) travelled through the point reached so far; -1 at the start.
+    let reached = new Map<number, Way>([[-1, { cost: 0, results: [] }]]);
+    for (let i = 0; i + 1 < snaps.length; i++) {
+      const from = snaps[i], to = snaps[i + 1];
+      const last = i + 2 === snaps.length;
+      const allSources = this.sourceSeeds(from, i === 0 ? heading : undefined);
+      const allTargets = this.targetSeeds(to);
+      const arrivals = last ? [-1] : [...new Set(allTargets.map((t) => t.option))];
+      const next = new Map<number, Way>();
+      for (const [through, way] of reached) {
+        const sources = through < 0 ? allSources : allSources.filter((s) => s.option === through);
+        if (sources.length === 0) continue;
+        for (const arrival of arrivals) {
+          const targets = arrival < 0 ? allTargets : allTargets.filter((t) => t.option === arrival);
+          const r = this.best(from, to, sources, targets, avoidMask);
+          if (r === null) continue;
+          const candidate = { cost: way.cost + r.cost, results: [...way.results, r] };
+          const known = next.get(arrival);
+          if (!known || better(candidate, known)) next.set(arrival, candidate);
+        }
+      }
+      if (next.size === 0) return null;
+      reached = next;
+    }
+    const best = reached.get(-1);
+    return best ? best.results.map((r, i) => this.pieces(snaps[i], snaps[i + 1], r)) : null;
+  }
+
+  private alternatives(from: Snap, to: Snap, bestPieces: Piece[], avoidMask: number, heading?: number): Piece[][] {
+    const found: Piece[][] = [bestPieces];
+    const bestCost = bestPieces.reduce((t, p) => t + p.duration, 0);
+    const penalised = new Set<number>();
+    const out: Piece[][] = [];
+    for (let attempt = 0; attempt < 4 && out.length < 2; attempt++) {
+      for (const p of found[found.length - 1]) penalised.add(p.segment);
+      const head = this.mode.arcHead;
+      const r = this.base.run(this.sourceSeeds(from, heading), [this.targetSeeds(to)], {
+        allowed: avoidMask === 0 ? undefined : this.filterFor(avoidMask).allowed,
+        factor: (a) => (penalised.has(this.codeOf(head[a]) >> 1) ? ALTERNATIVE_PENALTY : 1),
+      })[0];
+      if (r === null) break;
+      const pieces = this.pieces(from, to, r);
+      const cost = pieces.reduce((t, p) => t + p.duration, 0);
+      if (cost > bestCost * ALTERNATIVE_MAX_STRETCH) break;
+      const length = pieces.reduce((t, p) => t + p.distance, 0);
+      const distinct = found.every((other) => {
+        const segs = new Set(other.map((p) => p.segment));
+        const shared = pieces.filter((p) => segs.has(p.segment)).reduce((t, p) => t + p.distance, 0);
+        return shared <= ALTERNATIVE_MAX_SHARED * length;
+      });
+      found.push(pieces);
+      if (distinct) out.push(pieces);
+    }
+    return out;
+  }
+
+  private assemble(legPieces: Piece[][]): OsrmRoute {
+    const legs = [];
+    const geometry: LngLat[] = [];
+    for (const pieces of legPieces) {
+      const built = buildLeg(this.legContext, pieces);
+      legs.push(built.leg);
+      geometry.push(...(geometry.length > 0 ? built.geometry.slice(1) : built.geometry));
+    }
+    const distance = legs.reduce((t, l) => t + l.distance, 0);
+    const duration = legs.reduce((t, l) => t + l.duration, 0);
+    return { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, geometry, legs };
+  }
+
+  /**
+   * Between every (source, target) pair, row-major: the cost searched on, metres and travel seconds of
+   * the best path; Infinity where none.
+   */
+  table(sources: Snap[], targets: Snap[], avoidMask = 0): { cost: Float64Array; metres: Float64Array; seconds: Float64Array } {
+    const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
+    const targetSeeds = targets.map((t) => this.targetSeeds(t));
+    let result: { cost: Float64Array; metres: Float64Array; seconds: Float64Array };
+    if (avoidMask === 0) result = this.query.table(sourceSeeds, targetSeeds);
+    else {
+      const cost = new Float64Array(sources.length * targets.length).fill(Infinity);
+      const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
+      const seconds = new Float64Array(sources.length * targets.length).fill(Infinity);
+      const filter = this.filterFor(avoidMask);
+      sourceSeeds.forEach((seeds, i) => {
+        this.base.run(seeds, targetSeeds, filter, false).forEach((r, j) => {
+          if (r) {
+            cost[i * targets.length + j] = r.cost;
+            metres[i * targets.length + j] = r.metres;
+            seconds[i * targets.length + j] = r.seconds;
+          }
+        });
+      });
+      result = { cost, metres, seconds };
+    }
+    sources.forEach((from, i) => targets.forEach((to, j) => {
+      const d = this.direct(from, to, sourceSeeds[i]);
+      const k = i * targets.length + j;
+      if (d && d.cost < result.cost[k]) {
+        result.cost[k] = d.cost;
+        result.metres[k] = d.metres;
+        result.seconds[k] = d.seconds;
+      }
+    }));
+    return result;
+  }
+
+  /**
+   * Metres of the least-cost path between every (source, target) pair, row-major, into `out`; Infinity
+   * where that path is longer than `maxMetres` or there is none (map matching's transitions). The same
+   * answers as `table`, found by searches bounded to the neighbourhood (bounded-table.ts), with the
+   * hierarchy asked only for the pairs those leave undecided within `maxCost` seconds.
+   */
+  transitionMetres(sources: readonly Snap[], targets: readonly Snap[], maxMetres: number, maxCost: number, out: Float64Array): void {
+    const S = sources.length, T = targets.length;
+    const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
+    const targetSeeds = targets.map((t) => this.targetSeeds(t));
+    const directCost = new Float64Array(S * T).fill(Infinity);
+    const directMetres = new Float64Array(S * T).fill(Infinity);
+    for (let i = 0; i < S; i++) {
+      for (let j = 0; j < T; j++) {
+        if (sources[i].segment !== targets[j].segment) continue;
+        const d = this.direct(sources[i], targets[j], sourceSeeds[i]);
+        if (d) {
+          directCost[i * T + j] = d.cost;
+          directMetres[i * T + j] = d.metres;
+        }
+      }
+    }
+    this.bounded ??= new BoundedTable(this.graph);
+    const undecided = this.bounded.run(sourceSeeds, targetSeeds, directCost, directMetres, maxMetres, maxCost, out);
+    this.transitionStats.settled += this.bounded.settled;
+    this.transitionStats.pairs += S * T;
+    this.transitionStats.undecided += undecided;
+    if (undecided === 0) return;
+    const rows: number[] = [], cols: number[] = [];
+    for (let i = 0; i < S; i++) {
+      for (let j = 0; j < T; j++) {
+        if (!Number.isNaN(out[i * T + j])) continue;
+        if (!rows.includes(i)) rows.push(i);
+        if (!cols.includes(j)) cols.push(j);
+      }
+    }
+    const t = this.query.table(rows.map((i) => sourceSeeds[i]), cols.map((j) => targetSeeds[j]));
+    rows.forEach((i, r) => cols.forEach((j, c) => {
+      const k = i * T + j;
+      if (!Number.isNaN(out[k])) return;
+      let cost = t.cost[r * cols.length + c], metres = t.metres[r * cols.length + c];
+      if (directCost[k] < cost) {
+        cost = directCost[k];
+        metres = directMetres[k];
+      }
+      out[k] = Number.isFinite(cost) && metres <= maxMetres ? metres : Infinity;
+    }));
+  }
+
+  /** What `transitionMetres` has done so far: vertices its searches settled, pairs asked, pairs left to the hierarchy (benchmarks read it). */
+  readonly transitionStats = { settled: 0, pairs: 0, undecided: 0 };
+
+  /** Nearest positions on open segments within `radius` metres, one per segment, nearest first (map matching). */
+  candidates(point: LngLat, radius: number, limit: number): Snap[] {
+    return this.index.within(point[0], point[1], radius, (s) => this.segmentOpen(s, 0), limit);
+  }
+
+  /** The points of consecutive pieces as one line. */
+  piecesGeometry(pieces: readonly Piece[]): LngLat[] {
+    const line: LngLat[] = [];
+    for (const p of pieces) {
+      const g = pieceGeometry(this.legContext, p);
+      line.push(...(line.length > 0 ? g.slice(1) : g));
+    }
+    return line;
+  }
+
+  /**
+   * What can be reached from a snapped point within `seconds` (isochrones): each reached stretch of road
+   * as a line, the stretch the time runs out on cut where it does.
+   */
+  reach(from: Snap, seconds: number): Polylines {
+    const seeds = this.sourceSeeds(from);
+    const { vertices, costs } = this.base.within(seeds, seconds);
+    const lines = new Polylines();
+    const push = (lng: number, lat: number) => lines.push(lng, lat);
+    const sourceCodes = new Set(seeds.map((s) => s.vertex));
+    vertices.forEach((v, i) => {
+      const c = this.codeOf(v);
+      const full = this.seconds(c);
+      // The source segment is entered at the snapped point, not at its start.
+      const startShare = sourceCodes.has(c) ? this.travelled(from, c) : 0;
+      const entered = costs[i] - full * (1 - startShare);
+      if (entered > seconds || full <= 0) return;
+      const endShare = Math.min(1, startShare + (seconds - entered) / full);
+      if (endShare <= startShare) return;
+      lines.startLine();
+      piecePoints(this.legContext, this.piece(c, startShare, endShare), push);
+    });
+    return lines;
+  }
+}
+
+/**
+ * A point snapped onto a junction leaves or reaches it along a 0 m piece of some road there: that road
+ * is not travelled and must not name the first or last step (OSRM starts on the road actually driven).
+ * The seconds of a dropped piece (a turn's cost) stay with its neighbour.
+ */
+function withoutEmptyEnds(pieces: Piece[]): Piece[] {
+  const EMPTY_M = 1e-3;
+  while (pieces.length > 1 && pieces[0].distance < EMPTY_M) {
+    const [dropped] = pieces.splice(0, 1);
+    pieces[0].duration += dropped.duration;
+  }
+  while (pieces.length > 1 && pieces[pieces.length - 1].distance < EMPTY_M) {
+    const dropped = pieces.pop()!;
+    pieces[pieces.length - 1].duration += dropped.duration;
+  }
+  return pieces;
+}

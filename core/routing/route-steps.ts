@@ -1,0 +1,216 @@
+// Turns a leg's path (pieces of segments in travel order) into an OSRM-v5-shaped leg: geometry,
+// distance, duration, summary and steps with maneuvers. The maneuver rules follow what OSRM's guidance
+// emits, in a smaller form (see docs/routing-engine.md): depart/arrive, turn with a modifier from the
+// bearing change, new name, continue, fork, end of road, merge, on/off ramp, roundabout with its exit
+// number and exit roundabout; a road that only bends, or a vertex without a choice, makes no step.
+import type { LngLat, OsrmLeg, OsrmStep } from '../../ports/router';
+import { bearing, turnAngle } from './geometry';
+import { nameChangeAnnounced } from './name-changes';
+import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
+
+export interface Piece {
+  segment: number;
+  reversed: boolean;
+  /** Metres from the segment's start (in segment order) where the piece begins and ends. */
+  from: number;
+  to: number;
+  /** Seconds and metres of the piece. */
+  duration: number;
+  distance: number;
+}
+
+export interface LegContext {
+  network: Network;
+  /** Metres from its segment's start to each point. */
+  alongAt(point: number): number;
+  /** Departures at an original vertex: [segment, reversed] pairs of open arcs. */
+  departures(vertex: number): Array<[number, boolean]>;
+  /** `driving`, `cycling`, `walking`. */
+  travelMode: string;
+}
+
+/** Points of a piece in travel order, with interpolated ends. */
+export function pieceGeometry(ctx: LegContext, piece: Piece): LngLat[] {
+  const out: LngLat[] = [];
+  piecePoints(ctx, piece, (lng, lat) => out.push([lng, lat]));
+  return out;
+}
+
+/** The points of pieceGeometry, handed one by one (isochrones draw hundreds of thousands of pieces). */
+export function piecePoints(ctx: LegContext, piece: Piece, visit: (lng: number, lat: number) => void): void {
+  const n = ctx.network;
+  const first = n.segmentStart[piece.segment];
+  const last = n.segmentStart[piece.segment + 1] - 1;
+  const at = (along: number): void => {
+    for (let p = first; p < last; p++) {
+      const a = ctx.alongAt(p), b = ctx.alongAt(p + 1);
+      if (along <= b || p === last - 1) {
+        const t = b > a ? Math.min(1, Math.max(0, (along - a) / (b - a))) : 0;
+        const ax = n.pointLon[p] / 1e7, ay = n.pointLat[p] / 1e7, bx = n.pointLon[p + 1] / 1e7, by = n.pointLat[p + 1] / 1e7;
+        visit(round6(ax + t * (bx - ax)), round6(ay + t * (by - ay)));
+        return;
+      }
+    }
+    visit(n.pointLon[first] / 1e7, n.pointLat[first] / 1e7);
+  };
+  const lo = Math.min(piece.from, piece.to), hi = Math.max(piece.from, piece.to);
+  if (!piece.reversed) {
+    at(lo);
+    for (let p = first; p <= last; p++) {
+      const a = ctx.alongAt(p);
+      if (a > lo && a < hi) visit(n.pointLon[p] / 1e7, n.pointLat[p] / 1e7);
+    }
+    at(hi);
+  } else {
+    at(hi);
+    for (let p = last; p >= first; p--) {
+      const a = ctx.alongAt(p);
+      if (a > lo && a < hi) visit(n.pointLon[p] / 1e7, n.pointLat[p] / 1e7);
+    }
+    at(lo);
+  }
+}
+
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+/** Bearing of a segment's first (leaving) or last (arriving) straight piece in travel direction. */
+function segmentBearing(n: Network, segment: number, reversed: boolean, arriving: boolean): number {
+  const first = n.segmentStart[segment], last = n.segmentStart[segment + 1] - 1;
+  let a: number, b: number;
+  if (!reversed) [a, b] = arriving ? [last - 1, last] : [first, first + 1];
+  else [a, b] = arriving ? [first + 1, first] : [last, last - 1];
+  return bearing(n.pointLon[a] / 1e7, n.pointLat[a] / 1e7, n.pointLon[b] / 1e7, n.pointLat[b] / 1e7);
+}
+
+export function modifierOf(angle: number): string {
+  const a = Math.abs(angle);
+  if (a < 20) return 'straight';
+  if (a > 170) return 'uturn';
+  const side = angle > 0 ? 'right' : 'left';
+  if (a < 60) return `slight ${side}`;
+  if (a < 130) return side;
+  return `sharp ${side}`;
+}
+
+interface Attrs {
+  name: string;
+  ref: string;
+  flags: number;
+  way: number;
+  maxspeed: number;
+}
+
+function attrs(n: Network, segment: number): Attrs {
+  const w = n.segmentWay[segment];
+  return { name: n.strings[n.wayName[w]], ref: n.strings[n.wayRef[w]], flags: n.segmentFlags[segment], way: w, maxspeed: n.wayMaxspeed[w] };
+}
+
+export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geometry: LngLat[] } {
+  const n = ctx.network;
+  const steps: OsrmStep[] = [];
+  const geometry: LngLat[] = [];
+  let step: OsrmStep | null = null;
+  let roundaboutExits = 0;
+  const byName = new Map<string, number>();
+
+  const open = (type: string, location: LngLat, before: number, after: number, a: Attrs, modifier?: string): OsrmStep => {
+    const s: OsrmStep = {
+      distance: 0, duration: 0, name: a.name, mode: a.flags & SEGMENT_FERRY ? 'ferry' : ctx.travelMode, driving_side: 'right', geometry: [location],
+      maneuver: { type, bearing_before: before, bearing_after: after, location },
+    };
+    if (modifier !== undefined) s.maneuver.modifier = modifier;
+    if (a.ref) s.ref = a.ref;
+    if (a.maxspeed > 0) s.speed_limit_kph = a.maxspeed;
+    steps.push(s);
+    return s;
+  };
+
+  pieces.forEach((piece, i) => {
+    const pts = pieceGeometry(ctx, piece);
+    const cur = attrs(n, piece.segment);
+    if (i === 0) {
+      step = open('depart', pts[0], 0, segmentBearing(n, piece.segment, piece.reversed, false), cur);
+      geometry.push(pts[0]);
+    } else {
+      const prevPiece = pieces[i - 1];
+      const prev = attrs(n, prevPiece.segment);
+      const before = segmentBearing(n, prevPiece.segment, prevPiece.reversed, true);
+      const after = segmentBearing(n, piece.segment, piece.reversed, false);
+      const angle = turnAngle(before, after);
+      const vertex = piece.reversed ? n.segmentTo[piece.segment] : n.segmentFrom[piece.segment];
+      // Turning back on the road itself (a dead end) is a step of its own, as OSRM's `continue uturn`.
+      const turningBack = piece.segment === prevPiece.segment && piece.reversed !== prevPiece.reversed;
+      const decision = turningBack ? { type: 'continue', modifier: 'uturn' } : decide(ctx, vertex, prevPiece, prev, cur, angle, before);
+      if (decision === 'roundabout-exit-passed') roundaboutExits++;
+      else if (decision !== null) {
+        if (decision.type === 'exit roundabout') {
+          for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout') { steps[k].maneuver.exit = roundaboutExits + 1; break; }
+        }
+        if (decision.type === 'roundabout') roundaboutExits = 0;
+        step = open(decision.type, pts[0], before, after, cur, decision.modifier);
+      }
+    }
+    const s = step!;
+    s.distance += piece.distance;
+    s.duration += piece.duration;
+    for (let k = 1; k < pts.length; k++) {
+      s.geometry.push(pts[k]);
+      geometry.push(pts[k]);
+    }
+    if (cur.name) byName.set(cur.name, (byName.get(cur.name) ?? 0) + piece.distance);
+  });
+  const end = geometry[geometry.length - 1];
+  const lastPiece = pieces[pieces.length - 1];
+  const last = attrs(n, lastPiece.segment);
+  // A roundabout left by arriving in it still gets its exit count.
+  for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout' && steps[k].maneuver.exit === undefined) { steps[k].maneuver.exit = roundaboutExits + 1; break; }
+  const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last);
+  arrive.geometry.push(end);
+  for (const s of steps) {
+    s.distance = Math.round(s.distance * 10) / 10;
+    s.duration = Math.round(s.duration * 10) / 10;
+  }
+  const distance = pieces.reduce((t, p) => t + p.distance, 0);
+  const duration = pieces.reduce((t, p) => t + p.duration, 0);
+  const summary = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([name]) => name).join(', ');
+  return { leg: { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary, steps }, geometry };
+}
+
+type Decision = { type: string; modifier?: string } | 'roundabout-exit-passed' | null;
+
+function decide(ctx: LegContext, vertex: number, prevPiece: Piece, prev: Attrs, cur: Attrs, angle: number, before: number): Decision {
+  const n = ctx.network;
+  const prevRound = (prev.flags & SEGMENT_ROUNDABOUT) !== 0;
+  const curRound = (cur.flags & SEGMENT_ROUNDABOUT) !== 0;
+  const departures = ctx.departures(vertex).filter(([s, r]) => !(s === prevPiece.segment && r !== prevPiece.reversed));
+  if (prevRound && curRound) {
+    return departures.some(([s]) => (n.segmentFlags[s] & SEGMENT_ROUNDABOUT) === 0) ? 'roundabout-exit-passed' : null;
+  }
+  if (curRound) return { type: 'roundabout', modifier: modifierOf(angle) };
+  if (prevRound) return { type: 'exit roundabout', modifier: modifierOf(angle) };
+  if ((prev.flags & SEGMENT_FERRY) !== (cur.flags & SEGMENT_FERRY)) return { type: 'notification', modifier: modifierOf(angle) };
+  const sameRoad = prev.way === cur.way || !nameChangeAnnounced(prev, cur);
+  const prevMotorway = (prev.flags & SEGMENT_MOTORWAY) !== 0 && (prev.flags & SEGMENT_LINK) === 0;
+  const curMotorway = (cur.flags & SEGMENT_MOTORWAY) !== 0 && (cur.flags & SEGMENT_LINK) === 0;
+  const prevLink = (prev.flags & SEGMENT_LINK) !== 0;
+  const curLink = (cur.flags & SEGMENT_LINK) !== 0;
+  if (prevMotorway && curLink) return { type: 'off ramp', modifier: angle >= 0 ? 'slight right' : 'slight left' };
+  if (!prevMotorway && !prevLink && curLink && (cur.flags & SEGMENT_MOTORWAY) !== 0) return { type: 'on ramp', modifier: modifierOf(angle) };
+  if (prevLink && curMotorway) return { type: 'merge', modifier: angle >= 0 ? 'slight right' : 'slight left' };
+  if (sameRoad && Math.abs(angle) < 40) return null;
+  if (departures.length <= 1) {
+    if (sameRoad) return null;
+    return Math.abs(angle) < 40 ? { type: 'new name', modifier: modifierOf(angle) } : { type: 'turn', modifier: modifierOf(angle) };
+  }
+  const others = departures.map(([s, r]) => turnAngle(before, segmentBearing(n, s, r, false)));
+  const straightOptions = others.filter((a) => Math.abs(a) < 40).length;
+  if (Math.abs(angle) < 40 && straightOptions >= 2) {
+    const moreLeft = others.filter((a) => Math.abs(a) < 40).every((a) => a >= angle);
+    return { type: 'fork', modifier: moreLeft ? 'slight left' : 'slight right' };
+  }
+  if (straightOptions === 0 && Math.abs(angle) >= 40 && !sameRoad) return { type: 'end of road', modifier: angle > 0 ? 'right' : 'left' };
+  if (Math.abs(angle) < 20 && !sameRoad) return { type: 'new name', modifier: 'straight' };
+  return { type: sameRoad ? 'continue' : 'turn', modifier: modifierOf(angle) };
+}

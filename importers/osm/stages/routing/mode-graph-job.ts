@@ -1,0 +1,37 @@
+// What the routing stage sends a mode-graph worker and what comes back (mode-graph-worker.ts).
+import type { SegmentRestriction } from '../../../../core/routing/mode-graph';
+import type { ModeGraph } from '../../../../core/routing/network';
+import type { TurnCostSpec } from '../../../../core/routing/turn-costs';
+import type { VertexObstacles } from '../../../../core/routing/obstacles';
+
+export interface ModeGraphJob {
+  id: number;
+  segmentForward: Float32Array;
+  segmentBackward: Float32Array;
+  restrictions: SegmentRestriction[];
+  turnCosts: TurnCostSpec | null;
+  blockedVertices: number[];
+  /** Per segment, 1 when its access is restricted for the mode (mode-graph.ts). */
+  restricted: Uint8Array;
+  /** Obstacles at vertices whose seconds the mode's turns pay; null for modes that pay none. */
+  obstacles: VertexObstacles | null;
+  /** Where the contraction writes its finished edges instead of keeping them in memory; null: memory. */
+  contractionSpillDir: string | null;
+}
+
+export type WorkerReply =
+  | { kind: 'progress'; job: number; step: string; done: number; total?: number }
+  | { kind: 'graph'; job: number; graph: ModeGraph; seconds: number }
+  | { kind: 'error'; job: number; message: string };
+
+/** The distinct buffers under a graph's arrays, to transfer rather than copy. */
+export function graphBuffers(g: ModeGraph): ArrayBuffer[] {
+  const h = g.hierarchy;
+  const arrays = [
+    g.arcTail, g.arcHead, g.arcWeight, g.arcDistance, g.arcSeconds, g.segmentForward, g.segmentBackward, g.segmentMain,
+    ...(g.duplicateOf ? [g.duplicateOf] : []), h.rank, h.childA, h.childB,
+    h.forward.first, h.forward.other, h.forward.weight, h.forward.distance, h.forward.edge,
+    h.backward.first, h.backward.other, h.backward.weight, h.backward.distance, h.backward.edge,
+  ];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}

@@ -1,0 +1,91 @@
+// Builds the routing stage's mode graphs, each mode's contraction on its own core: a pool of worker
+// threads (mode-graph-worker.ts), one per available core up to one per mode (fewer under a memory
+// budget), takes the largest graphs first and hands each back as soon as it is built. The graphs are the same as built in turn on one thread, which is what happens for a small
+// extract, on one core, or with no compiled worker to start (the TypeScript sources run under the tests).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { buildModeGraph } from '../../../../core/routing/mode-graph';
+import { finishedEdgesFor } from './edge-spill';
+import type { ModeGraph, Network } from '../../../../core/routing/network';
+import type { ModeGraphJob, WorkerReply } from './mode-graph-job';
+
+export type ModeGraphProgress = (job: number, step: string, done: number, total?: number) => void;
+
+const WORKER_FILE = path.join(__dirname, 'mode-graph-worker.js');
+
+/**
+ * Open segment directions (all modes together) below which the graphs are built on this thread: Monaco
+ * (30 k) contracts in about a second, and starting the workers costs a good part of what they would save.
+ */
+const WORKERS_FROM_DIRECTIONS = 50_000;
+
+function openDirections(job: ModeGraphJob): number {
+  let open = 0;
+  for (const x of job.segmentForward) if (x >= 0) open++;
+  for (const x of job.segmentBackward) if (x >= 0) open++;
+  return open;
+}
+
+/**
+ * Takes each graph as soon as it is built (to write it and let it go: the graphs are not all held at
+ * once); `seconds` is the wall time its worker spent on it.
+ */
+export type ModeGraphSink = (job: ModeGraphJob, graph: ModeGraph, seconds: number) => void;
+
+export interface ModeGraphOptions {
+  /** At most this many graphs built at once (each holds its own working set); default one per core. */
+  maxThreads?: number;
+}
+
+/** Builds every job's graph and hands each to `onGraph`; returns the worker threads used (0: on this thread). */
+export async function buildModeGraphs(
+  network: Network, jobs: ModeGraphJob[], onProgress: ModeGraphProgress, onGraph: ModeGraphSink, options: ModeGraphOptions = {},
+): Promise<number> {
+  const threads = Math.min(jobs.length, os.availableParallelism(), options.maxThreads ?? Infinity);
+  const size = new Map(jobs.map((j) => [j.id, openDirections(j)]));
+  const total = [...size.values()].reduce((a, b) => a + b, 0);
+  if (threads < 2 || total < WORKERS_FROM_DIRECTIONS || !fs.existsSync(WORKER_FILE)) {
+    for (const job of jobs) {
+      const started = process.hrtime.bigint();
+      const graph = buildModeGraph({
+        network, segmentForward: job.segmentForward, segmentBackward: job.segmentBackward, restrictions: job.restrictions,
+        turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices), restricted: job.restricted, obstacles: job.obstacles ?? undefined,
+        finishedEdges: finishedEdgesFor(job),
+        onProgress: (step, done, total) => onProgress(job.id, step, done, total),
+      });
+      onGraph(job, graph, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+    return 0;
+  }
+  // Open directions stand in for each graph's size: the largest start first, so none is left alone at the end.
+  const queue = [...jobs].sort((a, b) => size.get(b.id)! - size.get(a.id)!);
+  const byId = new Map(jobs.map((j) => [j.id, j]));
+  const workers = Array.from({ length: threads }, () => new Worker(WORKER_FILE, { workerData: network }));
+  try {
+    await Promise.all(workers.map((worker) => new Promise<void>((resolve, reject) => {
+      const next = (): void => {
+        const job = queue.shift();
+        if (job === undefined) return resolve();
+        worker.postMessage(job);
+      };
+      worker.on('message', (m: WorkerReply) => {
+        if (m.kind === 'progress') onProgress(m.job, m.step, m.done, m.total);
+        else if (m.kind === 'error') reject(new Error(m.message));
+        else {
+          onGraph(byId.get(m.job)!, m.graph, m.seconds);
+          next();
+        }
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => {
+        if (code !== 0) reject(new Error(`mode graph worker exited with code ${code}`));
+      });
+      next();
+    })));
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return threads;
+}

@@ -1,0 +1,498 @@
+// The routing stage of `waymark data import` (OSRM's extract + contract in one): keeps the ways some
+// mode may use with each mode's speeds (profiles/), the turn restrictions and obstacle nodes (traffic
+// signals, stop and give-way signs: their seconds go into the segments they lie in, or into the turns
+// through the vertex they are, for car and truck), then
+// splits ways into segments at shared nodes, marks border crossings, builds each mode's graph and
+// contraction hierarchy (core/routing; the modes in parallel, mode-graphs.ts) and writes them
+// into the extract's routing/ folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundledCountryAt } from '../../../../adapters/regions/embedded/embedded-regions';
+import type { SegmentRestriction } from '../../../../core/routing/mode-graph';
+import { TURN_COSTS } from '../../../../core/routing/turn-costs';
+import { obstacleFacesTravel, stopBelongsElsewhere, OBSTACLE_MINOR, type VertexObstacles } from '../../../../core/routing/obstacles';
+import {
+  ROAD_CLASSES, SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT,
+  SEGMENT_SIGNALS, SEGMENT_TOLL, type Network,
+} from '../../../../core/routing/network';
+import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmTags, OsmWay, StageContext, StageSummary } from '../../stage';
+import type { ModeGraphJob } from './mode-graph-job';
+import { buildModeGraphs } from './mode-graphs';
+import { writeModeGraph, writeNetwork } from '../../../../core/formats/routing/network-files';
+import { MODES, PROFILES } from './profiles/profiles';
+import type { RoutingMode } from './profiles/profile';
+import { waySpeeds, wayClass } from './profiles/profile';
+import { parseMaxspeed } from './profiles/maxspeed';
+import { barrierBlocks, barrierSeconds } from './profiles/barriers';
+import { readObstacle, type NodeObstacle } from './profiles/obstacles';
+import { readRestriction, type TurnRestriction } from './restrictions';
+import { placeRestriction, type RestrictionPlaces } from './restriction-segments';
+import { TypedList } from './typed-list';
+
+const EARTH_RADIUS_M = 6371008.8;
+const RAD = Math.PI / 180;
+/** Modes that pay obstacles' seconds (OSRM's car profile; ours truck too; its bicycle and foot profiles do not). */
+const OBSTACLE_MODES: ReadonlySet<RoutingMode> = new Set(['car', 'truck']);
+const CLASS_INDEX = new Map<string, number>(ROAD_CLASSES.map((c, i) => [c, i]));
+
+function metres(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  const dLat = (lat2 - lat1) * RAD;
+  const dLon = (lon2 - lon1) * RAD;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export class RoutingStage implements ImportStage {
+  readonly name = 'routing';
+
+  /** `modes`: whose graphs finish() builds: all of them, except in the generated-network benchmark (car). */
+  constructor(private readonly modes: readonly RoutingMode[] = MODES) {}
+
+  private readonly restrictions: TurnRestriction[] = [];
+  private unsupportedRestrictions = 0;
+  private readonly restrictionWays = new Set<number>();
+  /** First and last node of each way a restriction names: a via node inside one of them is ambiguous. */
+  private readonly restrictionWayEnds = new Map<number, readonly [number, number]>();
+  /** Obstacle nodes by OSM id (profiles/obstacles.ts). */
+  private readonly obstacles = new Map<number, NodeObstacle>();
+  /** Per mode (MODES order): OSM ids of barrier nodes it cannot pass. */
+  private readonly barriers = MODES.map(() => new Set<number>());
+  private readonly strings = new Map<string, number>([['', 0]]);
+
+  // Per kept way.
+  private readonly wayOsmId: number[] = [];
+  private readonly wayName = new TypedList(Uint32Array);
+  private readonly wayRef = new TypedList(Uint32Array);
+  private readonly wayClass = new TypedList(Uint8Array);
+  private readonly wayMaxspeed = new TypedList(Uint16Array);
+  private readonly wayFlags = new TypedList(Uint8Array);
+  private readonly wayLength = new TypedList(Float32Array);
+  /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), restricted access (1), per way. */
+  private readonly waySpeed = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array), restricted: new TypedList(Uint8Array) }));
+  // Pieces: runs of a way's nodes present in the extract.
+  private readonly pieceWay = new TypedList(Uint32Array);
+  private readonly pieceStart = new TypedList(Uint32Array);
+  private readonly pieceNodes = new TypedList(Int32Array);
+  private useCount: Uint8Array | null = null;
+  private readonly scratch: number[] = [];
+
+  relation(r: OsmRelation): void {
+    const outcome = readRestriction(r);
+    if (outcome === 'not-a-restriction') return;
+    if (outcome === 'unsupported') {
+      this.unsupportedRestrictions++;
+      return;
+    }
+    this.restrictions.push(outcome);
+    for (const w of [...outcome.fromWays, ...outcome.viaWays, ...outcome.toWays]) this.restrictionWays.add(w);
+  }
+
+  node(n: OsmNode): void {
+    if (n.tags === null) return;
+    const obstacle = withGate(readObstacle(n.tags), barrierSeconds(PROFILES.car, 'car', n.tags));
+    if (obstacle !== null) this.obstacles.set(n.id, obstacle);
+    // A node closes a mode's way by its barrier or by its own access tags (OSRM's process_node).
+    MODES.forEach((mode, m) => {
+      if (barrierBlocks(PROFILES[mode], mode, n.tags!)) this.barriers[m].add(n.id);
+    });
+  }
+
+  private string(s: string | undefined): number {
+    if (s === undefined) return 0;
+    let i = this.strings.get(s);
+    if (i === undefined) {
+      i = this.strings.size;
+      this.strings.set(s, i);
+    }
+    return i;
+  }
+
+  way(way: OsmWay, nodes: NodeCoordinates): void {
+    const tags = way.tags;
+    if (wayClass(tags) === undefined && tags.route !== 'ferry' && tags.route !== 'shuttle_train') return;
+    if (this.restrictionWays.has(way.id)) this.restrictionWayEnds.set(way.id, [way.refs[0], way.refs[way.refs.length - 1]]);
+    const idx = this.scratch;
+    idx.length = 0;
+    for (let i = 0; i < way.refs.length; i++) idx.push(nodes.indexOf(way.refs[i]));
+    let length = 0;
+    for (let i = 1; i < idx.length; i++) {
+      if (idx[i] >= 0 && idx[i - 1] >= 0) length += metres(nodes.lonAt(idx[i - 1]), nodes.latAt(idx[i - 1]), nodes.lonAt(idx[i]), nodes.latAt(idx[i]));
+    }
+    const speeds = MODES.map((m) => waySpeeds(PROFILES[m], tags, length));
+    if (speeds.every((s) => s === null)) return;
+
+    const w = this.wayOsmId.length;
+    this.wayOsmId.push(way.id);
+    this.wayName.push(this.string(wayName(tags)));
+    this.wayRef.push(this.string(tags.ref));
+    const ferry = tags.route === 'ferry' || tags.route === 'shuttle_train';
+    const highway = ferry ? 'ferry' : wayClass(tags)!;
+    this.wayClass.push(CLASS_INDEX.get(highway) ?? 0);
+    this.wayMaxspeed.push(Math.round(parseMaxspeed(tags.maxspeed) ?? 0));
+    let flags = 0;
+    if (tags.toll === 'yes' || tags.toll === 'true') flags |= SEGMENT_TOLL;
+    if (/^(motorway|trunk)(_link)?$/.test(highway)) flags |= SEGMENT_HIGHWAY;
+    if (/^motorway(_link)?$/.test(highway)) flags |= SEGMENT_MOTORWAY;
+    if (ferry) flags |= SEGMENT_FERRY;
+    if (tags.junction === 'roundabout' || tags.junction === 'circular') flags |= SEGMENT_ROUNDABOUT;
+    if (highway.endsWith('_link')) flags |= SEGMENT_LINK;
+    this.wayFlags.push(flags);
+    this.wayLength.push(length);
+    speeds.forEach((s, m) => {
+      this.waySpeed[m].fwd.push(s?.forwardKph ?? 0);
+      this.waySpeed[m].bwd.push(s?.backwardKph ?? 0);
+      this.waySpeed[m].ferry.push(s?.durationSeconds ?? 0);
+      this.waySpeed[m].restricted.push(s?.restricted ? 1 : 0);
+    });
+
+    const use = (this.useCount ??= new Uint8Array(nodes.size));
+    let runStart = -1;
+    for (let i = 0; i <= idx.length; i++) {
+      const present = i < idx.length && idx[i] >= 0;
+      if (present && runStart < 0) runStart = i;
+      if (!present && runStart >= 0) {
+        if (i - runStart >= 2) {
+          this.pieceWay.push(w);
+          this.pieceStart.push(this.pieceNodes.length);
+          for (let k = runStart; k < i; k++) {
+            const n = idx[k];
+            this.pieceNodes.push(n);
+            // Ends of a piece are vertices; so is any node two pieces share.
+            const add = k === runStart || k === i - 1 ? 2 : 1;
+            use[n] = Math.min(255, use[n] + add);
+          }
+        }
+        runStart = -1;
+      }
+    }
+  }
+
+  async finish(ctx: StageContext): Promise<StageSummary> {
+    const nodes = ctx.nodes;
+    const use = this.useCount ?? new Uint8Array(0);
+    const pieceCount = this.pieceWay.length;
+    this.pieceStart.push(this.pieceNodes.length);
+
+    // Vertices.
+    const vertexOf = new Int32Array(use.length).fill(-1);
+    const vertexNode: number[] = [];
+    for (let i = 0; i < this.pieceNodes.length; i++) {
+      const n = this.pieceNodes.get(i);
+      if (use[n] >= 2 && vertexOf[n] < 0) {
+        vertexOf[n] = vertexNode.length;
+        vertexNode.push(n);
+      }
+    }
+    // Bit m set: mode m cannot pass the node.
+    const blocked = new Uint8Array(use.length);
+    this.barriers.forEach((ids, m) => {
+      for (const id of ids) {
+        const i = nodes.indexOf(id);
+        if (i >= 0 && i < blocked.length) blocked[i] |= 1 << m;
+      }
+    });
+    // Obstacles by node index; traffic signals also flag the segments they are on (SEGMENT_SIGNALS).
+    const obstacleAt = new Map<number, NodeObstacle>();
+    const signalIndex = new Uint8Array(use.length);
+    for (const [id, obstacle] of this.obstacles) {
+      const i = nodes.indexOf(id);
+      if (i < 0 || i >= use.length) continue;
+      obstacleAt.set(i, obstacle);
+      if (obstacle.signal) signalIndex[i] = 1;
+    }
+
+    // Segments.
+    const pointLon = new TypedList(Int32Array);
+    const pointLat = new TypedList(Int32Array);
+    const segmentStart = new TypedList(Uint32Array);
+    const segmentFrom = new TypedList(Uint32Array);
+    const segmentTo = new TypedList(Uint32Array);
+    const segmentLength = new TypedList(Float32Array);
+    const segmentFlags = new TypedList(Uint8Array);
+    const segmentWay = new TypedList(Uint32Array);
+    const segmentSeconds = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array) }));
+    const vertexPoint = new Uint32Array(vertexNode.length).fill(0xffffffff);
+    const waySegments = new Map<number, number[]>();
+    const inside: InsideObstacle[] = [];
+
+    for (let p = 0; p < pieceCount; p++) {
+      const w = this.pieceWay.get(p);
+      const from = this.pieceStart.get(p);
+      const to = this.pieceStart.get(p + 1);
+      let segFirstNode = from;
+      for (let k = from + 1; k < to; k++) {
+        const n = this.pieceNodes.get(k);
+        if (vertexOf[n] < 0) continue;
+        // Segment from node segFirstNode … k.
+        const s = segmentFrom.length;
+        segmentStart.push(pointLon.length);
+        let length = 0;
+        let signal = false;
+        let closedModes = 0;
+        inside.length = 0;
+        for (let q = segFirstNode; q <= k; q++) {
+          const node = this.pieceNodes.get(q);
+          const lon = nodes.lonAt(node);
+          const lat = nodes.latAt(node);
+          if (q > segFirstNode) {
+            const prev = this.pieceNodes.get(q - 1);
+            length += metres(nodes.lonAt(prev), nodes.latAt(prev), lon, lat);
+            if (signalIndex[node]) signal = true;
+          }
+          // Obstacles at the segment's ends are the vertices' (turns); those between are the segment's.
+          if (q > segFirstNode && q < k) {
+            const obstacle = obstacleAt.get(node);
+            if (obstacle !== undefined) inside.push({ obstacle, along: length });
+          }
+          // A barrier inside a segment closes it; one at a vertex stops turns there (mode graph).
+          if (q > segFirstNode && q < k) closedModes |= blocked[node];
+          const v = vertexOf[node];
+          if ((q === segFirstNode || q === k) && v >= 0 && vertexPoint[v] === 0xffffffff) vertexPoint[v] = pointLon.length;
+          pointLon.push(Math.round(lon * 1e7));
+          pointLat.push(Math.round(lat * 1e7));
+        }
+        segmentFrom.push(vertexOf[this.pieceNodes.get(segFirstNode)]);
+        segmentTo.push(vertexOf[n]);
+        segmentLength.push(length);
+        segmentFlags.push(this.wayFlags.get(w) | (signal ? SEGMENT_SIGNALS : 0));
+        segmentWay.push(w);
+        const wayLength = this.wayLength.get(w);
+        const obstacleForward = insideObstacleSeconds(inside, length, true);
+        const obstacleBackward = insideObstacleSeconds(inside, length, false);
+        MODES.forEach((mode, m) => {
+          const sp = this.waySpeed[m];
+          const ferrySeconds = sp.ferry.get(w);
+          const obstacles = OBSTACLE_MODES.has(mode);
+          const seconds = (kph: number, extra: number) => {
+            if (kph <= 0 || (closedModes & (1 << m)) !== 0) return -1;
+            if (ferrySeconds > 0 && wayLength > 0) return (ferrySeconds * length) / wayLength;
+            return length / (kph / 3.6) + (obstacles ? extra : 0);
+          };
+          segmentSeconds[m].fwd.push(seconds(sp.fwd.get(w), obstacleForward));
+          segmentSeconds[m].bwd.push(seconds(sp.bwd.get(w), obstacleBackward));
+        });
+        const osmId = this.wayOsmId[w];
+        if (this.restrictionWays.has(osmId)) {
+          let list = waySegments.get(osmId);
+          if (!list) waySegments.set(osmId, (list = []));
+          list.push(s);
+        }
+        segFirstNode = k;
+      }
+      if (p % 4096 === 0) ctx.progress('cutting ways into road segments', p, pieceCount);
+    }
+    segmentStart.push(pointLon.length);
+
+    const strings = [...this.strings.keys()];
+    const network: Network = {
+      pointLon: pointLon.toArray(), pointLat: pointLat.toArray(),
+      segmentStart: segmentStart.toArray(), segmentFrom: segmentFrom.toArray(), segmentTo: segmentTo.toArray(),
+      segmentLength: segmentLength.toArray(), segmentFlags: segmentFlags.toArray(), segmentWay: segmentWay.toArray(),
+      wayName: this.wayName.toArray(), wayRef: this.wayRef.toArray(), wayClass: this.wayClass.toArray(), wayMaxspeed: this.wayMaxspeed.toArray(), wayOsmId: Float64Array.from(this.wayOsmId),
+      strings, vertexPoint,
+    };
+    const vertexObstacles = obstaclesAtVertices(vertexNode, obstacleAt);
+    let applied = 0;
+    const places: RestrictionPlaces = {
+      network,
+      vertexOfNode: (id) => {
+        const i = nodes.indexOf(id);
+        return i >= 0 && i < vertexOf.length ? vertexOf[i] : -1;
+      },
+      wayEnds: (way) => this.restrictionWayEnds.get(way),
+      waySegments: (way) => waySegments.get(way) ?? [],
+    };
+    const jobs: ModeGraphJob[] = MODES.flatMap((mode, m) => {
+      if (!this.modes.includes(mode)) return [];
+      ctx.progress('preparing the road graph of each mode', m, MODES.length);
+      const restrictions: SegmentRestriction[] = [];
+      for (const r of this.restrictions) {
+        if (!r.modes.includes(mode)) continue;
+        const placed = placeRestriction(r, places);
+        if (placed !== null) restrictions.push(placed);
+      }
+      const wayRestricted = this.waySpeed[m].restricted;
+      const restricted = Uint8Array.from(network.segmentWay, (w) => wayRestricted.get(w));
+      const blockedVertices: number[] = [];
+      for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
+      if (mode === 'car') applied = restrictions.length;
+      return [{
+        id: m, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(),
+        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted,
+        obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null, contractionSpillDir: null,
+      }];
+    });
+    // The workers start now with their own copy of the network; border flags (which no mode graph reads)
+    // and the network file are done meanwhile. Each mode's file is written as soon as its graph is built.
+    const budget = ctx.memoryBudgetBytes;
+    const spillDir = budget === undefined ? null : fs.mkdtempSync(path.join(ctx.dir, '.spill-'));
+    for (const job of jobs) job.contractionSpillDir = spillDir;
+    const progress = new ModeGraphsProgress(jobs.map((j) => MODES[j.id]), network.segmentFrom.length * 2);
+    const report = (): void => ctx.progress('building and contracting the road graph of each mode', progress.done, progress.total, progress.describe());
+    let bytes = 0;
+    const figures = new Map<number, StageSummary>();
+    const building = buildModeGraphs(network, jobs, (m, step, done, total) => {
+      progress.update(MODES[m], step, done, total);
+      report();
+    }, (job, graph, seconds) => {
+      const mode = MODES[job.id];
+      bytes += writeModeGraph(ctx.dir, mode, graph);
+      figures.set(job.id, {
+        [`${mode} turns`]: graph.arcTail.length,
+        [`${mode} shortcuts`]: graph.hierarchy.childA.length - graph.arcTail.length,
+        [`${mode} seconds`]: Math.round(seconds * 10) / 10,
+      });
+      progress.update(mode, 'done', 1, 1);
+      report();
+    }, { maxThreads: budget === undefined ? undefined : modeThreadsWithin(budget, network.segmentFrom.length * 2) });
+    let borders: number;
+    try {
+      // The first lookup loads the bundled country boundaries (seconds on a busy machine): say so first.
+      ctx.progress('loading country boundaries, then marking roads that cross a border', 0);
+      borders = markBorderCrossings(network, (done, total) => ctx.progress('marking roads that cross a border', done, total));
+      ctx.progress('writing the network file', 0);
+      bytes += writeNetwork(ctx.dir, network);
+    } catch (err) {
+      await building.catch(() => undefined);
+      throw err;
+    }
+    const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
+    try {
+      summary['graph threads'] = await building;
+    } finally {
+      if (spillDir !== null) fs.rmSync(spillDir, { recursive: true, force: true });
+    }
+    for (const job of jobs) Object.assign(summary, figures.get(job.id));
+    summary['turn restrictions'] = applied;
+    if (this.unsupportedRestrictions > 0) summary['restrictions not understood'] = this.unsupportedRestrictions;
+    summary.bytes = bytes;
+    return summary;
+  }
+}
+
+/**
+ * The name steps call a way by: its `name`, else for an unnamed sidewalk or sidepath the street it runs
+ * beside (`is_sidepath:of:name`, `street:name`), as OSRM's name handler does.
+ */
+function wayName(tags: OsmTags): string | undefined {
+  if (tags.name !== undefined) return tags.name;
+  const beside = tags['is_sidepath:of:name'] ?? tags['street:name'];
+  if (beside === undefined || !['footway', 'cycleway', 'path'].includes(tags.highway ?? '')) return undefined;
+  return tags.footway === 'sidewalk' || tags.cycleway === 'sidepath' || tags.is_sidepath === 'yes' ? beside : undefined;
+}
+
+/** A gate's seconds (profiles/barriers.ts) joined to the node's other obstacle, for car and truck alike. */
+function withGate(obstacle: NodeObstacle | null, gateSeconds: number): NodeObstacle | null {
+  if (gateSeconds <= 0) return obstacle;
+  if (obstacle === null) return { seconds: gateSeconds, kind: 0, signal: false };
+  return { ...obstacle, seconds: obstacle.seconds + gateSeconds };
+}
+
+interface InsideObstacle {
+  obstacle: NodeObstacle;
+  /** Metres from the segment's first point. */
+  along: number;
+}
+
+/**
+ * Seconds the obstacles between a segment's ends cost travel along it (`forward`) or against it. Two
+ * roads meet there, the one behind and the one ahead: a stop sign without a direction binds only travel
+ * towards the intersection it stands near, and `stop=minor` never binds (both sides are the same road).
+ */
+function insideObstacleSeconds(inside: readonly InsideObstacle[], length: number, forward: boolean): number {
+  let seconds = 0;
+  for (const { obstacle, along } of inside) {
+    const behind = forward ? along : length - along;
+    if (!obstacleFacesTravel(obstacle.kind, forward)) continue;
+    if ((obstacle.kind & OBSTACLE_MINOR) !== 0) continue;
+    if (stopBelongsElsewhere(obstacle.kind, 2, behind, length - behind)) continue;
+    seconds += obstacle.seconds;
+  }
+  return seconds;
+}
+
+/** The obstacles standing on vertices, for the mode graphs' turns. */
+function obstaclesAtVertices(vertexNode: readonly number[], obstacleAt: ReadonlyMap<number, NodeObstacle>): VertexObstacles {
+  const vertex: number[] = [];
+  const seconds: number[] = [];
+  const kind: number[] = [];
+  vertexNode.forEach((node, v) => {
+    const obstacle = obstacleAt.get(node);
+    if (obstacle === undefined) return;
+    vertex.push(v);
+    seconds.push(obstacle.seconds);
+    kind.push(obstacle.kind);
+  });
+  return { vertex: Uint32Array.from(vertex), seconds: Float32Array.from(seconds), kind: Uint8Array.from(kind) };
+}
+
+/**
+ * Mode graphs built at once under a memory budget: a contraction's working set is about
+ * CONTRACTION_BYTES_PER_DIRECTION a segment direction (edges of the vertices not yet contracted, their
+ * lists, the witness search), its finished edges spilled to disk; at least one.
+ */
+const CONTRACTION_BYTES_PER_DIRECTION = 400;
+
+function modeThreadsWithin(budgetBytes: number, directions: number): number {
+  return Math.max(1, Math.floor(budgetBytes / (directions * CONTRACTION_BYTES_PER_DIRECTION)));
+}
+
+/** The state of each mode's graph in words, and the contraction's overall count, for the progress line. */
+class ModeGraphsProgress {
+  private readonly state = new Map<string, { step: string; done: number; total: number }>();
+
+  constructor(private readonly modes: readonly string[], private readonly perMode: number) {
+    for (const m of modes) this.state.set(m, { step: 'waiting', done: 0, total: perMode });
+  }
+
+  update(mode: string, step: string, done: number, total?: number): void {
+    this.state.set(mode, { step, done, total: total ?? this.perMode });
+  }
+
+  /** Vertices contracted over all modes (a finished mode counts whole). */
+  get done(): number {
+    let done = 0;
+    for (const s of this.state.values()) done += s.step === 'done' ? this.perMode : s.step === 'contraction' ? s.done : 0;
+    return done;
+  }
+
+  get total(): number {
+    return this.perMode * this.modes.length;
+  }
+
+  describe(): string {
+    const words: Record<string, string> = {
+      waiting: 'waiting', turns: 'building its turns', components: 'finding its connected roads', ordering: 'ordering its vertices', done: 'done',
+    };
+    return this.modes.map((m) => {
+      const s = this.state.get(m)!;
+      if (s.step === 'contraction') return `${m} ${Math.floor((s.done / Math.max(1, s.total)) * 100)}% contracted`;
+      if (s.step === 'ordering') return `${m} ordering its vertices ${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
+      if (s.step === 'turns') return `${m} building its turns ${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
+      return `${m} ${words[s.step] ?? s.step}`;
+    }).join(', ');
+  }
+}
+
+/** Flags segments whose two ends lie in different countries (bundled boundaries); returns how many. */
+function markBorderCrossings(n: Network, onProgress: (done: number, total: number) => void): number {
+  const country = new Array<string | undefined>(n.vertexPoint.length);
+  const countryOf = (v: number): string | undefined => {
+    if (country[v] === undefined) {
+      const p = n.vertexPoint[v];
+      country[v] = bundledCountryAt([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7])?.code ?? '';
+    }
+    return country[v];
+  };
+  let count = 0;
+  for (let s = 0; s < n.segmentFrom.length; s++) {
+    const a = countryOf(n.segmentFrom[s]);
+    const b = countryOf(n.segmentTo[s]);
+    if (a && b && a !== b) {
+      n.segmentFlags[s] |= SEGMENT_BORDER;
+      count++;
+    }
+    if ((s & 16383) === 0) onProgress(s, n.segmentFrom.length);
+  }
+  return count;
+}

@@ -1,0 +1,281 @@
+// The composition root: configuration → adapters → services → Express app. The only file that knows
+// which adapter implements which port.
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { MemoryRateLimiter } from '../adapters/rate-limiter/memory';
+import type { RateLimiter } from '../ports/rate-limiter';
+import type { Store } from '../ports/store';
+import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
+import { createMaxmindIpLocator } from '../adapters/ip-locator/maxmind/maxmind-ip-locator';
+import type { IpLocator } from '../ports/ip-locator';
+import { createEmbeddedRegions } from '../adapters/regions/embedded/embedded-regions';
+import { createGeoTzTimeZones } from '../adapters/time-zones/geo-tz/geo-tz-time-zones';
+import type { TimeZoneLookup } from '../ports/time-zones';
+import type { ReloadableRegions } from './features/regions/current-regions';
+import { defineCollections } from './api/collections';
+import { GeofenceService } from './features/geofences/geofence-service';
+import { createEmbeddedRouter, type EmbeddedRouter } from '../adapters/router/embedded/embedded-router';
+import { CurrentPlaces } from '../adapters/places/embedded/current-places';
+import { PlacesService } from './features/places/places-service';
+import { createRouterSelection, type RouterSelection } from './features/routing/router-selection';
+import { metricsEndpoint } from './features/webhooks/metrics-endpoint';
+import { healthEndpoints } from './features/health/health-endpoints';
+import { Readiness } from './features/health/readiness';
+import { DiskProbe } from './features/health/disk-probe';
+import { TrackService } from './features/track/track-service';
+import type { FeatureInstance } from './feature';
+import { FEATURES } from './features';
+import { Scheduler } from './jobs/scheduler';
+import { ExtractCatalog } from '../adapters/extracts/extract-catalog';
+import { ProjectService } from './features/projects/project-service';
+import { v1Routes } from './api/v1';
+import type { GatewayConfig } from './config';
+import { Authenticator } from './http/auth';
+import { errorHandler } from './http/envelope';
+import { StoreFaults } from './http/store-faults';
+import { NotFound } from './http/errors';
+import { consoleLogger, type Logger } from '../ports/logger';
+import { answerClientError } from './http/client-error';
+import { cors } from './http/cors';
+import { dashboardFiles } from './http/dashboard-files';
+import { fixedHeaders } from './http/fixed-headers';
+import { readTlsPair, reloadingHttpsServer } from './http/tls-files';
+import { requestBody } from './http/request-body';
+import { requestId } from './http/request-id';
+import { wireRoutes } from './http/wire';
+import { apiDocs } from './http/api-docs';
+import { openApiDocument } from './http/openapi';
+import { ROUTE_DOCS } from './api/route-docs';
+import { packageInfo } from './features/health/package-version';
+
+export interface Services {
+  config: GatewayConfig;
+  store: Store;
+  limiter: RateLimiter;
+  logger: Logger;
+  auth: Authenticator;
+  projects: ProjectService;
+  geofences: GeofenceService;
+  track: TrackService;
+  /** Per mode: the configured external engine, else the embedded router, else the geodesic estimate. */
+  router: RouterSelection;
+  /** Bundled region data plus boundaries imported into <dataDir>/regions/; loads on first lookup. */
+  regions: ReloadableRegions;
+  timeZones: TimeZoneLookup;
+  /** IP databases are read on first use. */
+  ipLocator: IpLocator;
+  /** Places of the imported extracts (and bundled airports); loads on first use, reloads on re-import. */
+  places: PlacesService;
+  scheduler: Scheduler;
+  /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
+  extracts: ExtractCatalog;
+  /** The road networks of the imported extracts (also inside `router`), for the data endpoints. */
+  embeddedRouter: EmbeddedRouter;
+  /** Store faults requests met (full or read-only disk, lost database): 503s, readiness, a metric. */
+  storeFaults: StoreFaults;
+  /** Installed features, by name. */
+  features: Map<string, FeatureInstance>;
+}
+
+export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
+  const store = config.store === 'postgres' ? await openPostgres(config, logger) : openSqlite(config, logger);
+  await defineCollections(store);
+  return store;
+}
+
+function openSqlite(config: GatewayConfig, logger: Logger): Store {
+  return new SqliteStore({
+    file: path.join(config.dataDir, 'waymark.sqlite'),
+    ...config.sqlite,
+    onError: (err) => logger.warn('sqlite store error', { error: err.message }),
+  });
+}
+
+async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Store> {
+  if (!config.databaseUrl) throw new Error('WAYMARK_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)');
+  // Loaded only when used, like the Redis client below: each costs memory from the moment it loads.
+  const { PostgresStore } = await import('../adapters/store/postgres/postgres-store');
+  const store = await PostgresStore.open({
+    connectionString: config.databaseUrl,
+    schema: config.databaseSchema,
+    onError: (err) => logger.warn('postgres connection error', { error: err.message }),
+  });
+  logger.info('postgres store ready', { schema: store.schema, spatialIndex: store.spatial, why: store.spatialReason });
+  return store;
+}
+
+async function createLimiter(config: GatewayConfig, logger: Logger): Promise<RateLimiter> {
+  if (config.rateLimiter !== 'redis') return new MemoryRateLimiter();
+  if (!config.redisUrl) throw new Error('WAYMARK_RATE_LIMITER=redis needs REDIS_URL (redis://host:6379)');
+  const { RedisRateLimiter } = await import('../adapters/rate-limiter/redis');
+  return RedisRateLimiter.connect({ url: config.redisUrl, onError: (err) => logger.warn('redis rate limiter error', { error: err.message }) });
+}
+
+export async function createServices(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Services> {
+  const timeZones = createGeoTzTimeZones();
+  // Before the store opens: a wrong database path stops start-up with nothing to clean up.
+  const ipLocator = createMaxmindIpLocator({ ...config.ipGeocode, timeZones });
+  const regions = createEmbeddedRegions({ dataDir: config.dataDir });
+  const store = await createStore(config, logger);
+  for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
+  for (const warning of store.warnings) logger.warn('store', { warning });
+  const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  const auth = new Authenticator(store);
+  const projects = new ProjectService(store);
+  projects.onChange((id) => auth.forget(id));
+  // Keys rotated or settings changed by another node or the CLI (PostgreSQL): drop what auth cached.
+  store.onRemoteChange((change) => {
+    if (change.collection === 'projects' && change.projectId !== undefined) auth.forget(change.projectId);
+    else if (change.collection === '*') auth.forgetAll();
+  });
+  // Operating hours are read in the geofence's own zone.
+  const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
+  const track = new TrackService(store, geofences, { hotUsers: config.trackHotUsers });
+  const scheduler = new Scheduler(logger);
+  const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
+  const embeddedRouter = createEmbeddedRouter(extracts);
+  const router = createRouterSelection(config.routing, embeddedRouter);
+  geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
+  const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
+  const services: Services = {
+    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, embeddedRouter,
+    storeFaults: new StoreFaults(store), features: new Map(),
+  };
+  for (const f of FEATURES) {
+    const instance = await f.setup(services);
+    services.features.set(f.name, instance);
+    for (const step of instance.trackSteps ?? []) track.use(step);
+  }
+  return services;
+}
+
+/** Background work of a serving gateway: expiry of geofences past deleteAfter. */
+function scheduleJobs(s: Services): void {
+  s.scheduler.every(s.config.jobIntervalMs, { name: 'geofence-expiry', run: (now) => s.geofences.deleteExpired(now) });
+  // Subscribers (router, geocoder, places) hear of a finished import within the period, requests or not.
+  s.scheduler.every(s.config.extracts.reloadCheckMs, { name: 'extract-catalog', run: async (now) => (s.extracts.check(now.getTime()) ? 1 : 0) });
+  for (const instance of s.features.values()) {
+    for (const { periodMs, job } of instance.jobs ?? []) s.scheduler.every(periodMs, job);
+  }
+}
+
+export function createApp(services: Services): Express {
+  const { config, logger } = services;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  // Express's default weak ETag hashes every body with SHA-1 (a track answer is several KiB); API answers
+  // change with every update and no Radar client revalidates them. The dashboard's files set their own.
+  app.set('etag', false);
+  app.use(requestId());
+  // Resources are fetched cross-origin by the web SDK: CORP same-origin would block them. Helmet's CSP
+  // default `upgrade-insecure-requests` is dropped: over plain HTTP from any host but localhost it makes
+  // the browser fetch the dashboard's and /docs' scripts and styles over https://, which a gateway
+  // without TLS does not answer, leaving blank pages. Served over HTTPS, every URL is https already.
+  app.use(fixedHeaders(helmet({
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  })));
+  app.use(cors(config.corsOrigins));
+  if (config.logRequests) {
+    app.use((req, res, next) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        logger.info('request', {
+          requestId: res.getHeader('x-request-id'), method: req.method, path: req.path, status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        });
+      });
+      next();
+    });
+  }
+  app.use(requestBody(config.bodyLimit));
+  // Operators' endpoint, outside /v1: plain text, its own guard (operator token or loopback), no project key.
+  app.get('/metrics', metricsEndpoint(services));
+  // The browser dashboard: static files; it calls the API below with the signed-in key.
+  app.use(dashboardFiles());
+  // GET /, /health, /ready: no key, outside /v1 (docs/operations.md).
+  const faults = services.storeFaults;
+  const probe = config.store === 'postgres' ? undefined : new DiskProbe(config.dataDir);
+  app.use(healthEndpoints(new Readiness(services.store, services.regions, { faults, probe })));
+  const routes = v1Routes(services);
+  app.use(apiDocs(() => openApiDocument(routes, { version: packageInfo().version, docs: ROUTE_DOCS })));
+  app.use(wireRoutes(routes, { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
+  app.use((req) => {
+    throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
+  });
+  app.use(errorHandler(logger, faults));
+  return app;
+}
+
+export interface RunningServer {
+  /** Where a client on this machine reaches it: http://, or https:// with built-in TLS. */
+  url: string;
+  port: number;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** The port is taken or not ours to take: said plainly, as what the operator can change. */
+export class ListenError extends Error {}
+
+function listenProblem(err: NodeJS.ErrnoException, config: GatewayConfig): Error {
+  if (err.code === 'EADDRINUSE') return new ListenError(`port ${config.port} on ${config.host} is already in use by another process: stop it, or choose another port with PORT=`);
+  if (err.code === 'EACCES') return new ListenError(`not allowed to listen on port ${config.port} (ports below 1024 need privileges): choose another with PORT=`);
+  if (err.code === 'EADDRNOTAVAIL') return new ListenError(`HOST=${config.host} is not an address of this machine`);
+  return err;
+}
+
+async function closeServices(services: Services): Promise<void> {
+  await services.scheduler.stop();
+  for (const instance of services.features.values()) await instance.stop?.();
+  await services.limiter.close();
+  await services.router.close();
+  await services.store.close();
+}
+
+/** Starts the gateway; port 0 picks a free one (tests). With config.tls it speaks HTTPS. */
+export async function startServer(config: GatewayConfig, logger?: Logger): Promise<RunningServer> {
+  // A certificate that cannot be used stops start-up before anything is opened.
+  if (config.tls) readTlsPair(config.tls);
+  const services = await createServices(config, logger);
+  const app = createApp(services);
+  const secure = config.tls ? reloadingHttpsServer(config.tls, app, services.logger) : undefined;
+  const server = secure?.server ?? http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+  } catch (err) {
+    secure?.stopWatching();
+    await closeServices(services);
+    throw listenProblem(err as NodeJS.ErrnoException, config);
+  }
+  scheduleJobs(services);
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return {
+    url: `${secure ? 'https' : 'http'}://${host}:${port}`,
+    port,
+    services,
+    close: async () => {
+      secure?.stopWatching();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await closeServices(services);
+    },
+  };
+}
+

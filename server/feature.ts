@@ -1,0 +1,23 @@
+// A feature (trips, webhooks, regions, imports…) plugs into the gateway through this one interface:
+// its own collections, routes, steps in the track pipeline and background jobs. features.ts lists
+// them; app.ts installs them. Adding a feature touches no other feature's code.
+import type { CollectionSpec } from '../ports/store';
+import type { TrackStep } from './features/track/track-service';
+import type { Services } from './app';
+import type { Route } from './http/route';
+import type { Job } from './jobs/scheduler';
+
+export interface FeatureInstance {
+  routes?: Route[];
+  /** Run in list order after geofencing, inside the user's atomic track step. */
+  trackSteps?: TrackStep[];
+  jobs?: Array<{ periodMs: number; job: Job }>;
+  /** Called on shutdown, after the HTTP server stopped taking requests. */
+  stop?(): Promise<void>;
+}
+
+export interface Feature {
+  name: string;
+  collections?: Record<string, CollectionSpec>;
+  setup(services: Services): FeatureInstance | Promise<FeatureInstance>;
+}

@@ -1,0 +1,120 @@
+// Ours, not Radar's: what the gateway has imported (GET /v1/data/extracts), the imported roads in a
+// box (GET /v1/data/roads), and the geofences and users in a map view (GET /v1/data/map, with
+// GET /v1/data/overview saying where the data lies): the dashboard's map reads only these, so what it
+// loads is bounded by the view and not by the size of the environment.
+import type { EmbeddedRouter } from '../../../adapters/router/embedded/embedded-router';
+import type { ExtractCatalog } from '../../../adapters/extracts/extract-catalog';
+import { roadsInBox, type RoadLine } from '../../../core/routing/roads-in-box';
+import { BadRequest } from '../../http/errors';
+import { shownSource } from './shown-source';
+import { required } from '../../http/params';
+import type { Route } from '../../http/route';
+import type { Store } from '../../../ports/store';
+import type { GeofenceService } from '../geofences/geofence-service';
+import { clampedCenter, countCells, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
+import { number, oneOf, paramSpec, takes, text, list } from '../../http/params/param-spec';
+
+/** Most road lines in one answer. */
+const MAX_ROADS = 5000;
+/** Widest box, degrees: about a city at the dashboard's zoom 12. */
+const MAX_BOX_DEGREES = 0.5;
+
+function readBox(raw: unknown): [number, number, number, number] {
+  if (typeof raw !== 'string') throw new BadRequest('bbox', 'bbox must be "west,south,east,north" in degrees');
+  const parts = raw.split(',').map(Number);
+  if (parts.length !== 4 || !parts.every(Number.isFinite)) throw new BadRequest('bbox', 'bbox must be "west,south,east,north" in degrees');
+  const [w, s, e, n] = parts;
+  if (w < -180 || e > 180 || s < -90 || n > 90 || w >= e || s >= n) throw new BadRequest('bbox', 'bbox must have west < east within ±180 and south < north within ±90');
+  if (e - w > MAX_BOX_DEGREES || n - s > MAX_BOX_DEGREES) throw new BadRequest('bbox', `bbox may span at most ${MAX_BOX_DEGREES}° each way`);
+  return [w, s, e, n];
+}
+
+/** Most geofences drawn one by one in a view; past this the view gets counts per cell. */
+export const MAX_MAP_SHAPES = 1500;
+/** Most users sent one by one in a view; past this, counts per cell. */
+export const MAX_MAP_USERS = 2000;
+/** Users read from the store to count a crowded view; a view with more is counted from these. */
+const MAX_COUNTED_USERS = 20_000;
+
+const MAP = paramSpec('query', {
+  bbox: text({ maxLength: 200 }).required().describe('"west,south,east,north" in degrees, west < east'),
+  zoom: number({ min: 0, max: 24 }).required().describe('the map\'s zoom: rings are thinned to its pixel'),
+  include: list().describe('geofences, users (default both)'),
+  enabled: oneOf(['true', 'false'] as const).describe('only enabled (true) or disabled (false) geofences'),
+});
+
+function readViewBox(raw: string): ViewBox {
+  const parts = raw.split(',').map(Number);
+  if (parts.length !== 4 || !parts.every(Number.isFinite)) throw new BadRequest('bbox', 'bbox must be "west,south,east,north" in degrees');
+  const [west, south, east, north] = parts;
+  if (west < -180 || east > 180 || south < -90 || north > 90 || west >= east || south >= north) throw new BadRequest('bbox', 'bbox must have west < east within ±180 and south < north within ±90');
+  return { west, south, east, north };
+}
+
+export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, store: Store, geofences: GeofenceService): Route[] {
+  const rate = { name: 'data', perSecond: 20 };
+  return [
+    {
+      method: 'GET', path: '/v1/data/overview', auth: 'secret', rate,
+      handler: async ({ scope }) => {
+        const index = await geofences.index(scope);
+        const e = index.extent();
+        return { body: { geofences: { count: index.size, bbox: e ? [e.minX, e.minY, e.maxX, e.maxY] : null } } };
+      },
+    },
+    {
+      method: 'GET', path: '/v1/data/map', auth: 'secret', rate,
+      ...takes(MAP, async ({ scope }, q) => {
+        const box = readViewBox(q.bbox);
+        const include = q.include ?? ['geofences', 'users'];
+        for (const name of include) if (name !== 'geofences' && name !== 'users') throw new BadRequest('include', 'include lists geofences and users');
+        const body: Record<string, unknown> = {};
+        if (include.includes('geofences')) {
+          const index = await geofences.index(scope);
+          let found = index.inBox({ minX: box.west, minY: box.south, maxX: box.east, maxY: box.north });
+          if (q.enabled) found = found.filter((f) => f.enabled === (q.enabled === 'true'));
+          body.geofences = found.length <= MAX_MAP_SHAPES
+            ? { total: found.length, shapes: found.map((f) => sketchGeofence(f, q.zoom)), cells: [] }
+            : { total: found.length, shapes: [], cells: countCells(box, found.length, (i) => clampedCenter(found[i], box)[0], (i) => clampedCenter(found[i], box)[1]) };
+        }
+        if (include.includes('users')) {
+          const docs = await store.within('users', scope, { minLng: box.west, minLat: box.south, maxLng: box.east, maxLat: box.north }, MAX_COUNTED_USERS);
+          const at = (i: number) => (docs[i].location as { coordinates: [number, number] }).coordinates;
+          body.users = docs.length <= MAX_MAP_USERS
+            ? {
+              total: docs.length, cut: false, cells: [],
+              points: docs.map((u, i) => ({ _id: u._id, userId: u.userId ?? null, deviceId: u.deviceId ?? null, coordinates: at(i), updatedAt: u.updatedAt })),
+            }
+            : { total: docs.length, cut: docs.length >= MAX_COUNTED_USERS, points: [], cells: countCells(box, docs.length, (i) => at(i)[0], (i) => at(i)[1]) };
+        }
+        return { body };
+      }),
+    },
+    {
+      method: 'GET', path: '/v1/data/extracts', auth: 'secret', rate,
+      handler: async () => ({
+        body: {
+          extracts: extracts.current().map((e) => ({
+            name: e.name, source: shownSource(e.manifest.source), importedAt: e.manifest.importedAt, bbox: e.manifest.bbox, stages: e.manifest.stages,
+          })),
+        },
+      }),
+    },
+    {
+      method: 'GET', path: '/v1/data/roads', auth: 'secret', rate,
+      handler: async ({ query }) => {
+        const box = readBox(required(query.bbox, 'bbox'));
+        const roads: RoadLine[] = [];
+        let cut = false;
+        for (const n of router.networksLoaded) {
+          const [w, s, e, no] = n.bbox;
+          if (w > box[2] || e < box[0] || s > box[3] || no < box[1]) continue;
+          const found = roadsInBox(n.routers.car.network, box, MAX_ROADS - roads.length);
+          roads.push(...found.roads);
+          cut ||= found.cut;
+        }
+        return { meta: { cut }, body: { roads } };
+      },
+    },
+  ];
+}

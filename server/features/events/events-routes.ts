@@ -1,0 +1,98 @@
+// Stored events: list, get, delete (secret), and POST /v1/events to record a conversion (publishable).
+import type { Services } from '../../app';
+import { NotFound } from '../../http/errors';
+import { readDatetime, readList, readMetadata, readNumber, readString, required } from '../../http/params';
+import type { Route } from '../../http/route';
+import { newObjectId } from '../../../core/object-id';
+import { publicView } from '../../api/collections';
+import { list, paramSpec, takes } from '../../http/params/param-spec';
+import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
+import { findUser } from '../users/user-lookup';
+import { eventUser, publicEvent, type UserDoc } from '../track/track-service';
+import { outboxOpsFor } from '../webhooks/webhooks-feature';
+
+const NAME = { maxLength: 128, pattern: /^[A-Za-z0-9_]+$/, patternMessage: 'name must contain only letters, digits and underscores' };
+
+const LIST = paramSpec('query', {
+  limit: limitField(1000, 100),
+  type: list().describe('event types to list (also accepted as types)'),
+  types: list(),
+  ...CREATED_CURSORS,
+  order: ORDER,
+  beforeId: BEFORE_ID,
+  afterId: AFTER_ID,
+});
+
+export function eventRoutes(services: Services): Route[] {
+  const { store } = services;
+  const rate = { name: 'events', perSecond: 10 };
+  return [
+    {
+      method: 'GET', path: '/v1/events', auth: 'secret',
+      ...takes(LIST, async ({ scope }, q) => {
+        const types = q.type ?? q.types;
+        const { docs, hasMore } = await listPage(store, 'events', scope, {
+          limit: q.limit, sortBy: 'createdAt', order: q.order, ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
+          beforeId: checkBeforeId(q.beforeId, q.createdBefore, 'createdAt', q.order), afterId: checkAfterId(q.afterId, q.createdAfter, 'createdAt', q.order), equals: types ? { type: types } : undefined,
+        });
+        return { meta: { hasMore }, body: { events: docs.map(publicEvent) } };
+      }),
+    },
+    {
+      method: 'GET', path: '/v1/events/:id', auth: 'secret', rate,
+      handler: async ({ scope, params }) => {
+        const e = await store.get('events', scope, params.id);
+        if (!e) throw new NotFound(`No event with _id "${params.id}"`, 'id');
+        return { body: { event: publicEvent(e) } };
+      },
+    },
+    {
+      method: 'DELETE', path: '/v1/events/:id', auth: 'secret', rate,
+      handler: async ({ scope, params }) => {
+        const e = await store.get('events', scope, params.id);
+        if (!e) throw new NotFound(`No event with _id "${params.id}"`, 'id');
+        await store.write([{ op: 'delete', collection: 'events', scope, id: e._id }]);
+        return {};
+      },
+    },
+    {
+      // Conversions. The JS SDK sends `name`, the mobile SDKs `type`; both mean the conversion's name.
+      method: 'POST', path: '/v1/events', auth: 'publishable', rate: { name: 'conversions', perSecond: 10 },
+      handler: async ({ scope, body, now }) => {
+        const nameParam = body.name !== undefined && body.name !== null ? 'name' : 'type';
+        const name = required(readString(body[nameParam], nameParam, NAME), 'name');
+        const metadata = readMetadata(body.metadata, 'metadata', 32);
+        const revenue = readNumber(body.revenue, 'revenue') ?? (typeof metadata?.revenue === 'number' ? metadata.revenue : undefined);
+        const duration = readNumber(body.duration, 'duration', { min: 0 });
+        const userId = readString(body.userId, 'userId');
+        const deviceId = readString(body.deviceId, 'deviceId');
+        const installId = readString(body.installId, 'installId');
+        const createdAt = readDatetime(body.createdAt, 'createdAt') ?? now;
+        const user = (userId !== undefined ? await findUser(store, scope, userId) : undefined)
+          ?? (deviceId !== undefined ? await findUser(store, scope, deviceId) : undefined);
+        const nowIso = now.toISOString();
+        const event: Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string } = {
+          _id: newObjectId(now),
+          type: name,
+          conversion: true,
+          createdAt: createdAt.toISOString(),
+          actualCreatedAt: nowIso,
+          updatedAt: nowIso,
+          live: scope.live,
+        };
+        if (user) {
+          event.user = eventUser(user as UserDoc);
+          event.userRef = user._id;
+          if ((user as UserDoc).location) event.location = (user as UserDoc).location;
+        } else {
+          event.user = publicView({ userId, deviceId, installId });
+        }
+        for (const [k, v] of Object.entries({ metadata, revenue, duration, installId })) if (v !== undefined) event[k] = v;
+        // Conversions reach webhooks like track's events: outbox rows in the same write.
+        const outbox = await outboxOpsFor(services, scope, [event], user ? publicView(user) : null, now);
+        await store.write([{ op: 'put', collection: 'events', scope, doc: event }, ...outbox]);
+        return { body: { event: publicEvent(event) } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,223 @@
+// Geofence writes and the in-memory spatial index that track and search read. The index of a project
+// environment loads from the Store on first use and is kept current on every write, delete and expiry
+// made through this service, and on those other nodes announce through the store (PostgreSQL
+// LISTEN/NOTIFY): the changed geofences are read again, or the whole index when a change was too big
+// to list or the announcements were interrupted.
+import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
+import { OutsideNetwork, type RouterMode } from '../../../ports/router';
+import type { Doc, RemoteChange, Scope, Store } from '../../../ports/store';
+import { scopeKey } from '../../../adapters/store/scope-key';
+import { GeofenceIndex, type PreparedGeofence } from '../../../core/geofencing';
+import { prepareForIndex } from '../../../core/geofencing/geofence-index';
+import { newObjectId } from '../../../core/object-id';
+import type { Geofence, LngLat } from '../../../core/types';
+import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type GeofenceInput, type GeofenceInputOptions, type PlaceShape } from './geofence-input';
+
+export type ZoneLookup = (point: LngLat) => string | undefined;
+
+/** Fields stored with a geofence that are ours, not the API's. */
+const INTERNAL_FIELDS = ['projectId', 'timeZone', 'expiresAt'] as const;
+
+/** Stored as arrays (the engine matches on them); the spec's Geofence types them as comma-separated strings. */
+const LIST_FIELDS = ['userIds', 'ip'] as const;
+
+export function publicGeofence(g: Geofence | Doc): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...g };
+  for (const f of INTERNAL_FIELDS) delete out[f];
+  for (const f of LIST_FIELDS) if (Array.isArray(out[f])) out[f] = (out[f] as unknown[]).join(',');
+  return out;
+}
+
+export class GeofenceService {
+  private readonly indexes = new Map<string, Promise<GeofenceIndex>>();
+  /** Set by the places feature: the geometry of a known place, for geofences written with placeId. */
+  placeShape: ((placeId: string) => PlaceShape | undefined) | undefined = undefined;
+  /** The latest refresh of each scope's index after other nodes' changes, so refreshes run in order. */
+  private readonly refreshes = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly zoneAt: ZoneLookup = () => undefined,
+  ) {
+    store.onRemoteChange((change) => this.remoteChange(change));
+  }
+
+  private remoteChange(change: RemoteChange): void {
+    if (change.collection === '*') {
+      this.indexes.clear();
+      return;
+    }
+    if (change.collection !== 'geofences' || !change.scope) return;
+    const { scope, ids } = change;
+    const key = scopeKey(scope);
+    const loading = this.indexes.get(key);
+    // Not loaded here: the first use will read the current set anyway.
+    if (!loading) return;
+    if (!ids) {
+      this.indexes.delete(key);
+      return;
+    }
+    // After the load (which may or may not have seen the change) and after earlier notices of the scope
+    // (so an older read never lands after a newer one), read each geofence as it is now.
+    const previous = this.refreshes.get(key) ?? Promise.resolve();
+    const refresh = previous.then(() => loading).then(async (index) => {
+      for (const id of ids) {
+        const doc = await this.store.get('geofences', scope, id);
+        if (doc) index.set(doc as unknown as Geofence);
+        else index.delete(id);
+      }
+    }).catch(() => {
+      // A failed read leaves the index unsure of these geofences: read it all again on next use.
+      if (this.indexes.get(key) === loading) this.indexes.delete(key);
+    }).finally(() => {
+      if (this.refreshes.get(key) === refresh) this.refreshes.delete(key);
+    });
+    this.refreshes.set(key, refresh);
+  }
+
+  /** The index of one project environment, loaded once. */
+  index(scope: Scope): Promise<GeofenceIndex> {
+    const key = scopeKey(scope);
+    let loading = this.indexes.get(key);
+    if (!loading) {
+      loading = (async () => {
+        const fences: PreparedGeofence[] = [];
+        await this.store.scan('geofences', scope, (docs) => {
+          // Prepared as read: each batch of full documents (rings and all) is garbage at once.
+          for (const d of docs) fences.push(prepareForIndex(d as unknown as Geofence, true));
+        });
+        const index = new GeofenceIndex();
+        index.loadPrepared(fences);
+        return index;
+      })();
+      loading.catch(() => this.indexes.delete(key));
+      this.indexes.set(key, loading);
+    }
+    return loading;
+  }
+
+  private addressPlacer?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+  /** Set by the geocoding feature: turns a body's `address` into coordinates (server/features/geocode/geofence-address.ts). */
+  placeAddressesWith(placer: (body: Record<string, unknown>) => Promise<Record<string, unknown>>): void {
+    this.addressPlacer = placer;
+  }
+
+  private isochroneMaker?: (center: LngLat, mode: RouterMode, minutes: number) => Promise<LngLat[]>;
+  /** Outlines (or why there is none) computed by prepareBody, for the parser; oldest dropped first. */
+  private readonly isochrones = new Map<string, LngLat[] | string>();
+
+  /** Set at start-up with the router: the outline of the area reachable within minutes. */
+  makeIsochronesWith(maker: (center: LngLat, mode: RouterMode, minutes: number) => Promise<LngLat[]>): void {
+    this.isochroneMaker = maker;
+  }
+
+  /**
+   * The work a geofence body needs before the (synchronous) parser: `coordinates` from its `address`
+   * when a geocoder is installed, and an isochrone's outline from the router. Anything malformed is
+   * left for the parser to report.
+   */
+  async prepareBody(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const placed = this.addressPlacer ? await this.addressPlacer(body) : body;
+    const wanted = isochroneRequest(placed);
+    if (wanted && this.isochroneMaker && !this.isochrones.has(wanted.key)) {
+      let shape: LngLat[] | string;
+      try {
+        shape = await this.isochroneMaker(wanted.center, wanted.mode, wanted.minutes);
+      } catch (err) {
+        if (!(err instanceof OutsideNetwork || err instanceof RouterRejected || err instanceof RouterUnavailable)) throw err;
+        shape = `no ${wanted.mode} road network reaches (${wanted.center[1]},${wanted.center[0]}) to compute the isochrone: ${err.message}`;
+      }
+      this.isochrones.set(wanted.key, shape);
+      if (this.isochrones.size > MAX_CACHED_ISOCHRONES) this.isochrones.delete(this.isochrones.keys().next().value!);
+    }
+    return placed;
+  }
+
+  readonly isochroneShape = (center: LngLat, mode: string, minutes: number): LngLat[] | string | undefined =>
+    this.isochroneMaker ? this.isochrones.get(isochroneKey(center, mode, minutes)) : undefined;
+
+  /** The parser's options for this service's places and isochrones. */
+  inputOptions(mode: GeofenceInputOptions['mode']): GeofenceInputOptions {
+    return { mode, placeShape: this.placeShape, isochroneShape: this.isochroneShape };
+  }
+
+  /** Builds the stored geofence for an input, keeping identity and creation time of `existing`. */
+  build(scope: Scope, input: GeofenceInput, tag: string, externalId: string, existing: Geofence | undefined, now: Date): Geofence {
+    const at = now.toISOString();
+    const { tag: _tag, externalId: _externalId, address: _address, ...fields } = input;
+    const g: Geofence = {
+      ...fields,
+      _id: existing?._id ?? newObjectId(now),
+      projectId: scope.projectId,
+      live: scope.live,
+      tag,
+      externalId,
+      createdAt: existing?.createdAt ?? at,
+      updatedAt: at,
+    };
+    if (g.operatingHours) g.timeZone = this.zoneAt(g.geometryCenter.coordinates);
+    return g;
+  }
+
+  private doc(g: Geofence): Doc {
+    // deleteAfter doubles as the Store's due date so the expiry job finds it without a scan.
+    return { ...g, expiresAt: g.deleteAfter } as unknown as Doc;
+  }
+
+  async save(scope: Scope, geofences: Geofence[]): Promise<void> {
+    await this.store.write(geofences.map((g) => ({ op: 'put' as const, collection: 'geofences', scope, doc: this.doc(g) })));
+    const index = await this.index(scope);
+    for (const g of geofences) index.set(g);
+  }
+
+  async remove(scope: Scope, ids: string[]): Promise<void> {
+    await this.store.write(ids.map((id) => ({ op: 'delete' as const, collection: 'geofences', scope, id })));
+    const index = await this.index(scope);
+    for (const id of ids) index.delete(id);
+  }
+
+  async findByKey(scope: Scope, tag: string, externalId: string): Promise<Geofence | undefined> {
+    return (await this.store.findOne('geofences', scope, { tag, externalId })) as unknown as Geofence | undefined;
+  }
+
+  /** Deletes every geofence whose deleteAfter has passed; returns how many. */
+  async deleteExpired(now: Date, batch = 500): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const due = await this.store.due('geofences', now.toISOString(), batch);
+      if (due.length === 0) return total;
+      for (const { scope, doc } of due) await this.remove(scope, [doc._id]);
+      total += due.length;
+      if (due.length < batch) return total;
+    }
+  }
+}
+
+/** Isochrone outlines kept between prepareBody and the parser (a CSV import of many isochrones reuses them). */
+const MAX_CACHED_ISOCHRONES = 1000;
+
+function isochroneKey(center: LngLat, mode: string, minutes: number): string {
+  return `${center[0].toFixed(7)},${center[1].toFixed(7)},${mode},${minutes}`;
+}
+
+/** Centre, mode and minutes of an isochrone body when they read as such; the parser judges the rest. */
+function isochroneRequest(body: Record<string, unknown>): { key: string; center: LngLat; mode: RouterMode; minutes: number } | undefined {
+  if (typeof body.type !== 'string' || body.type.trim().toLowerCase() !== 'isochrone') return undefined;
+  let coordinates = body.coordinates;
+  if (typeof coordinates === 'string') {
+    try {
+      coordinates = JSON.parse(coordinates);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!Array.isArray(coordinates) || coordinates.length < 2) return undefined;
+  const center: LngLat = [Number(coordinates[0]), Number(coordinates[1])];
+  const minutes = Number(body.radius);
+  const mode = typeof body.mode === 'string' ? body.mode.trim().toLowerCase() : '';
+  if (!center.every(Number.isFinite) || Math.abs(center[0]) > 180 || Math.abs(center[1]) > 90) return undefined;
+  if (!Number.isFinite(minutes) || minutes < MIN_ISOCHRONE_MINUTES || minutes > MAX_ISOCHRONE_MINUTES) return undefined;
+  if (!(TRAVEL_MODES as readonly string[]).includes(mode)) return undefined;
+  return { key: isochroneKey(center, mode, minutes), center, mode: mode as RouterMode, minutes };
+}

@@ -1,0 +1,22 @@
+// The place an event's verification names (PUT /v1/events/:id/verification with verifiedPlaceId): the
+// SDK picks it from the event's place or alternatePlaces, whose objects the event already holds as
+// they were then; any other id is looked up among the imported places.
+import type { Doc, Scope } from '../../../ports/store';
+import { placeView } from './place-view';
+import type { PlacesService } from './places-service';
+
+function placesOn(event: Doc): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(event.place)) out.push(event.place);
+  if (Array.isArray(event.alternatePlaces)) out.push(...event.alternatePlaces.filter(isObject));
+  return out;
+}
+
+/** The place object for `placeId`, or undefined when neither the event nor the imported places know it. */
+export async function verifiedPlace(places: PlacesService, scope: Scope, event: Doc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
+  const onEvent = placesOn(event).find((p) => p._id === placeId);
+  if (onEvent) return onEvent;
+  const imported = places.get(placeId, now);
+  return imported ? placeView(imported, await places.settings(scope)) : undefined;
+}

@@ -1,0 +1,377 @@
+// The delivery worker: drains each webhook's outbox rows in order, one request in flight per endpoint,
+// endpoints in parallel. A row is deleted once a receiver acknowledged it (2xx) and only then, so a
+// crash at any point leaves it pending and it is sent again: delivery is at least once, and receivers
+// deduplicate on the event `_id`.
+//
+// Per-endpoint order is strict: a row is not sent before every older row of its endpoint was
+// delivered or became a dead letter. A failing head row therefore holds its endpoint's queue until it
+// succeeds, dies (maximum attempts) or expires (maximum age).
+//
+// This file schedules drains (wakes, the periodic sweep, slots per project: delivery-slots.ts) and pages
+// through an endpoint's queue. The lease protocol between nodes is delivery-leases.ts, what an outcome
+// writes delivery-outcomes.ts, how outcomes are grouped delivery-outcome-buffer.ts, the request's
+// headers delivery-headers.ts, the HTTP attempt delivery-http.ts, clean-up delivery-retention.ts.
+import type { Scope, Store } from '../../../../ports/store';
+import { scopeKey } from '../../../../adapters/store/scope-key';
+import type { OutboundHttp } from '../../../../adapters/outbound-http/port';
+import { endsRow, requestsOf, type QueuedRequest } from '../outbox-bundle';
+import { PayloadBodies } from '../shared-user';
+import type { WebhookDirectory } from '../webhook-directory';
+import type { OutboxRow, WebhookDoc } from '../webhook-docs';
+import type { WebhookMetrics } from '../webhook-metrics';
+import type { AddressPolicy } from '../../../../core/webhooks/address-safety';
+import type { RetryPolicy } from '../../../../core/webhooks/retry-policy';
+import type { Logger } from '../../../../ports/logger';
+import { DeliveryHeaders } from './delivery-headers';
+import { deliveryClient, sendDelivery } from './delivery-http';
+import { EndpointLeases } from './delivery-leases';
+import { OutcomeBuffer } from './delivery-outcome-buffer';
+import { DeliveryOutcomes, type Turn } from './delivery-outcomes';
+import { QueuePurge } from './delivery-queue-purge';
+import { DeliveryRetention } from './delivery-retention';
+import { DrainSlots } from './delivery-slots';
+
+export interface DeliverySettings {
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** Endpoints of one project drained at the same time on this node. */
+  concurrency: number;
+  policy: AddressPolicy;
+  logRetentionMs: number;
+  deadRetentionMs: number;
+  /** How long a deleted webhook's tombstone is kept at least (webhook-tombstones.ts). */
+  tombstoneGraceMs: number;
+  /** Dead letters with a larger payload keep only their event ids. */
+  deadPayloadMaxBytes: number;
+}
+
+export interface DeliveryWorkerDeps {
+  store: Store;
+  directory: WebhookDirectory;
+  metrics: WebhookMetrics;
+  logger: Logger;
+  settings: DeliverySettings;
+  clock?: () => Date;
+  random?: () => number;
+}
+
+/** Rows read per page of an endpoint's queue. */
+const PAGE = 50;
+/**
+ * Room beyond an attempt's own bounds (its connection, then its deadline on the wire) for the writes
+ * around it, before a lease is considered abandoned.
+ */
+const LEASE_MARGIN_MS = 5000;
+/** How long a node trusts its memory that an endpoint's head row is not due (another node may redeliver). */
+const BLOCK_RECHECK_MS = 30_000;
+/** Drains one sweep starts at most; the next sweep goes on from there. */
+const SWEEP_STARTS = 64;
+
+interface Drain {
+  /** Rows were written for the endpoint while it was draining: look again before stopping. */
+  again: boolean;
+  done: Promise<void>;
+}
+
+export class DeliveryWorker {
+  private active = false;
+  private stopping = false;
+  private readonly drains = new Map<string, Drain>();
+  private readonly blockedUntil = new Map<string, number>();
+  /** Where in the list of webhooks the next sweep begins. */
+  private sweepFrom = 0;
+  private readonly controller = new AbortController();
+  private readonly client: OutboundHttp;
+  private readonly headers = new DeliveryHeaders();
+  private readonly bodies: PayloadBodies;
+  private readonly leases: EndpointLeases;
+  private readonly outcomes: DeliveryOutcomes;
+  private readonly retention: DeliveryRetention;
+  private readonly slots: DrainSlots;
+  /** Removes deleted webhooks' queues in the background. */
+  readonly queuePurge: QueuePurge;
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    const { store, settings } = deps;
+    this.bodies = new PayloadBodies(store);
+    this.clock = deps.clock ?? (() => new Date());
+    this.client = deliveryClient(settings.policy, settings.timeoutMs);
+    this.slots = new DrainSlots(settings.concurrency);
+    this.leases = new EndpointLeases({
+      store, clock: this.clock,
+      // An attempt may take its connect bound and then its deadline on the wire (delivery-http.ts).
+      leaseMs: 2 * settings.timeoutMs + LEASE_MARGIN_MS,
+      // Another node (perhaps a dead one) holds the endpoint: wakes until its lease ends would each cost
+      // a read and a lock for nothing, on every commit (#10.3). The sweep looks again then.
+      heldElsewhere: (scope, webhookId, untilMs) => this.blockedUntil.set(scopeKey(scope, webhookId), Math.min(untilMs, this.clock().getTime() + BLOCK_RECHECK_MS)),
+    });
+    this.outcomes = new DeliveryOutcomes({
+      bodies: this.bodies, metrics: deps.metrics, logger: deps.logger, random: deps.random ?? Math.random,
+      settings: { retry: settings.retry, logRetentionMs: settings.logRetentionMs, deadPayloadMaxBytes: settings.deadPayloadMaxBytes },
+    });
+    this.retention = new DeliveryRetention({
+      store, directory: deps.directory, deadRetentionMs: settings.deadRetentionMs, tombstoneGraceMs: settings.tombstoneGraceMs, stopping: () => this.stopping,
+    });
+    this.queuePurge = new QueuePurge({ store, logger: deps.logger, purged: deps.metrics.purged });
+  }
+
+  /** This process's identity in leases. */
+  get owner(): string {
+    return this.leases.owner;
+  }
+
+  /**
+   * Marks this process as one that delivers. Only a serving process does: the worker turns active on
+   * its first scheduled sweep or its first track update (see webhooks-feature.ts), so CLI commands,
+   * which share the feature setup but schedule no jobs and take no updates, never send anything.
+   */
+  activate(): void {
+    this.active = true;
+  }
+
+  /** New rows were committed for these webhooks: deliver now rather than at the next poll. */
+  wake(scope: Scope, webhookIds: Iterable<string>): void {
+    if (!this.active || this.stopping) return;
+    const now = this.clock().getTime();
+    for (const id of webhookIds) {
+      if ((this.blockedUntil.get(scopeKey(scope, id)) ?? 0) > now) continue;
+      this.start(scope, id);
+    }
+  }
+
+  /** Until when (ms since the epoch) this node leaves an endpoint alone, if it does: a retry is due later or another node's lease runs. */
+  waitingUntil(scope: Scope, webhookId: string): number | undefined {
+    const until = this.blockedUntil.get(scopeKey(scope, webhookId));
+    return until !== undefined && until > this.clock().getTime() ? until : undefined;
+  }
+
+  /** Forget that an endpoint is waiting (its webhook was edited, rows were redelivered) and look now. */
+  unblock(scope: Scope, webhookId: string): void {
+    this.blockedUntil.delete(scopeKey(scope, webhookId));
+    this.wake(scope, [webhookId]);
+  }
+
+  /**
+   * The periodic job: start draining endpoints that may have due rows and are not being drained, at most
+   * SWEEP_STARTS of them; the next sweep goes on from there, so every endpoint is looked at in turn.
+   */
+  async sweep(now: Date): Promise<number> {
+    if (this.stopping) return 0;
+    this.active = true;
+    const all = await this.deps.directory.all(now.getTime());
+    let started = 0;
+    for (let i = 0; i < all.length; i++) {
+      const at = (this.sweepFrom + i) % all.length;
+      const { scope, webhook } = all[at];
+      const key = scopeKey(scope, webhook._id);
+      if (!webhook.enabled || this.drains.has(key) || this.slots.isWaiting(scope.projectId, key)) continue;
+      if ((this.blockedUntil.get(key) ?? 0) > now.getTime()) continue;
+      if (started >= SWEEP_STARTS) {
+        this.sweepFrom = at;
+        break;
+      }
+      this.start(scope, webhook._id);
+      started++;
+    }
+    // Deliveries are counted by the metrics; a count here would log a line every poll.
+    return 0;
+  }
+
+  /** Resolves once no endpoint is being drained (benchmarks, tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.drains.size > 0) await Promise.all([...this.drains.values()].map((d) => d.done));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.slots.clearWaiting();
+    this.controller.abort(new Error('shutdown'));
+    await Promise.all([this.idle(), this.queuePurge.stop()]);
+    await this.leases.releaseAll();
+    await this.client.close();
+  }
+
+  /** A webhook is being deleted: no drain may claim it or write for it any more (delivery-leases.ts). */
+  retire(scope: Scope, webhookId: string): Promise<void> {
+    this.blockedUntil.delete(scopeKey(scope, webhookId));
+    return this.leases.retire(scope, webhookId);
+  }
+
+  /** Periodic clean-up (delivery-retention.ts). */
+  purge(now: Date): Promise<number> {
+    return this.retention.purge(now);
+  }
+
+  private start(scope: Scope, webhookId: string): void {
+    const key = scopeKey(scope, webhookId);
+    const running = this.drains.get(key);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    this.slots.request(scope.projectId, key, () => this.run(scope, webhookId, key));
+  }
+
+  private run(scope: Scope, webhookId: string, key: string): void {
+    if (this.stopping) {
+      this.slots.release(scope.projectId);
+      return;
+    }
+    const drain: Drain = { again: false, done: Promise.resolve() };
+    drain.done = this.drain(scope, webhookId, drain)
+      .catch((err: unknown) => {
+        this.deps.logger.error('webhook drain failed', { webhookId, error: err instanceof Error ? err.message : String(err) });
+      })
+      .finally(() => {
+        this.drains.delete(key);
+        this.slots.release(scope.projectId);
+        if (drain.again && !this.stopping) this.start(scope, webhookId);
+      });
+    this.drains.set(key, drain);
+  }
+
+  private pendingPage(scope: Scope, webhookId: string, limit: number): Promise<OutboxRow[]> {
+    return this.deps.store
+      .list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })
+      .then((r) => r.docs as OutboxRow[]);
+  }
+
+  private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
+    // A read before the lease: waking an endpoint with nothing due must not cost two writes.
+    drain.again = false;
+    const head = this.stopping ? [] : await this.pendingPage(scope, webhookId, PAGE);
+    if (head.length === 0) return;
+    const claimed = await this.leases.claim(scope, webhookId);
+    if (!claimed) return;
+    // A lease of ours that was still running when the page was read kept other nodes away since: the
+    // page is the queue as it is, and the first turn goes without reading it again. A lease taken now
+    // may follow another node's, which may have delivered some of those rows meanwhile.
+    let unread: OutboxRow[] | undefined = claimed === 'kept' ? head : undefined;
+    const key = scopeKey(scope, webhookId);
+    const writes = new OutcomeWrites(this.leases, scope, webhookId);
+    try {
+      for (;;) {
+        if (this.stopping) return;
+        // The next page must not show rows whose delivery is only in the buffer.
+        if (!(await writes.flush())) return;
+        const webhook = (await this.deps.store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
+        if (!webhook || !webhook.enabled) return;
+        let docs = unread;
+        unread = undefined;
+        if (docs === undefined) {
+          drain.again = false;
+          docs = await this.pendingPage(scope, webhookId, PAGE);
+        }
+        if (docs.length === 0) {
+          if (drain.again) continue;
+          return;
+        }
+        for (const row of docs) {
+          if (this.stopping) return;
+          const dueMs = Date.parse(row.nextAttemptAt ?? row.createdAt);
+          const nowMs = this.clock().getTime();
+          if (dueMs > nowMs) {
+            this.blockedUntil.set(key, Math.min(dueMs, nowMs + BLOCK_RECHECK_MS));
+            return;
+          }
+          for (const request of requestsOf(row)) {
+            if (this.stopping) return;
+            const now = this.clock();
+            const turn = await this.turn(scope, webhook, request, now);
+            if (!turn) return;
+            if (turn.retryAtMs !== undefined) this.blockedUntil.set(key, Math.min(turn.retryAtMs, this.clock().getTime() + BLOCK_RECHECK_MS));
+            if (!(await writes.add(turn, endsRow(request), now.getTime(), this.clock().getTime()))) return;
+            if (turn.next === 'stop') return;
+            // Other endpoints of the project wait for a slot: take turns (delivery-slots.ts).
+            if (this.slots.mustYield(scope.projectId)) {
+              drain.again = true;
+              return;
+            }
+          }
+        }
+        // A short page was the whole queue, and rows committed since would have woken the endpoint
+        // (`again`): reading another page would only find it empty. Rows other nodes write are the sweep's.
+        if (docs.length < PAGE && !drain.again) return;
+      }
+    } finally {
+      await writes.finish();
+      // The lease is kept when the queue runs dry (it lapses on its own): the next wake, usually within
+      // moments, then needs no write. Other nodes' rows are delivered by this node's next sweep
+      // meanwhile. stop() hands leases back so that another node takes over at once.
+    }
+  }
+
+  /**
+   * One request's turn: send it (unless it expired) and say what to write. Undefined when the attempt
+   * was cut short by shutdown: nothing is known about the receiver, so nothing is recorded, and the
+   * request is sent again by whoever drains the endpoint next.
+   */
+  private async turn(scope: Scope, webhook: WebhookDoc, request: QueuedRequest, now: Date): Promise<Turn | undefined> {
+    const { row } = request;
+    if (this.outcomes.isExpired(row, now)) return this.outcomes.expired(scope, webhook, request, now);
+    const body = await this.bodies.body(scope, row);
+    const attempt = await sendDelivery(
+      { url: webhook.url, body, headers: this.headers.for(webhook, request, body, now) },
+      { timeoutMs: this.deps.settings.timeoutMs, client: this.client, signal: this.controller.signal },
+    );
+    if (attempt.aborted) return undefined;
+    return this.outcomes.afterAttempt(scope, webhook, request, attempt, now, this.clock());
+  }
+}
+
+/**
+ * An endpoint's outcome writes during one drain. Delivered requests' writes are grouped
+ * (delivery-outcome-buffer.ts) and a due group is written behind the next requests rather than before
+ * them: the endpoint's next request does not wait for the commit, only the next page read and anything
+ * not delivered do. One group is being written at a time. A write that finds the lease held by another
+ * owner stops the drain at the next request.
+ */
+class OutcomeWrites {
+  private readonly buffer = new OutcomeBuffer();
+  private writing: Promise<boolean> | undefined;
+  private owned = true;
+
+  constructor(private readonly leases: EndpointLeases, private readonly scope: Scope, private readonly webhookId: string) {}
+
+  /** Adds a turn's writes; false when the endpoint was lost to another owner. */
+  async add(turn: Turn, endsRow: boolean, startedMs: number, nowMs: number): Promise<boolean> {
+    this.buffer.add(turn.ops, turn.onWritten, startedMs);
+    if (!turn.delivered) return this.flush();
+    if (!this.buffer.due(endsRow, nowMs)) return this.owned;
+    if (!(await this.settle())) return false;
+    const { ops, onWritten } = this.buffer.take();
+    const writing = this.leases.commit(this.scope, this.webhookId, ops).then((ok) => {
+      if (ok) for (const count of onWritten) count();
+      return ok;
+    });
+    // Awaited by the next settle(); a failure surfaces there and not as an unhandled rejection meanwhile.
+    writing.catch(() => undefined);
+    this.writing = writing;
+    return true;
+  }
+
+  /** Writes everything buffered and waits for it; false when the endpoint was lost to another owner. */
+  async flush(): Promise<boolean> {
+    if (!(await this.settle())) return false;
+    if (this.buffer.empty) return true;
+    const { ops, onWritten } = this.buffer.take();
+    if (!(await this.leases.commit(this.scope, this.webhookId, ops))) return (this.owned = false);
+    for (const count of onWritten) count();
+    return true;
+  }
+
+  /** At the drain's end: what is buffered is written while the endpoint is still ours. */
+  async finish(): Promise<void> {
+    if (this.owned) await this.flush();
+    else await this.settle().catch(() => undefined);
+  }
+
+  private async settle(): Promise<boolean> {
+    const writing = this.writing;
+    if (writing === undefined) return this.owned;
+    this.writing = undefined;
+    if (!(await writing)) this.owned = false;
+    return this.owned;
+  }
+}

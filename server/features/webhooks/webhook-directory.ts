@@ -1,0 +1,50 @@
+// The webhooks of each environment, cached: every track update with events asks "who wants these?",
+// and that must not cost a query. Writes through this node drop the entry at once; writes made on
+// another node (or by the CLI) are seen once the entry is older than the cache period.
+import type { Scope, Store } from '../../../ports/store';
+import { scopeKey } from '../../../adapters/store/scope-key';
+import type { WebhookDoc } from './webhook-docs';
+
+/** Webhooks per environment at most; the create endpoint enforces it. */
+export const MAX_WEBHOOKS_PER_ENVIRONMENT = 25;
+
+export interface ScopedWebhook {
+  scope: Scope;
+  webhook: WebhookDoc;
+}
+
+export class WebhookDirectory {
+  private readonly byScope = new Map<string, { loadedMs: number; webhooks: WebhookDoc[] }>();
+  private everything: { loadedMs: number; list: ScopedWebhook[] } | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly cacheMs: number,
+  ) {}
+
+  async forScope(scope: Scope, nowMs: number): Promise<WebhookDoc[]> {
+    const key = scopeKey(scope);
+    const cached = this.byScope.get(key);
+    if (cached && nowMs - cached.loadedMs < this.cacheMs) return cached.webhooks;
+    const { docs } = await this.store.list('webhooks', scope, { limit: MAX_WEBHOOKS_PER_ENVIRONMENT * 4, sortBy: 'createdAt', order: 'asc' });
+    const webhooks = docs as WebhookDoc[];
+    this.byScope.set(key, { loadedMs: nowMs, webhooks });
+    return webhooks;
+  }
+
+  /** Every webhook of every environment: what the delivery worker sweeps. */
+  async all(nowMs: number): Promise<ScopedWebhook[]> {
+    if (this.everything && nowMs - this.everything.loadedMs < this.cacheMs) return this.everything.list;
+    const list: ScopedWebhook[] = [];
+    for (const scope of await this.store.scopes('webhooks')) {
+      for (const webhook of await this.forScope(scope, nowMs)) list.push({ scope, webhook });
+    }
+    this.everything = { loadedMs: nowMs, list };
+    return list;
+  }
+
+  invalidate(scope: Scope): void {
+    this.byScope.delete(scopeKey(scope));
+    this.everything = undefined;
+  }
+}

@@ -1,0 +1,122 @@
+// Event delivery as a gateway feature: its collections, endpoints, the track step that writes outbox
+// rows in the update's own transaction, and the delivery and clean-up jobs. It must be the last
+// feature of the pipeline so that it sees every event the update produced.
+//
+// Events written outside POST /v1/track (trip changes and expiry, conversions…) reach webhooks when
+// their writer adds `await outboxOpsFor(services, scope, events, user)` to the same Store write.
+import type { Doc, Scope, WriteOp } from '../../../ports/store';
+import { scopeKey } from '../../../adapters/store/scope-key';
+import type { Services } from '../../app';
+import type { Feature } from '../../feature';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { QUEUE_CHECK_MS, QueueCaps } from './delivery/delivery-queue-caps';
+import { publicView } from '../../api/collections';
+import { WebhookDirectory } from './webhook-directory';
+import { WEBHOOK_COLLECTIONS } from './webhook-docs';
+import { TOMBSTONE_GRACE_MS } from './webhook-tombstones';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookService } from './webhook-service';
+import { webhookRoutes } from './webhooks-routes';
+
+/** How often delivery-log entries, old dead letters and rows of deleted webhooks are cleaned up. */
+const PURGE_PERIOD_MS = 60_000;
+
+export interface WebhooksRuntime {
+  service: WebhookService;
+  worker: DeliveryWorker;
+  metrics: WebhookMetrics;
+  directory: WebhookDirectory;
+  caps: QueueCaps;
+}
+
+const runtimes = new WeakMap<Services, WebhooksRuntime>();
+
+/** The webhooks feature of a gateway, when installed. */
+export function webhooksOf(services: Services): WebhooksRuntime | undefined {
+  return runtimes.get(services);
+}
+
+/**
+ * Wakes the worker for the endpoints of pending outbox rows a commit wrote, whoever wrote them (track,
+ * trips, conversions, redelivery): the store calls this after the commit, on every adapter, so the
+ * worker never looks before the rows are visible (#10.3).
+ */
+function wakeOnCommit(worker: DeliveryWorker, ops: readonly WriteOp[]): void {
+  let byScope: Map<string, { scope: Scope; ids: Set<string> }> | undefined;
+  for (const op of ops) {
+    if (op.op !== 'put' || op.collection !== 'outbox' || op.doc.state !== 'pending') continue;
+    byScope ??= new Map();
+    const key = scopeKey(op.scope);
+    let entry = byScope.get(key);
+    if (!entry) byScope.set(key, (entry = { scope: op.scope, ids: new Set() }));
+    entry.ids.add(String(op.doc.webhookId));
+  }
+  for (const { scope, ids } of byScope?.values() ?? []) worker.wake(scope, ids);
+}
+
+/**
+ * Outbox rows for `events` (stored event documents of one user, in order) to put in the same
+ * Store.write as the events themselves. `user` is the user as the payload should show it (the stored
+ * user document; internal `_` fields are dropped), or null when the events have none. Returns [] when
+ * the webhooks feature is not installed or no webhook wants these events.
+ */
+export async function outboxOpsFor(services: Services, scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date = new Date()): Promise<WriteOp[]> {
+  const runtime = webhooksOf(services);
+  if (!runtime) return [];
+  const addition = await runtime.service.outboxFor(scope, events, user === null ? null : publicView(user), at);
+  return addition.ops;
+}
+
+export const webhooksFeature: Feature = {
+  name: 'webhooks',
+  collections: WEBHOOK_COLLECTIONS,
+  setup(services) {
+    const { store, config, logger } = services;
+    const c = config.webhooks;
+    const directory = new WebhookDirectory(store, c.cacheMs);
+    const metrics = new WebhookMetrics(store, directory);
+    const worker = new DeliveryWorker({
+      store, directory, metrics, logger,
+      settings: {
+        timeoutMs: c.timeoutMs,
+        concurrency: c.concurrency,
+        retry: { baseMs: c.backoffBaseMs, maxMs: c.backoffMaxMs, maxAttempts: c.maxAttempts, maxAgeMs: c.maxAgeMs },
+        policy: { allowPrivate: c.allowPrivate, allowedNetworks: c.allowedNetworks },
+        logRetentionMs: c.logRetentionMs,
+        deadRetentionMs: c.deadRetentionMs,
+        // A node may write rows for a deleted webhook for as long as it trusts its cached list.
+        tombstoneGraceMs: c.cacheMs + TOMBSTONE_GRACE_MS,
+        deadPayloadMaxBytes: c.deadPayloadMaxBytes,
+      },
+    });
+    const caps = new QueueCaps({ store, directory, metrics, logger, maxQueued: c.maxQueued, disableAfterMs: c.disableAfterMs });
+    const service = new WebhookService(store, directory, c, metrics, worker);
+    const runtime: WebhooksRuntime = { service, worker, metrics, directory, caps };
+    runtimes.set(services, runtime);
+    store.onCommit((ops) => wakeOnCommit(worker, ops));
+    return {
+      routes: webhookRoutes(service),
+      trackSteps: [
+        {
+          // After the other steps: the payloads are the update's final events and user, and their JSON
+          // is the text the track path made once for its answer and its rows.
+          finish: async (update, json) => {
+            // Updates reach only a serving process; without this the first poll period after a start
+            // would pass before anything is delivered. Poll 0 means this node does not deliver.
+            if (c.pollMs > 0) worker.activate();
+            if (update.events.length === 0) return;
+            // Stamped now, not at the request's arrival: rows of one user then sort in commit order.
+            const addition = await service.outboxFor(update.ctx.scope, update.events, publicView(update.user), new Date(), json);
+            update.ops.push(...addition.ops);
+          },
+        },
+      ],
+      jobs: [
+        { periodMs: c.pollMs, job: { name: 'webhook-delivery', run: (now) => worker.sweep(now) } },
+        { periodMs: c.pollMs > 0 ? PURGE_PERIOD_MS : 0, job: { name: 'webhook-cleanup', run: (now) => worker.purge(now) } },
+        { periodMs: c.pollMs > 0 ? QUEUE_CHECK_MS : 0, job: { name: 'webhook-queue-caps', run: (now) => caps.check(now) } },
+      ],
+      stop: () => worker.stop(),
+    };
+  },
+};
