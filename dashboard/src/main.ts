@@ -9,12 +9,13 @@ import { mapView } from './views/map-view';
 import { settingsView } from './views/settings-view';
 import { tripsView } from './views/trips-view';
 import { usersView } from './views/users-view';
+import { analyticsView } from './views/analytics-view';
 import { beaconsView, placesView } from './views/places-view';
 import { webhooksView } from './views/webhooks-view';
 
 const VIEWS: Record<string, View> = {
   map: mapView, users: usersView, geofences: geofencesView, events: eventsView, trips: tripsView, places: placesView, beacons: beaconsView,
-  webhooks: webhooksView, settings: settingsView,
+  analytics: analyticsView, webhooks: webhooksView, settings: settingsView,
 };
 
 const main = document.getElementById('main')!;

@@ -170,6 +170,16 @@ describeBrowser('dashboard views', () => {
     expect(saved.body.geofence.geometryCenter.coordinates).toEqual([STORE.lng, STORE.lat]);
   });
 
+  test('analytics: events per day by type, top geofences by entries, visit lengths and trips over a period', async () => {
+    await open('#/analytics');
+    await page.locator('#analytics-summary').waitFor();
+    expect(await page.locator('#analytics-summary').textContent()).toMatch(/\d+ events? and 1 trip in the period/);
+    const top = page.locator('section', { has: page.getByRole('heading', { name: 'Top geofences by entries' }) });
+    expect(await top.locator('tbody tr').first().textContent()).toMatch(/Harbor store\s*1/);
+    expect(await page.getByRole('columnheader', { name: 'Entered geofence' }).count()).toBe(1);
+    await shot('analytics');
+  });
+
   test('settings: a form, each setting explained, saved through the API', async () => {
     await open('#/settings');
     const dwell = page.getByLabel('Dwell events');
