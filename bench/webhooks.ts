@@ -42,6 +42,27 @@
 //   delivery: reading the queue, signing, the outcome and its log entry written cost about as much again.
 // Signatures from kept HMAC pads and one-shot digests (signature.ts; three rounds alternated with
 //   createHmac): single × 1 CPU per request median 230–241 → 218–225 µs, main thread 180–182 → 168–172 µs.
+// Part C, 2026-11-26 17:42–18:30 (the machine shared by eight sessions, load average 24–31 on 2 cores: the
+//   bare GET /v1/config of the same runs answered 65–313 requests/s, far below its usual, and the gateway
+//   could not take 600 updates/s at all). Before = main at 387ebb8, after = the checked connector and
+//   delivery split (fc1879c), same driver, one event per update, 20 s of load, one round each:
+//   RATE=600: 1 webhook, before: track 88 updates/s, lag p50 8.4 s p99 16.2 s, 9 deliveries/s during
+//     the load; after: track 146/s, lag p50 7.9 s p99 11.5 s, 34/s during the load.
+//     6 webhooks, before: track 83/s, lag p50 11.1 s p99 16.6 s, 52 events/s during the load (all six);
+//     after: track 100/s, lag p50 6.7 s p99 13.5 s, 135/s.
+//   RATE=100: 1 webhook, before: track 75/s, lag p50 10.0 s p99 14.8 s, 12/s during the load; after:
+//     track 75/s, lag p50 8.7 s p99 14.0 s, 13/s. 6 webhooks, before: 60/s, lag p50 10.7 s p99 16.8 s,
+//     25/s; after: 54/s, lag p50 10.9 s p99 16.4 s, 39/s.
+//   Neither keeps pace on this machine in this state; the figures say only that the rework is not slower
+//   (the bare route differed between runs too: 65 vs 313 requests/s in the first pair). Every run ended
+//   with 87–92 % of the events received when the wait stopped (5 s without an arrival); the rest were
+//   not looked into (retries after timeouts under that load are the likely cause).
+//   Why an endpoint falls behind under load: it has one request in flight, and each answer is read in a
+//   later turn of the event loop, which the track requests of that turn fill (up to one per load
+//   connection); deliveries per endpoint are bounded by loop turns per second. What would lift it: the
+//   sending on an event loop of its own (a worker thread with the connector, fed a page of signed
+//   requests at a time and stopping at the first failure), or per-endpoint pipelining, which the strict
+//   ordering promise (docs/webhooks.md) does not allow today.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';

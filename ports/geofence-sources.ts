@@ -12,7 +12,7 @@ export interface FetchLimits {
 }
 
 /** Which hosts and addresses a URL chosen by a project may reach: the outbound connector's guard. */
-export type { AddressGuard } from '../adapters/outbound-http/port';
+export type { AddressGuard } from './outbound-http';
 
 /** One CSV object in a bucket, with the credentials that may read it. */
 export interface S3ObjectLocation {

@@ -3,7 +3,7 @@
 // databases and cloud metadata services. Every connection, redirects included, is checked by the
 // connector's address guard; one deadline covers the whole download, and the body is cut off past the
 // size limit. This file says what those failures mean to the project's owner.
-import { OutboundFailure, type OutboundHttp } from '../outbound-http/port';
+import { OutboundFailure, type OutboundHttp } from '../../ports/outbound-http';
 import { SourceError, type FetchLimits } from '../../ports/geofence-sources';
 
 export interface HttpSourceOptions extends FetchLimits {

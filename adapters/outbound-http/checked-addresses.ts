@@ -3,7 +3,7 @@
 // earlier check and the connection (rebinding) cannot steer a request to a refused address.
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { OutboundFailure, type AddressGuard } from './port';
+import { OutboundFailure, type AddressGuard } from '../../ports/outbound-http';
 
 export interface CheckedAddress {
   address: string;

@@ -1,4 +1,4 @@
-// The checked outbound HTTP connector (port.ts) on undici: used by webhook delivery and by the
+// The checked outbound HTTP connector (ports/outbound-http.ts) on undici: used by webhook delivery and by the
 // geofence sync's downloads.
 //
 // - Every connection is checked against the guard as it is opened: an IP literal as it is, a host name
@@ -17,7 +17,7 @@ import net from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { AttemptCut, watchShutdown } from './attempt-cut';
 import { bareHost, checkedAddresses, systemResolver, type Resolver } from './checked-addresses';
-import { OutboundFailure, type AddressGuard, type OutboundHttp, type OutboundRequest, type OutboundResponse, type SendOptions } from './port';
+import { OutboundFailure, type AddressGuard, type OutboundHttp, type OutboundRequest, type OutboundResponse, type SendOptions } from '../../ports/outbound-http';
 
 export interface CheckedHttpOptions {
   guard: AddressGuard;

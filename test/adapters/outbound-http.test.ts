@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkedAddresses, type Resolver } from '../../adapters/outbound-http/checked-addresses';
 import { CheckedHttp } from '../../adapters/outbound-http/checked-http';
-import { OutboundFailure, type AddressGuard, type SendOptions } from '../../adapters/outbound-http/port';
+import { OutboundFailure, type AddressGuard, type SendOptions } from '../../ports/outbound-http';
 import { webhookAddressGuard } from '../../server/features/webhooks/delivery/delivery-guard';
 
 const STRICT = webhookAddressGuard({ allowPrivate: false, allowedNetworks: [] });

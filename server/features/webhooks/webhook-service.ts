@@ -8,7 +8,7 @@ import { newObjectId } from '../../../core/object-id';
 import { chunkForWebhook, planDeliveries, runsByUser, typeMatches, type WebhookEvent } from '../../../core/webhooks/delivery-plan';
 import { parseWebhookUrl } from '../../../core/webhooks/webhook-url';
 import { checkedAddresses } from '../../../adapters/outbound-http/checked-addresses';
-import { OutboundFailure, type AddressGuard } from '../../../adapters/outbound-http/port';
+import { OutboundFailure, type AddressGuard } from '../../../ports/outbound-http';
 import { webhookAddressGuard } from './delivery/delivery-guard';
 import type { DeliveryWorker } from './delivery/delivery-worker';
 import { publicView } from '../../api/collections';

@@ -1,6 +1,6 @@
 // The webhook address policy in the shape the outbound connector takes (adapters/outbound-http): the
 // reasons are the policy's own, naming the webhook setting that opens private addresses.
-import type { AddressGuard } from '../../../../adapters/outbound-http/port';
+import type { AddressGuard } from '../../../../ports/outbound-http';
 import { addressVerdict, hostnameVerdict, type AddressPolicy, type Verdict } from '../../../../core/webhooks/address-safety';
 
 /** Verdicts are a pure function of address and policy, and a receiver's address is checked on every new connection. */

@@ -4,7 +4,7 @@
 // addresses the policy allows. Other redirects are not followed: 301/302/303 would turn the POST into a GET.
 import { CheckedHttp } from '../../../../adapters/outbound-http/checked-http';
 import type { Resolver } from '../../../../adapters/outbound-http/checked-addresses';
-import { OutboundFailure, type OutboundHttp, type SendOptions } from '../../../../adapters/outbound-http/port';
+import { OutboundFailure, type OutboundHttp, type SendOptions } from '../../../../ports/outbound-http';
 import type { AddressPolicy } from '../../../../core/webhooks/address-safety';
 import { parseRetryAfter } from '../../../../core/webhooks/retry-policy';
 import { webhookAddressGuard } from './delivery-guard';

@@ -13,7 +13,7 @@
 // headers delivery-headers.ts, the HTTP attempt delivery-http.ts, clean-up delivery-retention.ts.
 import type { Scope, Store } from '../../../../ports/store';
 import { scopeKey } from '../../../../adapters/store/scope-key';
-import type { OutboundHttp } from '../../../../adapters/outbound-http/port';
+import type { OutboundHttp } from '../../../../ports/outbound-http';
 import { endsRow, requestsOf, type QueuedRequest } from '../outbox-bundle';
 import { PayloadBodies } from '../shared-user';
 import type { WebhookDirectory } from '../webhook-directory';

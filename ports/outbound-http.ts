@@ -1,7 +1,7 @@
 // Outbound HTTP to addresses chosen by projects (webhook receivers, geofence-sync downloads): the
 // gateway usually sits next to databases and cloud metadata services, so every connection is checked
 // against an address guard as it is opened, and every request is bounded in time and in what it reads.
-// One connector (checked-http.ts) serves both users; each says how its failures read to its own people.
+// One connector (adapters/outbound-http/checked-http.ts) serves both users; each says how its failures read to its own people.
 
 /**
  * Which hosts and addresses a URL chosen by a project may reach. The gateway builds it from its address
