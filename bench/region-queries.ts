@@ -5,7 +5,8 @@
 // region, a 25 × 25 car matrix, a 30-minute car isochrone geofence, an 80-point map-matching trace.
 //
 // Run: npm run bench:build && DATA_DIR=/work/scratch/keep-b8 node dist/bench/region-queries.js
-// Options (env): SECONDS (5 a run), ISOCHRONES (20).
+// Options (env): SECONDS (5 a run), ISOCHRONES (20), MIN_KM (100: the shortest route asked; a ×4 region is
+//   only 60 km across, so its runs say MIN_KM=40 and are not the target's figure).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { prng } from './support/prng';
 
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const ISOCHRONES = Number(process.env.ISOCHRONES ?? 20);
+const MIN_KM = Number(process.env.MIN_KM ?? 100);
 
 type LngLat = [number, number];
 
@@ -74,18 +76,18 @@ async function main(): Promise<void> {
     const res = await fetch(`${gw.url}${p}`, { headers });
     return { status: res.status, body: await res.json() };
   };
-  // Far pairs (at least 100 km), each answered by the embedded router.
+  // Far pairs (at least MIN_KM), each answered by the embedded router.
   const pairs: Array<[LngLat, LngLat]> = [];
   let firstRouteSeconds = NaN;
   for (let tries = 0; pairs.length < 40 && tries < 4000; tries++) {
     const a = near(), b = near();
-    if (metres(a, b) < 100_000) continue;
+    if (metres(a, b) < MIN_KM * 1000) continue;
     const r = await get(`/v1/route/distance?origin=${latLng(a)}&destination=${latLng(b)}&modes=car&units=metric`);
     if (r.status !== 200 || r.body.routes?.car?.estimate) continue;
     if (Number.isNaN(firstRouteSeconds)) firstRouteSeconds = (Date.now() - started) / 1000;
     pairs.push([a, b]);
   }
-  if (pairs.length === 0) throw new Error('no route of at least 100 km answered: is a region imported in DATA_DIR?');
+  if (pairs.length === 0) throw new Error(`no route of at least ${MIN_KM} km answered: is a region imported in DATA_DIR?`);
   const files = filesBytes(path.join(dataDir, 'extracts'));
   console.log(`region ${manifests[0].name}: ${cols} × ${rows} tiles; machine ${os.availableParallelism()} cores, load average ${os.loadavg()[0].toFixed(1)}`);
   console.log(`first embedded route ${firstRouteSeconds.toFixed(1)} s after start; gateway RSS ${gw.rssMiB().toFixed(0)} MiB (peak ${gw.peakRssMiB().toFixed(0)}), network files ${(files / 2 ** 20).toFixed(0)} MiB`);
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
     return r;
   };
   const bare = await measured(() => runLoad({ title: 'GET /v1/config (bare, authenticated)', url: `${gw.url}/v1/config`, headers, durationSeconds: SECONDS, connections: 1 }));
-  const route = await measured(() => runLoad({ title: 'route ≥100 km (car, distance)', url: `${gw.url}${routePath()}`, headers, durationSeconds: SECONDS, connections: 1, setupRequest: (req) => ({ ...req, path: routePath() }) }));
+  const route = await measured(() => runLoad({ title: `route ≥${MIN_KM} km (car, distance)`, url: `${gw.url}${routePath()}`, headers, durationSeconds: SECONDS, connections: 1, setupRequest: (req) => ({ ...req, path: routePath() }) }));
   const matrix = await measured(() => runLoad({ title: 'matrix 25 × 25 (car)', url: `${gw.url}${matrixPath()}`, headers, durationSeconds: SECONDS, connections: 1, setupRequest: (req) => ({ ...req, path: matrixPath() }) }));
   const match = trace.length === 80
     ? await measured(() => runLoad({ title: 'match 80 points (car)', url: `${gw.url}/v1/route/match`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: matchBody, durationSeconds: SECONDS, connections: 1 }))
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
   console.log(`| query | p50 ms | p99 ms | gateway CPU ms a request | non-2xx | target |`);
   console.log('|---|---|---|---|---|---|');
   console.log(`| GET /v1/config (bare) | ${bare.p50Ms} | ${bare.p99Ms} | ${cpu(bare)} | ${failed(bare)} | |`);
-  console.log(`| route ≥100 km | ${route.p50Ms} | ${route.p99Ms} | ${cpu(route)} | ${failed(route)} | p50 ≤ 5, p99 ≤ 20 |`);
+  console.log(`| route ≥${MIN_KM} km | ${route.p50Ms} | ${route.p99Ms} | ${cpu(route)} | ${failed(route)} | p50 ≤ 5, p99 ≤ 20 |`);
   console.log(`| matrix 25 × 25 | ${matrix.p50Ms} | ${matrix.p99Ms} | ${cpu(matrix)} | ${failed(matrix)} | ≤ 50 |`);
   console.log(`| isochrone 30 min car | ${isochrone.p50Ms} | ${isochrone.p99Ms} | ${cpu(isochrone)} | ${failed(isochrone)} | ≤ 300 |`);
   console.log(`| match 80 points | ${match?.p50Ms ?? 'no trace'} | ${match?.p99Ms ?? ''} | ${cpu(match)} | ${failed(match)} | ≤ 15 |`);

@@ -109,8 +109,8 @@ export class ChQuery {
     this.forward = new Side(vertexCount);
     this.backward = new Side(vertexCount);
     // Laid out as the upward graphs' weights, so a search reads them side by side.
-    this.forwardSeconds = edgeSeconds && Float32Array.from(h.forward.edge, (e) => edgeSeconds[e]);
-    this.backwardSeconds = edgeSeconds && Float32Array.from(h.backward.edge, (e) => edgeSeconds[e]);
+    this.forwardSeconds = edgeSeconds && gather(edgeSeconds, h.forward.edge);
+    this.backwardSeconds = edgeSeconds && gather(edgeSeconds, h.backward.edge);
     this.bucketHead = new Int32Array(vertexCount).fill(-1);
   }
 
@@ -241,6 +241,13 @@ class Buckets {
   }
 }
 
+/** values[index[i]] for every i; a plain loop (Float32Array.from with a mapping function took seconds on a region). */
+function gather(values: Float64Array, index: Uint32Array): Float32Array {
+  const out = new Float32Array(index.length);
+  for (let i = 0; i < index.length; i++) out[i] = values[index[i]];
+  return out;
+}
+
 /**
  * Travel seconds of every hierarchy edge from those of the base arcs: a shortcut's are its two
  * children's. Children may be newer edges (a shortcut improved in place), hence the explicit stack.
@@ -248,25 +255,33 @@ class Buckets {
 export function hierarchySeconds(h: Pick<Hierarchy, 'childA' | 'childB'>, arcSeconds: Float32Array): Float64Array {
   const m = h.childA.length;
   const out = new Float64Array(m).fill(-1);
-  const stack: number[] = [];
+  const { childA, childB } = h;
+  let stack = new Int32Array(64);
   for (let e0 = 0; e0 < m; e0++) {
     if (out[e0] >= 0) continue;
-    stack.push(e0);
-    while (stack.length > 0) {
-      const e = stack[stack.length - 1];
-      const a = h.childA[e];
+    let top = 0;
+    stack[top++] = e0;
+    while (top > 0) {
+      const e = stack[top - 1];
+      const a = childA[e];
       if (a < 0) {
-        out[e] = arcSeconds[h.childB[e]];
-        stack.pop();
+        out[e] = arcSeconds[childB[e]];
+        top--;
         continue;
       }
-      const b = h.childB[e];
-      if (out[a] < 0) stack.push(a);
-      else if (out[b] < 0) stack.push(b);
-      else {
+      const b = childB[e];
+      const next = out[a] < 0 ? a : out[b] < 0 ? b : -1;
+      if (next < 0) {
         out[e] = out[a] + out[b];
-        stack.pop();
+        top--;
+        continue;
       }
+      if (top === stack.length) {
+        const grown = new Int32Array(stack.length * 2);
+        grown.set(stack);
+        stack = grown;
+      }
+      stack[top++] = next;
     }
   }
   return out;
