@@ -23,3 +23,14 @@ export function turnAngle(before: number, after: number): number {
   if (d <= -180) d += 360;
   return d;
 }
+
+/** OSRM's direction modifier of a turn by its angle (degrees, negative to the left). */
+export function modifierOf(angle: number): string {
+  const a = Math.abs(angle);
+  if (a < 20) return 'straight';
+  if (a > 170) return 'uturn';
+  const side = angle > 0 ? 'right' : 'left';
+  if (a < 60) return `slight ${side}`;
+  if (a < 130) return side;
+  return `sharp ${side}`;
+}

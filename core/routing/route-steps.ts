@@ -4,7 +4,8 @@
 // bearing change, new name, continue, fork, end of road, merge, on/off ramp, roundabout with its exit
 // number and exit roundabout; a road that only bends, or a vertex without a choice, makes no step.
 import type { LngLat, OsrmLeg, OsrmStep } from '../../ports/router';
-import { bearing, turnAngle } from './geometry';
+import { bearing, modifierOf, turnAngle } from './geometry';
+import { collapseShortSteps } from './step-collapse';
 import { nameChangeAnnounced } from './name-changes';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
@@ -84,16 +85,6 @@ function segmentBearing(n: Network, segment: number, reversed: boolean, arriving
   return bearing(n.pointLon[a] / 1e7, n.pointLat[a] / 1e7, n.pointLon[b] / 1e7, n.pointLat[b] / 1e7);
 }
 
-export function modifierOf(angle: number): string {
-  const a = Math.abs(angle);
-  if (a < 20) return 'straight';
-  if (a > 170) return 'uturn';
-  const side = angle > 0 ? 'right' : 'left';
-  if (a < 60) return `slight ${side}`;
-  if (a < 130) return side;
-  return `sharp ${side}`;
-}
-
 interface Attrs {
   name: string;
   ref: string;
@@ -168,14 +159,15 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout' && steps[k].maneuver.exit === undefined) { steps[k].maneuver.exit = roundaboutExits + 1; break; }
   const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last);
   arrive.geometry.push(end);
-  for (const s of steps) {
+  const folded = collapseShortSteps(steps);
+  for (const s of folded) {
     s.distance = Math.round(s.distance * 10) / 10;
     s.duration = Math.round(s.duration * 10) / 10;
   }
   const distance = pieces.reduce((t, p) => t + p.distance, 0);
   const duration = pieces.reduce((t, p) => t + p.duration, 0);
   const summary = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([name]) => name).join(', ');
-  return { leg: { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary, steps }, geometry };
+  return { leg: { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary, steps: folded }, geometry };
 }
 
 type Decision = { type: string; modifier?: string } | 'roundabout-exit-passed' | null;
@@ -191,7 +183,10 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, prev: Attrs, 
   if (curRound) return { type: 'roundabout', modifier: modifierOf(angle) };
   if (prevRound) return { type: 'exit roundabout', modifier: modifierOf(angle) };
   if ((prev.flags & SEGMENT_FERRY) !== (cur.flags & SEGMENT_FERRY)) return { type: 'notification', modifier: modifierOf(angle) };
-  const sameRoad = prev.way === cur.way || !nameChangeAnnounced(prev, cur);
+  // Leaving a named road for an unnamed one where there is a choice is a maneuver of its own (a
+  // link, a slip road): OSRM announces it though the name change alone would not be.
+  const ontoUnnamed = prev.name !== '' && cur.name === '' && cur.ref === '' && departures.length > 1;
+  const sameRoad = prev.way === cur.way || (!nameChangeAnnounced(prev, cur) && !ontoUnnamed);
   const prevMotorway = (prev.flags & SEGMENT_MOTORWAY) !== 0 && (prev.flags & SEGMENT_LINK) === 0;
   const curMotorway = (cur.flags & SEGMENT_MOTORWAY) !== 0 && (cur.flags & SEGMENT_LINK) === 0;
   const prevLink = (prev.flags & SEGMENT_LINK) !== 0;
