@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { runImport } from '../importers/osm/import-pipeline';
 import { formatBytes, formatDuration } from '../importers/osm/import-progress';
 import { IMPORT_STAGES } from '../importers/osm/stages';
@@ -20,6 +21,8 @@ interface Row {
   wall: number;
   cpu: number;
   peakRss: number;
+  /** JS heap in use at the step's end (V8's limit is --max-old-space-size: a heap near it spends its time collecting). */
+  heap: number;
 }
 
 const cpuSeconds = (): number => {
@@ -41,13 +44,15 @@ async function main(): Promise<void> {
   let stepCpu = cpuSeconds();
   const lines = stepLines();
   const started = process.hrtime.bigint();
+  // READ_ONLY=1: every stage reads the extract but its finish does nothing, to time and profile the reading alone.
+  const stages = IMPORT_STAGES.map((make) => make()).map((s) => (process.env.READ_ONLY === '1' ? Object.assign(s, { finish: async () => ({}) }) : s));
   const result = await runImport({
-    file, name, dataDir, stages: IMPORT_STAGES.map((make) => make()), memoryBudgetBytes,
+    file, name, dataDir, stages, memoryBudgetBytes,
     onProgress: (e) => {
       lines(e);
       if (!e.finished) return;
       const cpu = cpuSeconds();
-      rows.push({ step: e.label, wall: e.elapsed - stepWall, cpu: cpu - stepCpu, peakRss: peakRss() });
+      rows.push({ step: e.label, wall: e.elapsed - stepWall, cpu: cpu - stepCpu, peakRss: peakRss(), heap: process.memoryUsage().heapUsed });
       stepWall = e.elapsed;
       stepCpu = cpu;
     },
@@ -58,10 +63,10 @@ async function main(): Promise<void> {
   const files = fs.readdirSync(path.join(result.dir, 'routing')).map((f) => [f, fs.statSync(path.join(result.dir, 'routing', f)).size] as const);
   const out: string[] = [];
   out.push(`\n${file}: ${m.import?.nodes.toLocaleString('en-US')} nodes, ${m.import?.ways.toLocaleString('en-US')} ways; ${os.availableParallelism()} cores; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end${memoryBudgetBytes ? `; memory budget ${formatBytes(memoryBudgetBytes)}` : ''}`);
-  out.push('| step | wall | CPU s | peak RSS so far |');
-  out.push('|---|---|---|---|');
-  for (const r of rows) out.push(`| ${r.step} | ${formatDuration(r.wall)} | ${r.cpu.toFixed(1)} | ${formatBytes(r.peakRss)} |`);
-  out.push(`| **all** | **${formatDuration(wall)}** (${wall.toFixed(1)} s; process ${process.uptime().toFixed(1)} s) | **${cpuSeconds().toFixed(1)}** | **${formatBytes(result.peakMemoryBytes)}** |`);
+  out.push(`| step | wall | CPU s | peak RSS so far | JS heap at its end (limit ${formatBytes(v8.getHeapStatistics().heap_size_limit)}) |`);
+  out.push('|---|---|---|---|---|');
+  for (const r of rows) out.push(`| ${r.step} | ${formatDuration(r.wall)} | ${r.cpu.toFixed(1)} | ${formatBytes(r.peakRss)} | ${formatBytes(r.heap)} |`);
+  out.push(`| **all** | **${formatDuration(wall)}** (${wall.toFixed(1)} s; process ${process.uptime().toFixed(1)} s) | **${cpuSeconds().toFixed(1)}** | **${formatBytes(result.peakMemoryBytes)}** | |`);
   out.push('');
   out.push(`| mode | worker wall s | turns | shortcuts | file |`);
   out.push('|---|---|---|---|---|');

@@ -455,7 +455,8 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress, optio
 function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProgress: ContractionProgress | undefined): Hierarchy {
   const g = new DynamicGraph(n, arcs, finished);
   for (let i = 0; i < arcs.tail.length; i++) {
-    if (arcs.tail[i] === arcs.head[i]) continue;
+    // A negative weight is a closed arc (a node-based graph keeps one per segment direction, open or not).
+    if (arcs.tail[i] === arcs.head[i] || !(arcs.weight[i] >= 0)) continue;
     g.addOrImprove(arcs.tail[i], arcs.head[i], arcs.weight[i], arcs.distance[i], -1, i, 1);
   }
   const contracted = new Uint8Array(n);

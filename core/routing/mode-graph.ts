@@ -6,13 +6,15 @@
 // (`private`, `destination`…) costs RESTRICTED_ENTRY_SECONDS of weight but no travel time (OSRM's
 // routability weight): such roads serve the ends of a route, not its middle. An obstacle on a vertex
 // (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
-// binds. Restrictions through ways copy the via roads (via-way-restrictions.ts). Then the large strongly connected part (for snapping) and the contraction hierarchy.
+// binds. Restrictions through ways copy the via roads (via-way-restrictions.ts). Then the large strongly connected part (for snapping) and the contraction hierarchy. A mode
+// whose turns are all free and allowed gets a node-based graph instead (node-mode-graph.ts).
 import { contract, type BaseArcs, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
 import { SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 import { mergedCarriageways } from './merged-carriageways';
 import { applyPathRestrictions, type PathRestriction } from './via-way-restrictions';
+import { buildNodeModeGraph } from './node-mode-graph';
 import { obstacleFacesTravel, stopBelongsElsewhere, OBSTACLE_MINOR, type VertexObstacles } from './obstacles';
 
 /** A turn restriction via a node (`via` its vertex), or through ways (`path`, via-way-restrictions.ts). */
@@ -40,7 +42,15 @@ export interface ModeGraphInput {
   obstacles?: VertexObstacles;
   /** Where the contraction puts its finished edges (contraction.ts); default in memory. */
   finishedEdges?: FinishedEdges;
+  /** Edge-based even when every turn is free (tests compare both layouts); default: node-based then. */
+  edgeBased?: boolean;
   onProgress?(step: string, done: number, total?: number): void;
+}
+
+/** Whether every turn of the mode costs nothing and none is forbidden: then the graph is node-based. */
+export function turnsAreFree(input: ModeGraphInput): boolean {
+  return input.turnCosts === null && input.restrictions.length === 0 && (input.obstacles === undefined || input.obstacles.vertex.length === 0)
+    && (input.restricted === undefined || input.restricted.every((r) => r === 0));
 }
 
 /**
@@ -96,6 +106,7 @@ export function codeBearing(n: Network, c: number, arriving: boolean): number {
 }
 
 export function buildModeGraph(input: ModeGraphInput): ModeGraph {
+  if (!input.edgeBased && turnsAreFree(input)) return buildNodeModeGraph(input);
   const { network: n, segmentForward, segmentBackward } = input;
   const segments = n.segmentFrom.length;
   const codes = segments * 2;
@@ -200,6 +211,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
   input.onProgress?.('ordering', 0, vertexCount);
   const hierarchy = contract(arcs, (step, done, total) => input.onProgress?.(step, done, total), { finishedEdges: input.finishedEdges });
   return {
+    kind: 'edge',
     vertexCount, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy,
     duplicateOf: Uint32Array.from(duplicateOf),
   };

@@ -49,6 +49,8 @@ export class ModeRouter {
   private readonly codes: number;
   /** The copies of each copied code, so a point on it is reached through them too. */
   private readonly copies = new Map<number, number[]>();
+  /** Node-based graph (network.ts GraphKind): arc c is segment direction c, seeds sit on network vertices. */
+  private readonly nodeBased: boolean;
 
   constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
     // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
@@ -65,17 +67,20 @@ export class ModeRouter {
       if (list) list.push(this.codes + i);
       else this.copies.set(c, [this.codes + i]);
     });
+    this.nodeBased = mode.kind === 'node';
     const penalised = mode.arcSeconds !== mode.arcWeight && mode.arcSeconds.some((s, a) => s !== mode.arcWeight[a]);
     this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
     const arcs = mode.arcTail.length;
     const n = mode.vertexCount;
+    // Closed arcs (negative weight: a node-based graph's closed segment directions) are in no list.
+    const weight = mode.arcWeight;
     const csr = (key: Uint32Array): [Uint32Array, Uint32Array] => {
       const first = new Uint32Array(n + 1);
-      for (let a = 0; a < arcs; a++) first[key[a] + 1]++;
+      for (let a = 0; a < arcs; a++) if (weight[a] >= 0) first[key[a] + 1]++;
       for (let v = 0; v < n; v++) first[v + 1] += first[v];
-      const list = new Uint32Array(arcs);
+      const list = new Uint32Array(first[n]);
       const pos = first.slice(0, n);
-      for (let a = 0; a < arcs; a++) list[pos[key[a]]++] = a;
+      for (let a = 0; a < arcs; a++) if (weight[a] >= 0) list[pos[key[a]]++] = a;
       return [first, list];
     };
     const [outFirst, outArc] = csr(mode.arcTail);
@@ -157,6 +162,11 @@ export class ModeRouter {
     return (c & 1) === 0 ? this.mode.segmentForward[c >> 1] : this.mode.segmentBackward[c >> 1];
   }
 
+  /** The segment direction an arc of a path enters: a turn's next segment (a copy's original), or (node-based) the arc's own. */
+  private arcCode(a: number): number {
+    return this.nodeBased ? a : this.codeOf(this.mode.arcHead[a]);
+  }
+
   /** Seeds leaving a snapped point: at the end of its segment's open directions (option = code). */
   sourceSeeds(snap: Snap, heading?: number): SearchSeed[] {
     const s = snap.segment;
@@ -166,7 +176,9 @@ export class ModeRouter {
       const secs = this.seconds(c);
       if (secs < 0) continue;
       const left = 1 - this.travelled(snap, c);
-      seeds.push({ vertex: c, cost: secs * left, metres: len * left, seconds: secs * left, option: c });
+      // Edge-based the search starts on c itself; node-based, at the vertex c leads to.
+      const vertex = this.nodeBased ? this.mode.arcHead[c] : c;
+      seeds.push({ vertex, cost: secs * left, metres: len * left, seconds: secs * left, option: c });
     }
     if (heading !== undefined && seeds.length === 2) {
       const off = (b: number) => Math.abs(((b - heading + 540) % 360) - 180);
@@ -185,6 +197,11 @@ export class ModeRouter {
       const secs = this.seconds(c);
       if (secs < 0) continue;
       const share = this.travelled(snap, c);
+      if (this.nodeBased) {
+        // Reached at the vertex c starts from, whatever road led there (turns are free).
+        seeds.push({ vertex: this.mode.arcTail[c], cost: secs * share, metres: len * share, seconds: secs * share, option: c });
+        continue;
+      }
       for (const v of [c, ...(this.copies.get(c) ?? [])]) {
         for (let i = this.inFirst[v]; i < this.inFirst[v + 1]; i++) {
           const a = this.inArc[i];
@@ -223,8 +240,7 @@ export class ModeRouter {
 
   private filterFor(avoidMask: number) {
     const flags = this.network.segmentFlags;
-    const head = this.mode.arcHead;
-    return { allowed: (a: number) => (flags[this.codeOf(head[a]) >> 1] & avoidMask) === 0 };
+    return { allowed: (a: number) => (flags[this.arcCode(a) >> 1] & avoidMask) === 0 };
   }
 
   /** The stretch of segment direction c between two shares of it (0 = where c enters, 1 = where it leaves). */
@@ -245,7 +261,7 @@ export class ModeRouter {
     }
     const out: Piece[] = [piece(r.sourceOption, this.travelled(from, r.sourceOption), 1)];
     for (const a of r.arcs) {
-      const p = piece(this.codeOf(this.mode.arcHead[a]), 0, 1);
+      const p = piece(this.arcCode(a), 0, 1);
       // The arc's time holds the turn onto the segment as well.
       p.duration = this.mode.arcSeconds[a];
       out.push(p);
@@ -341,10 +357,9 @@ export class ModeRouter {
     const out: Piece[][] = [];
     for (let attempt = 0; attempt < 4 && out.length < 2; attempt++) {
       for (const p of found[found.length - 1]) penalised.add(p.segment);
-      const head = this.mode.arcHead;
       const r = this.base.run(this.sourceSeeds(from, heading), [this.targetSeeds(to)], {
         allowed: avoidMask === 0 ? undefined : this.filterFor(avoidMask).allowed,
-        factor: (a) => (penalised.has(this.codeOf(head[a]) >> 1) ? ALTERNATIVE_PENALTY : 1),
+        factor: (a) => (penalised.has(this.arcCode(a) >> 1) ? ALTERNATIVE_PENALTY : 1),
       })[0];
       if (r === null) break;
       const pieces = this.pieces(from, to, r);
@@ -484,6 +499,7 @@ export class ModeRouter {
    * as a line, the stretch the time runs out on cut where it does.
    */
   reach(from: Snap, seconds: number): Polylines {
+    if (this.nodeBased) return this.reachNodeBased(from, seconds);
     const seeds = this.sourceSeeds(from);
     const { vertices, costs } = this.base.within(seeds, seconds);
     const lines = new Polylines();
@@ -500,6 +516,39 @@ export class ModeRouter {
       if (endShare <= startShare) return;
       lines.startLine();
       piecePoints(this.legContext, this.piece(c, startShare, endShare), push);
+    });
+    return lines;
+  }
+
+  /**
+   * reach() on a node-based graph: the search labels vertices, so each reached vertex's open segment
+   * directions are walked from it as far as the time left allows, and the snapped segment from the point.
+   */
+  private reachNodeBased(from: Snap, seconds: number): Polylines {
+    const lines = new Polylines();
+    const push = (lng: number, lat: number) => lines.push(lng, lat);
+    const seeds = this.sourceSeeds(from);
+    for (const seed of seeds) {
+      const c = seed.option;
+      const full = this.seconds(c);
+      const startShare = this.travelled(from, c);
+      const endShare = full <= 0 ? 1 : Math.min(1, startShare + seconds / full);
+      if (endShare <= startShare) continue;
+      lines.startLine();
+      piecePoints(this.legContext, this.piece(c, startShare, endShare), push);
+    }
+    const { vertices, costs } = this.base.within(seeds, seconds);
+    const { outFirst, outArc } = this.graph;
+    vertices.forEach((v, i) => {
+      const left = seconds - costs[i];
+      if (left <= 0) return;
+      for (let k = outFirst[v]; k < outFirst[v + 1]; k++) {
+        const c = outArc[k];
+        const full = this.seconds(c);
+        if (full < 0) continue;
+        lines.startLine();
+        piecePoints(this.legContext, this.piece(c, 0, full <= 0 ? 1 : Math.min(1, left / full)), push);
+      }
     });
     return lines;
   }

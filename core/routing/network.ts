@@ -38,11 +38,25 @@ export interface Network {
   vertexPoint: Uint32Array;
 }
 
-/** One mode's graph, edge-based: vertex c is segment c >> 1 travelled along (c even) or against it. */
+/**
+ * How a mode's graph is laid out. `edge` (OSRM's edge-based graph): vertex c is segment c >> 1 travelled
+ * along (c even) or against it, and an arc is a turn from one onto the next, so turns can cost and be
+ * forbidden. `node`, for a mode whose turns all cost nothing and none is forbidden (foot): the vertices
+ * are the network's (a barrier vertex split into one per road direction reaching it, so nothing passes it) and arc c
+ * is segment direction c itself; about half the vertices and far fewer shortcuts than `edge`.
+ */
+export type GraphKind = 'edge' | 'node';
+
+/** One mode's graph and its contraction hierarchy (GraphKind says what a vertex and an arc are). */
 export interface ModeGraph {
-  /** 2 × segments, plus copies (duplicateOf); closed directions are isolated vertices. */
+  kind: GraphKind;
+  /** `edge`: 2 × segments plus copies (duplicateOf), closed directions are isolated vertices; `node`: network vertices plus split barrier ends. */
   vertexCount: number;
-  /** Turn arcs: from the end of one segment direction onto the next. */
+  /**
+   * `edge`: turn arcs, from the end of one segment direction onto the next. `node`: 2 × segments arcs,
+   * arc c running along segment direction c from the graph vertex at its start to the one at its end
+   * (a closed direction has a negative weight and is in no search).
+   */
   arcTail: Uint32Array;
   arcHead: Uint32Array;
   /** Seconds (the next segment's crossing plus the turn, plus routing penalties), metres (the next segment). */

@@ -34,8 +34,15 @@ export function readNetwork(dir: string): Network {
   };
 }
 
+/** Mode files this reader knows: 1 edge-based only, 2 with its GraphKind in `graph` (network-files.ts). */
+const MODE_FILE_VERSIONS = [1, 2];
+
 export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
   const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, `${mode}.bin`)));
+  const { version, graph } = meta as { version?: number; graph?: string };
+  if (version !== undefined && !MODE_FILE_VERSIONS.includes(version)) {
+    throw new Error(`${path.join(dir, `${mode}.bin`)} is mode file version ${version}, newer than this gateway reads (${MODE_FILE_VERSIONS.join(', ')}): upgrade it or re-import the extract`);
+  }
   const a = arrays as Arrays;
   const hierarchy: Hierarchy = {
     rank: a.rank, childA: a.childA, childB: a.childB,
@@ -43,6 +50,7 @@ export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
     backward: { first: a.bFirst, other: a.bOther, weight: a.bWeight, distance: a.bDistance, edge: a.bEdge },
   };
   return {
+    kind: graph === 'node' ? 'node' : 'edge',
     vertexCount: (meta as { vertexCount: number }).vertexCount, arcTail: a.arcTail, arcHead: a.arcHead,
     // Files written before arcSeconds existed had no routing penalties: their weights are the times.
     arcWeight: a.arcWeight, arcDistance: a.arcDistance, arcSeconds: a.arcSeconds ?? a.arcWeight, segmentForward: a.segmentForward,

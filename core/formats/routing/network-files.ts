@@ -9,6 +9,8 @@ import type { ModeGraph, Network } from '../../routing/network';
 export const NETWORK_FILE = 'network.bin';
 export const modeFile = (mode: string): string => `${mode}.bin`;
 export const ROUTING_FORMAT_VERSION = 1;
+/** Mode files: 2 says in `graph` whether the graph is edge- or node-based (version 1 files are all edge-based). */
+export const MODE_FORMAT_VERSION = 2;
 
 function write(file: string, parts: Buffer[]): void {
   const fd = fs.openSync(file, 'w');
@@ -35,7 +37,7 @@ export function writeModeGraph(dir: string, mode: string, g: ModeGraph): number 
     rank: h.rank, childA: h.childA, childB: h.childB,
     fFirst: h.forward.first, fOther: h.forward.other, fWeight: h.forward.weight, fDistance: h.forward.distance, fEdge: h.forward.edge,
     bFirst: h.backward.first, bOther: h.backward.other, bWeight: h.backward.weight, bDistance: h.backward.distance, bEdge: h.backward.edge,
-  }, { version: ROUTING_FORMAT_VERSION, mode, vertexCount: g.vertexCount });
+  }, { version: MODE_FORMAT_VERSION, mode, graph: g.kind, vertexCount: g.vertexCount });
   write(path.join(dir, modeFile(mode)), parts);
   return parts.reduce((s, p) => s + p.length, 0);
 }
