@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   out.push('|---|---|---|---|---|');
   for (const mode of ['car', 'truck', 'bike', 'foot']) {
     const size = files.find(([f]) => f === `${mode}.bin`)?.[1] ?? 0;
-    out.push(`| ${mode} | ${routing[`${mode} seconds`] ?? '?'} | ${Number(routing[`${mode} turns`] ?? 0).toLocaleString('en-US')} | ${Number(routing[`${mode} shortcuts`] ?? 0).toLocaleString('en-US')} | ${formatBytes(size)} |`);
+    out.push(`| ${mode} | ${routing[`${mode} seconds`] ?? '?'} | ${Number(routing[`${mode} turns`] ?? routing[`${mode} road arcs (node-based)`] ?? 0).toLocaleString('en-US')}${routing[`${mode} road arcs (node-based)`] !== undefined ? ' road arcs (node-based)' : ''} | ${Number(routing[`${mode} shortcuts`] ?? 0).toLocaleString('en-US')} | ${formatBytes(size)} |`);
   }
   out.push(`network files: ${formatBytes(files.reduce((s, [, b]) => s + b, 0))} (network.bin ${formatBytes(files.find(([f]) => f === 'network.bin')?.[1] ?? 0)}); graph threads ${routing['graph threads']}`);
   console.log(out.join('\n'));

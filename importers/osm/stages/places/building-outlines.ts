@@ -45,7 +45,7 @@ export class BuildingOutlines {
    * For each point, the ring of the smallest building containing it, or undefined; a building
    * containing more than one of the points is given to none of them.
    */
-  assign(points: ReadonlyArray<LngLat>): Array<LngLat[] | undefined> {
+  assign(points: ReadonlyArray<LngLat>, onProgress?: (done: number, total: number) => void): Array<LngLat[] | undefined> {
     const grid = new Map<number, number[]>();
     this.buildings.forEach((b, i) => {
       for (let x = Math.floor(b.west / CELL_DEG); x <= Math.floor(b.east / CELL_DEG); x++) {
@@ -57,7 +57,8 @@ export class BuildingOutlines {
         }
       }
     });
-    const chosen = points.map(([lng, lat]) => {
+    const chosen = points.map(([lng, lat], k) => {
+      if (onProgress && k % 10_000 === 0) onProgress(k, points.length);
       let best = -1;
       for (const i of grid.get(cellKey(Math.floor(lng / CELL_DEG), Math.floor(lat / CELL_DEG))) ?? []) {
         const b = this.buildings[i];

@@ -148,12 +148,13 @@ export class PlacesStage implements ImportStage {
     }
     ctx.progress('relations', this.relations.length, this.relations.length);
     ctx.progress('building outlines', 0, this.nodePlaces.length);
-    const outlines = this.buildings.assign(this.nodePlaces.map((i) => [this.places[i].lng, this.places[i].lat]));
+    const outlines = this.buildings.assign(this.nodePlaces.map((i) => [this.places[i].lng, this.places[i].lat]), (done, total) => ctx.progress('building outlines', done, total));
     outlines.forEach((ring, k) => {
       if (ring) this.places[this.nodePlaces[k]].outline = ring;
     });
     ctx.progress('building outlines', this.nodePlaces.length, this.nodePlaces.length);
-    writePlacesFile(ctx.dir, { format: PLACES_FORMAT, version: PLACES_VERSION, extract: ctx.extract, brands: this.brands.version, places: this.places });
+    writePlacesFile(ctx.dir, { format: PLACES_FORMAT, version: PLACES_VERSION, extract: ctx.extract, brands: this.brands.version, places: this.places },
+      (done, total) => ctx.progress('writing places.bin', done, total));
     return {
       places: this.places.length,
       chains: this.places.filter((p) => p.chain).length,

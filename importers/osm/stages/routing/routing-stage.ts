@@ -337,9 +337,12 @@ export class RoutingStage implements ImportStage {
     }, (job, graph, seconds) => {
       const mode = MODES[job.id];
       bytes += writeModeGraph(ctx.dir, mode, graph);
+      // A node-based graph (foot) has arcs along roads, not turns: its summary says so.
+      let shortcuts = 0;
+      for (const a of graph.hierarchy.childA) if (a >= 0) shortcuts++;
       figures.set(job.id, {
-        [`${mode} turns`]: graph.arcTail.length,
-        [`${mode} shortcuts`]: graph.hierarchy.childA.length - graph.arcTail.length,
+        [graph.kind === 'node' ? `${mode} road arcs (node-based)` : `${mode} turns`]: graph.kind === 'node' ? graph.arcWeight.filter((w) => w >= 0).length : graph.arcTail.length,
+        [`${mode} shortcuts`]: shortcuts,
         [`${mode} seconds`]: Math.round(seconds * 10) / 10,
       });
       progress.update(mode, 'done', 1, 1);
