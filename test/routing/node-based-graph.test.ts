@@ -1,4 +1,4 @@
-// A mode whose turns are all free (foot) is contracted node-based (gateway/engine/routing/node-mode-graph.ts);
+// A mode whose turns are all free (foot) is contracted node-based (core/routing/node-mode-graph.ts);
 // the same mode built edge-based, as every mode was before, must answer the same: tables, routes (length,
 // time, the roads taken) and isochrones, on a generated network with oneways and with barrier vertices
 // that stop walkers. The node-based graph is also far smaller, which is why it exists.
