@@ -2,7 +2,9 @@
 // spill files (importers/osm/stages/routing/edge-spill.ts) and build the modes fewer at a time, and must give the
 // very same network files as an import without a budget. The brief asks for 300 MiB on a 4 × 4 tiled
 // region; to keep CI fast this runs on one tile (the east-Baltimore extract itself), where 300 MiB
-// changes nothing but the path the edges take, which is what is compared.
+// changes nothing but the path the edges take, which is what is compared. The brief's size itself is
+// bench/import-budget-check.ts (a ×4×4 region, every stage, with and without the budget, files compared
+// byte for byte): two whole imports of a region are too slow for the suite.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
