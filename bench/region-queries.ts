@@ -70,6 +70,11 @@ async function main(): Promise<void> {
 
   const started = Date.now();
   const gw = await startGatewayProcess(dataDir);
+  // Keys are printed on a store's first start only: a second run on the same DATA_DIR has none to use.
+  if (!gw.keys['test publishable']) {
+    await gw.stop();
+    throw new Error(`the gateway printed no keys: ${dataDir}/waymark.sqlite was made by an earlier run; move it aside (the extracts stay) and run again`);
+  }
   const headers = { authorization: gw.keys['test publishable'] };
   const secret = { authorization: gw.keys['test secret'], 'content-type': 'application/json' };
   const get = async (p: string): Promise<{ status: number; body: any }> => {
