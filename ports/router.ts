@@ -3,10 +3,11 @@
 // (snake_case fields kept), because that is the lingua franca of routing engines: the OSRM adapter
 // passes them through, the Valhalla adapter asks Valhalla for its OSRM-compatible format, the embedded
 // engine emits them, and one formatter (with osrm-text-instructions) turns them into Radar's shapes.
-export type RouterMode = 'car' | 'truck' | 'foot' | 'bike';
+import type { LngLat, OsrmManeuver, OsrmStep, OsrmLeg, OsrmRoute, TracePoint, MatchedPoint, MatchedRoad, MatchResult } from '../core/routing/route-shapes';
 
-/** [longitude, latitude]. */
-export type LngLat = [number, number];
+export type { LngLat, OsrmManeuver, OsrmStep, OsrmLeg, OsrmRoute, TracePoint, MatchedPoint, MatchedRoad, MatchResult };
+
+export type RouterMode = 'car' | 'truck' | 'foot' | 'bike';
 
 /** Radar's `avoid` values. */
 export type AvoidOption = 'tolls' | 'highways' | 'ferries' | 'borderCrossings';
@@ -31,55 +32,6 @@ export interface RouteRequest {
   heading?: number;
 }
 
-export interface OsrmManeuver {
-  /** OSRM maneuver types: depart, arrive, turn, new name, continue, merge, on ramp, off ramp, fork,
-   *  end of road, roundabout, rotary, roundabout turn, exit roundabout, exit rotary, notification. */
-  type: string;
-  /** uturn, sharp right, right, slight right, straight, slight left, left, sharp left. */
-  modifier?: string;
-  bearing_before: number;
-  bearing_after: number;
-  location: LngLat;
-  /** Roundabout exit number. */
-  exit?: number;
-}
-
-export interface OsrmStep {
-  /** Metres. */
-  distance: number;
-  /** Seconds. */
-  duration: number;
-  name: string;
-  ref?: string;
-  destinations?: string;
-  exits?: string;
-  rotary_name?: string;
-  /** driving, walking, cycling, ferry… */
-  mode: string;
-  driving_side?: 'left' | 'right';
-  geometry: LngLat[];
-  maneuver: OsrmManeuver;
-  /** Our addition: the step's speed limit (km/h) where the road is tagged, for Radar's step fields. */
-  speed_limit_kph?: number;
-}
-
-export interface OsrmLeg {
-  distance: number;
-  duration: number;
-  summary: string;
-  steps: OsrmStep[];
-}
-
-export interface OsrmRoute {
-  /** Metres. */
-  distance: number;
-  /** Seconds. */
-  duration: number;
-  /** The whole route, [lng, lat] points. */
-  geometry: LngLat[];
-  legs: OsrmLeg[];
-}
-
 export interface RouteResult {
   /** The best route first, then alternatives. */
   routes: OsrmRoute[];
@@ -101,43 +53,9 @@ export interface TableResult {
   distances: Array<Array<number | null>>;
 }
 
-/** A point of a trace to match. */
-export interface TracePoint {
-  location: LngLat;
-  /** Seconds since the epoch, when known. */
-  time?: number;
-  /** Metres, when known. */
-  accuracy?: number;
-}
-
 export interface MatchRequest {
   points: TracePoint[];
   mode: RouterMode;
-}
-
-export interface MatchedPoint {
-  location: LngLat;
-  /** Index of the input point it matched. */
-  originalIndex: number;
-}
-
-export interface MatchedRoad {
-  /** OSM `highway` class of the road. */
-  highway: string;
-  names: string[];
-  /** km/h from `maxspeed`, when tagged. */
-  speedLimitKph?: number;
-  /** Positions of the road's stretch along the matched geometry. */
-  start: LngLat;
-  end: LngLat;
-}
-
-export interface MatchResult {
-  matchedPoints: MatchedPoint[];
-  geometry: LngLat[];
-  /** Metres along the matched geometry. */
-  distance: number;
-  roads: MatchedRoad[];
 }
 
 export interface IsochroneRequest {

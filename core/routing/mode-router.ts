@@ -1,7 +1,7 @@
 // Routes and tables on one extract for one mode: snapping to the nearest open segment, seeds for the
 // partial segments at both ends, the hierarchy for plain queries, a base-graph Dijkstra when segments
 // must be avoided or alternatives are asked for, and the OSRM-shaped result.
-import type { LngLat, OsrmRoute } from '../../ports/router';
+import type { LngLat, OsrmRoute } from './route-shapes';
 import { BoundedTable } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';

@@ -1,7 +1,7 @@
 // The roads of a network inside a box, as lines: the dashboard's base layer. One pass over the
 // segments (a city's network is a few hundred thousand of them, a few milliseconds), bounded by `limit`
 // so a dense box cannot make an answer of unbounded size; major roads first when it is cut.
-import type { LngLat } from '../../ports/router';
+import type { LngLat } from './route-shapes';
 import { ROAD_CLASSES, type Network } from './network';
 
 /** Road classes drawn wider, and kept first when the answer is cut. */

@@ -3,7 +3,7 @@
 // emits, in a smaller form (see docs/routing-engine.md): depart/arrive, turn with a modifier from the
 // bearing change, new name, continue, fork, end of road, merge, on/off ramp, roundabout with its exit
 // number and exit roundabout; a road that only bends, or a vertex without a choice, makes no step.
-import type { LngLat, OsrmLeg, OsrmStep } from '../../ports/router';
+import type { LngLat, OsrmLeg, OsrmStep } from './route-shapes';
 import { bearing, modifierOf, turnAngle } from './geometry';
 import { collapseShortSteps } from './step-collapse';
 import { nameChangeAnnounced } from './name-changes';

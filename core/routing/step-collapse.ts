@@ -6,7 +6,7 @@
 // name change, or the next one goes straight on; a zig-zag (right, then left) stays two steps, as
 // OSRM folds those only under 3 m. An unnamed link up to twice that long between two stretches of one
 // road is folded too (OSRM's link-road u-turn).
-import type { OsrmStep } from '../../ports/router';
+import type { OsrmStep } from './route-shapes';
 import { modifierOf, turnAngle } from './geometry';
 
 const MAX_COLLAPSE_METRES = 30;

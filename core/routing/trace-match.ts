@@ -2,7 +2,7 @@
 // consecutive points' candidates from searches bounded to their neighbourhood (one small table per
 // step, ModeRouter.transitionMetres), the HMM of engine/matching, and the matched route rebuilt leg by
 // leg with the roads it uses.
-import type { LngLat, MatchedRoad, MatchResult, TracePoint } from '../../ports/router';
+import type { LngLat, MatchedRoad, MatchResult, TracePoint } from './route-shapes';
 import { matchTrace, type Candidate, type MatcherParams } from '../matching/hmm-matcher';
 import type { ModeRouter } from './mode-router';
 import { ROAD_CLASSES } from './network';
