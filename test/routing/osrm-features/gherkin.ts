@@ -23,7 +23,8 @@ const KEYWORD = /^(Given|When|Then|And|But)\s+(.*)$/;
 
 function cells(line: string): string[] {
   const inner = line.trim().replace(/^\|/, '').replace(/\|$/, '');
-  return inner.split('|').map((c) => c.trim());
+  // `\|` inside a cell is a literal bar (OSRM's tables write lane lists so: designated\|designated).
+  return inner.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
 
 export function readFeature(file: string, feature: string): Scenario[] {

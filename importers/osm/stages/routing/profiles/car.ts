@@ -55,6 +55,7 @@ export const car: ProfileSpec = {
   tracktypeKph: CAR_TRACKTYPE_KPH,
   smoothnessKph: CAR_SMOOTHNESS_KPH,
   servicePrivateNoStart: true,
+  hovRestricted: true,
   adjust(tags, result) {
     // Parking aisles, drive-throughs, alleys and driveways keep the service road's speed: OSRM halves
     // their routing weight, not their travel time.

@@ -50,6 +50,11 @@ export interface ProfileSpec {
   smoothnessKph?: Readonly<Record<string, number>>;
   /** Whether `highway=service` + a denied access value closes the road to route ends (OSRM's service_access_tag_blacklist). */
   servicePrivateNoStart?: boolean;
+  /**
+   * A road only for high-occupancy vehicles (`hov=designated`, or every lane of `hov:lanes` designated)
+   * is restricted as a `private` one is (OSRM's car profile, its `handle_hov`).
+   */
+  hovRestricted?: boolean;
   /** Mode-specific rule (bicycle contraflow, pushing, escalators…), after the generic ones. */
   adjust?(tags: OsmTags, result: WaySpeeds): void;
 }
@@ -229,10 +234,18 @@ export function waySpeeds(spec: ProfileSpec, tags: OsmTags, lengthMetres: number
     forwardKph: forwardOpen ? Math.max(0, forwardKph) : 0,
     backwardKph: backwardOpen ? Math.max(0, backwardKph) : 0,
     durationSeconds,
-    restricted: !ferry && (fwdRestricted || bwdRestricted),
+    restricted: !ferry && (fwdRestricted || bwdRestricted || (spec.hovRestricted === true && hovOnly(tags))),
     startpoint,
   };
   spec.adjust?.(tags, result);
   if (result.forwardKph <= 0 && result.backwardKph <= 0) return null;
   return result;
+}
+
+/** Every lane of the road is for high-occupancy vehicles only. */
+function hovOnly(tags: OsmTags): boolean {
+  if (tags.hov === 'designated') return true;
+  const allDesignated = (v: string | undefined) => v !== undefined && v.split('|').every((lane) => lane === 'designated');
+  if (allDesignated(tags['hov:lanes'])) return true;
+  return allDesignated(tags['hov:lanes:forward']) && allDesignated(tags['hov:lanes:backward']);
 }
