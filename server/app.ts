@@ -233,7 +233,8 @@ function listenProblem(err: NodeJS.ErrnoException, config: GatewayConfig): Error
   return err;
 }
 
-async function closeServices(services: Services): Promise<void> {
+/** Closes what createServices opened (scheduler, features, rate limiter, router, store), in that order. */
+export async function closeServices(services: Services): Promise<void> {
   await services.scheduler.stop();
   for (const instance of services.features.values()) await instance.stop?.();
   await services.limiter.close();

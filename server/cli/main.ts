@@ -36,14 +36,16 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'regions') return regionsCommand(config, args, out);
   // OSM extracts too: files in the data directory.
   if (command === 'data') return dataCommand(config, args, out);
-  const { createServices } = await import('../app');
+  const { createServices, closeServices } = await import('../app');
   const services = await createServices(config, silentLogger());
   try {
     if (command === 'webhooks') return await webhooksCommand(services, args, out);
     if (command === 'geofences') return await geofencesCommand(services, args, out);
     return await projectCommand(services, args, out);
   } finally {
-    await services.store.close();
+    // Everything createServices opened, not the store alone: an open Redis client (the rate limiter) or a
+    // feature's timer kept the process alive after its answer.
+    await closeServices(services);
   }
 }
 
