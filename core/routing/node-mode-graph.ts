@@ -9,7 +9,7 @@
 // segment and straight back, so routes between two points are the same; only a route forced to start one
 // way (a heading) may now turn back at the next junction instead of going round the block.
 import { contract, type FinishedEdges } from './contraction';
-import { stronglyConnected } from './mode-graph';
+import { stronglyConnected } from './strongly-connected';
 import type { ModeGraph, Network } from './network';
 
 export interface NodeModeGraphInput {

@@ -22,8 +22,6 @@ export const FEATURE_IMPORTS_KNOWN: string[] = [
 export const FILE_CYCLES_KNOWN: string[][] = [
   ['core/formats/places/places-file.ts', 'core/formats/places/places-table.ts'],
   ['importers/osm/merged-osm-reader.ts', 'importers/osm/osm-reader.ts'],
-  // Landed beside the rules (issue 35's node-based mode graph): its types and mode-graph.ts import each other.
-  ['core/routing/mode-graph.ts', 'core/routing/node-mode-graph.ts'],
   // Through the Services bag: app.ts installs the features, whose setup takes Services from app.ts.
   [
     'server/api/v1.ts', 'server/app.ts', 'server/feature.ts', 'server/features.ts', 'server/features/beacons/beacons-feature.ts',
