@@ -54,7 +54,8 @@ export async function analyticsView(ctx: ViewContext): Promise<void> {
       const name = e.geofence.description || `${e.geofence.tag}/${e.geofence.externalId}`;
       entries.set(name, (entries.get(name) ?? 0) + 1);
     }
-    const top = [...entries.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
+    // Ties by name, so the table reads the same on every load.
+    const top = [...entries.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
     // Visit lengths from exits.
     const dwell = DWELL_BUCKETS.map(() => 0);
     for (const e of events as Array<EventItem & { duration?: number }>) {
