@@ -202,7 +202,8 @@ describe('blocking (fraudBlocking on)', () => {
     expect(r.user.geofences).toEqual([]);
     expect(r.user.updatedAt).toBe(first.user.updatedAt);
     const inside = await server.request('GET', '/v1/geofences/store/1/users', { key: keys.testSk });
-    expect(inside.body.users ?? []).toEqual([]);
+    expect(inside.status).toBe(200);
+    expect(inside.body.users).toEqual([]);
     // The next honest update is judged from the last trusted position and enters normally.
     const honest = await track(keys, 'spoofer', { t: 1_800, at: geofenceAt });
     expect(honest.user.fraud).toMatchObject({ passed: true, blocked: false, lastMockedAt: r.user.fraud.lastMockedAt });

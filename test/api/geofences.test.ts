@@ -170,6 +170,8 @@ test('userIds and ip are answered as comma-separated strings (the spec types the
   expect(listed.body.geofences[0]).toMatchObject({ userIds: 'u1,u2', ip: '10.0.0.0/8,127.0.0.1' });
   // Restriction still applies: u3 gets no event, u1 does (the request comes from 127.0.0.1).
   const track = (userId: string) => server.request('POST', '/v1/track', { key: pk, body: { deviceId: `d-${userId}`, userId, latitude: 5.5, longitude: 5.5, accuracy: 5 } });
-  expect((await track('u3')).body.user.geofences ?? []).toEqual([]);
+  const outsider = await track('u3');
+  expect(outsider.status).toBe(200);
+  expect(outsider.body.user.geofences).toEqual([]);
   expect((await track('u1')).body.user.geofences.map((g: { tag: string }) => g.tag)).toEqual(['restricted']);
 });

@@ -114,9 +114,20 @@ if (!haveFixtures) announceSkip('places search: SDK fixture shape checks', files
     for (const key of ['_id', 'name', 'categories', 'location']) {
       expect(typeof ours[key]).toBe(typeof place[key]);
     }
+    // Values of the same form, not only of the same type: an id as Radar writes them, slugs as categories.
+    expect(place._id).toMatch(/^[0-9a-f]{24}$/);
+    expect(ours._id).toMatch(/^[0-9a-f]{24}$/);
+    expect(ours.categories.length).toBeGreaterThan(0);
+    for (const category of [...ours.categories, ...place.categories]) expect(category).toMatch(/^[a-z]+(-[a-z]+)*$/);
     expect(ours.location.type).toBe(place.location.type);
     expect(ours.location.coordinates).toHaveLength(2);
-    if (place.chain) for (const key of ['name', 'slug', 'metadata']) expect(typeof ours.chain[key]).toBe(typeof place.chain[key]);
+    if (place.chain) {
+      for (const key of ['name', 'slug', 'metadata']) expect(typeof ours.chain[key]).toBe(typeof place.chain[key]);
+      // The fixture is a McDonald's, as is the place asked for: the chain reads the same in both.
+      expect({ name: ours.chain.name, slug: ours.chain.slug }).toEqual({ name: place.chain.name, slug: place.chain.slug });
+      expect(ours.categories).toEqual(expect.arrayContaining(['fast-food-restaurant']));
+      expect(place.categories).toEqual(expect.arrayContaining(['fast-food-restaurant']));
+    }
   }
 });
 
