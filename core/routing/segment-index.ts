@@ -163,7 +163,16 @@ export class SegmentIndex {
 
   private found: FoundSegments | undefined;
 
-  /** Metres from (lon, lat) to piece p, computed as `project` does (the same floating-point steps). */
+  // What the last `distanceTo` computed besides the distance: the share t along the piece, the offset of the
+  // nearest point from (lon, lat) and the piece's direction, in metres. Fields, not a returned object, so the
+  // candidate scan allocates nothing; `project` reads them, so a snap and the scan agree to the last bit.
+  private closestT = 0;
+  private closestX = 0;
+  private closestY = 0;
+  private pieceDx = 0;
+  private pieceDy = 0;
+
+  /** Metres from (lon, lat) to piece p (point p to p+1), in the local plane of kx, ky metres per degree. */
   private distanceTo(p: number, lon: number, lat: number, kx: number, ky: number): number {
     const n = this.n;
     const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
@@ -173,22 +182,21 @@ export class SegmentIndex {
     let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     const px = ax + t * dx, py = ay + t * dy;
+    this.closestT = t;
+    this.closestX = px;
+    this.closestY = py;
+    this.pieceDx = dx;
+    this.pieceDy = dy;
     return Math.sqrt(px * px + py * py);
   }
 
-  /** The nearest point of piece p (point p to p+1) to (lon, lat), in the local plane of kx, ky metres per degree. */
+  /** The nearest point of piece p to (lon, lat): `distanceTo`'s answer with what a snap reports. */
   private project(p: number, lon: number, lat: number, kx: number, ky: number): Snap {
-    const n = this.n;
-    const ax = (n.pointLon[p] / 1e7 - lon) * kx, ay = (n.pointLat[p] / 1e7 - lat) * ky;
-    const bx = (n.pointLon[p + 1] / 1e7 - lon) * kx, by = (n.pointLat[p + 1] / 1e7 - lat) * ky;
-    const dx = bx - ax, dy = by - ay;
-    const len2 = dx * dx + dy * dy;
-    let t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    const px = ax + t * dx, py = ay + t * dy;
+    const distance = this.distanceTo(p, lon, lat, kx, ky);
+    const t = this.closestT, px = this.closestX, py = this.closestY, dx = this.pieceDx, dy = this.pieceDy;
     return {
       segment: this.pieceSegment[p], along: this.pointAlong[p] + t * (this.pointAlong[p + 1] - this.pointAlong[p]),
-      lon: lon + px / kx, lat: lat + py / ky, distance: Math.sqrt(px * px + py * py),
+      lon: lon + px / kx, lat: lat + py / ky, distance,
       bearing: (Math.atan2(dx, dy) * 180 / Math.PI + 360) % 360,
     };
   }
