@@ -3,14 +3,14 @@
 // with the next segment's crossing time plus the turn's cost (turn-costs.ts). Turn restrictions drop
 // turns; u-turns exist only at dead ends (where a single road leads in), and a turn between two merged
 // carriageways of one road costs as one (merged-carriageways.ts). Turning from a road open to all onto a restricted-access one
-// (`private`, `destination`…) costs RESTRICTED_ENTRY_SECONDS of weight but no travel time (OSRM's
+// (`private`, `destination`…) weighs RESTRICTED_ENTRY_SECONDS (instead of the turn's cost) but takes no more travel time (OSRM's
 // routability weight): such roads serve the ends of a route, not its middle. An obstacle on a vertex
 // (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
 // binds. Restrictions through ways copy the via roads (via-way-restrictions.ts). Then the large strongly connected part (for snapping) and the contraction hierarchy. A mode
 // whose turns are all free and allowed gets a node-based graph instead (node-mode-graph.ts).
 import { contract, type BaseArcs, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
-import { SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
+import { SEGMENT_FERRY, SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 import { mergedCarriageways } from './merged-carriageways';
 import { applyPathRestrictions, type PathRestriction } from './via-way-restrictions';
@@ -57,10 +57,12 @@ export function turnsAreFree(input: ModeGraphInput): boolean {
 }
 
 /**
- * Weight, not time, of entering a restricted-access road from an unrestricted one: large enough that a
- * route goes through such roads only to start or end there (OSRM uses its maximum turn weight).
+ * Weight, not time, of the turn onto a restricted-access road from an unrestricted one, in place of the
+ * turn's own cost: large enough that a route goes through such roads only to start or end there. OSRM's
+ * car profile sets such a turn's weight to its maximum turn weight, 32767 tenths of a second (a 16-bit
+ * turn penalty at weight precision 1).
  */
-export const RESTRICTED_ENTRY_SECONDS = 3600;
+export const RESTRICTED_ENTRY_SECONDS = 3276.7;
 
 /** Components smaller than this are islands (OSRM's default for "tiny components" is 1000). */
 const MAIN_COMPONENT_VERTICES = 1000;
@@ -186,9 +188,10 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
       const angle = turningBack ? 180 : turnAngle(before, leaving(d));
       tail.push(c);
       head.push(d);
-      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], turningBack) + obstacleSeconds(c, d, v);
+      const modeChange = ((n.segmentFlags[c >> 1] ^ n.segmentFlags[d >> 1]) & SEGMENT_FERRY) !== 0;
+      const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], turningBack, modeChange) + obstacleSeconds(c, d, v);
       seconds.push(travel);
-      weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? travel + RESTRICTED_ENTRY_SECONDS : travel);
+      weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? weightOf(d) + RESTRICTED_ENTRY_SECONDS : travel);
       distance.push(n.segmentLength[d >> 1]);
     }
   }

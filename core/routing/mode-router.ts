@@ -95,7 +95,15 @@ export class ModeRouter {
     const leave = new Uint32Array(leaveFirst[vertices]);
     const pos = leaveFirst.slice(0, vertices);
     for (let c = 0; c < this.codes; c++) if (open(c)) leave[pos[codeTail(network, c)]++] = c;
+    // Roads the mode may use in some direction at each vertex (OSRM's intersection: entries and exits).
+    const roads = new Uint16Array(vertices);
+    for (let s = 0; s < this.codes >> 1; s++) {
+      if (!open(2 * s) && !open(2 * s + 1)) continue;
+      roads[network.segmentFrom[s]]++;
+      if (network.segmentTo[s] !== network.segmentFrom[s]) roads[network.segmentTo[s]]++;
+    }
     this.legContext = {
+      roads: (v) => roads[v],
       network, travelMode,
       alongAt: (p) => index.alongAt(p),
       departures: (v) => {
@@ -555,19 +563,22 @@ export class ModeRouter {
 }
 
 /**
- * A point snapped onto a junction leaves or reaches it along a 0 m piece of some road there: that road
- * is not travelled and must not name the first or last step (OSRM starts on the road actually driven).
- * The seconds of a dropped piece (a turn's cost) stay with its neighbour.
+ * A point snapped onto a junction leaves or reaches it along a (nearly) 0 m piece of some road there: that
+ * road is not travelled and must not name the first or last step (OSRM starts on the road actually driven).
+ * As OSRM's trimShortSegments, an end piece of 1 m or less goes (coordinates rounded to 1e-7° leave a few
+ * millimetres on the other road); its seconds (a turn's cost) and metres stay with its neighbour.
  */
 function withoutEmptyEnds(pieces: Piece[]): Piece[] {
-  const EMPTY_M = 1e-3;
-  while (pieces.length > 1 && pieces[0].distance < EMPTY_M) {
+  const EMPTY_M = 1;
+  while (pieces.length > 1 && pieces[0].distance <= EMPTY_M) {
     const [dropped] = pieces.splice(0, 1);
     pieces[0].duration += dropped.duration;
+    pieces[0].distance += dropped.distance;
   }
-  while (pieces.length > 1 && pieces[pieces.length - 1].distance < EMPTY_M) {
+  while (pieces.length > 1 && pieces[pieces.length - 1].distance <= EMPTY_M) {
     const dropped = pieces.pop()!;
     pieces[pieces.length - 1].duration += dropped.duration;
+    pieces[pieces.length - 1].distance += dropped.distance;
   }
   return pieces;
 }

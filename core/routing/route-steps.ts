@@ -6,6 +6,7 @@
 import type { LngLat, OsrmLeg, OsrmStep } from './route-shapes';
 import { bearing, modifierOf, turnAngle } from './geometry';
 import { collapseShortSteps } from './step-collapse';
+import { suppressShortNameSegments } from './short-name-segments';
 import { nameChangeAnnounced } from './name-changes';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
@@ -26,6 +27,8 @@ export interface LegContext {
   alongAt(point: number): number;
   /** Departures at an original vertex: [segment, reversed] pairs of open arcs. */
   departures(vertex: number): Array<[number, boolean]>;
+  /** Roads at a vertex the mode may use in either direction, the arriving one included. */
+  roads(vertex: number): number;
   /** `driving`, `cycling`, `walking`. */
   travelMode: string;
 }
@@ -159,7 +162,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout' && steps[k].maneuver.exit === undefined) { steps[k].maneuver.exit = roundaboutExits + 1; break; }
   const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last);
   arrive.geometry.push(end);
-  const folded = collapseShortSteps(steps);
+  const folded = suppressShortNameSegments(collapseShortSteps(steps));
   for (const s of folded) {
     s.distance = Math.round(s.distance * 10) / 10;
     s.duration = Math.round(s.duration * 10) / 10;
@@ -197,6 +200,8 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, prev: Attrs, 
   if (sameRoad && Math.abs(angle) < 40) return null;
   if (departures.length <= 1) {
     if (sameRoad) return null;
+    // Where only two roads meet OSRM names the change only (its obvious turn), whatever the angle.
+    if (ctx.roads(vertex) <= 2) return { type: 'new name', modifier: modifierOf(angle) };
     return Math.abs(angle) < 40 ? { type: 'new name', modifier: modifierOf(angle) } : { type: 'turn', modifier: modifierOf(angle) };
   }
   const others = departures.map(([s, r]) => turnAngle(before, segmentBearing(n, s, r, false)));

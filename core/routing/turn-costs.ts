@@ -1,5 +1,5 @@
 // Seconds a turn costs, OSRM's formula (car.lua, bicycle.lua): a sigmoid of the turn angle, cheaper on
-// the driving side (turn bias), applied at intersections of more than two roads; a u-turn (at dead
+// the driving side (turn bias), applied at intersections of more than two roads and where the mode changes (onto or off a ferry); a u-turn (at dead
 // ends, and between merged carriageways) adds a fixed penalty.
 export interface TurnCostSpec {
   /** Seconds of the sharpest turn. */
@@ -16,10 +16,13 @@ export const TURN_COSTS: Record<string, TurnCostSpec | null> = {
   foot: null,
 };
 
-/** `angle`: degrees in (-180, 180], positive to the right; `roads`: roads meeting at the vertex. */
-export function turnSeconds(spec: TurnCostSpec | null, angle: number, roads: number, uturn: boolean): number {
+/**
+ * `angle`: degrees in (-180, 180], positive to the right; `roads`: roads meeting at the vertex;
+ * `modeChange`: boarding or leaving a ferry, which OSRM's profiles charge as a turn wherever it happens.
+ */
+export function turnSeconds(spec: TurnCostSpec | null, angle: number, roads: number, uturn: boolean, modeChange = false): number {
   if (spec === null) return 0;
-  if (roads <= 2 && !uturn) return 0;
+  if (roads <= 2 && !uturn && !modeChange) return 0;
   const a = Math.abs(angle) / 180;
   const s = angle >= 0
     ? spec.penalty / (1 + Math.exp(-((13 / spec.bias) * a - 6.5 * spec.bias)))

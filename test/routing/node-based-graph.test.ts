@@ -97,8 +97,11 @@ test('the same routes: length and time', () => {
 });
 
 test('the same isochrone: what one reaches, the other reaches', () => {
-  const a = lineList(nodeBased.reach(nodeBased.snap(points[0], 500)!, 300));
-  const b = lineList(edgeBased.reach(edgeBased.snap(points[0], 500)!, 300));
+  // From the first point the random barriers leave room to walk (one may be walled in by them).
+  const origin = points.find((p) => nodeBased.reach(nodeBased.snap(p, 500)!, 300).count > 10);
+  expect(origin).toBeDefined();
+  const a = lineList(nodeBased.reach(nodeBased.snap(origin!, 500)!, 300));
+  const b = lineList(edgeBased.reach(edgeBased.snap(origin!, 500)!, 300));
   expect(a.length).toBeGreaterThan(10);
   // Edge-based the search labels segment directions, node-based it walks out of each reached vertex, so
   // the same roads come split differently (node-based may also walk back along a road it arrived by): the

@@ -28,6 +28,7 @@ import { readObstacle, type NodeObstacle } from './profiles/obstacles';
 import { readRestriction, type TurnRestriction } from './restrictions';
 import { placeRestriction, type RestrictionPlaces } from './restriction-segments';
 import { TypedList } from './typed-list';
+import { closeDuplicateSegments } from './duplicate-segments';
 
 const EARTH_RADIUS_M = 6371008.8;
 const RAD = Math.PI / 180;
@@ -173,6 +174,12 @@ export class RoutingStage implements ImportStage {
     const pieceCount = this.pieceWay.length;
     this.pieceStart.push(this.pieceNodes.length);
 
+    // An obstacle node is a vertex: a route passing it pays it whole and one starting or ending beside
+    // it only when it passes it, as OSRM charges a node's penalty on the turn through the node.
+    for (const id of this.obstacles.keys()) {
+      const i = nodes.indexOf(id);
+      if (i >= 0 && i < use.length && use[i] > 0) use[i] = Math.max(use[i], 2);
+    }
     // Vertices.
     const vertexOf = new Int32Array(use.length).fill(-1);
     const vertexNode: number[] = [];
@@ -316,8 +323,11 @@ export class RoutingStage implements ImportStage {
       const blockedVertices: number[] = [];
       for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
       if (mode === 'car') applied = restrictions.length;
+      const segmentForward = segmentSeconds[m].fwd.toArray();
+      const segmentBackward = segmentSeconds[m].bwd.toArray();
+      closeDuplicateSegments(network, segmentForward, segmentBackward);
       return [{
-        id: m, segmentForward: segmentSeconds[m].fwd.toArray(), segmentBackward: segmentSeconds[m].bwd.toArray(),
+        id: m, segmentForward, segmentBackward,
         restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted,
         obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null, contractionSpillDir: null,
       }];
