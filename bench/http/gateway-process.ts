@@ -56,11 +56,12 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
+/** entry: the compiled CLI to run (bench/replay runs two builds in one process); default as cliEntry() says. */
+export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}, entry: string = cliEntry()): Promise<GatewayProcess> {
   const port = await freePort();
   // BENCH_NODE_ARGS passes flags to the gateway's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, cliEntry(), 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, entry, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WAYMARK_DATA_DIR: dataDir, WAYMARK_RATE_LIMIT_SCALE: '0', WAYMARK_LOG_REQUESTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
