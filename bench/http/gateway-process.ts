@@ -19,6 +19,8 @@ export interface GatewayProcess {
    * run: on a loaded machine wall-clock latency mostly measures the wait for a core, this does not.
    */
   cpuMs(): number;
+  /** The same for the main thread (the event loop) alone; the rest is the SQLite writer and Node's own threads. */
+  mainCpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -49,9 +51,9 @@ function statusKiB(pid: number, field: string): number {
 /** Linux's USER_HZ, 100 on every architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-function cpuTicks(pid: number): number {
+function cpuTicks(pid: number, thread?: number): number {
   // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
@@ -86,6 +88,7 @@ export async function startGatewayProcess(dataDir: string, env: Record<string, s
     peakRssMiB: () => statusKiB(child.pid!, 'VmHWM') / 1024,
     rssMiB: () => statusKiB(child.pid!, 'VmRSS') / 1024,
     cpuMs: () => cpuTicks(child.pid!) * (1000 / CLOCK_TICKS_PER_SECOND),
+    mainCpuMs: () => cpuTicks(child.pid!, child.pid!) * (1000 / CLOCK_TICKS_PER_SECOND),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
