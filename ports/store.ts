@@ -11,10 +11,18 @@ export interface Scope {
   live: boolean;
 }
 
-export interface Doc {
+/**
+ * The fields every stored document has. A type alias, not an interface: a document type built on it
+ * (`interface UserDoc extends DocBase`) then still fits `Doc`, what adapters and commit listeners see.
+ */
+export type DocBase = {
   _id: string;
   createdAt: string;
   updatedAt: string;
+};
+
+/** A document as adapters see it: the common fields and anything else. */
+export interface Doc extends DocBase {
   [field: string]: unknown;
 }
 
@@ -68,6 +76,29 @@ export interface CollectionSpec {
   volatile?: boolean;
 }
 
+/**
+ * A typed handle on a collection: its name, its declaration, and (for the compiler only) the type of its
+ * documents. Store reads through a handle return that type, and `put()` takes only that type, so the
+ * shape of a collection's documents is written once, where the handle is declared.
+ */
+export interface Collection<T extends DocBase = Doc> {
+  readonly name: string;
+  readonly spec: CollectionSpec;
+  /** Never set: carries T. */
+  readonly _doc?: T;
+}
+
+export function collection<T extends DocBase>(name: string, spec: CollectionSpec): Collection<T> {
+  return { name, spec };
+}
+
+/** A collection by handle or, untyped, by name. */
+export type CollectionRef<T extends DocBase = Doc> = Collection<T> | string;
+
+export function collectionName(collection: CollectionRef<DocBase>): string {
+  return typeof collection === 'string' ? collection : collection.name;
+}
+
 /** The field that carries a versioned document's revision on reads; never stored inside the document. */
 export const REVISION_FIELD = '_rev';
 
@@ -109,8 +140,8 @@ export interface ListQuery {
   metadata?: Record<string, Scalar>;
 }
 
-export interface ListResult {
-  docs: Doc[];
+export interface ListResult<T extends DocBase = Doc> {
+  docs: T[];
   hasMore: boolean;
 }
 
@@ -144,9 +175,27 @@ export type WriteOp =
   }
   | { op: 'delete'; collection: string; scope: Scope; id: string };
 
-export interface DueDoc {
+export interface DueDoc<T extends DocBase = Doc> {
   scope: Scope;
-  doc: Doc;
+  doc: T;
+}
+
+/** What a put may add: the revision it expects, the document's JSON already made (see WriteOp). */
+export interface PutOptions {
+  expectRev?: number;
+  json?: string;
+}
+
+/** A put of a document into its collection, checked against the collection's document type. */
+export function put<T extends DocBase>(collection: Collection<T>, scope: Scope, doc: T, options: PutOptions = {}): WriteOp {
+  const op: WriteOp = { op: 'put', collection: collection.name, scope, doc };
+  if (options.expectRev !== undefined) op.expectRev = options.expectRev;
+  if (options.json !== undefined) op.json = options.json;
+  return op;
+}
+
+export function remove(collection: Collection<DocBase>, scope: Scope, id: string): WriteOp {
+  return { op: 'delete', collection: collection.name, scope, id };
 }
 
 export type KeyKind = 'publishable' | 'secret';
@@ -189,33 +238,33 @@ export interface Store {
   readonly warnings: string[];
   /** Declares a collection; idempotent, called at start-up before use. */
   define(collection: string, spec: CollectionSpec): Promise<void>;
-  get(collection: string, scope: Scope, id: string): Promise<Doc | undefined>;
+  get<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, id: string): Promise<T | undefined>;
   /** The newest document whose indexed `key` equals `value` (and `also` fields, if given). */
-  findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined>;
+  findOne<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined>;
   /**
    * The `_id` and revision (versioned collections; else undefined) of the document findOne() would
    * return, without reading the document: for a caller holding a copy, to learn whether it still is
    * that document (track's kept users, #14).
    */
-  findRef(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined>;
-  list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult>;
+  findRef(collection: CollectionRef<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined>;
+  list<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>>;
   /**
    * How many documents list() would find for `query`, counting to `query.limit` at most, without reading
    * them: through the same index, so a count over a declared sorted combination costs its index entries.
    */
-  count(collection: string, scope: Scope, query: ListQuery): Promise<number>;
+  count(collection: CollectionRef<DocBase>, scope: Scope, query: ListQuery): Promise<number>;
   /** Documents whose point lies in the box, at most `limit`. */
-  within(collection: string, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<Doc[]>;
+  within<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<T[]>;
   /** Every document of a scope, in batches; for loading in-memory indexes. */
-  scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void>;
+  scan<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void>;
   /** Documents, across all scopes, whose `due` field is at or before `at`, oldest first. */
-  due(collection: string, at: string, limit: number): Promise<DueDoc[]>;
+  due<T extends DocBase = Doc>(collection: CollectionRef<T>, at: string, limit: number): Promise<Array<DueDoc<T>>>;
   /** Applies all operations atomically: all or nothing. */
   write(ops: WriteOp[]): Promise<void>;
   /** Runs `fn` while holding an exclusive lock on `key` (per-user serialisation of track updates). */
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /** All scopes that have any document in the collection (for index warm-up). */
-  scopes(collection: string): Promise<Scope[]>;
+  scopes(collection: CollectionRef<DocBase>): Promise<Scope[]>;
   /**
    * Calls `listener` after every commit with that commit's operations, in this process (the delivery
    * worker wakes on committed outbox rows). Listeners must be quick and must not throw.

@@ -1,45 +1,68 @@
-// The Store collections the gateway keeps, with their indexed fields. Declared once at start-up.
-import type { CollectionSpec, Store } from '../../ports/store';
+// The Store collections the gateway keeps, with their indexed fields and the type of their documents.
+// Declared once at start-up.
+import { collection, type CollectionSpec, type Doc, type Store } from '../../ports/store';
 
-export const COLLECTIONS = {
-  // Listed by updatedAt only (GET /v1/users): no created-at index to rewrite on every first update.
-  users: {
-    keys: ['userId', 'deviceId'], point: 'location', orders: ['updatedAt'],
-    // One user per userId, and one per device among users without a userId: two first updates of one
-    // device can never make twins, even across nodes (#10.2).
-    unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
-    // Track keeps users in memory and writes them back only at the revision it read (#14).
-    versioned: true,
-    // Every track update moves updatedAt and the location: indexed by hour and 0.01° cell, so that an
-    // update within both changes no index (#14, docs/track-path.md).
-    volatile: true,
-  },
-  // Every node keeps an index of them in memory: writes are announced to the others.
-  geofences: { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true },
-  // Track keeps an index of them in memory too (beacon-directory.ts).
-  beacons: { keys: ['tag', 'externalId'], point: 'geometry', broadcast: true },
-  // A type's events are read newest first from their own ordered index (#10.3). Nothing looks up a
-  // user's events, so userRef has no index at all: each index is one more entry per event written.
-  // Events never change, so they are only ever listed by createdAt.
-  events: { keys: ['type', 'userRef'], unindexed: ['userRef'], sorted: [['type']], orders: ['createdAt'] },
-  // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
-  trips: { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true },
-  /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
-  presence: { keys: ['geofenceId', 'userRef'], orders: [] },
-  settings: { keys: [] },
-  webhooks: { keys: [] },
-  // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
-  // long the backlog (#10.3). Every row is inserted once and deleted once, so each index is two B-tree
-  // writes per event and webhook: this is the only one. It serves webhookId alone too; the readers that
-  // want one state across webhooks (gauges, the dead-letter purge) go webhook by webhook. Nothing reads
-  // nextAttemptAt across the table: the worker reads it from the head row.
-  outbox: { keys: ['webhookId', 'state'], unindexed: ['state'], sorted: [['webhookId', 'state']], orders: [] },
-} as const satisfies Record<string, CollectionSpec>;
+// Listed by updatedAt only (GET /v1/users): no created-at index to rewrite on every first update.
+export const USERS = collection<Doc>('users', {
+  keys: ['userId', 'deviceId'], point: 'location', orders: ['updatedAt'],
+  // One user per userId, and one per device among users without a userId: two first updates of one
+  // device can never make twins, even across nodes (#10.2).
+  unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }],
+  // Track keeps users in memory and writes them back only at the revision it read (#14).
+  versioned: true,
+  // Every track update moves updatedAt and the location: indexed by hour and 0.01° cell, so that an
+  // update within both changes no index (#14, docs/track-path.md).
+  volatile: true,
+});
+// Every node keeps an index of them in memory: writes are announced to the others.
+export const GEOFENCES = collection<Doc>('geofences', { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true });
+// Track keeps an index of them in memory too (beacon-directory.ts).
+export const BEACONS = collection<Doc>('beacons', { keys: ['tag', 'externalId'], point: 'geometry', broadcast: true });
+// A type's events are read newest first from their own ordered index (#10.3). Nothing looks up a
+// user's events, so userRef has no index at all: each index is one more entry per event written.
+// Events never change, so they are only ever listed by createdAt.
+export const EVENTS = collection<Doc>('events', { keys: ['type', 'userRef'], unindexed: ['userRef'], sorted: [['type']], orders: ['createdAt'] });
+// Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
+export const TRIPS = collection<Doc>('trips', { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true });
+/** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
+export const PRESENCE = collection<Doc>('presence', { keys: ['geofenceId', 'userRef'], orders: [] });
+export const SETTINGS = collection<Doc>('settings', { keys: [] });
+export const WEBHOOKS = collection<Doc>('webhooks', { keys: [] });
+// The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
+// long the backlog (#10.3). Every row is inserted once and deleted once, so each index is two B-tree
+// writes per event and webhook: this is the only one. It serves webhookId alone too; the readers that
+// want one state across webhooks (gauges, the dead-letter purge) go webhook by webhook. Nothing reads
+// nextAttemptAt across the table: the worker reads it from the head row.
+export const OUTBOX = collection<Doc>('outbox', { keys: ['webhookId', 'state'], unindexed: ['state'], sorted: [['webhookId', 'state']], orders: [] });
 
-export type CollectionName = keyof typeof COLLECTIONS;
+/** Every collection above, by name. */
+export const CORE_COLLECTIONS = {
+  users: USERS,
+  geofences: GEOFENCES,
+  beacons: BEACONS,
+  events: EVENTS,
+  trips: TRIPS,
+  presence: PRESENCE,
+  settings: SETTINGS,
+  webhooks: WEBHOOKS,
+  outbox: OUTBOX,
+};
+
+/** The declarations by name (tests define single collections with them). */
+export const COLLECTIONS: { readonly [N in keyof typeof CORE_COLLECTIONS]: CollectionSpec } = {
+  users: CORE_COLLECTIONS.users.spec,
+  geofences: CORE_COLLECTIONS.geofences.spec,
+  beacons: CORE_COLLECTIONS.beacons.spec,
+  events: CORE_COLLECTIONS.events.spec,
+  trips: CORE_COLLECTIONS.trips.spec,
+  presence: CORE_COLLECTIONS.presence.spec,
+  settings: CORE_COLLECTIONS.settings.spec,
+  webhooks: CORE_COLLECTIONS.webhooks.spec,
+  outbox: CORE_COLLECTIONS.outbox.spec,
+};
 
 export async function defineCollections(store: Store): Promise<void> {
-  for (const [name, spec] of Object.entries(COLLECTIONS)) await store.define(name, spec);
+  for (const c of Object.values(CORE_COLLECTIONS)) await store.define(c.name, c.spec);
 }
 
 /** Fields whose name starts with "_" (other than _id) are internal state and never leave the server. */

@@ -5,7 +5,7 @@
 // Each test uses its own project ids and collection names, so an adapter may hand out stores over one
 // shared database (PostgreSQL) as well as a fresh one per test (SQLite).
 import { randomBytes } from 'node:crypto';
-import type { ApiKeyRecord, CollectionSpec, Doc, ProjectRecord, Scope, Store } from '../../ports/store';
+import { collection as handle, put, remove, type ApiKeyRecord, type CollectionSpec, type Doc, type DocBase, type ProjectRecord, type Scope, type Store } from '../../ports/store';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -73,6 +73,28 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         });
         await putAll(c, scope, [d]);
         expect(await store.get(c, scope, d._id)).toEqual(d);
+      });
+
+      test('a typed handle reads and writes what a name does: put(), remove() and every read', async () => {
+        interface Shelf extends DocBase { tag: string; externalId: string; slots: number[]; location: { type: 'Point'; coordinates: [number, number] } }
+        const shelves = handle<Shelf>(`c_${uid()}`, { keys: ['tag', 'externalId'], point: 'location', due: 'updatedAt' });
+        await store.define(shelves.name, shelves.spec);
+        const s: Shelf = { _id: idOf(7), createdAt: at(1), updatedAt: at(2), tag: 'a', externalId: 'x', slots: [1, 2], location: { type: 'Point', coordinates: [2, 3] } };
+        await store.write([put(shelves, scope, s)]);
+        const got: Shelf | undefined = await store.get(shelves, scope, s._id);
+        expect(got?.slots).toEqual([1, 2]);
+        expect(await store.findOne(shelves, scope, { externalId: 'x' })).toEqual(s);
+        expect(await store.findRef(shelves, scope, { externalId: 'x' })).toEqual({ id: s._id, rev: undefined });
+        expect((await store.list(shelves, scope, { limit: 5, sortBy: 'createdAt' })).docs.map((d) => d.tag)).toEqual(['a']);
+        expect(await store.count(shelves, scope, { limit: 5, sortBy: 'createdAt' })).toBe(1);
+        expect((await store.within(shelves, scope, { minLng: 1, minLat: 2, maxLng: 3, maxLat: 4 }, 5)).map((d) => d.location.coordinates)).toEqual([[2, 3]]);
+        const scanned: Shelf[] = [];
+        await store.scan(shelves, scope, (docs) => scanned.push(...docs));
+        expect(scanned).toEqual([s]);
+        expect((await store.due(shelves, at(5), 10)).filter((d) => d.scope.projectId === scope.projectId).map((d) => d.doc.externalId)).toEqual(['x']);
+        expect(await store.scopes(shelves)).toEqual([scope]);
+        await store.write([remove(shelves, scope, s._id)]);
+        expect(await store.get(shelves, scope, s._id)).toBeUndefined();
       });
 
       test('define twice with the same spec is harmless', async () => {

@@ -14,9 +14,9 @@ import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
 import { cellOf, cellRows, hourOf } from '../coarse-index';
 import type {
-  BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
+  BBox, CollectionRef, CollectionSpec, Doc, DocBase, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../../../ports/store';
-import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
+import { collectionName, REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';
@@ -54,14 +54,15 @@ export interface PostgresStoreOptions {
   onError?: (err: Error) => void;
 }
 
-interface DocRow {
-  doc: Doc;
+/** A row of a collection whose documents are T (the handle it was read through says so). */
+interface DocRow<T extends DocBase = Doc> {
+  doc: T & { [REVISION_FIELD]?: number };
   /** Versioned collections only (bigint: a string from the driver). */
   rev?: string;
 }
 
 /** A row's document; a versioned collection's revision rides along as `_rev`. */
-function docOf(row: DocRow): Doc {
+function docOf<T extends DocBase>(row: DocRow<T>): T {
   if (row.rev !== undefined) row.doc[REVISION_FIELD] = Number(row.rev);
   return row.doc;
 }
@@ -207,19 +208,21 @@ export class PostgresStore implements Store {
     };
   }
 
-  async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
+  async get<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, id: string): Promise<T | undefined> {
+    const collection = collectionName(ref);
     const { spec, table } = this.collection(collection);
     const text = `SELECT ${docColumns(spec)} FROM ${table} WHERE project_id = $1 AND live = $2 AND id = $3`;
-    const r = await this.pool.query<DocRow>({ name: this.named(text), text, values: [scope.projectId, scope.live, id] });
+    const r = await this.pool.query<DocRow<T>>({ name: this.named(text), text, values: [scope.projectId, scope.live, id] });
     return r.rows[0] ? docOf(r.rows[0]) : undefined;
   }
 
-  async findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined> {
-    const { docs } = await this.list(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
+  async findOne<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined> {
+    const { docs } = await this.list(ref, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
     return docs[0];
   }
 
-  async findRef(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+  async findRef(ref: CollectionRef<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+    const collection = collectionName(ref);
     const columns = this.collection(collection).spec.versioned ? 'id, rev' : 'id';
     const { text, values } = this.listSql(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match }, columns);
     const row = (await this.pool.query<{ id: string; rev?: string | number }>(text, values)).rows[0];
@@ -254,14 +257,16 @@ export class PostgresStore implements Store {
     return { text: `SELECT ${columns ?? docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sort} LIMIT ${limit}`, values: p.values };
   }
 
-  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+  async list<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>> {
+    const collection = collectionName(ref);
     const { text, values } = this.listSql(collection, scope, query);
-    const r = await this.pool.query<DocRow>(text, values);
+    const r = await this.pool.query<DocRow<T>>(text, values);
     const hasMore = r.rows.length > query.limit;
     return { docs: r.rows.slice(0, query.limit).map(docOf), hasMore };
   }
 
-  async count(collection: string, scope: Scope, query: ListQuery): Promise<number> {
+  async count(ref: CollectionRef<DocBase>, scope: Scope, query: ListQuery): Promise<number> {
+    const collection = collectionName(ref);
     const { text, values } = this.listSql(collection, scope, query, 'id');
     const r = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM (${text}) AS page`, values);
     return Math.min(Number(r.rows[0].n), Math.max(0, Math.floor(query.limit)));
@@ -304,9 +309,10 @@ export class PostgresStore implements Store {
     return { text: `SELECT ${docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, values: p.values };
   }
 
-  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+  async within<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {
+    const collection = collectionName(ref);
     const { text, values } = this.withinSql(collection, scope, box, limit, query);
-    const r = await this.pool.query<DocRow>(text, values);
+    const r = await this.pool.query<DocRow<T>>(text, values);
     return r.rows.map(docOf);
   }
 
@@ -317,12 +323,13 @@ export class PostgresStore implements Store {
     return r.rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
-  async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
+  async scan<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void> {
+    const collection = collectionName(ref);
     const { spec, table } = this.collection(collection);
     const text = `SELECT id, ${docColumns(spec)} FROM ${table} WHERE project_id = $1 AND live = $2 AND id > $3 ORDER BY id LIMIT $4`;
     let after = '';
     for (;;) {
-      const r = await this.pool.query<DocRow & { id: string }>({
+      const r = await this.pool.query<DocRow<T> & { id: string }>({
         name: this.named(text), text, values: [scope.projectId, scope.live, after, SCAN_BATCH],
       });
       if (r.rows.length === 0) return;
@@ -331,9 +338,10 @@ export class PostgresStore implements Store {
     }
   }
 
-  async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
+  async due<T extends DocBase = Doc>(ref: CollectionRef<T>, at: string, limit: number): Promise<Array<DueDoc<T>>> {
+    const collection = collectionName(ref);
     const { spec, table } = this.collection(collection);
-    const r = await this.pool.query<DocRow & { project_id: string; live: boolean }>(
+    const r = await this.pool.query<DocRow<T> & { project_id: string; live: boolean }>(
       `SELECT project_id, live, ${docColumns(spec)} FROM ${table}
        WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at, project_id, live, id LIMIT $2`,
       [at, limit],
@@ -422,7 +430,8 @@ export class PostgresStore implements Store {
     });
   }
 
-  async scopes(collection: string): Promise<Scope[]> {
+  async scopes(ref: CollectionRef<DocBase>): Promise<Scope[]> {
+    const collection = collectionName(ref);
     const r = await this.pool.query<{ project_id: string; live: boolean }>(
       `SELECT DISTINCT project_id, live FROM ${this.collection(collection).table} ORDER BY project_id, live`,
     );

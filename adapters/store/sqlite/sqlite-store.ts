@@ -9,11 +9,11 @@ import path from 'node:path';
 import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
 import type {
-  ApiKeyRecord, BBox, CollectionSpec, Doc, DueDoc, ListQuery, ListResult, ProjectRecord,
+  ApiKeyRecord, BBox, CollectionRef, CollectionSpec, Doc, DocBase, DueDoc, ListQuery, ListResult, ProjectRecord,
   ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../../../ports/store';
 import { ChangeLogReader, changeNotes, newNodeId, noteProjectChange } from './change-log';
-import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
+import { collectionName, REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';
@@ -51,8 +51,9 @@ interface DocRow {
 }
 
 /** A row as a document; a versioned collection's revision rides along as `_rev`. */
-function docOf(row: DocRow): Doc {
-  const doc = JSON.parse(row.doc) as Doc;
+function docOf<T extends DocBase>(row: DocRow): T {
+  // The collection's handle says what its documents are: the row holds what was put through it.
+  const doc: T & { [REVISION_FIELD]?: number } = JSON.parse(row.doc);
   if (row.rev !== undefined) doc[REVISION_FIELD] = row.rev;
   return doc;
 }
@@ -286,18 +287,20 @@ export class SqliteStore implements Store {
     });
   }
 
-  async get(collection: string, scope: Scope, id: string): Promise<Doc | undefined> {
+  async get<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, id: string): Promise<T | undefined> {
+    const collection = collectionName(ref);
     const spec = this.spec(collection);
     const row = this.statement(`SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id = ?`).get(scope.projectId, scope.live ? 1 : 0, id) as DocRow | undefined;
-    return row ? docOf(row) : undefined;
+    return row ? docOf<T>(row) : undefined;
   }
 
-  async findOne(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<Doc | undefined> {
-    const { docs } = await this.list(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
+  async findOne<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined> {
+    const { docs } = await this.list(ref, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
     return docs[0];
   }
 
-  async findRef(collection: string, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+  async findRef(ref: CollectionRef<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+    const collection = collectionName(ref);
     const columns = this.spec(collection).versioned ? 'id, rev' : 'id';
     const { sql, args } = this.listSql(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match }, columns);
     const row = this.statement(sql).get(...args) as { id: string; rev?: number } | undefined;
@@ -384,14 +387,16 @@ export class SqliteStore implements Store {
     return { sql: `SELECT ${select} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, args };
   }
 
-  async list(collection: string, scope: Scope, query: ListQuery): Promise<ListResult> {
+  async list<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>> {
+    const collection = collectionName(ref);
     const { sql, args } = this.listSql(collection, scope, query);
     const rows = this.statement(sql).all(...args) as DocRow[];
     const hasMore = rows.length > query.limit;
-    return { docs: rows.slice(0, query.limit).map(docOf), hasMore };
+    return { docs: rows.slice(0, query.limit).map((row) => docOf<T>(row)), hasMore };
   }
 
-  async count(collection: string, scope: Scope, query: ListQuery): Promise<number> {
+  async count(ref: CollectionRef<DocBase>, scope: Scope, query: ListQuery): Promise<number> {
+    const collection = collectionName(ref);
     const { sql, args } = this.listSql(collection, scope, query, 'id');
     const { n } = this.statement(`SELECT COUNT(*) AS n FROM (${sql})`).get(...args) as { n: number };
     return Math.min(n, Math.max(0, Math.floor(query.limit)));
@@ -424,9 +429,10 @@ export class SqliteStore implements Store {
     return { sql: `SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`, args };
   }
 
-  async within(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<Doc[]> {
+  async within<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {
+    const collection = collectionName(ref);
     const { sql, args } = this.withinSql(collection, scope, box, limit, query);
-    return (this.statement(sql).all(...args) as DocRow[]).map(docOf);
+    return (this.statement(sql).all(...args) as DocRow[]).map((row) => docOf<T>(row));
   }
 
   /** SQLite's plan for a within() query, one step a line (tests, operators). */
@@ -436,7 +442,8 @@ export class SqliteStore implements Store {
     return rows.map((r) => r.detail).join('\n');
   }
 
-  async scan(collection: string, scope: Scope, onBatch: (docs: Doc[]) => void): Promise<void> {
+  async scan<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void> {
+    const collection = collectionName(ref);
     const spec = this.spec(collection);
     const stmt = this.statement(
       `SELECT id, ${docColumns(spec)} FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ${SCAN_BATCH}`,
@@ -449,7 +456,7 @@ export class SqliteStore implements Store {
       for (;;) {
         const rows = stmt.all(scope.projectId, scope.live ? 1 : 0, after) as Array<DocRow & { id: string }>;
         if (rows.length === 0) return;
-        onBatch(rows.map(docOf));
+        onBatch(rows.map((row) => docOf<T>(row)));
         after = rows[rows.length - 1].id;
       }
     } finally {
@@ -457,11 +464,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  async due(collection: string, at: string, limit: number): Promise<DueDoc[]> {
+  async due<T extends DocBase = Doc>(ref: CollectionRef<T>, at: string, limit: number): Promise<Array<DueDoc<T>>> {
+    const collection = collectionName(ref);
     const spec = this.spec(collection);
     const rows = this.statement(`SELECT project_id, live, ${docColumns(spec)} FROM ${tableName(collection)} WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ${Math.max(0, Math.floor(limit))}`)
       .all(at) as Array<DocRow & { project_id: string; live: number }>;
-    return rows.map((r) => ({ scope: { projectId: r.project_id, live: r.live === 1 }, doc: docOf(r) }));
+    return rows.map((r) => ({ scope: { projectId: r.project_id, live: r.live === 1 }, doc: docOf<T>(r) }));
   }
 
   /**
@@ -561,7 +569,8 @@ export class SqliteStore implements Store {
     return this.locks.run(key, fn);
   }
 
-  async scopes(collection: string): Promise<Scope[]> {
+  async scopes(ref: CollectionRef<DocBase>): Promise<Scope[]> {
+    const collection = collectionName(ref);
     this.spec(collection);
     const rows = this.statement(`SELECT DISTINCT project_id, live FROM ${tableName(collection)}`).all() as Array<{ project_id: string; live: number }>;
     return rows.map((r) => ({ projectId: r.project_id, live: r.live === 1 }));
