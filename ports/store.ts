@@ -156,6 +156,16 @@ export interface BBox {
   maxLat: number;
 }
 
+/** One cell of countGrid(): its column (from the west) and row (from the south), 0-based. */
+export interface GridCount {
+  column: number;
+  row: number;
+  count: number;
+  /** Mean longitude and latitude of the points counted. */
+  lng: number;
+  lat: number;
+}
+
 export type WriteOp =
   | {
     op: 'put'; collection: string; scope: Scope; doc: Doc;
@@ -255,6 +265,13 @@ export interface Store {
   count(collection: CollectionRef<DocBase>, scope: Scope, query: ListQuery): Promise<number>;
   /** Documents whose point lies in the box, at most `limit`. */
   within<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<T[]>;
+  /**
+   * How many documents' points lie in each cell of a `columns` × `rows` grid laid over the box (edges
+   * included, the last column and row closed), with their mean position; cells holding none are left out.
+   * Counted by the store from its point columns, without reading the documents: a crowded map view costs
+   * an aggregate, not every document in it. A box across the antimeridian is laid out from its west edge.
+   */
+  countGrid(collection: CollectionRef<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]>;
   /** Every document of a scope, in batches; for loading in-memory indexes. */
   scan<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void>;
   /** Documents, across all scopes, whose `due` field is at or before `at`, oldest first. */

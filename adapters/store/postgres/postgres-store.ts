@@ -12,9 +12,10 @@ import type { Pool, PoolClient } from 'pg';
 import { AdvisorySession } from './advisory-session';
 import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
+import { gridLayout, mergeGroups, type GridGroup } from '../grid-cells';
 import { cellOf, cellRows, hourOf } from '../coarse-index';
 import type {
-  BBox, CollectionRef, CollectionSpec, Doc, DocBase, DueDoc, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
+  BBox, CollectionRef, CollectionSpec, Doc, DocBase, DueDoc, GridCount, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../../../ports/store';
 import { collectionName, REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { advisoryKey } from './advisory-key';
@@ -283,6 +284,28 @@ export class PostgresStore implements Store {
   private withinSql(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'>): { text: string; values: unknown[] } {
     const { spec, table } = this.collection(collection);
     const p = new SqlParams();
+    const where = this.withinWhere(spec, scope, box, query, p);
+    return { text: `SELECT ${docColumns(spec)} FROM ${table} WHERE ${where} LIMIT ${p.add(limit)}`, values: p.values };
+  }
+
+  async countGrid(ref: CollectionRef<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]> {
+    const collection = collectionName(ref);
+    const layout = gridLayout(box, columns, rows);
+    if (!layout) return [];
+    const { spec, table } = this.collection(collection);
+    const p = new SqlParams();
+    const west = p.add(layout.west);
+    const x = `(CASE WHEN lng < ${west}::float8 THEN lng + 360 ELSE lng END)`;
+    const select = `SELECT floor((${x} - ${west}::float8) / ${p.add(layout.width)}::float8) AS gx, floor((lat - ${p.add(layout.south)}::float8) / ${p.add(layout.height)}::float8) AS gy,
+      COUNT(*) AS n, SUM(${x}) AS sx, SUM(lat) AS sy`;
+    // The WHERE of within(): the same index narrows, the exact columns decide; no document is read out.
+    const where = this.withinWhere(spec, scope, box, {}, p);
+    const r = await this.pool.query<GridGroup>(`${select} FROM ${table} WHERE ${where} GROUP BY gx, gy`, p.values);
+    return mergeGroups(layout, r.rows);
+  }
+
+  /** The conditions of within() and countGrid(), their parameters added to `p`. */
+  private withinWhere(spec: CollectionSpec, scope: Scope, box: BBox, query: Pick<ListQuery, 'metadata' | 'equals'>, p: SqlParams): string {
     const where = [`project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`];
     const [minLat, maxLat] = [p.add(box.minLat), p.add(box.maxLat)];
     // One longitude span, or two for a box across the antimeridian.
@@ -306,7 +329,7 @@ export class PostgresStore implements Store {
     const lngTest = spans.map(([west, east]) => `lng BETWEEN ${west}::float8 AND ${east}::float8`).join(' OR ');
     where.push(`lat BETWEEN ${minLat}::float8 AND ${maxLat}::float8`, lngTest ? `(${lngTest})` : 'FALSE');
     filterSql(spec, query, where, p);
-    return { text: `SELECT ${docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} LIMIT ${p.add(limit)}`, values: p.values };
+    return where.join(' AND ');
   }
 
   async within<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {

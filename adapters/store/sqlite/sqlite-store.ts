@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
+import { gridLayout, mergeGroups, type GridGroup } from '../grid-cells';
 import type {
   ApiKeyRecord, BBox, CollectionRef, CollectionSpec, Doc, DocBase, DueDoc, ListQuery, ListResult, ProjectRecord,
-  ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
+  ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp, GridCount,
 } from '../../../ports/store';
 import { ChangeLogReader, changeNotes, newNodeId, noteProjectChange } from './change-log';
 import { collectionName, REVISION_FIELD, withoutRevision } from '../../../ports/store';
@@ -412,6 +413,12 @@ export class SqliteStore implements Store {
   /** The SELECT behind within(), shared with explainWithin(). */
   private withinSql(collection: string, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'>): { sql: string; args: unknown[] } {
     const spec = this.spec(collection);
+    const { where, args } = this.withinWhere(spec, scope, box, query);
+    return { sql: `SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where} LIMIT ${Math.max(0, Math.floor(limit))}`, args };
+  }
+
+  /** The conditions of within() (and countGrid()): the cells' index narrows, the exact columns decide. */
+  private withinWhere(spec: CollectionSpec, scope: Scope, box: BBox, query: Pick<ListQuery, 'metadata' | 'equals'>): { where: string; args: unknown[] } {
     const lngs = lngIntervals(box);
     const where = ['project_id = ?', 'live = ?'];
     const args: unknown[] = [scope.projectId, scope.live ? 1 : 0];
@@ -426,7 +433,19 @@ export class SqliteStore implements Store {
     where.push('lat BETWEEN ? AND ?', lngs.length ? `(${lngs.map(() => 'lng BETWEEN ? AND ?').join(' OR ')})` : '0');
     args.push(box.minLat, box.maxLat, ...lngs.flat());
     this.filterSql(spec, query, where, args);
-    return { sql: `SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE ${where.join(' AND ')} LIMIT ${Math.max(0, Math.floor(limit))}`, args };
+    return { where: where.join(' AND '), args };
+  }
+
+  async countGrid(ref: CollectionRef<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]> {
+    const collection = collectionName(ref);
+    const layout = gridLayout(box, columns, rows);
+    if (!layout) return [];
+    const { where, args } = this.withinWhere(this.spec(collection), scope, box, {});
+    const x = `(CASE WHEN lng < ? THEN lng + 360 ELSE lng END)`;
+    const sql = `SELECT floor((${x} - ?) / ?) AS gx, floor((lat - ?) / ?) AS gy, COUNT(*) AS n, SUM(${x}) AS sx, SUM(lat) AS sy
+      FROM ${tableName(collection)} WHERE ${where} GROUP BY gx, gy`;
+    const groups = this.statement(sql).all(layout.west, layout.west, layout.width, layout.south, layout.height, layout.west, ...args) as GridGroup[];
+    return mergeGroups(layout, groups);
   }
 
   async within<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {

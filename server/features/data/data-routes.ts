@@ -11,7 +11,7 @@ import { required } from '../../http/params';
 import type { Route } from '../../http/route';
 import type { Store } from '../../../ports/store';
 import type { GeofenceService } from '../geofences/geofence-service';
-import { clampedCenter, countCells, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
+import { clampedCenter, countCells, GRID, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
 import { number, oneOf, paramSpec, takes, text, list } from '../../http/params/param-spec';
 
 /** Most road lines in one answer. */
@@ -33,8 +33,10 @@ function readBox(raw: unknown): [number, number, number, number] {
 export const MAX_MAP_SHAPES = 1500;
 /** Most users sent one by one in a view; past this, counts per cell. */
 export const MAX_MAP_USERS = 2000;
-/** Users read from the store to count a crowded view; a view with more is counted from these. */
-const MAX_COUNTED_USERS = 20_000;
+
+function round5(v: number): number {
+  return Math.round(v * 1e5) / 1e5;
+}
 
 const MAP = paramSpec('query', {
   bbox: text({ maxLength: 200 }).required().describe('"west,south,east,north" in degrees, west < east'),
@@ -78,14 +80,19 @@ export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, sto
             : { total: found.length, shapes: [], cells: countCells(box, found.length, (i) => clampedCenter(found[i], box)[0], (i) => clampedCenter(found[i], box)[1]) };
         }
         if (include.includes('users')) {
-          const docs = await store.within('users', scope, { minLng: box.west, minLat: box.south, maxLng: box.east, maxLat: box.north }, MAX_COUNTED_USERS);
-          const at = (i: number) => (docs[i].location as { coordinates: [number, number] }).coordinates;
-          body.users = docs.length <= MAX_MAP_USERS
+          // Counted by the store per cell first (an aggregate, whatever the view holds); the users
+          // themselves are read only when few enough to be drawn one by one.
+          const bbox = { minLng: box.west, minLat: box.south, maxLng: box.east, maxLat: box.north };
+          const grid = await store.countGrid('users', scope, bbox, GRID, GRID);
+          const total = grid.reduce((sum, c) => sum + c.count, 0);
+          const docs = total <= MAX_MAP_USERS ? await store.within('users', scope, bbox, MAX_MAP_USERS + 1) : [];
+          // Users tracked into the view between the two reads may make it crowded after all: then counts.
+          body.users = total <= MAX_MAP_USERS && docs.length <= MAX_MAP_USERS
             ? {
               total: docs.length, cut: false, cells: [],
-              points: docs.map((u, i) => ({ _id: u._id, userId: u.userId ?? null, deviceId: u.deviceId ?? null, coordinates: at(i), updatedAt: u.updatedAt })),
+              points: docs.map((u) => ({ _id: u._id, userId: u.userId ?? null, deviceId: u.deviceId ?? null, coordinates: (u.location as { coordinates: [number, number] }).coordinates, updatedAt: u.updatedAt })),
             }
-            : { total: docs.length, cut: docs.length >= MAX_COUNTED_USERS, points: [], cells: countCells(box, docs.length, (i) => at(i)[0], (i) => at(i)[1]) };
+            : { total, cut: false, points: [], cells: grid.map((c) => [round5(c.lng), round5(c.lat), c.count]) };
         }
         return { body };
       }),
