@@ -372,6 +372,37 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         for (const [label, lng] of rows2) got.push([label, ids(await store.within(c, scope, { ...lng, minLat: -1, maxLat: 1 }, 10)).sort()]);
         expect(got).toEqual(rows2.map(([label, , want]) => [label, want.map(idOf)]));
       });
+
+      test('countGrid: points per cell of a grid over the box, at their mean, edges in the last cell, only the scope', async () => {
+        const c = await collection(spec);
+        await putAll(c, scope, [
+          doc(1, { geometry: pt(10.1, 50.1) }),
+          doc(2, { geometry: pt(10.3, 50.3) }),
+          doc(3, { geometry: pt(11, 51) }),
+          doc(4, { geometry: pt(10.75, 50.25) }),
+          doc(5, { geometry: pt(11.5, 50.5) }),
+          doc(6, { tag: 'no point' }),
+        ]);
+        await putAll(c, otherEnv, [doc(7, { geometry: pt(10.1, 50.1) })]);
+        const cells = (await store.countGrid(c, scope, box, 2, 2)).sort((a, b) => a.row - b.row || a.column - b.column);
+        expect(cells.map((g) => [g.column, g.row, g.count, Number(g.lng.toFixed(6)), Number(g.lat.toFixed(6))])).toEqual([
+          [0, 0, 2, 10.2, 50.2],
+          [1, 0, 1, 10.75, 50.25],
+          [1, 1, 1, 11, 51],
+        ]);
+        // A moved point is counted at its new place.
+        await putAll(c, scope, [doc(4, { geometry: pt(10.25, 50.75) }, 1, 2)]);
+        const moved = await store.countGrid(c, scope, box, 2, 2);
+        expect(moved.map((g) => [g.column, g.row, g.count]).sort()).toEqual([[0, 0, 2], [0, 1, 1], [1, 1, 1]]);
+      });
+
+      test('countGrid across the antimeridian: laid out from the west edge', async () => {
+        const c = await collection(spec);
+        await putAll(c, scope, [doc(1, { geometry: pt(179.9, 0) }), doc(2, { geometry: pt(-179.9, 0) }), doc(3, { geometry: pt(0, 0) })]);
+        const cells = await store.countGrid(c, scope, { minLng: 179.5, maxLng: 180.5, minLat: -1, maxLat: 1 }, 2, 1);
+        expect(cells.map((g) => [g.column, g.row, g.count, Number(g.lng.toFixed(6))]).sort()).toEqual([[0, 0, 1, 179.9], [1, 0, 1, -179.9]]);
+        expect(await store.countGrid(c, scope, { minLng: 179.5, maxLng: -179.5, minLat: -1, maxLat: 1 }, 2, 1)).toEqual([]);
+      });
     });
 
     describe('scan', () => {

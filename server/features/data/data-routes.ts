@@ -10,6 +10,7 @@ import { shownSource } from './shown-source';
 import { required } from '../../http/params';
 import type { Route } from '../../http/route';
 import type { Store } from '../../../ports/store';
+import { USERS } from '../../api/collections';
 import type { GeofenceService } from '../geofences/geofence-service';
 import { clampedCenter, countCells, GRID, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
 import { number, oneOf, paramSpec, takes, text, list } from '../../http/params/param-spec';
@@ -83,9 +84,9 @@ export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, sto
           // Counted by the store per cell first (an aggregate, whatever the view holds); the users
           // themselves are read only when few enough to be drawn one by one.
           const bbox = { minLng: box.west, minLat: box.south, maxLng: box.east, maxLat: box.north };
-          const grid = await store.countGrid('users', scope, bbox, GRID, GRID);
+          const grid = await store.countGrid(USERS, scope, bbox, GRID, GRID);
           const total = grid.reduce((sum, c) => sum + c.count, 0);
-          const docs = total <= MAX_MAP_USERS ? await store.within('users', scope, bbox, MAX_MAP_USERS + 1) : [];
+          const docs = total <= MAX_MAP_USERS ? await store.within(USERS, scope, bbox, MAX_MAP_USERS + 1) : [];
           // Users tracked into the view between the two reads may make it crowded after all: then counts.
           body.users = total <= MAX_MAP_USERS && docs.length <= MAX_MAP_USERS
             ? {
