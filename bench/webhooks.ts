@@ -80,7 +80,7 @@ import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createServices } from '../server/app';
-import { publicView } from '../server/api/collections';
+import { publicView } from '../core/model/views';
 import { webhooksOf } from '../server/features/webhooks/webhooks-feature';
 import { configFromEnv } from '../server/config';
 import { newObjectId } from '../core/object-id';

@@ -2,6 +2,10 @@
 // as JSON documents in named collections; each collection declares which fields are indexed so that
 // lookups, filters and cursors stay fast in every adapter. Adapters know nothing of the domain beyond
 // these declarations, which is why they never import the gateway.
+import type { Doc, DocBase } from '../core/model/document';
+
+/** The documents' common fields, and the untyped document adapters see (core/model/document.ts). */
+export type { Doc, DocBase };
 
 export type Scalar = string | number | boolean;
 
@@ -9,21 +13,6 @@ export type Scalar = string | number | boolean;
 export interface Scope {
   projectId: string;
   live: boolean;
-}
-
-/**
- * The fields every stored document has. A type alias, not an interface: a document type built on it
- * (`interface UserDoc extends DocBase`) then still fits `Doc`, what adapters and commit listeners see.
- */
-export type DocBase = {
-  _id: string;
-  createdAt: string;
-  updatedAt: string;
-};
-
-/** A document as adapters see it: the common fields and anything else. */
-export interface Doc extends DocBase {
-  [field: string]: unknown;
 }
 
 export interface CollectionSpec {

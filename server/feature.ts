@@ -2,7 +2,7 @@
 // its own collections, routes, steps in the track pipeline and background jobs. features.ts lists
 // them; app.ts installs them. Adding a feature touches no other feature's code.
 import type { CollectionSpec } from '../ports/store';
-import type { TrackStep } from './features/track/track-service';
+import type { TrackStep } from './track-step';
 import type { Services } from './app';
 import type { Route } from './http/route';
 import type { Job } from './jobs/scheduler';

@@ -1,8 +1,9 @@
 // Timed runs of in-process track updates (TrackService over SQLite, no HTTP), for the benchmarks that
 // measure what one track step adds: seeded walks, a warm-up run per case, a result sink, RUNS timed
 // runs of DEVICES × UPDATES sequential updates, figures in µs per update.
-import type { TrackContext, TrackService } from '../../server/features/track/track-service';
-import type { TrackInput } from '../../server/features/track/track-input';
+import type { TrackService } from '../../server/features/track/track-service';
+import type { TrackContext } from '../../server/track-step';
+import type { TrackInput } from '../../core/model/track-input';
 import { offset, prng, randomPoint, type LngLat } from './metro';
 import { summarize } from './stats';
 

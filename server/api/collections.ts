@@ -1,9 +1,14 @@
 // The Store collections the gateway keeps, with their indexed fields and the type of their documents.
 // Declared once at start-up.
 import { collection, type CollectionSpec, type Doc, type Store } from '../../ports/store';
+import type { BeaconDoc } from '../../core/model/beacon';
+import type { EventDoc } from '../../core/model/event';
+import type { GeofenceDoc } from '../../core/model/geofence';
+import type { TripDoc } from '../../core/model/trip';
+import type { PresenceDoc, UserDoc } from '../../core/model/user';
 
 // Listed by updatedAt only (GET /v1/users): no created-at index to rewrite on every first update.
-export const USERS = collection<Doc>('users', {
+export const USERS = collection<UserDoc>('users', {
   keys: ['userId', 'deviceId'], point: 'location', orders: ['updatedAt'],
   // One user per userId, and one per device among users without a userId: two first updates of one
   // device can never make twins, even across nodes (#10.2).
@@ -15,17 +20,17 @@ export const USERS = collection<Doc>('users', {
   volatile: true,
 });
 // Every node keeps an index of them in memory: writes are announced to the others.
-export const GEOFENCES = collection<Doc>('geofences', { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true });
+export const GEOFENCES = collection<GeofenceDoc>('geofences', { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true });
 // Track keeps an index of them in memory too (beacon-directory.ts).
-export const BEACONS = collection<Doc>('beacons', { keys: ['tag', 'externalId'], point: 'geometry', broadcast: true });
+export const BEACONS = collection<BeaconDoc>('beacons', { keys: ['tag', 'externalId'], point: 'geometry', broadcast: true });
 // A type's events are read newest first from their own ordered index (#10.3). Nothing looks up a
 // user's events, so userRef has no index at all: each index is one more entry per event written.
 // Events never change, so they are only ever listed by createdAt.
-export const EVENTS = collection<Doc>('events', { keys: ['type', 'userRef'], unindexed: ['userRef'], sorted: [['type']], orders: ['createdAt'] });
+export const EVENTS = collection<EventDoc>('events', { keys: ['type', 'userRef'], unindexed: ['userRef'], sorted: [['type']], orders: ['createdAt'] });
 // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
-export const TRIPS = collection<Doc>('trips', { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true });
+export const TRIPS = collection<TripDoc>('trips', { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true });
 /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
-export const PRESENCE = collection<Doc>('presence', { keys: ['geofenceId', 'userRef'], orders: [] });
+export const PRESENCE = collection<PresenceDoc>('presence', { keys: ['geofenceId', 'userRef'], orders: [] });
 export const SETTINGS = collection<Doc>('settings', { keys: [] });
 export const WEBHOOKS = collection<Doc>('webhooks', { keys: [] });
 // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
@@ -63,13 +68,4 @@ export const COLLECTIONS: { readonly [N in keyof typeof CORE_COLLECTIONS]: Colle
 
 export async function defineCollections(store: Store): Promise<void> {
   for (const c of Object.values(CORE_COLLECTIONS)) await store.define(c.name, c.spec);
-}
-
-/** Fields whose name starts with "_" (other than _id) are internal state and never leave the server. */
-export function publicView<T extends Record<string, unknown>>(doc: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc)) {
-    if (key === '_id' || !key.startsWith('_')) out[key] = value;
-  }
-  return out as T;
 }

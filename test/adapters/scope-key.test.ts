@@ -3,7 +3,7 @@
 // let two nodes hold "the same" lock at once.
 import type { Scope } from '../../ports/store';
 import { scopeKey } from '../../adapters/store/scope-key';
-import { userLockKey } from '../../server/features/track/track-service';
+import { userLockKey } from '../../server/track-step';
 
 const liveScope: Scope = { projectId: 'p1', live: true };
 const testScope: Scope = { projectId: 'p1', live: false };

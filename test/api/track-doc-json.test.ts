@@ -3,9 +3,9 @@
 // for byte JSON.stringify(publicView / publicEvent), the stored text a document equal to the object
 // without its revision (its hidden fields appended).
 import { REVISION_FIELD, withoutRevision } from '../../ports/store';
-import { publicView } from '../../server/api/collections';
-import { publicEvent } from '../../server/features/track/track-service';
-import type { UserDoc } from '../../server/features/track/track-service';
+import { publicView } from '../../core/model/views';
+import { publicEvent } from '../../core/model/views';
+import type { UserDoc } from '../../core/model/user';
 import { eventJson, userJson } from '../../server/features/track/doc-json';
 
 function user(extra: Record<string, unknown>): UserDoc {

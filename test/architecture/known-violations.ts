@@ -7,15 +7,13 @@ export const RULE_BREAKS_KNOWN: string[] = [
 ];
 
 /**
- * Features importing another feature's files. Most reach `track` for the user/event model defined in
- * track-service.ts (to move into core), or another feature's service through the `Services` bag.
+ * Features importing another feature's files: another feature's service through the `Services` bag, or
+ * a helper of another feature (find a user, queue webhook deliveries).
  */
 export const FEATURE_IMPORTS_KNOWN: string[] = [
-  'beacons -> track', 'data -> geofences', 'events -> track', 'events -> users', 'events -> webhooks', 'fraud -> track',
-  'fraud -> users', 'geofence-import -> geofences', 'places -> geofences', 'places -> track', 'regions -> geofences',
-  'regions -> places', 'regions -> track', 'sdk -> geofences', 'sdk -> places', 'sdk -> track', 'settings -> places',
-  'track -> geofences', 'trips -> geofences', 'trips -> projects', 'trips -> track', 'trips -> webhooks', 'users -> track',
-  'webhooks -> track',
+  'data -> geofences', 'events -> users', 'events -> webhooks', 'fraud -> users', 'geofence-import -> geofences',
+  'places -> geofences', 'regions -> geofences', 'regions -> places', 'sdk -> places', 'settings -> places',
+  'track -> geofences', 'trips -> geofences', 'trips -> projects', 'trips -> webhooks',
 ];
 
 /** Circles of files, type-only imports included. */
@@ -34,7 +32,6 @@ export const FILE_CYCLES_KNOWN: string[][] = [
     'server/features/projects/project-settings.ts', 'server/http/auth.ts', 'server/http/params/geocoding.ts', 'server/http/params/index.ts',
     'server/http/params/param-docs.ts', 'server/http/params/param-spec.ts', 'server/http/route.ts',
   ],
-  ['server/features/track/hot-users.ts', 'server/features/track/track-service.ts'],
 ];
 
 /** Circles between folder units (`core` is core's loose files: types.ts, geofence-shape.ts…). */

@@ -1,22 +1,7 @@
 // Body rules of beacon create and upsert (spec: Beacon resource and Beacons endpoints).
 import { BadRequest } from '../../http/errors';
 import { readBoolean, readEnum, readLngLatArray, readMetadata, readString, required } from '../../http/params';
-import type { Metadata, Point } from '../../../core/types';
-
-export type BeaconType = 'ibeacon' | 'eddystone';
-
-export interface BeaconInput {
-  description: string;
-  type: BeaconType;
-  uuid?: string;
-  major?: string;
-  minor?: string;
-  uid?: string;
-  instance?: string;
-  geometry: Point;
-  enabled: boolean;
-  metadata?: Metadata;
-}
+import type { BeaconFields, BeaconType } from '../../../core/model/beacon';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const HEX = (bytes: number): RegExp => new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`);
@@ -28,11 +13,11 @@ function readUint16(raw: unknown, param: string): string | undefined {
   return String(Number(text));
 }
 
-export function parseBeaconInput(body: Record<string, unknown>): BeaconInput {
+export function parseBeaconInput(body: Record<string, unknown>): BeaconFields {
   const description = required(readString(body.description, 'description'), 'description');
   const type = required(readEnum(body.type, 'type', ['ibeacon', 'eddystone'] as const), 'type');
   const coordinates = required(readLngLatArray(body.coordinates, 'coordinates'), 'coordinates');
-  const input: BeaconInput = {
+  const input: BeaconFields = {
     description,
     type,
     geometry: { type: 'Point', coordinates },

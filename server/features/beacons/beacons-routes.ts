@@ -3,7 +3,7 @@ import type { Doc, Scope, Store } from '../../../ports/store';
 import { readString, required } from '../../http/params';
 import type { RequestContext, Route } from '../../http/route';
 import { newObjectId } from '../../../core/object-id';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 import { listPage, ranges, readAfterId, readBeforeId, readDateRange, readLimit, readOrder } from '../../api/list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../../api/tagged-lookup';
 import type { BeaconDirectory } from './beacon-directory';

@@ -3,7 +3,7 @@
 // `user.beacons`. The entry and exit rule is in engine/beacons/beacon-transitions.ts. The user keeps
 // `_beacons` (beacon ids with entry times) between updates.
 import { beaconTransitions, type BeaconPresence } from '../../../core/beacons';
-import type { TrackStep, TrackUpdate } from '../track/track-service';
+import type { TrackStep, TrackUpdate } from '../../track-step';
 import type { BeaconDirectory } from './beacon-directory';
 import { beaconView } from './beacon-view';
 

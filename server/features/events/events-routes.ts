@@ -4,11 +4,12 @@ import { NotFound } from '../../http/errors';
 import { readDatetime, readList, readMetadata, readNumber, readString, required } from '../../http/params';
 import type { Route } from '../../http/route';
 import { newObjectId } from '../../../core/object-id';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 import { list, paramSpec, takes } from '../../http/params/param-spec';
 import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { findUser } from '../users/user-lookup';
-import { eventUser, publicEvent, type UserDoc } from '../track/track-service';
+import { eventUser, publicEvent } from '../../../core/model/views';
+import type { UserDoc } from '../../../core/model/user';
 import { outboxOpsFor } from '../webhooks/webhooks-feature';
 
 const NAME = { maxLength: 128, pattern: /^[A-Za-z0-9_]+$/, patternMessage: 'name must contain only letters, digits and underscores' };

@@ -8,7 +8,7 @@ import type { Store } from '../../../ports/store';
 import { NotFound } from '../../http/errors';
 import { readBoolean } from '../../http/params';
 import type { Route } from '../../http/route';
-import { userLockKey } from '../track/track-service';
+import { userLockKey } from '../../track-step';
 import { findUser } from '../users/user-lookup';
 import type { FraudOverride } from './fraud-track-step';
 

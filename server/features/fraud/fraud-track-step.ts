@@ -7,7 +7,8 @@ import type { IpLocator } from '../../../ports/ip-locator';
 import { checkFraud, type FraudObject } from '../../../core/fraud';
 import type { LngLat } from '../../../core/types';
 import type { Logger } from '../../../ports/logger';
-import type { TrackStep, TrackUpdate, UserDoc } from '../track/track-service';
+import type { TrackStep, TrackUpdate } from '../../track-step';
+import type { UserDoc } from '../../../core/model/user';
 import { holdBack } from './held-update';
 
 /** Operator decisions about one user, kept on the user (see fraud-routes.ts). */

@@ -5,7 +5,8 @@
 // update's events and writes are dropped, and only the fraud record moves on. A first update of a new
 // user cannot fall back to a previous position: the user is created at the reported location with
 // nothing evaluated (no geofences, regions or beacons).
-import type { TrackUpdate, UserDoc } from '../track/track-service';
+import type { TrackUpdate } from '../../track-step';
+import type { UserDoc } from '../../../core/model/user';
 
 /** What a new user keeps when its first update is held back: identity and device, no evaluation. */
 const NEW_USER_FIELDS = [

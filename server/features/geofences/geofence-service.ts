@@ -15,19 +15,6 @@ import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type Geofen
 
 export type ZoneLookup = (point: LngLat) => string | undefined;
 
-/** Fields stored with a geofence that are ours, not the API's. */
-const INTERNAL_FIELDS = ['projectId', 'timeZone', 'expiresAt'] as const;
-
-/** Stored as arrays (the engine matches on them); the spec's Geofence types them as comma-separated strings. */
-const LIST_FIELDS = ['userIds', 'ip'] as const;
-
-export function publicGeofence(g: Geofence | Doc): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...g };
-  for (const f of INTERNAL_FIELDS) delete out[f];
-  for (const f of LIST_FIELDS) if (Array.isArray(out[f])) out[f] = (out[f] as unknown[]).join(',');
-  return out;
-}
-
 export class GeofenceService {
   private readonly indexes = new Map<string, Promise<GeofenceIndex>>();
   /** Set by the places feature: the geometry of a known place, for geofences written with placeId. */

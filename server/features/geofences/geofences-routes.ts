@@ -6,11 +6,12 @@ import { readString, required } from '../../http/params';
 import { bracketFilters, flag, latLng, list, number, paramSpec, takes, text } from '../../http/params/param-spec';
 import type { Reply, RequestContext, Route } from '../../http/route';
 import type { Geofence } from '../../../core/types';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../../api/tagged-lookup';
 import { parseGeofenceInput } from './geofence-input';
-import { publicGeofence, type GeofenceService } from './geofence-service';
+import { type GeofenceService } from './geofence-service';
+import { publicGeofence } from '../../../core/model/views';
 
 const KEY_TEXT = { maxLength: 256 };
 

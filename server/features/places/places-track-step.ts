@@ -2,7 +2,7 @@
 // found by the detection rules (engine/places/place-detection.ts) among the places that pass the
 // environment's placeFilters; the update gains user.entered_place / user.exited_place events and the
 // user carries `place` while in one. With the setting off the user has no `place` and no place state.
-import type { TrackStep, TrackUpdate } from '../track/track-service';
+import type { TrackStep, TrackUpdate } from '../../track-step';
 import { detectPlace, type PlaceVisit } from '../../../core/places/place-detection';
 import { placeView } from './place-view';
 import { passesPlaceFilters } from './places-settings';

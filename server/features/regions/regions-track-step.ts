@@ -4,7 +4,7 @@
 // `confidence`. A user's first located update enters its regions, as a first geofence update does.
 // With the setting off the user has none of these fields (regions kept from an earlier "on" period are
 // dropped, silently) and no region events are made.
-import type { TrackStep, TrackUpdate } from '../track/track-service';
+import type { TrackStep, TrackUpdate } from '../../track-step';
 import type { CurrentRegions } from './current-regions';
 import { regionConfidences } from './region-confidence';
 import { USER_REGION_TYPES, regionTransitions, userRegionsOf } from './region-transitions';

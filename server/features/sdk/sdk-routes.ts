@@ -7,11 +7,11 @@ import { readLatLng, readNumber, readString, required } from '../../http/params'
 import type { Route } from '../../http/route';
 import { haversineMeters } from '../../../core/geo/sphere';
 import type { LngLat } from '../../../core/types';
-import { publicView } from '../../api/collections';
-import { publicGeofence } from '../geofences/geofence-service';
+import { publicView } from '../../../core/model/views';
+import { publicGeofence } from '../../../core/model/views';
 import { readLimit } from '../../api/list-query';
 import { verifiedPlace } from '../places/verified-place';
-import { publicEvent } from '../track/track-service';
+import { publicEvent } from '../../../core/model/views';
 
 /** Geofences sent to a device for monitoring on the device; enough for a city, bounded for the payload. */
 const SYNC_GEOFENCE_RADIUS_M = 10_000;

@@ -6,7 +6,7 @@ import { haversineMeters } from '../../../core/geo/sphere';
 import { searchBoxes } from '../../../core/geofencing/geofence-index';
 import type { Doc, Scope, Store } from '../../../ports/store';
 import type { LngLat } from '../../../core/types';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 import { readLimit } from '../../api/list-query';
 import { withinTravelTime } from './within-travel-time';
 

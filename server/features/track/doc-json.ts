@@ -8,6 +8,7 @@
 // event's `geofence` likewise. So a frozen object's text is made once and kept (frozenText): in the
 // bench's steady updates this was ~55 µs of a track's event-loop time, two thirds of it those lists.
 import { REVISION_FIELD, type Doc } from '../../../ports/store';
+import { isHiddenEventField, isInternalField } from '../../../core/model/views';
 
 export interface DocJson {
   /** The document as the API shows it: JSON.stringify of it without its hidden fields. */
@@ -16,14 +17,9 @@ export interface DocJson {
   stored: string;
 }
 
-/** What publicView() leaves out of a user: fields starting with `_`, but `_id`. */
-const hiddenOfUser = (key: string): boolean => key !== '_id' && key.startsWith('_');
-
-/** What publicEvent() leaves out of an event. */
-const hiddenOfEvent = (key: string): boolean => key === 'userRef' || key === 'updatedAt';
-
-export const userJson = (user: Doc): DocJson => docJson(user, hiddenOfUser);
-export const eventJson = (event: Doc): DocJson => docJson(event, hiddenOfEvent);
+// What the API shows of each is said in core/model/views.ts, whose rules these are.
+export const userJson = (user: Doc): DocJson => docJson(user, isInternalField);
+export const eventJson = (event: Doc): DocJson => docJson(event, isHiddenEventField);
 
 /**
  * Texts of frozen objects, by object. Freezing one is the promise that it never changes, nested values

@@ -6,7 +6,7 @@
 //
 // Bounded by count, least recently used first out. A user document parses into roughly 2–3 times its JSON
 // size of heap (docs/configuration.md, WAYMARK_TRACK_HOT_USERS, has the measured figure).
-import type { UserDoc } from './track-service';
+import type { UserDoc } from '../../../core/model/user';
 
 export class HotUsers {
   private readonly entries = new Map<string, UserDoc>();

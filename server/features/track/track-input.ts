@@ -3,36 +3,9 @@
 import { BadRequest } from '../../http/errors';
 import { readEnum } from '../../http/params';
 import { datetime, field, flag, metadata, number, paramSpec, text } from '../../http/params/param-spec';
-import type { LngLat, Metadata } from '../../../core/types';
-import type { RangedBeacon } from '../../../core/beacons';
-import type { FraudHints } from '../../../core/fraud';
+import type { DeviceType, TrackInput } from '../../../core/model/track-input';
 import { readFraudHints } from '../../http/params/fraud-hints';
 import { MAX_RANGED_BEACONS, readRangedBeacons } from '../../http/params/ranged-beacons';
-
-export type DeviceType = 'iOS' | 'Android' | 'Web';
-
-export interface TrackInput {
-  deviceId: string;
-  userId?: string;
-  location: LngLat;
-  accuracy: number;
-  foreground?: boolean;
-  stopped?: boolean;
-  description?: string;
-  metadata?: Metadata;
-  deviceType?: DeviceType;
-  updatedAt?: Date;
-  replayed: boolean;
-  deviceOS?: string;
-  deviceMake?: string;
-  deviceModel?: string;
-  /** Raw `tripOptions` as the SDKs send it; the trips feature reads it. */
-  tripOptions?: Record<string, unknown>;
-  /** The beacons the device ranged; undefined when the body has no list (it did not range). */
-  beacons?: RangedBeacon[];
-  /** What the SDK said about the device (mocked, verified, fraudPayload…); the fraud feature reads it. */
-  fraudHints?: FraudHints;
-}
 
 const ID_TEXT = { maxLength: 256 };
 const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;

@@ -2,9 +2,10 @@
 import { BadRequest, ApiError } from '../../http/errors';
 import { JsonText } from '../../http/json-text';
 import type { RequestContext, Route } from '../../http/route';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 import { TRACK_PARAMS, parseTrackInput } from './track-input';
-import { publicEvent, type TrackService } from './track-service';
+import { type TrackService } from './track-service';
+import { publicEvent } from '../../../core/model/views';
 
 const MAX_REPLAYS = 500;
 

@@ -3,79 +3,25 @@
 // Updates of one user are serialised by the Store's lock, in one process or (with PostgreSQL) many. The
 // user an update starts from is the node's own copy when it has one (hot-users.ts), written back only at
 // the revision it was read at (#14).
-import { REVISION_FIELD, type Doc, type Scope, type Store, type WriteOp } from '../../../ports/store';
+import { REVISION_FIELD, type Scope, type Store, type WriteOp } from '../../../ports/store';
 import { RevisionConflict } from '../../../adapters/store/revision-conflict';
-import { scopeKey } from '../../../adapters/store/scope-key';
 import { UniqueViolation } from '../../../adapters/store/unique-violation';
 import { Conflict } from '../../http/errors';
 import { evaluateGeofences, type GeofenceEventDraft, type VisitState } from '../../../core/geofencing';
 import { newObjectId } from '../../../core/object-id';
-import type { Geofence, Metadata, ProjectSettings } from '../../../core/types';
+import type { EventDoc } from '../../../core/model/event';
+import type { TrackInput } from '../../../core/model/track-input';
+import type { UserDoc } from '../../../core/model/user';
+import { eventGeofence, eventUser, userGeofence } from '../../../core/model/views';
 import type { GeofenceService } from '../geofences/geofence-service';
-import type { TrackInput } from './track-input';
+import { userLockKey, type TrackContext, type TrackJson, type TrackStep, type TrackUpdate } from '../../track-step';
 import { HotUsers } from './hot-users';
 import { eventJson, userJson } from './doc-json';
-
-/** A stored user: the API's user object plus `_visits`, the engine's state (never sent out). */
-export interface UserDoc extends Doc {
-  live: boolean;
-  userId?: string;
-  deviceId: string;
-  metadata?: Metadata;
-  location: { type: 'Point'; coordinates: [number, number] };
-  locationAccuracy: number;
-  geofences: Array<Record<string, unknown>>;
-  actualUpdatedAt: string;
-  _visits: VisitState[];
-}
-
-export interface EventDoc extends Doc {
-  type: string;
-  live: boolean;
-  actualCreatedAt: string;
-  userRef?: string;
-}
-
-export interface TrackContext {
-  scope: Scope;
-  settings: ProjectSettings;
-  ip: string;
-  now: Date;
-}
 
 export interface TrackResult {
   user: UserDoc;
   events: EventDoc[];
   json: TrackJson;
-}
-
-/**
- * Later steps of the pipeline (trips, regions, places, webhooks) plug in here: each sees the update
- * after geofencing and may add events and Store writes to the same atomic write (`run`). Steps that only
- * pass the update on (webhooks) use `finish`: called once every step has run, with the user and the
- * events as the API shows them already serialised, and only adding writes.
- */
-export interface TrackStep {
-  run?(update: TrackUpdate): Promise<void>;
-  finish?(update: TrackUpdate, json: TrackJson): Promise<void>;
-}
-
-/** The user and the events as the API shows them (publicView, publicEvent), serialised once per update. */
-export interface TrackJson {
-  user: string;
-  events: string[];
-}
-
-export interface TrackUpdate {
-  ctx: TrackContext;
-  input: TrackInput;
-  /** The update's time: events' createdAt and the user's updatedAt. */
-  at: Date;
-  previous: UserDoc | undefined;
-  user: UserDoc;
-  events: EventDoc[];
-  ops: WriteOp[];
-  newEvent(type: string, fields: Record<string, unknown>): EventDoc;
 }
 
 /**
@@ -89,14 +35,6 @@ export const MAX_CANDIDATE_RADIUS_M = 5_000;
 /** Clients' clocks drift; a timestamp this far in the future is treated as bad and replaced. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
-/**
- * The lock serialising a user's track updates. Exported so that writes to a user's state made outside
- * track (trip status changes, expiry) take the same lock and never interleave with an update.
- */
-export function userLockKey(scope: Scope, userId: string | undefined, deviceId: string): string {
-  return `user:${scopeKey(scope, userId ?? `device:${deviceId}`)}`;
-}
-
 /** Input keys whose lock key track() remembers (about 200 bytes each: 20 MB at most). */
 const KNOWN_KEYS = 100_000;
 
@@ -109,49 +47,6 @@ const MAX_IDENTITY_ATTEMPTS = 5;
 /** The key of the user an update resolves to; a new user is created under its device's key. */
 function lockKeyFor(scope: Scope, user: UserDoc | undefined, input: TrackInput): string {
   return user ? userLockKey(scope, user.userId, user.deviceId) : userLockKey(scope, undefined, input.deviceId);
-}
-
-export function eventUser(user: UserDoc): Record<string, unknown> {
-  const out: Record<string, unknown> = { _id: user._id, deviceId: user.deviceId };
-  if (user.userId !== undefined) out.userId = user.userId;
-  if (user.metadata !== undefined) out.metadata = user.metadata;
-  return out;
-}
-
-/**
- * A geofence as events and users' `geofences` lists show it, made once per geofence object the index
- * holds (an update of the geofence replaces that object): every update of every user inside it used to
- * build its own copies, and the users kept in memory (hot-users.ts) each held theirs. Frozen, as they are
- * shared, which also lets doc-json.ts keep their texts.
- */
-const eventGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
-const userGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
-
-/** The view `make` builds of a geofence object, made once for it and frozen. */
-function sharedView(views: WeakMap<Geofence, Readonly<Record<string, unknown>>>, g: Geofence, make: () => Record<string, unknown>): Readonly<Record<string, unknown>> {
-  let shown = views.get(g);
-  if (shown === undefined) {
-    shown = Object.freeze(make());
-    views.set(g, shown);
-  }
-  return shown;
-}
-
-function eventGeofence(g: Geofence): Readonly<Record<string, unknown>> {
-  return sharedView(eventGeofences, g, () => {
-    const out: Record<string, unknown> = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
-    if (g.metadata !== undefined) out.metadata = g.metadata;
-    return out;
-  });
-}
-
-function userGeofence(g: Geofence): Readonly<Record<string, unknown>> {
-  return sharedView(userGeofences, g, () => ({ ...eventGeofence(g), geometryCenter: g.geometryCenter, geometryRadius: g.geometryRadius }));
-}
-
-export function publicEvent(e: Doc): Record<string, unknown> {
-  const { userRef: _userRef, updatedAt: _updatedAt, ...rest } = e;
-  return rest;
 }
 
 export class TrackService {

@@ -8,7 +8,7 @@ import {
 } from '../../../core/trips';
 import type { Metadata } from '../../../core/types';
 import { readAfterId, readBeforeId, readLimit, readOrder } from '../../api/list-query';
-import { TRIP_MODES, type TripMode } from './trip-doc';
+import { TRIP_MODES, type TripMode } from '../../../core/model/trip';
 
 const ID_TEXT = { maxLength: 256 };
 /** Trip metadata follows the geofence limit (the spec gives none for trips). */

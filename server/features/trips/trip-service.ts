@@ -20,8 +20,12 @@ import type { Logger } from '../../../ports/logger';
 import type { GeofenceService } from '../geofences/geofence-service';
 import type { ProjectService } from '../projects/project-service';
 import { OpenTripScopes } from './open-trip-scopes';
-import { eventUser, userLockKey, type EventDoc, type UserDoc } from '../track/track-service';
-import { pendingUserRef, tripSummary, type TripDoc } from './trip-doc';
+import { eventUser } from '../../../core/model/views';
+import { userLockKey } from '../../track-step';
+import type { EventDoc } from '../../../core/model/event';
+import type { UserDoc } from '../../../core/model/user';
+import { pendingUserRef, type TripDoc } from '../../../core/model/trip';
+import { tripSummary } from '../../../core/model/views';
 import type { CreateTripInput, ListTripsInput, TripFields, UpdateTripInput } from './trip-input';
 import { listPage } from '../../api/list-query';
 

@@ -11,8 +11,10 @@ import {
   OPEN_STATUSES, appendLocation, approachingThreshold, isActive, progressOnLocation,
   type ActiveStatus, type TripEventType,
 } from '../../../core/trips';
-import { eventUser, userLockKey, type TrackStep, type TrackUpdate } from '../track/track-service';
-import { pendingUserRef, trailPoint, tripSummary, type TripDoc } from './trip-doc';
+import { eventUser } from '../../../core/model/views';
+import { userLockKey, type TrackStep, type TrackUpdate } from '../../track-step';
+import { pendingUserRef, trailPoint, type TripDoc } from '../../../core/model/trip';
+import { tripSummary } from '../../../core/model/views';
 import { readTripOptions, type TripOptions } from './trip-input';
 import type { TripService } from './trip-service';
 

@@ -2,8 +2,8 @@
 // and delete are secret (DESIGN §2). Create and update answer `{meta, trip, events}`: the SDKs hand
 // the events to the app's delegate.
 import type { Route } from '../../http/route';
-import { publicEvent } from '../track/track-service';
-import { publicTrip } from './trip-doc';
+import { publicEvent } from '../../../core/model/views';
+import { publicTrip } from '../../../core/model/views';
 import { parseCreateTrip, parseListTrips, parseUpdateTrip, readIncludeLocations } from './trip-input';
 import type { TripService } from './trip-service';
 

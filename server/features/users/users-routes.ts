@@ -2,10 +2,10 @@
 import type { Store, WriteOp } from '../../../ports/store';
 import { NotFound } from '../../http/errors';
 import type { Route } from '../../http/route';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 import { paramSpec, takes } from '../../http/params/param-spec';
 import { AFTER_ID, BEFORE_ID, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
-import { userLockKey } from '../track/track-service';
+import { userLockKey } from '../../track-step';
 import { findUser } from './user-lookup';
 
 const PRESENCE_BATCH = 500;

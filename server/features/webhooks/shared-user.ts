@@ -10,7 +10,7 @@ import type { Doc, Scope, Store } from '../../../ports/store';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
 import { withUser } from './outbox-bundle';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 
 export const SHARED_USERS = 'outbox_users';
 

@@ -11,8 +11,9 @@ import { checkedAddresses } from '../../../adapters/outbound-http/checked-addres
 import { OutboundFailure, type AddressGuard } from '../../../ports/outbound-http';
 import { webhookAddressGuard } from './delivery/delivery-guard';
 import type { DeliveryWorker } from './delivery/delivery-worker';
-import { publicView } from '../../api/collections';
-import { publicEvent, type TrackJson } from '../track/track-service';
+import { publicView } from '../../../core/model/views';
+import { publicEvent } from '../../../core/model/views';
+import type { TrackJson } from '../../track-step';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
 import { outboxPuts, type PayloadTexts } from './outbox-bundle';
 import { tombstoneOp } from './webhook-tombstones';

@@ -10,7 +10,7 @@ import type { Services } from '../../app';
 import type { Feature } from '../../feature';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { QUEUE_CHECK_MS, QueueCaps } from './delivery/delivery-queue-caps';
-import { publicView } from '../../api/collections';
+import { publicView } from '../../../core/model/views';
 import { WebhookDirectory } from './webhook-directory';
 import { WEBHOOK_COLLECTIONS } from './webhook-docs';
 import { TOMBSTONE_GRACE_MS } from './webhook-tombstones';

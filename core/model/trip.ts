@@ -1,9 +1,7 @@
-// The stored trip and the views of it that leave the server: the full trip (GET, lists) and the
-// summary carried by `user.trip` and by trip events.
-import type { Doc } from '../../../ports/store';
-import type { TripDelay, TripStatus } from '../../../core/trips';
-import type { Metadata, Point } from '../../../core/types';
-import { publicView } from '../../api/collections';
+// A trip as the Store keeps it, with its compact trail. What the API shows of it is in views.ts.
+import type { TripDelay, TripStatus } from '../trips';
+import type { Metadata, Point } from '../types';
+import type { Doc } from './document';
 
 export const TRIP_MODES = ['foot', 'bike', 'car'] as const;
 export type TripMode = (typeof TRIP_MODES)[number];
@@ -71,23 +69,4 @@ export function tripLocations(trail: readonly TrailPoint[]): TripLocation[] {
 
 export function pendingUserRef(userId: string): string {
   return `userId:${userId}`;
-}
-
-/** The trip as the API returns it; `locations` only when asked for. */
-export function publicTrip(trip: TripDoc, includeLocations: boolean): Record<string, unknown> {
-  const { userRef: _userRef, expiresAt: _expiresAt, ...rest } = publicView(trip);
-  return includeLocations ? { ...rest, locations: tripLocations(trip._trail ?? []) } : rest;
-}
-
-const SUMMARY_FIELDS = [
-  '_id', 'live', 'externalId', 'metadata', 'mode', 'destinationGeofenceTag', 'destinationGeofenceExternalId',
-  'destinationLocation', 'eta', 'status', 'approachingThreshold', 'scheduledArrivalAt', 'delay', 'arrivedAt',
-  'completedAt', 'userId', 'createdAt', 'updatedAt',
-] as const;
-
-/** The trip inside `user.trip` and events: the fields the SDKs read, without the trail or the user. */
-export function tripSummary(trip: TripDoc): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of SUMMARY_FIELDS) if (trip[f] !== undefined) out[f] = trip[f];
-  return out;
 }
