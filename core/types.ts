@@ -3,7 +3,8 @@
 /** Custom key-value pairs; values are strings, booleans or numbers (spec: Limits). */
 export type Metadata = Record<string, string | number | boolean>;
 
-export type LngLat = [number, number];
+export type { LngLat } from './geo/lng-lat';
+import type { LngLat } from './geo/lng-lat';
 
 export interface Point {
   type: 'Point';

@@ -2,7 +2,7 @@
 // kilometres of the reference are within ~0.1 % of great-circle distances, which lets polygon
 // tests run as cheap planar maths. Not valid across the antimeridian or near the poles (> ~85°),
 // where rings are rejected at creation anyway.
-import type { LngLat } from '../types';
+import type { LngLat } from './lng-lat';
 import { EARTH_RADIUS_M } from './sphere';
 
 const RAD = Math.PI / 180;

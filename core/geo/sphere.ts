@@ -1,6 +1,6 @@
 // Spherical-earth geometry on [lng, lat] pairs. A sphere (not the WGS84 ellipsoid) is accurate to
 // about 0.5 %, which is far below GPS accuracy and matches what geofencing products report.
-import type { LngLat } from '../types';
+import type { LngLat } from './lng-lat';
 
 /**
  * Earth radius in metres. 6371000 rather than the IUGG mean (6371008.8) because Radar's own circle

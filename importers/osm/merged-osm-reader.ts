@@ -7,7 +7,7 @@
 // Every file must be sorted: the merge cannot tell a duplicate from a misplaced object otherwise. An
 // unsorted file is refused with how to sort it.
 import { openEntityBatches, NODE, RELATION, WAY, type EntityBatches, type OsmEntity } from './osm-entity-batches';
-import type { ReadOptions, ReadResult } from './osm-reader';
+import type { ReadOptions, ReadResult } from './osm-read-options';
 import { OsmFormatError, type OsmVisitor } from './osm-visitor';
 import type { BlockCounts } from './pbf-primitive-block';
 

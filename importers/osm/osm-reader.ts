@@ -1,23 +1,15 @@
 // One pass over an OSM extract: entities to a visitor, in file order, with the kinds the visitor wants.
 // Several files are read as one merged, sorted extract (merged-osm-reader.ts).
 import { readMergedOsm } from './merged-osm-reader';
-import { openOsmInput, type OsmCompression, type OsmFormat } from './osm-input';
+import type { ReadOptions, ReadResult } from './osm-read-options';
+import { openOsmInput } from './osm-input';
 import { OsmFormatError, type OsmVisitor } from './osm-visitor';
 import { readHeaderBlock } from './pbf-header-block';
 import { pbfBlocks } from './pbf-blobs';
 import { decodePrimitiveBlock, type BlockCounts } from './pbf-primitive-block';
 import { readOsmXml } from './osm-xml';
 
-export interface ReadOptions {
-  signal?: AbortSignal;
-  /** Called now and then with the file bytes read so far and the counts of entities visited. */
-  onProgress?(bytesRead: number, totalBytes: number, counts: BlockCounts): void;
-}
-
-export interface ReadResult extends BlockCounts {
-  format: OsmFormat;
-  compression: OsmCompression;
-}
+export type { ReadOptions, ReadResult } from './osm-read-options';
 
 export async function readOsm(files: string | readonly string[], visitor: OsmVisitor, options: ReadOptions = {}): Promise<ReadResult> {
   if (typeof files !== 'string' && files.length !== 1) {

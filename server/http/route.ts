@@ -3,7 +3,6 @@
 import type { Readable } from 'node:stream';
 import type { Scope } from '../../ports/store';
 import type { AuthContext, AuthLevel } from './auth';
-import type { ParamSpec } from './params/param-spec';
 import type { ResponseDoc } from './response-schema';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -68,15 +67,22 @@ export interface RouteDoc {
   response?: ResponseDoc;
 }
 
+/** What the OpenAPI document reads of a route's parameter spec. */
+export interface DocumentedParams {
+  docs(): ParamDoc[];
+}
+
 export interface Route {
   method: Method;
   path: string;
   auth: AuthLevel;
   rate?: RateRule;
   handler: Handler;
-  /** The parameters the handler reads, declared once (params/param-spec.ts); the document shows them. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any spec's fields
-  input?: ParamSpec<any>;
+  /**
+   * The parameters the handler reads, declared once (a ParamSpec, params/param-spec.ts); the document
+   * shows them. Only what the document needs is named here, so this file does not import the specs.
+   */
+  input?: DocumentedParams;
   /** Documentation for GET /v1/openapi.json; without it the route is still listed (method, path, auth, rate). */
   doc?: RouteDoc;
 }

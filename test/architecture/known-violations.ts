@@ -18,8 +18,6 @@ export const FEATURE_IMPORTS_KNOWN: string[] = [
 
 /** Circles of files, type-only imports included. */
 export const FILE_CYCLES_KNOWN: string[][] = [
-  ['core/formats/places/places-file.ts', 'core/formats/places/places-table.ts'],
-  ['importers/osm/merged-osm-reader.ts', 'importers/osm/osm-reader.ts'],
   // Through the Services bag: app.ts installs the features, whose setup takes Services from app.ts.
   [
     'server/api/v1.ts', 'server/app.ts', 'server/feature.ts', 'server/features.ts', 'server/features/beacons/beacons-feature.ts',
@@ -28,15 +26,10 @@ export const FILE_CYCLES_KNOWN: string[][] = [
     'server/features/places/places-feature.ts', 'server/features/regions/regions-feature.ts', 'server/features/sdk/sdk-routes.ts',
     'server/features/trips/trips-feature.ts', 'server/features/webhooks/metrics-endpoint.ts', 'server/features/webhooks/webhooks-feature.ts',
   ],
-  [
-    'server/features/projects/project-settings.ts', 'server/http/auth.ts', 'server/http/params/geocoding.ts', 'server/http/params/index.ts',
-    'server/http/params/param-docs.ts', 'server/http/params/param-spec.ts', 'server/http/route.ts',
-  ],
 ];
 
 /** Circles between folder units (`core` is core's loose files: types.ts, geofence-shape.ts…). */
 export const FOLDER_CYCLES_KNOWN: string[][] = [
-  ['core', 'core/geo'],
   [
     'importers/geofences-csv', 'server', 'server/api', 'server/features/beacons', 'server/features/data', 'server/features/events',
     'server/features/fraud', 'server/features/geocode', 'server/features/geofence-import', 'server/features/geofences',

@@ -19,6 +19,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Place, PlaceChain } from '../../places/place';
+import { OUTLINE_SCALE, PLACES_FORMAT, PLACES_MAGIC, PLACES_VERSION, SECTIONS, type PlacesHeader, type SectionName } from './places-layout';
 import { PlacesTable } from './places-table';
 
 export type { PlaceChain } from '../../places/place';
@@ -26,10 +27,7 @@ export type { PlaceChain } from '../../places/place';
 export type PlaceRecord = Place;
 
 export const PLACES_FILE = 'places.bin';
-export const PLACES_FORMAT = 'waymark-places';
-export const PLACES_VERSION = 2;
-export const PLACES_MAGIC = 'WMPLACES';
-export const OUTLINE_SCALE = 1e7;
+export { OUTLINE_SCALE, PLACES_FORMAT, PLACES_MAGIC, PLACES_VERSION, SECTIONS, type PlacesHeader, type SectionName } from './places-layout';
 
 export interface PlacesFile {
   format: typeof PLACES_FORMAT;
@@ -39,23 +37,6 @@ export interface PlacesFile {
   brands: string;
   places: PlaceRecord[];
 }
-
-/** The JSON header of a version 2 file. */
-export interface PlacesHeader {
-  format: typeof PLACES_FORMAT;
-  version: typeof PLACES_VERSION;
-  extract: string;
-  brands: string;
-  count: number;
-  categoryLists: string[][];
-  chains: PlaceChain[];
-  /** Row → IATA code, for the few airports. */
-  iata: Record<string, string>;
-  sections: Record<SectionName, [number, number]>;
-}
-
-export const SECTIONS = ['lng', 'lat', 'ids', 'byId', 'textStart', 'text', 'categoryList', 'chain', 'outlineStart', 'outline'] as const;
-export type SectionName = (typeof SECTIONS)[number];
 
 const OSM_TYPE_CODE = { n: 1, w: 2, r: 3 } as const;
 const HEX_ID = /^[0-9a-f]{24}$/;

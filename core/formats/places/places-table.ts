@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Place, PlaceChain } from '../../places/place';
 import type { PlaceSource } from '../../places/place-source';
-import { OUTLINE_SCALE, PLACES_FORMAT, PLACES_MAGIC, PLACES_VERSION, SECTIONS, type PlacesHeader, type SectionName } from './places-file';
+import { OUTLINE_SCALE, PLACES_FORMAT, PLACES_MAGIC, PLACES_VERSION, SECTIONS, type PlacesHeader, type SectionName } from './places-layout';
 
 const HEX_ID = /^[0-9a-f]{24}$/;
 
