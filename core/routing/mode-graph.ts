@@ -10,7 +10,7 @@
 // whose turns are all free and allowed gets a node-based graph instead (node-mode-graph.ts).
 import { contract, type BaseArcs, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
-import { SEGMENT_FERRY, SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
+import { NO_START, SEGMENT_FERRY, SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 import { mergedCarriageways } from './merged-carriageways';
 import { applyPathRestrictions, type PathRestriction } from './via-way-restrictions';
@@ -41,6 +41,8 @@ export interface ModeGraphInput {
   restricted?: Uint8Array;
   /** Vertices the mode cannot pass (barriers): no turn through them. */
   blockedVertices?: ReadonlySet<number>;
+  /** Per segment, 1 when a route may not start or end on it (marked NO_START in `segmentMain`). */
+  noStart?: Uint8Array;
   /** Obstacles on vertices whose seconds this mode's turns pay. */
   obstacles?: VertexObstacles;
   /** Where the contraction puts its finished edges (contraction.ts); default in memory. */
@@ -63,6 +65,9 @@ export function turnsAreFree(input: ModeGraphInput): boolean {
  * turn penalty at weight precision 1).
  */
 export const RESTRICTED_ENTRY_SECONDS = 3276.7;
+
+/** Km/h by which another road must be faster for the arriving one to be the minor road at a `stop=minor`. */
+const MINOR_ROAD_KPH_MARGIN = 0.5;
 
 /** Components smaller than this are islands (OSRM's default for "tiny components" is 1000). */
 const MAIN_COMPONENT_VERTICES = 1000;
@@ -111,7 +116,14 @@ export function codeBearing(n: Network, c: number, arriving: boolean): number {
 }
 
 export function buildModeGraph(input: ModeGraphInput): ModeGraph {
-  if (!input.edgeBased && turnsAreFree(input)) return buildNodeModeGraph(input);
+  const graph = !input.edgeBased && turnsAreFree(input) ? buildNodeModeGraph(input) : buildEdgeModeGraph(input);
+  input.noStart?.forEach((no, s) => {
+    if (no === 1) graph.segmentMain[s] |= NO_START;
+  });
+  return graph;
+}
+
+function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
   const { network: n, segmentForward, segmentBackward } = input;
   const segments = n.segmentFrom.length;
   const codes = segments * 2;
@@ -176,13 +188,18 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
     if ((c & 16383) === 0) input.onProgress?.('turns', c, codes);
     if (weightOf(c) < 0) continue;
     const v = codeHead(n, c);
-    if (input.blockedVertices?.has(v)) continue;
+    // A barrier vertex lets nothing through, but a vehicle (a mode that pays turns) may turn back there,
+    // as OSRM allows only the u-turn at a barrier node; walkers' free-turn graph is node-based, where a
+    // barrier end is a dead end as here (node-mode-graph.ts), so both layouts answer alike.
+    const barrier = input.blockedVertices?.has(v) === true;
+    if (barrier && input.turnCosts === null) continue;
     const before = arriving(c);
     const rule = rules.get(`${c >> 1}:${v}`);
     for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) {
       const d = leave[i];
       const uturn = (d >> 1) === (c >> 1);
-      if (uturn && roads[v] > 1 && arrivals[v] > 1) continue;
+      if (barrier && !uturn) continue;
+      if (uturn && !barrier && roads[v] > 1 && arrivals[v] > 1) continue;
       if (rule && (rule.onlyTo ? !rule.onlyTo.has(d >> 1) : rule.forbidden.has(d >> 1))) continue;
       const turningBack = uturn || merged.uturns.get(c) === d;
       const angle = turningBack ? 180 : turnAngle(before, leaving(d));
@@ -255,7 +272,8 @@ function obstacleCosts(input: ModeGraphInput, roads: Uint16Array): (c: number, d
   }
   const enteringByMinorRoad = (c: number, v: number) => {
     const source = kph(c >> 1);
-    return (roadsAt.get(v) ?? []).some((s) => s !== c >> 1 && kph(s) > source);
+    // Speeds come back from 32-bit seconds: two roads of one class differ by rounding, not by class.
+    return (roadsAt.get(v) ?? []).some((s) => s !== c >> 1 && kph(s) > source + MINOR_ROAD_KPH_MARGIN);
   };
   return (c, d, v) => {
     const list = at.get(v);

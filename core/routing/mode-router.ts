@@ -5,7 +5,7 @@ import type { LngLat, OsrmRoute } from './route-shapes';
 import { BoundedTable } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';
-import { SEGMENT_FERRY, type ModeGraph, type Network } from './network';
+import { MAIN_PART, NO_START, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
 import { codeTail } from './mode-graph';
 import { Polylines } from '../isochrone/polylines';
 import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
@@ -56,7 +56,7 @@ export class ModeRouter {
     // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
     let mainCodes = 0;
     for (let s = 0; s < mode.segmentMain.length; s++) {
-      if (mode.segmentMain[s] !== 1) continue;
+      if ((mode.segmentMain[s] & MAIN_PART) === 0) continue;
       if (mode.segmentForward[s] >= 0) mainCodes++;
       if (mode.segmentBackward[s] >= 0) mainCodes++;
     }
@@ -127,9 +127,13 @@ export class ModeRouter {
     return this.mode.segmentForward[segment] >= 0 || this.mode.segmentBackward[segment] >= 0;
   }
 
-  /** Where a route may start or end: an open segment that is not a ferry or train (OSRM's startpoint rule). */
+  /**
+   * Where a route may start or end: an open segment that is not a ferry or train, nor marked NO_START by
+   * the profile (a car's private service road), OSRM's startpoint rule.
+   */
   private startable(segment: number, avoidMask: number): boolean {
-    return (this.network.segmentFlags[segment] & SEGMENT_FERRY) === 0 && this.segmentOpen(segment, avoidMask);
+    return (this.network.segmentFlags[segment] & SEGMENT_FERRY) === 0 && (this.mode.segmentMain[segment] & NO_START) === 0
+      && this.segmentOpen(segment, avoidMask);
   }
 
   /**
@@ -146,11 +150,11 @@ export class ModeRouter {
    * connects).
    */
   snapCandidates(point: LngLat, radius: number, avoidMask = 0): Snap[] {
-    const nearest = this.index.nearest(point[0], point[1], radius, (s) => this.startable(s, avoidMask))
-      ?? this.index.nearest(point[0], point[1], radius, (s) => this.segmentOpen(s, avoidMask));
+    // Only start points, as OSRM snaps: a point near nothing but ferries or private service roads is off the network.
+    const nearest = this.index.nearest(point[0], point[1], radius, (s) => this.startable(s, avoidMask));
     if (nearest === null) return [];
-    if (!this.bigComponent || this.mode.segmentMain[nearest.segment] === 1) return [nearest];
-    const main = this.index.nearest(point[0], point[1], radius, (s) => this.mode.segmentMain[s] === 1 && this.startable(s, avoidMask));
+    if (!this.bigComponent || (this.mode.segmentMain[nearest.segment] & MAIN_PART) !== 0) return [nearest];
+    const main = this.index.nearest(point[0], point[1], radius, (s) => (this.mode.segmentMain[s] & MAIN_PART) !== 0 && this.startable(s, avoidMask));
     return main === null ? [nearest] : [main, nearest];
   }
 

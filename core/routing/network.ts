@@ -14,6 +14,10 @@ export const SEGMENT_MOTORWAY = 64;
 /** Traffic signals on the segment or at its end. */
 export const SEGMENT_SIGNALS = 128;
 
+/** Bits of a mode's `segmentMain`: in the mode's large connected part; no start or end point there. */
+export const MAIN_PART = 1;
+export const NO_START = 2;
+
 export interface Network {
   /** Geometry points, 1e-7 degrees. */
   pointLon: Int32Array;
@@ -67,7 +71,10 @@ export interface ModeGraph {
   /** Seconds to cross segment s forward / backward for this mode; negative when closed. */
   segmentForward: Float32Array;
   segmentBackward: Float32Array;
-  /** 1 when the segment is in the mode's large connected part (snapping prefers those). */
+  /**
+   * MAIN_PART when the segment is in the mode's large connected part (snapping prefers those); NO_START
+   * when a route may not start or end on it (OSRM's `is_startpoint`: a car on a private service road).
+   */
   segmentMain: Uint8Array;
   hierarchy: Hierarchy;
   /**

@@ -136,7 +136,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
       const vertex = piece.reversed ? n.segmentTo[piece.segment] : n.segmentFrom[piece.segment];
       // Turning back on the road itself (a dead end) is a step of its own, as OSRM's `continue uturn`.
       const turningBack = piece.segment === prevPiece.segment && piece.reversed !== prevPiece.reversed;
-      const decision = turningBack ? { type: 'continue', modifier: 'uturn' } : decide(ctx, vertex, prevPiece, prev, cur, angle, before);
+      const decision = turningBack ? { type: 'continue', modifier: 'uturn' } : decide(ctx, vertex, prevPiece, piece, prev, cur, angle, before);
       if (decision === 'roundabout-exit-passed') roundaboutExits++;
       else if (decision !== null) {
         if (decision.type === 'exit roundabout') {
@@ -173,9 +173,12 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   return { leg: { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary, steps: folded }, geometry };
 }
 
+/** Degrees by which every other road must turn more sharply for a bend of the same way to be obvious. */
+const OBVIOUS_MARGIN_DEGREES = 45;
+
 type Decision = { type: string; modifier?: string } | 'roundabout-exit-passed' | null;
 
-function decide(ctx: LegContext, vertex: number, prevPiece: Piece, prev: Attrs, cur: Attrs, angle: number, before: number): Decision {
+function decide(ctx: LegContext, vertex: number, prevPiece: Piece, piece: Piece, prev: Attrs, cur: Attrs, angle: number, before: number): Decision {
   const n = ctx.network;
   const prevRound = (prev.flags & SEGMENT_ROUNDABOUT) !== 0;
   const curRound = (cur.flags & SEGMENT_ROUNDABOUT) !== 0;
@@ -197,7 +200,18 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, prev: Attrs, 
   if (prevMotorway && curLink) return { type: 'off ramp', modifier: angle >= 0 ? 'slight right' : 'slight left' };
   if (!prevMotorway && !prevLink && curLink && (cur.flags & SEGMENT_MOTORWAY) !== 0) return { type: 'on ramp', modifier: modifierOf(angle) };
   if (prevLink && curMotorway) return { type: 'merge', modifier: angle >= 0 ? 'slight right' : 'slight left' };
-  if (sameRoad && Math.abs(angle) < 40) return null;
+  // The other ways on, by their turn angle, for whether staying on the road is the obvious choice.
+  const otherAngles = departures.filter(([s, r]) => !(s === piece.segment && r === piece.reversed))
+    .map(([s, r]) => turnAngle(before, segmentBearing(n, s, r, false)));
+  if (sameRoad && Math.abs(angle) < 40) {
+    // A road of a similar name (O'Donnell Street → O'Donnell Street Cutoff) branching off where another
+    // way goes on straighter is a choice OSRM announces (a fork or a continue), not the road going on.
+    const branching = prev.way !== cur.way && otherAngles.some((a) => Math.abs(a) < Math.abs(angle));
+    if (!branching) return null;
+  }
+  // The same way bending at a junction whose other roads turn far more sharply is the obvious way on,
+  // which OSRM does not announce.
+  if (prev.way === cur.way && Math.abs(angle) < 90 && otherAngles.every((a) => Math.abs(a) >= Math.abs(angle) + OBVIOUS_MARGIN_DEGREES)) return null;
   if (departures.length <= 1) {
     if (sameRoad) return null;
     // Where only two roads meet OSRM names the change only (its obvious turn), whatever the angle.

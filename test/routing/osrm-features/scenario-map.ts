@@ -8,15 +8,12 @@
 import type { LngLat } from '../../../ports/router';
 import { tableRows, type Scenario } from './gherkin';
 
-/** Metres per degree east and north at a latitude (the WGS84 approximation OSRM's harness uses, "cheap ruler"). */
-function metresPerDegree(lat: number): { kx: number; ky: number } {
-  const a = 6378137, f = 1 / 298.257223563, e2 = f * (2 - f);
-  const m = (Math.PI / 180) * a;
-  const cos = Math.cos((lat * Math.PI) / 180);
-  const w2 = 1 / (1 - e2 * (1 - cos * cos));
-  const w = Math.sqrt(w2);
-  return { kx: m * w * cos, ky: m * w * w2 * (1 - e2) };
-}
+/**
+ * Degrees per metre of grid, the constant of OSRM's harness (features/support/data.js, `setGridSize`): the
+ * same in latitude and longitude, so a cell is the grid size north-south in OSRM's own distances and a
+ * little less east-west (by the cosine of the latitude), as in OSRM's runs.
+ */
+const DEGREES_PER_METRE = 8.990679362704611e-6;
 
 /** A route request of a scenario: its points and what OSRM expects. */
 export interface RouteCheck {
@@ -97,8 +94,7 @@ export class ScenarioMaps {
   draw(scenario: Scenario): DrawnScenario {
     let grid = 100;
     const origin = this.slotOrigin();
-    const { kx, ky } = metresPerDegree(origin[1]);
-    const at = (cellsEast: number, cellsNorth: number): LngLat => [origin[0] + (cellsEast * grid) / kx, origin[1] + (cellsNorth * grid) / ky];
+    const at = (cellsEast: number, cellsNorth: number): LngLat => [origin[0] + cellsEast * grid * DEGREES_PER_METRE, origin[1] + cellsNorth * grid * DEGREES_PER_METRE];
     const named = new Map<string, MapNode>();
     const locations = new Map<string, LngLat>();
     const waysByNodes = new Map<string, number>();
@@ -172,8 +168,7 @@ export class ScenarioMaps {
       } else if (t === 'routability should be' && step.table) {
         tableRows(step.table).forEach((r, i) => {
           const rowOrigin = i === 0 ? origin : this.slotOrigin();
-          const rx = metresPerDegree(rowOrigin[1]).kx;
-          const p = (cellsEast: number): LngLat => [rowOrigin[0] + (cellsEast * grid) / rx, rowOrigin[1]];
+          const p = (cellsEast: number): LngLat => [rowOrigin[0] + cellsEast * grid * DEGREES_PER_METRE, rowOrigin[1]];
           const wayTags: Record<string, string> = { highway: 'primary' };
           const nodeTags: Record<string, string> = {};
           for (const [k, v] of Object.entries(r)) {

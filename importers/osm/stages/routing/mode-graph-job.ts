@@ -13,6 +13,8 @@ export interface ModeGraphJob {
   blockedVertices: number[];
   /** Per segment, 1 when its access is restricted for the mode (mode-graph.ts). */
   restricted: Uint8Array;
+  /** Per segment, 1 when a route may not start or end on it (profile's `startpoint` false, not ferries). */
+  noStart: Uint8Array;
   /** Obstacles at vertices whose seconds the mode's turns pay; null for modes that pay none. */
   obstacles: VertexObstacles | null;
   /** Where the contraction writes its finished edges instead of keeping them in memory; null: memory. */

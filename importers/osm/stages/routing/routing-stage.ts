@@ -69,7 +69,10 @@ export class RoutingStage implements ImportStage {
   private readonly wayFlags = new TypedList(Uint8Array);
   private readonly wayLength = new TypedList(Float32Array);
   /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), restricted access (1), per way. */
-  private readonly waySpeed = MODES.map(() => ({ fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array), restricted: new TypedList(Uint8Array) }));
+  private readonly waySpeed = MODES.map(() => ({
+    fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array), restricted: new TypedList(Uint8Array),
+    noStart: new TypedList(Uint8Array),
+  }));
   // Pieces: runs of a way's nodes present in the extract.
   private readonly pieceWay = new TypedList(Uint32Array);
   private readonly pieceStart = new TypedList(Uint32Array);
@@ -144,6 +147,7 @@ export class RoutingStage implements ImportStage {
       this.waySpeed[m].bwd.push(s?.backwardKph ?? 0);
       this.waySpeed[m].ferry.push(s?.durationSeconds ?? 0);
       this.waySpeed[m].restricted.push(s?.restricted ? 1 : 0);
+      this.waySpeed[m].noStart.push(s?.startpoint === false ? 1 : 0);
     });
 
     const use = (this.useCount ??= new Uint8Array(nodes.size));
@@ -320,6 +324,8 @@ export class RoutingStage implements ImportStage {
       }
       const wayRestricted = this.waySpeed[m].restricted;
       const restricted = Uint8Array.from(network.segmentWay, (w) => wayRestricted.get(w));
+      const wayNoStart = this.waySpeed[m].noStart;
+      const noStart = Uint8Array.from(network.segmentWay, (w) => wayNoStart.get(w));
       const blockedVertices: number[] = [];
       for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
       if (mode === 'car') applied = restrictions.length;
@@ -328,7 +334,7 @@ export class RoutingStage implements ImportStage {
       closeDuplicateSegments(network, segmentForward, segmentBackward);
       return [{
         id: m, segmentForward, segmentBackward,
-        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted,
+        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted, noStart,
         obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null, contractionSpillDir: null,
       }];
     });

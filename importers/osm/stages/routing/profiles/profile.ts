@@ -48,7 +48,7 @@ export interface ProfileSpec {
   surfaceKph?: Readonly<Record<string, number>>;
   tracktypeKph?: Readonly<Record<string, number>>;
   smoothnessKph?: Readonly<Record<string, number>>;
-  /** Whether `highway=service` + a denied access value closes the road to route ends (OSRM's service_access_tag_blacklist). */
+  /** Whether `highway=service` + `access=private` (for the mode) closes the road to route ends (OSRM's service_access_tag_blacklist). */
   servicePrivateNoStart?: boolean;
   /**
    * A road only for high-occupancy vehicles (`hov=designated`, or every lane of `hov:lanes` designated)
@@ -229,7 +229,7 @@ export function waySpeeds(spec: ProfileSpec, tags: OsmTags, lengthMetres: number
   forwardKph = Math.min(forwardKph, spec.maxKph);
   backwardKph = Math.min(backwardKph, spec.maxKph);
 
-  const startpoint = !ferry && !(spec.servicePrivateNoStart && cls === 'service' && fwdAccess !== undefined && spec.denied.has(fwdAccess));
+  const startpoint = !ferry && !(spec.servicePrivateNoStart && cls === 'service' && fwdAccess === 'private');
   const result: WaySpeeds = {
     forwardKph: forwardOpen ? Math.max(0, forwardKph) : 0,
     backwardKph: backwardOpen ? Math.max(0, backwardKph) : 0,
