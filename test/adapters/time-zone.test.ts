@@ -1,5 +1,5 @@
 import { createGeoTzTimeZones } from '../../adapters/time-zones/geo-tz/geo-tz-time-zones';
-import { LeastRecentlyUsed } from '../../adapters/time-zones/geo-tz/least-recently-used';
+import { LeastRecentlyUsed } from '../../core/cache/least-recently-used';
 
 describe('geo-tz time zones', () => {
   const zones = createGeoTzTimeZones();
@@ -58,7 +58,24 @@ describe('LeastRecentlyUsed', () => {
     expect(lru.size).toBe(2);
   });
 
-  test('rejects a capacity below 1', () => {
-    expect(() => new LeastRecentlyUsed(0)).toThrow(RangeError);
+  test('capacity 0 keeps nothing; a negative or fractional capacity is refused', () => {
+    const off = new LeastRecentlyUsed<string, number>(0);
+    off.set('a', 1);
+    expect(off.get('a')).toBeUndefined();
+    expect(off.size).toBe(0);
+    expect(() => new LeastRecentlyUsed(-1)).toThrow(RangeError);
+    expect(() => new LeastRecentlyUsed(1.5)).toThrow(RangeError);
+  });
+
+  test('delete forgets an entry; has does not refresh it', () => {
+    const lru = new LeastRecentlyUsed<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    expect(lru.has('a')).toBe(true);
+    lru.set('c', 3);
+    expect(lru.has('a')).toBe(false);
+    lru.delete('b');
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.size).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 // The "all" dataset: `geo-tz/dist/find-all` because TypeScript's node10 resolution ignores the `exports` map.
 import { find, setCache } from 'geo-tz/dist/find-all';
 import type { TimeZoneLookup } from '../../../ports/time-zones';
-import { LeastRecentlyUsed } from './least-recently-used';
+import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 
 export interface GeoTzTimeZonesOptions {
   /**

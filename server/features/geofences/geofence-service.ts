@@ -10,6 +10,7 @@ import { scopeKey } from '../../../adapters/store/scope-key';
 import { GeofenceIndex, type PreparedGeofence } from '../../../core/geofencing';
 import { prepareForIndex } from '../../../core/geofencing/geofence-index';
 import { newObjectId } from '../../../core/object-id';
+import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 import type { Geofence, LngLat } from '../../../core/types';
 import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type GeofenceInput, type GeofenceInputOptions, type PlaceShape } from './geofence-input';
 
@@ -92,7 +93,7 @@ export class GeofenceService {
 
   private isochroneMaker?: (center: LngLat, mode: RouterMode, minutes: number) => Promise<LngLat[]>;
   /** Outlines (or why there is none) computed by prepareBody, for the parser; oldest dropped first. */
-  private readonly isochrones = new Map<string, LngLat[] | string>();
+  private readonly isochrones = new LeastRecentlyUsed<string, LngLat[] | string>(MAX_CACHED_ISOCHRONES);
 
   /** Set at start-up with the router: the outline of the area reachable within minutes. */
   makeIsochronesWith(maker: (center: LngLat, mode: RouterMode, minutes: number) => Promise<LngLat[]>): void {
@@ -116,7 +117,6 @@ export class GeofenceService {
         shape = `no ${wanted.mode} road network reaches (${wanted.center[1]},${wanted.center[0]}) to compute the isochrone: ${err.message}`;
       }
       this.isochrones.set(wanted.key, shape);
-      if (this.isochrones.size > MAX_CACHED_ISOCHRONES) this.isochrones.delete(this.isochrones.keys().next().value!);
     }
     return placed;
   }

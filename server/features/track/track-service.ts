@@ -15,6 +15,7 @@ import type { UserDoc } from '../../../core/model/user';
 import { eventGeofence, eventUser, userGeofence } from '../../../core/model/views';
 import type { GeofenceService } from '../geofences/geofence-service';
 import { userLockKey, type TrackContext, type TrackJson, type TrackStep, type TrackUpdate } from '../../track-step';
+import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 import { HotUsers } from './hot-users';
 import { eventJson, userJson } from './doc-json';
 
@@ -77,13 +78,11 @@ export class TrackService {
    * guess of track(), so that a steady user takes one lock and one lookup. Only a hint, always checked
    * under the lock; bounded, oldest entries dropped first.
    */
-  private readonly knownKeys = new Map<string, string>();
+  private readonly knownKeys = new LeastRecentlyUsed<string, string>(KNOWN_KEYS);
 
   private remember(inputKey: string, key: string): void {
     if (this.knownKeys.get(inputKey) === key) return;
-    this.knownKeys.delete(inputKey);
     this.knownKeys.set(inputKey, key);
-    if (this.knownKeys.size > KNOWN_KEYS) this.knownKeys.delete(this.knownKeys.keys().next().value as string);
   }
 
   use(step: TrackStep): void {

@@ -11,6 +11,7 @@ import { scopeKey } from '../../../adapters/store/scope-key';
 import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
 import { withUser } from './outbox-bundle';
 import { publicView } from '../../../core/model/views';
+import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 
 export const SHARED_USERS = 'outbox_users';
 
@@ -41,7 +42,7 @@ const CACHED = 64;
  * rows that follow it.
  */
 export class PayloadBodies {
-  private readonly users = new Map<string, string>();
+  private readonly users = new LeastRecentlyUsed<string, string>(CACHED);
 
   constructor(private readonly store: Store) {}
 
@@ -73,7 +74,6 @@ export class PayloadBodies {
       const shared = (await this.store.get(SHARED_USERS, scope, id)) as SharedUserDoc | undefined;
       json = shared?.userJson ?? JSON.stringify(shared ? shared.user : await this.storedUser(scope, row));
       this.users.set(key, json);
-      if (this.users.size > CACHED) this.users.delete(this.users.keys().next().value as string);
     }
     return json;
   }
