@@ -14,10 +14,13 @@ import { buildDashboard, chromiumMissing, launchChromium } from '../test/dashboa
 import { startGatewayProcess } from './http/gateway-process';
 import { METRO_CENTER, randomPoint, prng } from './support/metro';
 import { seedGeofences } from './support/seed';
+import { topSelfTime, type CpuProfile } from './support/cpu-profile';
 
 const GEOFENCES = Number(process.argv[2] ?? 100_000);
 const USERS = Number(process.argv[3] ?? 10_000);
 const RUNS = 3;
+/** PROFILE=1: a V8 CPU profile of the page's main thread until the first draw and during zoom/pan (slows it). */
+const PROFILE = process.env.PROFILE === '1';
 const MiB = 1024 * 1024;
 
 async function seedUsers(url: string, key: string, count: number): Promise<void> {
@@ -124,24 +127,38 @@ async function main(): Promise<void> {
         const kind = u.pathname.startsWith('/v1/') ? u.pathname : path.basename(u.pathname) || 'page';
         byKind.set(kind, (byKind.get(kind) ?? 0) + e.encodedDataLength);
       });
-      await page.goto(`${gateway.url}/dashboard/#/map`);
-      await page.locator('#map[data-ready]').waitFor({ timeout: 120_000 });
+      const profiled = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
+        if (!PROFILE) return fn();
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+        const result = await fn();
+        const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+        console.log(`  run ${run} ${phase}, main thread's self time:\n    ${topSelfTime(profile, 12).join('\n    ')}`);
+        return result;
+      };
+      await profiled('until the first draw', async () => {
+        await page.goto(`${gateway.url}/dashboard/#/map`);
+        await page.locator('#map[data-ready]').waitFor({ timeout: 120_000 });
+      });
       drawn = true;
       const drawnAt = Number(await page.locator('#map').getAttribute('data-drawn-at'));
       const status = await page.locator('#map-status').textContent();
       const longestBeforeDraw = Number(await page.evaluate('window.__longestBeforeDraw'));
       // Zoom and pan with real input while recording every frame: wheel in twice, drag, wheel out, drag.
       await page.waitForTimeout(1500);
-      await page.evaluate(FRAME_RECORDER);
-      const box = (await page.locator('#map').boundingBox())!;
-      const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-      await page.mouse.move(cx, cy);
-      for (const dy of [-300, -300]) { await page.mouse.wheel(0, dy); await page.waitForTimeout(700); }
-      await page.mouse.down(); await page.mouse.move(cx - 250, cy - 120, { steps: 20 }); await page.mouse.up();
-      await page.waitForTimeout(700);
-      await page.mouse.wheel(0, 300); await page.waitForTimeout(700);
-      await page.mouse.move(cx, cy); await page.mouse.down(); await page.mouse.move(cx + 300, cy + 100, { steps: 20 }); await page.mouse.up();
-      await page.waitForTimeout(1000);
+      await profiled('zoom and pan', async () => {
+        await page.evaluate(FRAME_RECORDER);
+        const box = (await page.locator('#map').boundingBox())!;
+        const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+        await page.mouse.move(cx, cy);
+        for (const dy of [-300, -300]) { await page.mouse.wheel(0, dy); await page.waitForTimeout(700); }
+        await page.mouse.down(); await page.mouse.move(cx - 250, cy - 120, { steps: 20 }); await page.mouse.up();
+        await page.waitForTimeout(700);
+        await page.mouse.wheel(0, 300); await page.waitForTimeout(700);
+        await page.mouse.move(cx, cy); await page.mouse.down(); await page.mouse.move(cx + 300, cy + 100, { steps: 20 }); await page.mouse.up();
+        await page.waitForTimeout(1000);
+      });
       const frames = (await page.evaluate('(window.__recording = false, window.__frames)')) as number[];
       const sorted = [...frames].sort((a, b) => a - b);
       const longest = Number(await page.evaluate('window.__longest'));
