@@ -9,7 +9,7 @@ import {
 import type { RouteDoc } from '../http/route';
 import { BOOLEAN, INTEGER, STRING, arrayOf, nullable, object, type ResponseDoc, type Schema } from '../http/response-schema';
 import {
-  API_KEY, DATA_OVERVIEW, DEAD_LETTER, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD,
+  API_KEY, DATA_OVERVIEW, DEAD_LETTER, WEBHOOK_QUEUE, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD,
   SYNC_REGION, SYNC_RUN, SYNC_SETTINGS, VALIDATED_ADDRESS, VALIDATION_RESULT, WEBHOOK,
 } from './schemas/admin-schemas';
 import { ADDRESS, BEACON, EVENT, GEOFENCE, GEOFENCE_SUMMARY, PLACE, REGION, TRIP, USER } from './schemas/resource-schemas';
@@ -186,6 +186,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /v1/webhooks/:id': { summary: 'Delete a webhook', response: NOTHING },
   'POST /v1/webhooks/:id/token': { summary: 'Rotate a webhook\'s signing token', response: replies({ webhook: WEBHOOK }) },
   'GET /v1/webhooks/:id/deliveries': { summary: 'Delivery log of a webhook', params: PAGING, response: replies({ deliveries: arrayOf(DELIVERY) }, LIST_META) },
+  'GET /v1/webhooks/:id/queue': { summary: 'Queue depth of a webhook: rows pending and dead, the oldest pending and its next attempt', response: replies({ queue: WEBHOOK_QUEUE }) },
   'GET /v1/webhooks/:id/dead-letters': { summary: 'Dead letters of a webhook', response: replies({ deadLetters: arrayOf(DEAD_LETTER) }, LIST_META) },
   'POST /v1/webhooks/:id/redeliver': {
     summary: 'Redeliver events',

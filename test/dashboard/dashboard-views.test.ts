@@ -142,6 +142,14 @@ describeBrowser('dashboard views', () => {
       await page.reload();
       return /Next retry/.test(String(await page.locator('#next-retry').textContent()));
     }, 15000, 500);
+    // The queue depth: the failing test event waits in the webhook's queue, then (two attempts) is dead.
+    expect(await page.locator('#webhook-queue').textContent()).toMatch(/^Queue: (1 delivery waiting \(oldest queued .+\) · 0 dead letters|nothing waiting · 1 dead letter)$/);
+    const queueOf = async () => (await server.request('GET', `/v1/webhooks/${hook._id}/queue`, { key: server.keys.testSk })).body.queue;
+    await until('the failing event dead', async () => (await queueOf()).dead === 1, 15000, 200);
+    expect(await queueOf()).toEqual({ pending: 0, dead: 1, countedTo: 100000, oldestPendingAt: null, nextAttemptAt: null });
+    await page.reload();
+    await page.locator('#webhook-queue', { hasText: 'Queue: nothing waiting · 1 dead letter' }).waitFor();
+    expect((await server.request('GET', '/v1/webhooks/000000000000000000000000/queue', { key: server.keys.testSk })).status).toBe(404);
     receiver.fallback = { status: 200 };
     await shot('webhook');
     page.once('dialog', (d) => void d.accept());

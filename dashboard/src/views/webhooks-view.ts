@@ -57,6 +57,7 @@ async function webhookDetail(ctx: ViewContext, id: string, error: HTMLElement): 
   const edit = webhookFields(webhook);
   const state = h('p', { id: 'webhook-state' });
   const retry = h('p', { class: 'muted', id: 'next-retry' });
+  const queue = h('p', { id: 'webhook-queue' });
   const deliveries = h('div');
   const dead = h('div', { id: 'dead-letters' });
   const redeliverAll = h('button', { type: 'button', id: 'redeliver-dead' }, 'Redeliver all dead letters');
@@ -70,9 +71,10 @@ async function webhookDetail(ctx: ViewContext, id: string, error: HTMLElement): 
   let current = webhook;
 
   const load = async () => {
-    const [{ webhook: w }, log, letters] = await Promise.all([
-      ctx.api.get(path), ctx.api.get(`${path}/deliveries`, { limit: 50 }), ctx.api.get(`${path}/dead-letters`, { limit: 100 }),
+    const [{ webhook: w }, log, letters, { queue: q }] = await Promise.all([
+      ctx.api.get(path), ctx.api.get(`${path}/deliveries`, { limit: 50 }), ctx.api.get(`${path}/dead-letters`, { limit: 100 }), ctx.api.get(`${path}/queue`),
     ]);
+    queue.textContent = queueText(q);
     current = w;
     state.replaceChildren(statePill(w), w.disabledAt ? ` since ${when(w.disabledAt)}` : '');
     pause.textContent = w.enabled === false ? 'Resume' : 'Pause';
@@ -140,7 +142,7 @@ async function webhookDetail(ctx: ViewContext, id: string, error: HTMLElement): 
 
   ctx.root.append(h('p', {}, h('a', { href: '#/webhooks' }, '← All webhooks')), error,
     h('h1', {}, webhook.description || webhook.url),
-    h('section', { class: 'card', 'aria-labelledby': 'state-h' }, h('h2', { id: 'state-h' }, 'State'), state, retry,
+    h('section', { class: 'card', 'aria-labelledby': 'state-h' }, h('h2', { id: 'state-h' }, 'State'), state, queue, retry,
       h('div', { class: 'toolbar' }, pause, test, remove),
       h('h2', {}, 'Signing token'), h('p', { class: 'row' }, token, showToken, copyToken, rotateToken),
       h('p', { class: 'muted' }, 'Each request carries a signature made with this token; see docs/webhooks.md.')),
@@ -148,4 +150,11 @@ async function webhookDetail(ctx: ViewContext, id: string, error: HTMLElement): 
     h('section', { class: 'card', 'aria-labelledby': 'dl-h' }, h('h2', { id: 'dl-h' }, 'Dead letters'), redeliverAll, dead),
     h('section', { class: 'card', 'aria-labelledby': 'del-h' }, h('h2', { id: 'del-h' }, 'Recent deliveries'), deliveries));
   await attempt(error, load);
+}
+
+/** "Queue: 1,204 events waiting (oldest 3 min ago) · 2 dead letters"; a count at the cap reads "at least". */
+function queueText(q: { pending: number; dead: number; countedTo: number; oldestPendingAt: string | null }): string {
+  const atLeast = (n: number) => (n >= q.countedTo ? 'at least ' : '');
+  const waiting = q.pending === 0 ? 'nothing waiting' : `${atLeast(q.pending)}${count(q.pending, 'delivery', 'deliveries')} waiting${q.oldestPendingAt ? ` (oldest queued ${when(q.oldestPendingAt)})` : ''}`;
+  return `Queue: ${waiting} · ${atLeast(q.dead)}${count(q.dead, 'dead letter')}`;
 }

@@ -11,6 +11,13 @@ export const WEBHOOK: Schema = component('Webhook', object({
   status: values('active', 'queue-full', 'disabled', 'disabled-failing'), queueFullSince: DATETIME, disabledReason: values('failing'), disabledAt: DATETIME,
 }, { optional: ['description', 'status', 'queueFullSince', 'disabledReason', 'disabledAt'] }));
 
+export const WEBHOOK_QUEUE: Schema = component('WebhookQueue', object({
+  pending: { type: 'integer', description: 'rows waiting for delivery (each one event, or one bundle in batch mode), counted up to countedTo' },
+  dead: { type: 'integer', description: 'dead letters stored, counted up to countedTo' },
+  countedTo: { type: 'integer', description: 'counts stop here: a count equal to it means at least that many' },
+  oldestPendingAt: nullable(DATETIME), nextAttemptAt: nullable(DATETIME),
+}));
+
 export const DELIVERY: Schema = component('Delivery', object({
   _id: STRING, createdAt: DATETIME, webhookId: ID, outboxId: STRING, outcome: STRING, eventIds: arrayOf(STRING), attempt: INTEGER,
   status: nullable(INTEGER), latencyMs: NUMBER, error: STRING, url: STRING, nextAttemptAt: DATETIME,

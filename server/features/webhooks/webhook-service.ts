@@ -25,6 +25,16 @@ import { listPage, type PageQuery } from '../../api/list-query';
 const ID = /^[0-9a-f]{24}$/;
 const ROW_BATCH = 500;
 export const MAX_REDELIVER_EVENTS = 1000;
+/** Queue counts stop here: past it the dashboard says "at least" (the delivery cap is usually lower). */
+export const QUEUE_COUNT_CAP = 100_000;
+
+export interface WebhookQueue {
+  pending: number;
+  dead: number;
+  countedTo: number;
+  oldestPendingAt: string | null;
+  nextAttemptAt: string | null;
+}
 
 export interface RedeliverEventsRequest {
   eventIds?: string[];
@@ -79,6 +89,21 @@ export class WebhookService {
     const found = ID.test(id) ? ((await this.store.get('webhooks', scope, id)) as WebhookDoc | undefined) : undefined;
     if (!found) throw new NotFound(`No webhook with _id "${id}"`, 'id');
     return found;
+  }
+
+  /**
+   * The webhook's queue: rows pending and dead letters, each counted through the outbox's index up to
+   * QUEUE_COUNT_CAP (a count costs the index entries it reads), and the head row's age and next attempt.
+   */
+  async queue(scope: Scope, id: string): Promise<WebhookQueue> {
+    const webhook = await this.get(scope, id);
+    const pending = { webhookId: webhook._id, state: 'pending' };
+    const counted = (state: string) => this.store.count('outbox', scope, { equals: { webhookId: webhook._id, state }, sortBy: 'createdAt', order: 'asc', limit: QUEUE_COUNT_CAP });
+    const [queued, dead, head] = await Promise.all([
+      counted('pending'), counted('dead'),
+      this.store.list('outbox', scope, { equals: pending, sortBy: 'createdAt', order: 'asc', limit: 1 }).then((r) => r.docs[0] as OutboxRow | undefined),
+    ]);
+    return { pending: queued, dead, countedTo: QUEUE_COUNT_CAP, oldestPendingAt: head?.createdAt ?? null, nextAttemptAt: head?.nextAttemptAt ?? null };
   }
 
   async create(scope: Scope, fields: WebhookFields, now: Date): Promise<WebhookDoc> {

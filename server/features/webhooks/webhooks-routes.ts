@@ -49,6 +49,11 @@ export function webhookRoutes(service: WebhookService): Route[] {
       handler: async ({ scope, params, now }) => ({ body: { webhook: publicWebhook(await service.rotateToken(scope, params.id, now)) } }),
     },
     {
+      // What waits for this endpoint: counted through the outbox's (webhookId, state) index, bounded.
+      method: 'GET', path: '/v1/webhooks/:id/queue', auth: 'secret', rate,
+      handler: async ({ scope, params }) => ({ body: { queue: await service.queue(scope, params.id) } }),
+    },
+    {
       // The delivery log, newest first: one entry per attempt (and per expiry).
       method: 'GET', path: '/v1/webhooks/:id/deliveries', auth: 'secret', rate,
       handler: async ({ scope, params, query }) => {
