@@ -2,12 +2,12 @@
 // exists (core/formats/extract-layout.ts). `waymark data import` and `remove` change that folder while the
 // gateway runs; the catalog looks at the manifests at most every `checkMs` (from the scheduler, and on
 // `current()` when the period has passed) and tells subscribers (router, geocoder, places) when the
-// set changed, so they reload without a restart. Like the regions' boundary watch, it compares a
-// signature (names, manifest inode, size, mtime) rather than trusting one directory mtime.
+// set changed, so they reload without a restart (the manifests' signature: adapters/data-dir).
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTRACT_NAME, MANIFEST_FILE, extractsDir, type ExtractManifest } from '../../core/formats/extract-layout';
 import { readManifest } from '../../core/formats/extract-folders';
+import { filesSignature } from '../data-dir/files-signature';
 
 export interface LoadedExtract {
   name: string;
@@ -87,23 +87,15 @@ export class ExtractCatalog {
     } catch {
       return { names: [], signature: 'absent' };
     }
-    const names: string[] = [];
-    const parts: string[] = [];
-    for (const name of entries.sort()) {
-      if (!EXTRACT_NAME.test(name)) continue;
-      try {
-        const st = fs.statSync(path.join(this.dir, name, MANIFEST_FILE));
-        names.push(name);
-        parts.push(`${name}:${st.ino}:${st.size}:${st.mtimeMs}`);
-      } catch {
-        // No manifest: an unfinished folder, not served.
-      }
-    }
+    // No manifest: an unfinished folder, not served.
+    const { present: names, signature } = filesSignature(
+      entries.sort().filter((name) => EXTRACT_NAME.test(name)).map((name) => ({ label: name, path: path.join(this.dir, name, MANIFEST_FILE) })),
+    );
     const swapping = entries.some((e) => {
       const m = /^\.old-(.+)-\d+$/.exec(e);
       return m !== null && !names.includes(m[1]);
     });
     if (swapping) return null;
-    return { names, signature: parts.join('|') };
+    return { names, signature };
   }
 }

@@ -1,10 +1,10 @@
 // Imported boundaries reach a running gateway without a restart: `waymark regions import` (or any copy
 // of an importer output) changes <dataDir>/regions/, and the next lookup after the check period sees
-// it. A signature of the directory (names, sizes, modification times) is compared rather than the
-// directory's own mtime alone, so a file overwritten in place is noticed too.
+// it. The files' signature (adapters/data-dir) is compared, not the directory's own mtime.
 import fs from 'node:fs';
 import path from 'node:path';
 import { boundaryDirectory } from '../../../core/formats/boundaries/boundary-file';
+import { filesSignature } from '../../../adapters/data-dir/files-signature';
 
 export interface BoundaryWatchOptions {
   dataDir: string;
@@ -39,15 +39,6 @@ export class BoundaryWatch {
     } catch {
       return 'absent';
     }
-    const parts: string[] = [];
-    for (const name of names) {
-      try {
-        const st = fs.statSync(path.join(this.dir, name));
-        parts.push(`${name}:${st.size}:${st.mtimeMs}`);
-      } catch {
-        // Removed between readdir and stat: its absence is the signature.
-      }
-    }
-    return parts.join('|');
+    return filesSignature(names.map((name) => ({ label: name, path: path.join(this.dir, name) }))).signature;
   }
 }
