@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildDashboard, chromiumMissing, launchChromium } from '../test/dashboard/browser';
+import { buildDashboard, chromiumMissing, launchChromium } from '../test/support/chromium';
 import { startGatewayProcess } from './http/gateway-process';
 import { METRO_CENTER, randomPoint, prng } from './support/metro';
 import { seedGeofences } from './support/seed';

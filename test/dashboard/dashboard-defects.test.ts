@@ -5,13 +5,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
-import { announceSkip } from '../support/requires';
 import { OSM, fixturesPresent, serverWithExtracts } from '../routing/support';
-import { buildDashboard, CHROMIUM, chromiumMissing, launchChromium } from './browser';
+import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
 
-const missing = chromiumMissing();
-if (missing) announceSkip('dashboard defects in a browser', { missing: CHROMIUM, how: 'apt-get install chromium, or set CHROMIUM_PATH' });
-const describeBrowser = missing ? describe.skip : describe;
+const describeBrowser = withChromium('dashboard defects in a browser');
 
 const STORE = { lat: 39.2979, lng: -76.5905 };
 /** A square about 3.3 km across, north-east of the store. */
@@ -251,7 +248,7 @@ describeBrowser('dashboard defects of issue 33', () => {
 const monaco = fixturesPresent('dashboard isochrones', path.join(OSM, 'monaco-osrm.osm.pbf'));
 const CASINO: [number, number] = [7.4277, 43.7392];
 
-(monaco && !missing ? describe : describe.skip)('dashboard isochrones (Monaco imported)', () => {
+(monaco ? withChromium('dashboard isochrones in a browser') : describe.skip)('dashboard isochrones (Monaco imported)', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;

@@ -6,12 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { fastWebhooks } from '../api/webhooks-config';
 import { startReceiver, type TestReceiver } from '../api/webhooks-receiver';
-import { buildDashboard, CHROMIUM, chromiumMissing, launchChromium } from './browser';
-import { announceSkip } from '../support/requires';
+import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
 
-const missing = chromiumMissing();
-if (missing) announceSkip('dashboard in a browser', { missing: CHROMIUM, how: 'apt-get install chromium, or set CHROMIUM_PATH' });
-const describeBrowser = missing ? describe.skip : describe;
+const describeBrowser = withChromium('dashboard in a browser');
 
 const SEED = { lat: 39.2979, lng: -76.5905 };
 

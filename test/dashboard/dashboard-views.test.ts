@@ -5,14 +5,11 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
-import { announceSkip } from '../support/requires';
 import { fastWebhooks } from '../api/webhooks-config';
 import { startReceiver, type TestReceiver } from '../api/webhooks-receiver';
-import { buildDashboard, CHROMIUM, chromiumMissing, launchChromium } from './browser';
+import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
 
-const missing = chromiumMissing();
-if (missing) announceSkip('dashboard views in a browser', { missing: CHROMIUM, how: 'apt-get install chromium, or set CHROMIUM_PATH' });
-const describeBrowser = missing ? describe.skip : describe;
+const describeBrowser = withChromium('dashboard views in a browser');
 
 const STORE = { lat: 39.2979, lng: -76.5905 };
 

@@ -4,9 +4,9 @@
 // out of the view; and in Chromium, the map's status names the total the store counted.
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
-import { announceSkip, envVar, requires } from '../support/requires';
+import { envVar, requires } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
-import { buildDashboard, CHROMIUM, chromiumMissing, launchChromium } from './browser';
+import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
 
 /** More than the 2,000 users a view lists one by one, so the view answers counts per cell. */
 const USERS = 2050;
@@ -128,9 +128,7 @@ requires('two gateway nodes on one PostgreSQL', envVar('DATABASE_URL', 'postgres
   }, 240_000);
 });
 
-const missing = chromiumMissing();
-if (missing) announceSkip('map counts in a browser', { missing: CHROMIUM, how: 'apt-get install chromium, or set CHROMIUM_PATH' });
-(missing ? describe.skip : describe)('map view in Chromium: the counted users', () => {
+withChromium('map counts in a browser')('map view in Chromium: the counted users', () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {

@@ -11,7 +11,7 @@ import { configFromEnv } from '../../server/config';
 import { executable, requires } from '../support/requires';
 import { startTestServer, type TestServer } from '../support/server';
 import { makeCertificate, OPENSSL } from '../support/test-certificate';
-import { buildDashboard, CHROMIUM, launchChromium } from './browser';
+import { buildDashboard, CHROMIUM, launchChromium } from '../support/chromium';
 
 // Swagger UI's bundle is large and this machine is shared: loading and rendering take tens of seconds.
 jest.setTimeout(120_000);

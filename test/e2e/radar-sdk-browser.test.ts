@@ -1,17 +1,17 @@
 // The published web SDK (radar-sdk-js from npm) in headless Chromium, cross-origin against a real gateway:
 // the page is served from one origin, the gateway listens on another, so CORS, preflights and exposed
 // headers are exercised as in a customer's site. Each SDK call is one entry of CALLS; geo calls whose
-// endpoint is not built yet (404) skip with one line. Needs /usr/bin/chromium (Debian's `chromium`).
+// endpoint is not built yet (404) skip with one line. Needs Chromium (test/support/chromium.ts).
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { announceSkip, executable, requires } from '../support/requires';
+import { launchChromium, withChromium } from '../support/chromium';
+import { announceSkip } from '../support/requires';
 import { startTestServer, type TestServer } from '../support/server';
 
-const CHROMIUM = '/usr/bin/chromium';
-const withChromium = requires('web SDK in headless Chromium', executable(CHROMIUM, 'apt-get install chromium'));
+const inChromium = withChromium('web SDK in headless Chromium');
 
 // Café Reichard, Cologne: the geofence the track call enters.
 const AT = { latitude: 50.9413, longitude: 6.9583, accuracy: 10 };
@@ -106,14 +106,13 @@ function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
   })));
 }
 
-withChromium('radar-sdk-js in Chromium against the gateway', () => {
+inChromium('radar-sdk-js in Chromium against the gateway', () => {
   let gateway: TestServer;
   let site: { url: string; close(): Promise<void> };
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
     gateway = await startTestServer();
     const fence = await gateway.request('PUT', '/v1/geofences/cafe/reichard', {
       key: gateway.keys.testSk, body: { description: 'Café Reichard', type: 'circle', coordinates: [AT.longitude, AT.latitude], radius: 100 },
@@ -123,10 +122,7 @@ withChromium('radar-sdk-js in Chromium against the gateway', () => {
     // timeout is not spent on it.
     expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
     site = await startPageServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(site.url);
     await page.waitForFunction(() => (globalThis as any).Radar !== undefined);

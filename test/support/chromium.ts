@@ -1,14 +1,23 @@
-// Headless Chromium for dashboard tests: Debian's package at /usr/bin/chromium (playwright's own browser
-// download cannot work offline). Tests skip, saying so once, when it is not installed.
+// Headless Chromium for the browser tests (the dashboard's, the web SDK's) and bench/dashboard.ts: Debian's
+// package at /usr/bin/chromium (playwright's own browser download cannot work offline), launched with one
+// set of flags. Test groups skip, saying so once, when it is not installed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { executable, requires, type Need } from './requires';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function chromiumMissing(): string | undefined {
   return fs.existsSync(CHROMIUM) ? undefined : `${CHROMIUM} not found (apt-get install chromium, or set CHROMIUM_PATH)`;
+}
+
+export const CHROMIUM_NEED: Need = executable(CHROMIUM, 'apt-get install chromium, or set CHROMIUM_PATH');
+
+/** `describe` when Chromium (and every other need) is there, else `describe.skip` after one line. */
+export function withChromium(group: string, ...more: Need[]): jest.Describe {
+  return requires(group, CHROMIUM_NEED, ...more);
 }
 
 /**
