@@ -1,5 +1,5 @@
 // Query parameters shared by the list endpoints: limit and the date cursors.
-import type { DateRange, ListQuery, ListResult, Scope, Store } from '../../ports/store';
+import type { Collection, DateRange, DocBase, ListQuery, ListResult, Scope, Store } from '../../ports/store';
 import { BadRequest } from '../http/errors';
 import { readDatetime, readEnum, readNumber, readString } from '../http/params';
 import { datetime, integer, oneOf, text } from '../http/params/param-spec';
@@ -126,7 +126,7 @@ function shiftMs(iso: string, ms: number): string {
  * and the next page is asked with `beforeId` / `afterId` = the last `_id` beside the timestamp.
  * Timestamps are ISO strings with milliseconds.
  */
-export async function listPage(store: Store, collection: string, scope: Scope, page: PageQuery): Promise<ListResult> {
+export async function listPage<T extends DocBase>(store: Store, collection: Collection<T>, scope: Scope, page: PageQuery): Promise<ListResult<T>> {
   const { beforeId, afterId, ...query } = page;
   const field = query.sortBy;
   const asc = query.order === 'asc';
@@ -139,7 +139,7 @@ export async function listPage(store: Store, collection: string, scope: Scope, p
   const { docs: beyond, hasMore } = await store.list(collection, scope, { ...query, limit: query.limit + 1 });
   const docs = [...tieRest, ...beyond];
   if (docs.length <= query.limit) return { docs, hasMore };
-  const boundary = docs[query.limit - 1][field] as string;
+  const boundary = docs[query.limit - 1][field];
   if (docs[query.limit][field] !== boundary) return { docs: docs.slice(0, query.limit), hasMore: true };
   let start = query.limit - 1;
   while (start > 0 && docs[start - 1][field] === boundary) start--;
@@ -150,7 +150,7 @@ export async function listPage(store: Store, collection: string, scope: Scope, p
  * The items at exactly `at` (one millisecond) that come after the cursor's `_id` in list order: below it
  * newest first, above it oldest first.
  */
-async function restOfTie(store: Store, collection: string, scope: Scope, query: ListQuery, at: string, cursorId: string): Promise<ListResult['docs']> {
+async function restOfTie<T extends DocBase>(store: Store, collection: Collection<T>, scope: Scope, query: ListQuery, at: string, cursorId: string): Promise<T[]> {
   const asc = query.order === 'asc';
   const others = (query.ranges ?? []).filter((r) => r.field !== query.sortBy);
   const same = (query.ranges ?? []).filter((r) => r.field === query.sortBy);

@@ -1,5 +1,5 @@
 // Geofences and beacons are addressed by `_id` or by the pair (tag, externalId).
-import type { Doc, Scope, Store } from '../../ports/store';
+import type { Collection, DocBase, Scope, Store } from '../../ports/store';
 import { NotFound } from '../http/errors';
 
 export interface TaggedAddress {
@@ -23,13 +23,13 @@ export function taggedLockKey(kind: string, scope: Scope, at: TaggedAddress): st
   return JSON.stringify([kind, scope.projectId, scope.live, at.id ?? null, at.tag ?? null, at.externalId ?? null]);
 }
 
-export async function findTagged(store: Store, collection: string, scope: Scope, at: TaggedAddress): Promise<Doc | undefined> {
+export async function findTagged<T extends DocBase>(store: Store, collection: Collection<T>, scope: Scope, at: TaggedAddress): Promise<T | undefined> {
   if (at.id !== undefined) return store.get(collection, scope, at.id);
   if (at.tag !== undefined && at.externalId !== undefined) return store.findOne(collection, scope, { tag: at.tag, externalId: at.externalId });
   return undefined;
 }
 
-export async function requireTagged(store: Store, collection: string, scope: Scope, at: TaggedAddress, noun: string): Promise<Doc> {
+export async function requireTagged<T extends DocBase>(store: Store, collection: Collection<T>, scope: Scope, at: TaggedAddress, noun: string): Promise<T> {
   const doc = await findTagged(store, collection, scope, at);
   if (!doc) {
     const what = at.id !== undefined ? `_id "${at.id}"` : `tag "${at.tag}" and externalId "${at.externalId}"`;

@@ -14,7 +14,7 @@ import { lngIntervals } from '../../adapters/store/lng-intervals';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { RevisionConflict } from '../../adapters/store/revision-conflict';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import { COLLECTIONS } from '../../server/api/collections';
+import { COLLECTIONS, USERS as USER_DOCS } from '../../server/api/collections';
 import { listPage } from '../../server/api/list-query';
 import { announceSkip, envVar } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
@@ -129,7 +129,7 @@ async function allPages(store: Store, order: 'asc' | 'desc', limit: number, star
   let beforeId: string | undefined;
   for (;;) {
     const range = cursor === undefined ? [] : [order === 'asc' ? { field: 'updatedAt' as const, after: cursor } : { field: 'updatedAt' as const, before: cursor }];
-    const { docs, hasMore } = await listPage(store, 'users', scope, { limit, sortBy: 'updatedAt', order, ranges: range, beforeId });
+    const { docs, hasMore } = await listPage(store, USER_DOCS, scope, { limit, sortBy: 'updatedAt', order, ranges: range, beforeId });
     seen.push(...docs.map((d) => d._id));
     if (!hasMore) return seen;
     cursor = docs[docs.length - 1].updatedAt;

@@ -2,7 +2,9 @@
 // kept current by the beacon endpoints, which report every put and delete here. Beacons written by
 // another process (another gateway node, announced by the store) drop the environment's index: it is
 // read again on next use (an environment has a few hundred beacons, not geofences' hundred thousand).
-import type { Doc, RemoteChange, Scope, Store } from '../../../ports/store';
+import type { RemoteChange, Scope, Store } from '../../../ports/store';
+import type { BeaconDoc } from '../../../core/model/beacon';
+import { BEACONS } from '../../api/collections';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { BeaconIndex, type IndexedBeacon } from '../../../core/beacons';
 
@@ -10,11 +12,6 @@ interface Loaded {
   /** Every stored beacon, disabled ones too (an update may enable them). */
   docs: Map<string, IndexedBeacon>;
   index: BeaconIndex;
-}
-
-/** Stored beacons were checked by beacon-input.ts on the way in: the one place their shape is assumed. */
-function indexed(doc: Doc): IndexedBeacon {
-  return doc as unknown as IndexedBeacon;
 }
 
 export class BeaconDirectory {
@@ -34,8 +31,8 @@ export class BeaconDirectory {
   }
 
   /** After a beacon was written: the index is rebuilt from memory, without reading the Store. */
-  put(scope: Scope, doc: Doc): void {
-    this.change(scope, (docs) => docs.set(doc._id, indexed(doc)));
+  put(scope: Scope, doc: BeaconDoc): void {
+    this.change(scope, (docs) => docs.set(doc._id, doc));
   }
 
   deleted(scope: Scope, id: string): void {
@@ -60,8 +57,8 @@ export class BeaconDirectory {
     if (!entry) {
       entry = (async () => {
         const docs = new Map<string, IndexedBeacon>();
-        await this.store.scan('beacons', scope, (batch) => {
-          for (const d of batch) docs.set(d._id, indexed(d));
+        await this.store.scan(BEACONS, scope, (batch) => {
+          for (const d of batch) docs.set(d._id, d);
         });
         return { docs, index: new BeaconIndex([...docs.values()]) };
       })();

@@ -1,7 +1,7 @@
 // Body rules of beacon create and upsert (spec: Beacon resource and Beacons endpoints).
 import { BadRequest } from '../../http/errors';
 import { readBoolean, readEnum, readLngLatArray, readMetadata, readString, required } from '../../http/params';
-import type { BeaconFields, BeaconType } from '../../../core/model/beacon';
+import type { BeaconFields } from '../../../core/model/beacon';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const HEX = (bytes: number): RegExp => new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`);

@@ -1,5 +1,7 @@
 // Beacons: list, get, create, upsert and delete, by _id or (tag, externalId).
-import type { Doc, Scope, Store } from '../../../ports/store';
+import { put, remove, type Scope, type Store } from '../../../ports/store';
+import type { BeaconDoc } from '../../../core/model/beacon';
+import { BEACONS } from '../../api/collections';
 import { readString, required } from '../../http/params';
 import type { RequestContext, Route } from '../../http/route';
 import { newObjectId } from '../../../core/object-id';
@@ -11,7 +13,7 @@ import { parseBeaconInput } from './beacon-input';
 
 const KEY_TEXT = { maxLength: 256 };
 
-function saveBeacon(scope: Scope, existing: Doc | undefined, tag: string, externalId: string, body: Record<string, unknown>, now: Date): Doc {
+function saveBeacon(scope: Scope, existing: BeaconDoc | undefined, tag: string, externalId: string, body: Record<string, unknown>, now: Date): BeaconDoc {
   const input = parseBeaconInput(body);
   const at = now.toISOString();
   return {
@@ -31,11 +33,12 @@ export function beaconRoutes(store: Store, directory: BeaconDirectory): Route[] 
   const upsert = async (ctx: RequestContext) => {
     const at = taggedAddress(ctx.params);
     return store.withLock(taggedLockKey('beacon', ctx.scope, at), async () => {
-      const existing = at.id !== undefined ? await requireTagged(store, 'beacons', ctx.scope, at, 'beacon') : await findTagged(store, 'beacons', ctx.scope, at);
-      const tag = at.tag ?? (existing?.tag as string);
-      const externalId = at.externalId ?? (existing?.externalId as string);
+      const existing = at.id !== undefined ? await requireTagged(store, BEACONS, ctx.scope, at, 'beacon') : await findTagged(store, BEACONS, ctx.scope, at);
+      // One of the two is given: the _id found `existing`, or tag and externalId are in the path.
+      const tag = at.tag ?? existing?.tag ?? '';
+      const externalId = at.externalId ?? existing?.externalId ?? '';
       const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
-      await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
+      await store.write([put(BEACONS, ctx.scope, doc)]);
       directory.put(ctx.scope, doc);
       return { body: { beacon: publicView(doc) } };
     });
@@ -50,7 +53,7 @@ export function beaconRoutes(store: Store, directory: BeaconDirectory): Route[] 
         const externalId = readString(query.externalId, 'externalId', KEY_TEXT);
         if (tag !== undefined) equals.tag = tag;
         if (externalId !== undefined) equals.externalId = externalId;
-        const { docs, hasMore } = await listPage(store, 'beacons', scope, {
+        const { docs, hasMore } = await listPage(store, BEACONS, scope, {
           limit, sortBy: 'createdAt', order: readOrder(query), ranges: ranges(readDateRange(query, 'createdAt')),
           beforeId: readBeforeId(query, 'createdAt'), afterId: readAfterId(query, 'createdAt'), equals,
         });
@@ -63,9 +66,9 @@ export function beaconRoutes(store: Store, directory: BeaconDirectory): Route[] 
         const tag = required(readString(ctx.body.tag, 'tag', KEY_TEXT), 'tag');
         const externalId = required(readString(ctx.body.externalId, 'externalId', KEY_TEXT), 'externalId');
         return store.withLock(taggedLockKey('beacon', ctx.scope, { tag, externalId }), async () => {
-          const existing = await store.findOne('beacons', ctx.scope, { tag, externalId });
+          const existing = await store.findOne(BEACONS, ctx.scope, { tag, externalId });
           const doc = saveBeacon(ctx.scope, existing, tag, externalId, ctx.body, ctx.now);
-          await store.write([{ op: 'put', collection: 'beacons', scope: ctx.scope, doc }]);
+          await store.write([put(BEACONS, ctx.scope, doc)]);
           directory.put(ctx.scope, doc);
           return { body: { beacon: publicView(doc) } };
         });
@@ -76,13 +79,13 @@ export function beaconRoutes(store: Store, directory: BeaconDirectory): Route[] 
     ...(['/v1/beacons/:id', '/v1/beacons/:tag/:externalId'] as const).flatMap((path): Route[] => [
       {
         method: 'GET', path, auth: 'secret', rate,
-        handler: async (ctx) => ({ body: { beacon: publicView(await requireTagged(store, 'beacons', ctx.scope, taggedAddress(ctx.params), 'beacon')) } }),
+        handler: async (ctx) => ({ body: { beacon: publicView(await requireTagged(store, BEACONS, ctx.scope, taggedAddress(ctx.params), 'beacon')) } }),
       },
       {
         method: 'DELETE', path, auth: 'secret', rate,
         handler: async (ctx) => {
-          const doc = await requireTagged(store, 'beacons', ctx.scope, taggedAddress(ctx.params), 'beacon');
-          await store.write([{ op: 'delete', collection: 'beacons', scope: ctx.scope, id: doc._id }]);
+          const doc = await requireTagged(store, BEACONS, ctx.scope, taggedAddress(ctx.params), 'beacon');
+          await store.write([remove(BEACONS, ctx.scope, doc._id)]);
           directory.deleted(ctx.scope, doc._id);
           return {};
         },

@@ -9,7 +9,9 @@ import { list, paramSpec, takes } from '../../http/params/param-spec';
 import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { findUser } from '../users/user-lookup';
 import { eventUser, publicEvent } from '../../../core/model/views';
-import type { UserDoc } from '../../../core/model/user';
+import type { EventDoc } from '../../../core/model/event';
+import { put, remove } from '../../../ports/store';
+import { EVENTS } from '../../api/collections';
 import { outboxOpsFor } from '../webhooks/webhooks-feature';
 
 const NAME = { maxLength: 128, pattern: /^[A-Za-z0-9_]+$/, patternMessage: 'name must contain only letters, digits and underscores' };
@@ -32,7 +34,7 @@ export function eventRoutes(services: Services): Route[] {
       method: 'GET', path: '/v1/events', auth: 'secret',
       ...takes(LIST, async ({ scope }, q) => {
         const types = q.type ?? q.types;
-        const { docs, hasMore } = await listPage(store, 'events', scope, {
+        const { docs, hasMore } = await listPage(store, EVENTS, scope, {
           limit: q.limit, sortBy: 'createdAt', order: q.order, ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
           beforeId: checkBeforeId(q.beforeId, q.createdBefore, 'createdAt', q.order), afterId: checkAfterId(q.afterId, q.createdAfter, 'createdAt', q.order), equals: types ? { type: types } : undefined,
         });
@@ -42,7 +44,7 @@ export function eventRoutes(services: Services): Route[] {
     {
       method: 'GET', path: '/v1/events/:id', auth: 'secret', rate,
       handler: async ({ scope, params }) => {
-        const e = await store.get('events', scope, params.id);
+        const e = await store.get(EVENTS, scope, params.id);
         if (!e) throw new NotFound(`No event with _id "${params.id}"`, 'id');
         return { body: { event: publicEvent(e) } };
       },
@@ -50,9 +52,9 @@ export function eventRoutes(services: Services): Route[] {
     {
       method: 'DELETE', path: '/v1/events/:id', auth: 'secret', rate,
       handler: async ({ scope, params }) => {
-        const e = await store.get('events', scope, params.id);
+        const e = await store.get(EVENTS, scope, params.id);
         if (!e) throw new NotFound(`No event with _id "${params.id}"`, 'id');
-        await store.write([{ op: 'delete', collection: 'events', scope, id: e._id }]);
+        await store.write([remove(EVENTS, scope, e._id)]);
         return {};
       },
     },
@@ -72,7 +74,7 @@ export function eventRoutes(services: Services): Route[] {
         const user = (userId !== undefined ? await findUser(store, scope, userId) : undefined)
           ?? (deviceId !== undefined ? await findUser(store, scope, deviceId) : undefined);
         const nowIso = now.toISOString();
-        const event: Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string } = {
+        const event: EventDoc = {
           _id: newObjectId(now),
           type: name,
           conversion: true,
@@ -82,16 +84,16 @@ export function eventRoutes(services: Services): Route[] {
           live: scope.live,
         };
         if (user) {
-          event.user = eventUser(user as UserDoc);
+          event.user = eventUser(user);
           event.userRef = user._id;
-          if ((user as UserDoc).location) event.location = (user as UserDoc).location;
+          if (user.location) event.location = user.location;
         } else {
           event.user = publicView({ userId, deviceId, installId });
         }
         for (const [k, v] of Object.entries({ metadata, revenue, duration, installId })) if (v !== undefined) event[k] = v;
         // Conversions reach webhooks like track's events: outbox rows in the same write.
         const outbox = await outboxOpsFor(services, scope, [event], user ? publicView(user) : null, now);
-        await store.write([{ op: 'put', collection: 'events', scope, doc: event }, ...outbox]);
+        await store.write([put(EVENTS, scope, event), ...outbox]);
         return { body: { event: publicEvent(event) } };
       },
     },

@@ -5,7 +5,9 @@
 // to list or the announcements were interrupted.
 import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
 import { OutsideNetwork, type RouterMode } from '../../../ports/router';
-import type { Doc, RemoteChange, Scope, Store } from '../../../ports/store';
+import { put, remove, type RemoteChange, type Scope, type Store } from '../../../ports/store';
+import { GEOFENCES } from '../../api/collections';
+import type { GeofenceDoc } from '../../../core/model/geofence';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { GeofenceIndex, type PreparedGeofence } from '../../../core/geofencing';
 import { prepareForIndex } from '../../../core/geofencing/geofence-index';
@@ -50,8 +52,8 @@ export class GeofenceService {
     const previous = this.refreshes.get(key) ?? Promise.resolve();
     const refresh = previous.then(() => loading).then(async (index) => {
       for (const id of ids) {
-        const doc = await this.store.get('geofences', scope, id);
-        if (doc) index.set(doc as unknown as Geofence);
+        const doc = await this.store.get(GEOFENCES, scope, id);
+        if (doc) index.set(doc);
         else index.delete(id);
       }
     }).catch(() => {
@@ -70,9 +72,9 @@ export class GeofenceService {
     if (!loading) {
       loading = (async () => {
         const fences: PreparedGeofence[] = [];
-        await this.store.scan('geofences', scope, (docs) => {
+        await this.store.scan(GEOFENCES, scope, (docs) => {
           // Prepared as read: each batch of full documents (rings and all) is garbage at once.
-          for (const d of docs) fences.push(prepareForIndex(d as unknown as Geofence, true));
+          for (const d of docs) fences.push(prepareForIndex(d, true));
         });
         const index = new GeofenceIndex();
         index.loadPrepared(fences);
@@ -147,32 +149,32 @@ export class GeofenceService {
     return g;
   }
 
-  private doc(g: Geofence): Doc {
+  private doc(g: Geofence): GeofenceDoc {
     // deleteAfter doubles as the Store's due date so the expiry job finds it without a scan.
-    return { ...g, expiresAt: g.deleteAfter } as unknown as Doc;
+    return { ...g, expiresAt: g.deleteAfter };
   }
 
   async save(scope: Scope, geofences: Geofence[]): Promise<void> {
-    await this.store.write(geofences.map((g) => ({ op: 'put' as const, collection: 'geofences', scope, doc: this.doc(g) })));
+    await this.store.write(geofences.map((g) => put(GEOFENCES, scope, this.doc(g))));
     const index = await this.index(scope);
     for (const g of geofences) index.set(g);
   }
 
   async remove(scope: Scope, ids: string[]): Promise<void> {
-    await this.store.write(ids.map((id) => ({ op: 'delete' as const, collection: 'geofences', scope, id })));
+    await this.store.write(ids.map((id) => remove(GEOFENCES, scope, id)));
     const index = await this.index(scope);
     for (const id of ids) index.delete(id);
   }
 
-  async findByKey(scope: Scope, tag: string, externalId: string): Promise<Geofence | undefined> {
-    return (await this.store.findOne('geofences', scope, { tag, externalId })) as unknown as Geofence | undefined;
+  async findByKey(scope: Scope, tag: string, externalId: string): Promise<GeofenceDoc | undefined> {
+    return this.store.findOne(GEOFENCES, scope, { tag, externalId });
   }
 
   /** Deletes every geofence whose deleteAfter has passed; returns how many. */
   async deleteExpired(now: Date, batch = 500): Promise<number> {
     let total = 0;
     for (;;) {
-      const due = await this.store.due('geofences', now.toISOString(), batch);
+      const due = await this.store.due(GEOFENCES, now.toISOString(), batch);
       if (due.length === 0) return total;
       for (const { scope, doc } of due) await this.remove(scope, [doc._id]);
       total += due.length;

@@ -5,13 +5,12 @@ import { BadRequest, NotFound } from '../../http/errors';
 import { readString, required } from '../../http/params';
 import { bracketFilters, flag, latLng, list, number, paramSpec, takes, text } from '../../http/params/param-spec';
 import type { Reply, RequestContext, Route } from '../../http/route';
-import type { Geofence } from '../../../core/types';
-import { publicView } from '../../../core/model/views';
+import { publicGeofence, publicView } from '../../../core/model/views';
+import { GEOFENCES, PRESENCE, USERS } from '../../api/collections';
 import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../../api/tagged-lookup';
 import { parseGeofenceInput } from './geofence-input';
-import { type GeofenceService } from './geofence-service';
-import { publicGeofence } from '../../../core/model/views';
+import type { GeofenceService } from './geofence-service';
 
 const KEY_TEXT = { maxLength: 256 };
 
@@ -42,8 +41,8 @@ const USERS_INSIDE = paramSpec('query', { limit: limitField(1000, 100) });
 /** The users inside a geofence now, from its presence rows. */
 async function usersIn(store: Store, geofenceId: string, ctx: RequestContext): Promise<Reply> {
   const { limit } = USERS_INSIDE.readFrom(ctx);
-  const { docs, hasMore } = await store.list('presence', ctx.scope, { limit, sortBy: 'createdAt', equals: { geofenceId } });
-  const users = await Promise.all(docs.map((p) => store.get('users', ctx.scope, String(p.userRef))));
+  const { docs, hasMore } = await store.list(PRESENCE, ctx.scope, { limit, sortBy: 'createdAt', equals: { geofenceId } });
+  const users = await Promise.all(docs.map((p) => store.get(USERS, ctx.scope, p.userRef)));
   return { meta: { hasMore }, body: { users: users.filter((u) => u !== undefined).map((u) => publicView(u)) } };
 }
 
@@ -55,9 +54,9 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     const at = taggedAddress(ctx.params);
     const input = parseGeofenceInput(await geofences.prepareBody(ctx.body), geofences.inputOptions('api'));
     return store.withLock(taggedLockKey('geofence', ctx.scope, at), async () => {
-      const existing = (at.id !== undefined
-        ? await requireTagged(store, 'geofences', ctx.scope, at, 'geofence')
-        : await findTagged(store, 'geofences', ctx.scope, at)) as unknown as Geofence | undefined;
+      const existing = at.id !== undefined
+        ? await requireTagged(store, GEOFENCES, ctx.scope, at, 'geofence')
+        : await findTagged(store, GEOFENCES, ctx.scope, at);
       const tag = at.tag ?? existing?.tag ?? '';
       const externalId = at.externalId ?? existing?.externalId ?? '';
       const g = geofences.build(ctx.scope, input, tag, externalId, existing, ctx.now);
@@ -73,7 +72,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
         const equals: Record<string, string> = {};
         if (q.tag !== undefined) equals.tag = q.tag;
         if (q.externalId !== undefined) equals.externalId = q.externalId;
-        const { docs, hasMore } = await listPage(store, 'geofences', scope, {
+        const { docs, hasMore } = await listPage(store, GEOFENCES, scope, {
           limit: q.limit,
           sortBy: 'updatedAt',
           order: q.order,
@@ -107,9 +106,9 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
       // {_id} and externalId "users", which this route still answers when no geofence has that _id.
       method: 'GET', path: '/v1/geofences/:id/users', auth: 'secret', rate, input: USERS_INSIDE,
       handler: async (ctx) => {
-        const byId = await store.get('geofences', ctx.scope, ctx.params.id);
+        const byId = await store.get(GEOFENCES, ctx.scope, ctx.params.id);
         if (byId) return usersIn(store, byId._id, ctx);
-        const tagged = await findTagged(store, 'geofences', ctx.scope, { tag: ctx.params.id, externalId: 'users' });
+        const tagged = await findTagged(store, GEOFENCES, ctx.scope, { tag: ctx.params.id, externalId: 'users' });
         if (tagged) return { body: { geofence: publicGeofence(tagged) } };
         throw new NotFound(`No geofence with _id "${ctx.params.id}"`, 'id');
       },
@@ -117,12 +116,12 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     ...(['/v1/geofences/:id', '/v1/geofences/:tag/:externalId'] as const).flatMap((path): Route[] => [
       {
         method: 'GET', path, auth: 'secret', rate,
-        handler: async (ctx) => ({ body: { geofence: publicGeofence(await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence')) } }),
+        handler: async (ctx) => ({ body: { geofence: publicGeofence(await requireTagged(store, GEOFENCES, ctx.scope, taggedAddress(ctx.params), 'geofence')) } }),
       },
       {
         method: 'DELETE', path, auth: 'secret', rate,
         handler: async (ctx) => {
-          const doc = await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence');
+          const doc = await requireTagged(store, GEOFENCES, ctx.scope, taggedAddress(ctx.params), 'geofence');
           await geofences.remove(ctx.scope, [doc._id]);
           return {};
         },
@@ -131,7 +130,7 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
     {
       method: 'GET', path: '/v1/geofences/:tag/:externalId/users', auth: 'secret', rate,
       input: USERS_INSIDE,
-      handler: async (ctx) => usersIn(store, (await requireTagged(store, 'geofences', ctx.scope, taggedAddress(ctx.params), 'geofence'))._id, ctx),
+      handler: async (ctx) => usersIn(store, (await requireTagged(store, GEOFENCES, ctx.scope, taggedAddress(ctx.params), 'geofence'))._id, ctx),
     },
     {
       method: 'GET', path: '/v1/search/geofences', auth: 'publishable', rate: { name: 'search-geofences', perSecond: 100 },

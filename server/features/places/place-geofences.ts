@@ -9,6 +9,7 @@ import type { PlaceIndex } from '../../../core/places/place-index';
 import type { Geofence } from '../../../core/types';
 import type { GeofenceService } from '../geofences/geofence-service';
 import { taggedLockKey } from '../../api/tagged-lookup';
+import { GEOFENCES } from '../../api/collections';
 
 function sameShape(g: Geofence, shape: ReturnType<typeof placeGeofenceShape>): boolean {
   return (
@@ -26,9 +27,8 @@ export async function followPlaces(store: Store, geofences: GeofenceService, ind
     for (const live of [false, true]) {
       const scope: Scope = { projectId: project._id, live };
       const stale: Geofence[] = [];
-      await store.scan('geofences', scope, (docs) => {
-        for (const d of docs) {
-          const g = d as unknown as Geofence;
+      await store.scan(GEOFENCES, scope, (docs) => {
+        for (const g of docs) {
           if (g.placeId === undefined) continue;
           const place = index.get(g.placeId);
           if (place && !sameShape(g, placeGeofenceShape(place))) stale.push(g);
@@ -36,7 +36,7 @@ export async function followPlaces(store: Store, geofences: GeofenceService, ind
       });
       for (const g of stale) {
         await store.withLock(taggedLockKey('geofence', scope, { tag: g.tag, externalId: g.externalId }), async () => {
-          const current = (await store.get('geofences', scope, g._id)) as unknown as Geofence | undefined;
+          const current = await store.get(GEOFENCES, scope, g._id);
           const place = current?.placeId !== undefined ? index.get(current.placeId) : undefined;
           if (!current || !place) return;
           const shape = placeGeofenceShape(place);

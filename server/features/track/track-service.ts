@@ -3,7 +3,8 @@
 // Updates of one user are serialised by the Store's lock, in one process or (with PostgreSQL) many. The
 // user an update starts from is the node's own copy when it has one (hot-users.ts), written back only at
 // the revision it was read at (#14).
-import { REVISION_FIELD, type Scope, type Store, type WriteOp } from '../../../ports/store';
+import { put, remove, REVISION_FIELD, type Scope, type Store, type WriteOp } from '../../../ports/store';
+import { EVENTS, PRESENCE, USERS } from '../../api/collections';
 import { RevisionConflict } from '../../../adapters/store/revision-conflict';
 import { UniqueViolation } from '../../../adapters/store/unique-violation';
 import { Conflict } from '../../http/errors';
@@ -91,10 +92,10 @@ export class TrackService {
 
   private async findUser(scope: Scope, input: TrackInput): Promise<UserDoc | undefined> {
     if (input.userId !== undefined) {
-      const byUserId = await this.store.findOne('users', scope, { userId: input.userId });
-      if (byUserId) return byUserId as UserDoc;
+      const byUserId = await this.store.findOne(USERS, scope, { userId: input.userId });
+      if (byUserId) return byUserId;
     }
-    const byDevice = (await this.store.findOne('users', scope, { deviceId: input.deviceId })) as UserDoc | undefined;
+    const byDevice = await this.store.findOne(USERS, scope, { deviceId: input.deviceId });
     // A logged-out user becomes the logged-in one; another user's device is not taken over.
     if (byDevice && (input.userId === undefined || byDevice.userId === undefined || byDevice.userId === input.userId)) return byDevice;
     return undefined;
@@ -113,7 +114,7 @@ export class TrackService {
     if (user === undefined) return undefined;
     if (input.userId !== undefined) return user.userId === input.userId ? user : undefined;
     if (user.deviceId !== input.deviceId) return undefined;
-    const newest = await this.store.findRef('users', scope, { deviceId: input.deviceId });
+    const newest = await this.store.findRef(USERS, scope, { deviceId: input.deviceId });
     return newest !== undefined && newest.id === user._id && newest.rev === revisionOf(user) ? user : undefined;
   }
 
@@ -250,8 +251,8 @@ export class TrackService {
 
     // Only at the revision `previous` was read at: 0 (must not exist) for a new user.
     const expectRev = previous ? revisionOf(previous) : 0;
-    ops.unshift({ op: 'put', collection: 'users', scope, doc: user, json: userText.stored, ...(expectRev === undefined ? {} : { expectRev }) });
-    events.forEach((e, i) => ops.push({ op: 'put', collection: 'events', scope, doc: e, json: eventTexts[i].stored }));
+    ops.unshift(put(USERS, scope, user, { json: userText.stored, expectRev }));
+    events.forEach((e, i) => ops.push(put(EVENTS, scope, e, { json: eventTexts[i].stored })));
     // From the user as the steps left it: a step may hold the update back and restore the previous visits.
     ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
     await this.store.write(ops);
@@ -281,8 +282,8 @@ function presenceOps(scope: Scope, userRef: string, before: VisitState[], after:
   const was = new Set(before.map((v) => v.geofenceId));
   const is = new Set(after.map((v) => v.geofenceId));
   for (const id of is) {
-    if (!was.has(id)) ops.push({ op: 'put', collection: 'presence', scope, doc: { _id: `${userRef}:${id}`, createdAt: at, updatedAt: at, geofenceId: id, userRef } });
+    if (!was.has(id)) ops.push(put(PRESENCE, scope, { _id: `${userRef}:${id}`, createdAt: at, updatedAt: at, geofenceId: id, userRef }));
   }
-  for (const id of was) if (!is.has(id)) ops.push({ op: 'delete', collection: 'presence', scope, id: `${userRef}:${id}` });
+  for (const id of was) if (!is.has(id)) ops.push(remove(PRESENCE, scope, `${userRef}:${id}`));
   return ops;
 }

@@ -4,6 +4,7 @@
 // store's commit listener) or on another node (its change notices; trips are a broadcast collection).
 // A write that lands while the question is being asked wins: the answer is then thrown away.
 import type { Scope, Store } from '../../../ports/store';
+import { TRIPS } from '../../api/collections';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { OPEN_STATUSES } from '../../../core/trips/status';
 
@@ -48,7 +49,7 @@ export class OpenTripScopes {
     if (this.none.has(key)) return false;
     if (this.some.has(key)) return true;
     const before = this.writes.get(key) ?? 0;
-    const { docs } = await this.store.list('trips', scope, { limit: 1, sortBy: 'createdAt', equals: { status: [...OPEN_STATUSES] } });
+    const { docs } = await this.store.list(TRIPS, scope, { limit: 1, sortBy: 'createdAt', equals: { status: [...OPEN_STATUSES] } });
     if ((this.writes.get(key) ?? 0) !== before) return true;
     if (docs.length === 0) this.none.add(key);
     else this.some.add(key);

@@ -6,7 +6,8 @@
 // same user; a trip without a user is locked by its own id. Creation is serialised per externalId so
 // two open trips never share one.
 import type { Router } from '../../../ports/router';
-import type { Scalar, Scope, Store, WriteOp } from '../../../ports/store';
+import { put, remove, type Scalar, type Scope, type Store, type WriteOp } from '../../../ports/store';
+import { EVENTS, GEOFENCES, TRIPS, USERS } from '../../api/collections';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { newObjectId, isObjectId } from '../../../core/object-id';
 import {
@@ -64,17 +65,17 @@ export class TripService {
   // ---- reads ----
 
   async openByExternalId(scope: Scope, externalId: string): Promise<TripDoc | undefined> {
-    const { docs } = await this.store.list('trips', scope, { limit: 1, sortBy: 'updatedAt', equals: { externalId, status: [...OPEN_STATUSES] } });
-    return docs[0] as TripDoc | undefined;
+    const { docs } = await this.store.list(TRIPS, scope, { limit: 1, sortBy: 'updatedAt', equals: { externalId, status: [...OPEN_STATUSES] } });
+    return docs[0];
   }
 
   /** By `_id`, else by externalId: the open trip with it, else the newest. */
   async find(scope: Scope, id: string): Promise<TripDoc> {
     if (isObjectId(id)) {
-      const byId = await this.store.get('trips', scope, id);
-      if (byId) return byId as TripDoc;
+      const byId = await this.store.get(TRIPS, scope, id);
+      if (byId) return byId;
     }
-    const trip = (await this.openByExternalId(scope, id)) ?? ((await this.store.findOne('trips', scope, { externalId: id })) as TripDoc | undefined);
+    const trip = (await this.openByExternalId(scope, id)) ?? (await this.store.findOne(TRIPS, scope, { externalId: id }));
     if (!trip) throw new NotFound(`No trip with _id or externalId "${id}"`, 'id');
     return trip;
   }
@@ -94,15 +95,15 @@ export class TripService {
     if (q.updatedAfter || q.updatedBefore) {
       ranges.push({ field: 'updatedAt' as const, after: q.updatedAfter?.toISOString(), before: q.updatedBefore?.toISOString() });
     }
-    const { docs, hasMore } = await listPage(this.store, 'trips', scope, { limit: q.limit, sortBy: q.sortBy, order: q.order, ranges, beforeId: q.beforeId, afterId: q.afterId, equals });
-    return { trips: docs as TripDoc[], hasMore };
+    const { docs, hasMore } = await listPage(this.store, TRIPS, scope, { limit: q.limit, sortBy: q.sortBy, order: q.order, ranges, beforeId: q.beforeId, afterId: q.afterId, equals });
+    return { trips: docs, hasMore };
   }
 
   /** Every userRef a user's trips may carry: its `_id`, and the placeholder of its userId. */
   private async userRefs(scope: Scope, id: string): Promise<string[]> {
     const refs = new Set([id, pendingUserRef(id)]);
-    const byId = isObjectId(id) ? ((await this.store.get('users', scope, id)) as UserDoc | undefined) : undefined;
-    const user = byId ?? ((await this.store.findOne('users', scope, { userId: id })) as UserDoc | undefined);
+    const byId = isObjectId(id) ? await this.store.get(USERS, scope, id) : undefined;
+    const user = byId ?? (await this.store.findOne(USERS, scope, { userId: id }));
     if (user) {
       refs.add(user._id);
       if (user.userId !== undefined) refs.add(pendingUserRef(user.userId));
@@ -113,11 +114,11 @@ export class TripService {
   /** The user a trip tracks, when it has tracked at least once. */
   async userOf(scope: Scope, trip: TripDoc): Promise<UserDoc | undefined> {
     if (trip.userRef !== undefined && isObjectId(trip.userRef)) {
-      const byRef = await this.store.get('users', scope, trip.userRef);
-      if (byRef) return byRef as UserDoc;
+      const byRef = await this.store.get(USERS, scope, trip.userRef);
+      if (byRef) return byRef;
     }
     if (trip.userId === undefined) return undefined;
-    return (await this.store.findOne('users', scope, { userId: trip.userId })) as UserDoc | undefined;
+    return this.store.findOne(USERS, scope, { userId: trip.userId });
   }
 
   // ---- pieces shared with the track step ----
@@ -138,7 +139,7 @@ export class TripService {
     }
     const found = tag !== undefined
       ? await this.geofences.findByKey(scope, tag, externalId)
-      : ((await this.store.findOne('geofences', scope, { externalId })) as unknown as Geofence | undefined);
+      : await this.store.findOne(GEOFENCES, scope, { externalId });
     return found ? (index.get(found._id) ?? found) : undefined;
   }
 
@@ -229,15 +230,15 @@ export class TripService {
     if (!deleted && isActive(trip.status)) user.trip = tripSummary(trip);
     else if (current?._id === trip._id) delete user.trip;
     else return [];
-    return [{ op: 'put', collection: 'users', scope, doc: user }];
+    return [put(USERS, scope, user)];
   }
 
   /** Trip, events, the user's `trip` field and the events' outbox rows: one atomic write. */
   private async writeOps(scope: Scope, trip: TripDoc, events: EventDoc[], user: UserDoc | undefined): Promise<WriteOp[]> {
     const userOps = this.userTripOps(scope, user, trip);
     return [
-      { op: 'put', collection: 'trips', scope, doc: trip },
-      ...events.map((doc): WriteOp => ({ op: 'put', collection: 'events', scope, doc })),
+      put(TRIPS, scope, trip),
+      ...events.map((doc) => put(EVENTS, scope, doc)),
       ...userOps,
       ...(events.length > 0 ? await this.eventOps(scope, events, user ?? null) : []),
     ];
@@ -260,7 +261,7 @@ export class TripService {
   }
 
   private async createLocked(scope: Scope, settings: ProjectSettings, input: CreateTripInput, now: Date, lockKey: string | undefined): Promise<TripWrite> {
-    const user = input.userId !== undefined ? ((await this.store.findOne('users', scope, { userId: input.userId })) as UserDoc | undefined) : undefined;
+    const user = input.userId !== undefined ? (await this.store.findOne(USERS, scope, { userId: input.userId })) : undefined;
     const status = input.status ?? 'pending';
     const at = now.toISOString();
     const trip: TripDoc = {
@@ -312,7 +313,7 @@ export class TripService {
     const found = await this.find(scope, id);
     await this.withTripLock(scope, found._id, async (trip) => {
       const user = await this.userOf(scope, trip);
-      await this.store.write([{ op: 'delete', collection: 'trips', scope, id: trip._id }, ...this.userTripOps(scope, user, trip, true)]);
+      await this.store.write([remove(TRIPS, scope, trip._id), ...this.userTripOps(scope, user, trip, true)]);
     });
   }
 
@@ -334,7 +335,7 @@ export class TripService {
     };
     let expired = 0;
     for (;;) {
-      const due = await this.store.due('trips', now.toISOString(), EXPIRY_BATCH);
+      const due = await this.store.due(TRIPS, now.toISOString(), EXPIRY_BATCH);
       for (const { scope, doc } of due) {
         if (await this.expireOne(scope, doc._id, await settings(scope.projectId), now)) expired++;
       }
@@ -350,7 +351,7 @@ export class TripService {
         if (expiresAt === undefined || expiresAt > at) {
           if (expiresAt === undefined) delete trip.expiresAt;
           else trip.expiresAt = expiresAt;
-          await this.store.write([{ op: 'put', collection: 'trips', scope, doc: trip }]);
+          await this.store.write([put(TRIPS, scope, trip)]);
           return false;
         }
         const user = await this.userOf(scope, trip);
@@ -371,11 +372,11 @@ export class TripService {
   /** Runs `fn` on the freshly read trip while holding the trip's lock (see the file header). */
   private async withTripLock<T>(scope: Scope, id: string, fn: (trip: TripDoc) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const seen = (await this.store.get('trips', scope, id)) as TripDoc | undefined;
+      const seen = await this.store.get(TRIPS, scope, id);
       if (!seen) throw new NotFound(`No trip with _id "${id}"`, 'id');
       const key = lockKeyOf(scope, seen);
       const result = await this.store.withLock(key, async () => {
-        const trip = (await this.store.get('trips', scope, id)) as TripDoc | undefined;
+        const trip = await this.store.get(TRIPS, scope, id);
         if (!trip) throw new NotFound(`No trip with _id "${id}"`, 'id');
         if (lockKeyOf(scope, trip) !== key) return LOCK_MOVED;
         return { value: await fn(trip) };

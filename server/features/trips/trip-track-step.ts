@@ -6,6 +6,8 @@
 // userId before it ever tracked), at most MAX_OPEN_TRIPS_PER_USER of them, newest first; plus the trip
 // named by tripOptions when it is unowned or the user's. Pending trips only get linked: a trip starts
 // by PATCH, by creation with a status, or by tripOptions.
+import { put } from '../../../ports/store';
+import { TRIPS } from '../../api/collections';
 import { newObjectId } from '../../../core/object-id';
 import {
   OPEN_STATUSES, appendLocation, approachingThreshold, isActive, progressOnLocation,
@@ -59,7 +61,7 @@ export class TripTrackStep implements TrackStep {
         // A pending trip created for this userId before the user existed: link it now.
         trip.userRef = user._id;
         trip._lockKey = lockKey;
-        update.ops.push({ op: 'put', collection: 'trips', scope, doc: trip });
+        update.ops.push(put(TRIPS, scope, trip));
       }
     }
     const shown = (optionTrip && isActive(optionTrip.status) ? optionTrip : undefined) ?? active[active.length - 1];
@@ -74,9 +76,9 @@ export class TripTrackStep implements TrackStep {
    */
   private async openTripsOf(update: TrackUpdate, refs: string[]): Promise<TripDoc[]> {
     const query = { sortBy: 'createdAt' as const, equals: { userRef: refs, status: [...OPEN_STATUSES] } };
-    const first = await this.trips.store.list('trips', update.ctx.scope, { ...query, limit: 1 });
-    if (!first.hasMore) return first.docs as TripDoc[];
-    return (await this.trips.store.list('trips', update.ctx.scope, { ...query, limit: MAX_OPEN_TRIPS_PER_USER })).docs as TripDoc[];
+    const first = await this.trips.store.list(TRIPS, update.ctx.scope, { ...query, limit: 1 });
+    if (!first.hasMore) return first.docs;
+    return (await this.trips.store.list(TRIPS, update.ctx.scope, { ...query, limit: MAX_OPEN_TRIPS_PER_USER })).docs;
   }
 
   /**
@@ -92,7 +94,7 @@ export class TripTrackStep implements TrackStep {
       const owned = open.userId !== undefined ? open.userId === user.userId : open.userRef === undefined || open.userRef === user._id;
       return owned ? open : undefined;
     }
-    if (await this.trips.store.findOne('trips', scope, { externalId: options.externalId })) return undefined;
+    if (await this.trips.store.findOne(TRIPS, scope, { externalId: options.externalId })) return undefined;
     const at = now.toISOString();
     // Created pending, so that run() starts it like any pending trip the options name.
     const trip: TripDoc = {
@@ -134,6 +136,6 @@ export class TripTrackStep implements TrackStep {
     const summary = tripSummary(trip);
     update.newEvent(starting ? 'user.started_trip' : 'user.updated_trip', { trip: { ...summary, status: before } });
     for (const type of progress.events) update.newEvent(type, { trip: { ...summary, status: STATUS_AFTER[type] } });
-    update.ops.push({ op: 'put', collection: 'trips', scope, doc: trip });
+    update.ops.push(put(TRIPS, scope, trip));
   }
 }

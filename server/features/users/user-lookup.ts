@@ -1,11 +1,13 @@
 // A user is addressed by `_id`, `userId` or `deviceId`, tried in that order.
-import type { Doc, Scope, Store } from '../../../ports/store';
+import type { Scope, Store } from '../../../ports/store';
+import type { UserDoc } from '../../../core/model/user';
+import { USERS } from '../../api/collections';
 import { isObjectId } from '../../../core/object-id';
 
-export async function findUser(store: Store, scope: Scope, id: string): Promise<Doc | undefined> {
+export async function findUser(store: Store, scope: Scope, id: string): Promise<UserDoc | undefined> {
   if (isObjectId(id)) {
-    const byId = await store.get('users', scope, id);
+    const byId = await store.get(USERS, scope, id);
     if (byId) return byId;
   }
-  return (await store.findOne('users', scope, { userId: id })) ?? (await store.findOne('users', scope, { deviceId: id }));
+  return (await store.findOne(USERS, scope, { userId: id })) ?? (await store.findOne(USERS, scope, { deviceId: id }));
 }

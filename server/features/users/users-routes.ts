@@ -1,5 +1,6 @@
 // GET /v1/users, GET /v1/users/:id, DELETE /v1/users/:id.
-import type { Store, WriteOp } from '../../../ports/store';
+import { remove, type Store, type WriteOp } from '../../../ports/store';
+import { PRESENCE, USERS } from '../../api/collections';
 import { NotFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import { publicView } from '../../../core/model/views';
@@ -18,7 +19,7 @@ export function userRoutes(store: Store): Route[] {
     {
       method: 'GET', path: '/v1/users', auth: 'secret',
       ...takes(LIST, async ({ scope }, q) => {
-        const { docs, hasMore } = await listPage(store, 'users', scope, {
+        const { docs, hasMore } = await listPage(store, USERS, scope, {
           limit: q.limit, sortBy: 'updatedAt', order: q.order, ranges: ranges(dateRange('updatedAt', q.updatedBefore, q.updatedAfter)),
           beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt', q.order), afterId: checkAfterId(q.afterId, q.updatedAfter, 'updatedAt', q.order),
         });
@@ -40,15 +41,15 @@ export function userRoutes(store: Store): Route[] {
         if (!found) throw new NotFound(`No user with _id, userId or deviceId "${params.id}"`, 'id');
         // Under the user's track lock, and with its presence rows: left behind, they would keep the user in
         // its geofences' user lists (as empty pages that say hasMore) and pile up forever.
-        const lock = userLockKey(scope, found.userId as string | undefined, String(found.deviceId));
+        const lock = userLockKey(scope, found.userId, found.deviceId);
         await store.withLock(lock, async () => {
-          const user = await store.get('users', scope, found._id);
+          const user = await store.get(USERS, scope, found._id);
           if (!user) throw new NotFound(`No user with _id, userId or deviceId "${params.id}"`, 'id');
           // One row per geofence the user is in: the first batch goes with the user, atomically.
-          let ops: WriteOp[] = [{ op: 'delete', collection: 'users', scope, id: user._id }];
+          let ops: WriteOp[] = [remove(USERS, scope, user._id)];
           for (;;) {
-            const { docs } = await store.list('presence', scope, { limit: PRESENCE_BATCH, sortBy: 'createdAt', equals: { userRef: user._id } });
-            for (const p of docs) ops.push({ op: 'delete', collection: 'presence', scope, id: p._id });
+            const { docs } = await store.list(PRESENCE, scope, { limit: PRESENCE_BATCH, sortBy: 'createdAt', equals: { userRef: user._id } });
+            for (const p of docs) ops.push(remove(PRESENCE, scope, p._id));
             await store.write(ops);
             if (docs.length < PRESENCE_BATCH) return;
             ops = [];

@@ -1,6 +1,6 @@
 // The documents event delivery keeps in the Store: webhooks, outbox rows, delivery-log entries,
 // endpoint leases and deleted webhooks' tombstones, with the small builders every writer shares.
-import type { Doc } from '../../../ports/store';
+import { collection, type CollectionSpec, type Doc } from '../../../ports/store';
 import type { DeliveryMode, PlannedDelivery, WebhookPayload } from '../../../core/webhooks/delivery-plan';
 import type { DeadReason } from '../../../core/webhooks/retry-policy';
 import { newObjectId } from '../../../core/object-id';
@@ -110,20 +110,23 @@ export interface EndpointLease extends Doc {
   until: string;
 }
 
+// An entry is written once per attempt and never updated, so each index is an entry per attempt. The
+// log is only ever read a webhook at a time (GET /v1/webhooks/:id/deliveries, the CLI), newest first,
+// optionally narrowed to one outcome: the webhook's ordered index serves it, the outcome is a filter
+// read along the way. Nothing looks entries up by outbox row or lists them across webhooks.
+export const DELIVERY_LOG = collection<DeliveryLogEntry>('webhook_deliveries', { keys: ['webhookId'], sorted: [['webhookId']], orders: [], due: 'expiresAt' });
+// Read by id only, and rewritten with every outcome a worker writes: no date index.
+export const ENDPOINT_LEASES = collection<EndpointLease>('webhook_leases', { keys: [], orders: [] });
+
 export const WEBHOOK_COLLECTIONS = {
-  // An entry is written once per attempt and never updated, so each index is an entry per attempt. The
-  // log is only ever read a webhook at a time (GET /v1/webhooks/:id/deliveries, the CLI), newest first,
-  // optionally narrowed to one outcome: the webhook's ordered index serves it, the outcome is a filter
-  // read along the way. Nothing looks entries up by outbox row or lists them across webhooks.
-  webhook_deliveries: { keys: ['webhookId'], sorted: [['webhookId']], orders: [], due: 'expiresAt' },
-  // Read by id only, and rewritten with every outcome a worker writes: no date index.
-  webhook_leases: { keys: [], orders: [] },
+  webhook_deliveries: DELIVERY_LOG.spec,
+  webhook_leases: ENDPOINT_LEASES.spec,
   // Each payload's user once per write for its outbox rows (shared-user.ts).
   outbox_users: { keys: [], due: 'expiresAt', orders: [] },
   // One per deleted webhook while its late outbox rows may still arrive (webhook-tombstones.ts). Read
   // only through due(), by the clean-up job: no key, no date index.
   webhook_tombstones: { keys: [], due: 'deletedAt', orders: [] },
-} as const;
+} as const satisfies Record<string, CollectionSpec>;
 
 export function newOutboxRow(planned: PlannedDelivery, at: Date, origin: OutboxRow['origin']): OutboxRow {
   const iso = at.toISOString();

@@ -17,7 +17,7 @@ import type { TrackJson } from '../../track-step';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
 import { outboxPuts, type PayloadTexts } from './outbox-bundle';
 import { tombstoneOp } from './webhook-tombstones';
-import { newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
+import { DELIVERY_LOG, newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
 import { listPage, type PageQuery } from '../../api/list-query';
@@ -181,8 +181,8 @@ export class WebhookService {
     await this.get(scope, id);
     const equals: Record<string, string> = { webhookId: id };
     if (query.outcome !== undefined) equals.outcome = query.outcome;
-    const { docs, hasMore } = await listPage(this.store, 'webhook_deliveries', scope, { limit: query.limit, order: query.order, ranges: query.ranges, beforeId: query.beforeId, afterId: query.afterId, sortBy: 'createdAt', equals });
-    return { entries: docs as DeliveryLogEntry[], hasMore };
+    const { docs, hasMore } = await listPage(this.store, DELIVERY_LOG, scope, { limit: query.limit, order: query.order, ranges: query.ranges, beforeId: query.beforeId, afterId: query.afterId, sortBy: 'createdAt', equals });
+    return { entries: docs, hasMore };
   }
 
   async deadLetters(scope: Scope, id: string, limit: number): Promise<{ rows: OutboxRow[]; hasMore: boolean }> {
