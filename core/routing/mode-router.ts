@@ -5,7 +5,7 @@ import type { LngLat, OsrmRoute } from './route-shapes';
 import { BoundedTable } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';
-import { MAIN_PART, NO_START, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
+import { MAIN_PART, NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
 import { codeTail } from './mode-graph';
 import { Polylines } from '../isochrone/polylines';
 import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
@@ -104,6 +104,7 @@ export class ModeRouter {
     }
     this.legContext = {
       roads: (v) => roads[v],
+      pushed: (s, reversed) => (mode.segmentMain[s] & (reversed ? PUSHED_BACKWARD : PUSHED_FORWARD)) !== 0,
       network, travelMode,
       alongAt: (p) => index.alongAt(p),
       departures: (v) => {

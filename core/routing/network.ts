@@ -14,9 +14,14 @@ export const SEGMENT_MOTORWAY = 64;
 /** Traffic signals on the segment or at its end. */
 export const SEGMENT_SIGNALS = 128;
 
-/** Bits of a mode's `segmentMain`: in the mode's large connected part; no start or end point there. */
+/**
+ * Bits of a mode's `segmentMain`: in the mode's large connected part; no start or end point there; a bike
+ * is pushed (walked) along / against the segment (OSRM's `pushing bike` mode).
+ */
 export const MAIN_PART = 1;
 export const NO_START = 2;
+export const PUSHED_FORWARD = 4;
+export const PUSHED_BACKWARD = 8;
 
 export interface Network {
   /** Geometry points, 1e-7 degrees. */
@@ -73,7 +78,8 @@ export interface ModeGraph {
   segmentBackward: Float32Array;
   /**
    * MAIN_PART when the segment is in the mode's large connected part (snapping prefers those); NO_START
-   * when a route may not start or end on it (OSRM's `is_startpoint`: a car on a private service road).
+   * when a route may not start or end on it (OSRM's `is_startpoint`: a car on a private service road);
+   * PUSHED_FORWARD / PUSHED_BACKWARD where a bike is pushed in that direction.
    */
   segmentMain: Uint8Array;
   hierarchy: Hierarchy;

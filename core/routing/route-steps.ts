@@ -29,6 +29,8 @@ export interface LegContext {
   departures(vertex: number): Array<[number, boolean]>;
   /** Roads at a vertex the mode may use in either direction, the arriving one included. */
   roads(vertex: number): number;
+  /** Whether a bike is pushed along the segment in that direction (OSRM's `pushing bike` mode). */
+  pushed?(segment: number, reversed: boolean): boolean;
   /** `driving`, `cycling`, `walking`. */
   travelMode: string;
 }
@@ -109,9 +111,9 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   let roundaboutExits = 0;
   const byName = new Map<string, number>();
 
-  const open = (type: string, location: LngLat, before: number, after: number, a: Attrs, modifier?: string): OsrmStep => {
+  const open = (type: string, location: LngLat, before: number, after: number, a: Attrs, mode: string, modifier?: string): OsrmStep => {
     const s: OsrmStep = {
-      distance: 0, duration: 0, name: a.name, mode: a.flags & SEGMENT_FERRY ? 'ferry' : ctx.travelMode, driving_side: 'right', geometry: [location],
+      distance: 0, duration: 0, name: a.name, mode, driving_side: 'right', geometry: [location],
       maneuver: { type, bearing_before: before, bearing_after: after, location },
     };
     if (modifier !== undefined) s.maneuver.modifier = modifier;
@@ -125,7 +127,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
     const pts = pieceGeometry(ctx, piece);
     const cur = attrs(n, piece.segment);
     if (i === 0) {
-      step = open('depart', pts[0], 0, segmentBearing(n, piece.segment, piece.reversed, false), cur);
+      step = open('depart', pts[0], 0, segmentBearing(n, piece.segment, piece.reversed, false), cur, modeOf(ctx, piece));
       geometry.push(pts[0]);
     } else {
       const prevPiece = pieces[i - 1];
@@ -136,14 +138,17 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
       const vertex = piece.reversed ? n.segmentTo[piece.segment] : n.segmentFrom[piece.segment];
       // Turning back on the road itself (a dead end) is a step of its own, as OSRM's `continue uturn`.
       const turningBack = piece.segment === prevPiece.segment && piece.reversed !== prevPiece.reversed;
-      const decision = turningBack ? { type: 'continue', modifier: 'uturn' } : decide(ctx, vertex, prevPiece, piece, prev, cur, angle, before);
+      const decision = turningBack ? { type: 'continue', modifier: 'uturn' }
+        : modeOf(ctx, prevPiece) !== modeOf(ctx, piece) && (prev.flags & SEGMENT_FERRY) === (cur.flags & SEGMENT_FERRY)
+          ? { type: 'notification', modifier: modifierOf(angle) }
+          : decide(ctx, vertex, prevPiece, piece, prev, cur, angle, before);
       if (decision === 'roundabout-exit-passed') roundaboutExits++;
       else if (decision !== null) {
         if (decision.type === 'exit roundabout') {
           for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout') { steps[k].maneuver.exit = roundaboutExits + 1; break; }
         }
         if (decision.type === 'roundabout') roundaboutExits = 0;
-        step = open(decision.type, pts[0], before, after, cur, decision.modifier);
+        step = open(decision.type, pts[0], before, after, cur, modeOf(ctx, piece), decision.modifier);
       }
     }
     const s = step!;
@@ -160,7 +165,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   const last = attrs(n, lastPiece.segment);
   // A roundabout left by arriving in it still gets its exit count.
   for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout' && steps[k].maneuver.exit === undefined) { steps[k].maneuver.exit = roundaboutExits + 1; break; }
-  const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last);
+  const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last, modeOf(ctx, lastPiece));
   arrive.geometry.push(end);
   const folded = suppressShortNameSegments(collapseShortSteps(steps));
   for (const s of folded) {
@@ -171,6 +176,12 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   const duration = pieces.reduce((t, p) => t + p.duration, 0);
   const summary = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([name]) => name).join(', ');
   return { leg: { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary, steps: folded }, geometry };
+}
+
+/** OSRM's travel mode of a piece: `ferry` on ferries and trains, `pushing bike` where a bike is walked. */
+function modeOf(ctx: LegContext, piece: Piece): string {
+  if ((ctx.network.segmentFlags[piece.segment] & SEGMENT_FERRY) !== 0) return 'ferry';
+  return ctx.pushed?.(piece.segment, piece.reversed) === true ? 'pushing bike' : ctx.travelMode;
 }
 
 /** Degrees by which every other road must turn more sharply for a bend of the same way to be obvious. */

@@ -66,7 +66,7 @@ export function maneuverName(m: OsrmManeuver): string {
   }
 }
 
-const TRAVEL_MODE: Record<string, string> = { driving: 'DRIVE', walking: 'WALK', cycling: 'BICYCLE', ferry: 'FERRY', train: 'TRAIN', pushing_bike: 'WALK' };
+const TRAVEL_MODE: Record<string, string> = { driving: 'DRIVE', walking: 'WALK', cycling: 'BICYCLE', ferry: 'FERRY', train: 'TRAIN', 'pushing bike': 'WALK' };
 
 export interface FormatOptions {
   units: Units;

@@ -15,6 +15,8 @@ export interface ModeGraphJob {
   restricted: Uint8Array;
   /** Per segment, 1 when a route may not start or end on it (profile's `startpoint` false, not ferries). */
   noStart: Uint8Array;
+  /** Per segment, bit 1 / bit 2 when a bike is pushed along / against it. */
+  pushed: Uint8Array;
   /** Obstacles at vertices whose seconds the mode's turns pay; null for modes that pay none. */
   obstacles: VertexObstacles | null;
   /** Where the contraction writes its finished edges instead of keeping them in memory; null: memory. */

@@ -51,7 +51,7 @@ export async function buildModeGraphs(
       const started = process.hrtime.bigint();
       const graph = buildModeGraph({
         network, segmentForward: job.segmentForward, segmentBackward: job.segmentBackward, restrictions: job.restrictions,
-        turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices), restricted: job.restricted, noStart: job.noStart, obstacles: job.obstacles ?? undefined,
+        turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices), restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, obstacles: job.obstacles ?? undefined,
         finishedEdges: finishedEdgesFor(job),
         onProgress: (step, done, total) => onProgress(job.id, step, done, total),
       });

@@ -71,7 +71,7 @@ export class RoutingStage implements ImportStage {
   /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), restricted access (1), per way. */
   private readonly waySpeed = MODES.map(() => ({
     fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array), restricted: new TypedList(Uint8Array),
-    noStart: new TypedList(Uint8Array),
+    noStart: new TypedList(Uint8Array), pushed: new TypedList(Uint8Array),
   }));
   // Pieces: runs of a way's nodes present in the extract.
   private readonly pieceWay = new TypedList(Uint32Array);
@@ -148,6 +148,7 @@ export class RoutingStage implements ImportStage {
       this.waySpeed[m].ferry.push(s?.durationSeconds ?? 0);
       this.waySpeed[m].restricted.push(s?.restricted ? 1 : 0);
       this.waySpeed[m].noStart.push(s?.startpoint === false ? 1 : 0);
+      this.waySpeed[m].pushed.push((s?.pushing?.forward ? 1 : 0) | (s?.pushing?.backward ? 2 : 0));
     });
 
     const use = (this.useCount ??= new Uint8Array(nodes.size));
@@ -326,6 +327,8 @@ export class RoutingStage implements ImportStage {
       const restricted = Uint8Array.from(network.segmentWay, (w) => wayRestricted.get(w));
       const wayNoStart = this.waySpeed[m].noStart;
       const noStart = Uint8Array.from(network.segmentWay, (w) => wayNoStart.get(w));
+      const wayPushed = this.waySpeed[m].pushed;
+      const pushed = Uint8Array.from(network.segmentWay, (w) => wayPushed.get(w));
       const blockedVertices: number[] = [];
       for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
       if (mode === 'car') applied = restrictions.length;
@@ -334,7 +337,7 @@ export class RoutingStage implements ImportStage {
       closeDuplicateSegments(network, segmentForward, segmentBackward);
       return [{
         id: m, segmentForward, segmentBackward,
-        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted, noStart,
+        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted, noStart, pushed,
         obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null, contractionSpillDir: null,
       }];
     });
