@@ -55,7 +55,7 @@ export interface ModeGraphInput {
 }
 
 /** Whether every turn of the mode costs nothing and none is forbidden: then the graph is node-based. */
-export function turnsAreFree(input: ModeGraphInput): boolean {
+export function turnsAreFree(input: Pick<ModeGraphInput, 'turnCosts' | 'restrictions' | 'obstacles' | 'restricted'>): boolean {
   return input.turnCosts === null && input.restrictions.length === 0 && (input.obstacles === undefined || input.obstacles.vertex.length === 0)
     && (input.restricted === undefined || input.restricted.every((r) => r === 0));
 }
