@@ -3,6 +3,9 @@
 import L from 'leaflet';
 import { feature } from 'topojson-client';
 
+/** Outlines converted between two yields to the page. */
+const CHUNK = 16;
+
 const LINE = { color: '#9fb3c8', weight: 1, interactive: false } as const;
 
 /** Graticule spacing: the power of ten of degrees that puts lines at least ~100 px apart at this zoom. */
@@ -33,8 +36,30 @@ async function outlines(url: string, object: string, style: L.PathOptions, map: 
   const res = await fetch(url);
   if (!res.ok) return;
   const topology = await res.json();
-  const geojson = feature(topology, topology.objects[object]);
-  L.geoJSON(geojson as any, { style: { ...style, fill: false, interactive: false }, renderer } as L.GeoJSONOptions).addTo(map);
+  // One layer per country or state, on the map only while its box meets the view: Leaflet projects
+  // every point of every layer on the map at each zoom, and all the world's outlines made the longest
+  // frames of a zoom at city scale, where two or three of them show. Made CHUNK outlines at a time, so
+  // that converting them never holds the page for one long task.
+  const geometries = topology.objects[object].geometries as unknown[];
+  const parts: L.Polyline[] = [];
+  for (let i = 0; i < geometries.length; i += CHUNK) {
+    for (const g of geometries.slice(i, i + CHUNK)) {
+      const one = feature(topology, g as any);
+      parts.push(...(L.geoJSON(one as any, { style: { ...style, fill: false, interactive: false }, renderer } as L.GeoJSONOptions).getLayers() as L.Polyline[]));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  const boxes = parts.map((p) => p.getBounds());
+  const show = () => {
+    const view = map.getBounds().pad(0.5);
+    parts.forEach((p, i) => {
+      const wanted = view.intersects(boxes[i]);
+      if (wanted && !map.hasLayer(p)) p.addTo(map);
+      else if (!wanted && map.hasLayer(p)) p.removeFrom(map);
+    });
+  };
+  map.on('moveend', show);
+  show();
 }
 
 export function addOutlines(map: L.Map): void {

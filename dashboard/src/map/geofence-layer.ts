@@ -25,6 +25,8 @@ export class GeofenceLayer {
   private selected?: string;
   private drawn: Drawn[] = [];
   private readonly canvas: HTMLCanvasElement;
+  /** The dash the canvas holds now: set only when it changes (setLineDash per shape showed in profiles). */
+  private dashed: boolean | undefined;
 
   constructor(private readonly map: L.Map, private readonly onSelect: (g: GeofenceSketch) => void, private readonly onCell?: (c: Cell) => void) {
     const pane = map.createPane('geofences');
@@ -72,6 +74,7 @@ export class GeofenceLayer {
     const ctx = this.canvas.getContext('2d');
     if (!ctx) return;
     ctx.scale(ratio, ratio);
+    this.dashed = undefined;
     this.drawn = [];
     const view = map.getBounds().pad(0.05);
     const south = view.getSouth(), north = view.getNorth(), west = view.getWest(), east = view.getEast();
@@ -102,7 +105,17 @@ export class GeofenceLayer {
       else this.paint(ctx, d, g, false);
     }
     if (selectedDrawn) this.paint(ctx, selectedDrawn, this.shapes[selectedDrawn.index], true);
-    for (const [lng, lat, n] of this.cells) this.paintCell(ctx, map.latLngToContainerPoint([lat, lng]), n);
+    if (this.cells.length) {
+      // Set once for every bubble: setting a canvas font or dash per bubble is most of their cost.
+      ctx.setLineDash([]);
+      this.dashed = false;
+      ctx.font = '600 11px system-ui, sans-serif';
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = '#fff';
+      for (const [lng, lat, n] of this.cells) this.paintCell(ctx, map.latLngToContainerPoint([lat, lng]), n);
+    }
   }
 
   private paint(ctx: CanvasRenderingContext2D, d: Drawn, g: GeofenceSketch, chosen: boolean): void {
@@ -110,7 +123,7 @@ export class GeofenceLayer {
     ctx.strokeStyle = chosen ? '#d35400' : disabled ? '#8795a1' : '#1f6feb';
     ctx.fillStyle = chosen ? 'rgba(211, 84, 0, 0.2)' : disabled ? 'rgba(135, 149, 161, 0.12)' : 'rgba(31, 111, 235, 0.15)';
     ctx.lineWidth = chosen ? 3 : 1.5;
-    ctx.setLineDash(disabled ? [4, 4] : []);
+    if (this.dashed !== disabled) { ctx.setLineDash(disabled ? [4, 4] : []); this.dashed = disabled; }
     ctx.beginPath();
     if (d.ring) {
       ctx.moveTo(d.ring[0][0], d.ring[0][1]);
@@ -126,18 +139,12 @@ export class GeofenceLayer {
   /** A crowded cell: a bubble sized by its count, the count written in it. */
   private paintCell(ctx: CanvasRenderingContext2D, p: L.Point, n: number): void {
     const r = 9 + Math.min(16, Math.log2(n + 1) * 2);
-    ctx.setLineDash([]);
     ctx.beginPath();
     ctx.arc(p.x, p.y, r, 0, Math.PI * 2);
     ctx.fillStyle = 'rgba(31, 111, 235, 0.55)';
     ctx.fill();
-    ctx.lineWidth = 1.5;
-    ctx.strokeStyle = '#fff';
     ctx.stroke();
     ctx.fillStyle = '#fff';
-    ctx.font = '600 11px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
     ctx.fillText(n >= 1000 ? `${(n / 1000).toFixed(n >= 10000 ? 0 : 1)}k` : String(n), p.x, p.y);
   }
 

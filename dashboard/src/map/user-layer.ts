@@ -10,13 +10,20 @@ export class UserLayer {
   private index = new Supercluster<{ user: UserPoint }>({ radius: 50, maxZoom: 17 });
   private users: UserPoint[] = [];
   private cells: Cell[] = [];
+  /** What was drawn last: the 3-second poll answering the same users redraws nothing. */
+  private drawnSignature = '';
 
   constructor(private readonly map: L.Map, private readonly onSelect: (u: UserPoint) => void) {
     this.group.addTo(map);
-    map.on('moveend', () => this.draw());
+    // Clusters depend on the zoom and the view; a crowded view's cells do not (Leaflet moves their
+    // markers itself), and the view's next answer replaces them anyway.
+    map.on('moveend', () => { if (this.users.length > 0) this.draw(); });
   }
 
   set(users: UserPoint[], cells: Cell[] = []): void {
+    const signature = `${cells.length}:${cells.join(';')}|${users.length}:${users.map((u) => `${u._id}@${u.coordinates}`).join(';')}`;
+    if (signature === this.drawnSignature) return;
+    this.drawnSignature = signature;
     this.users = users;
     this.cells = cells;
     this.index = new Supercluster<{ user: UserPoint }>({ radius: 50, maxZoom: 17 });
