@@ -3,6 +3,9 @@ import type { VisitState } from '../geofencing';
 import type { Metadata } from '../types';
 import type { Doc } from './document';
 
+/** The longest userId and deviceId a user may have (Radar's limit): track and conversions both take it. */
+export const MAX_USER_ID_LENGTH = 256;
+
 /** A stored user: the API's user object plus `_visits`, the engine's state (never sent out). */
 export interface UserDoc extends Doc {
   live: boolean;

@@ -50,3 +50,20 @@ test.each([
   const after = await server.request('GET', '/v1/events', { key: server.keys.testSk });
   expect(after.body.events.length).toBe(before.body.events.length);
 });
+
+test('a conversion takes userId and deviceId up to 256 characters, as track does, and answers 400 past it', async () => {
+  const long = 'd'.repeat(256);
+  const track = await server.request('POST', '/v1/track', { key: server.keys.testPk, body: { deviceId: long, userId: long, latitude: 40.7, longitude: -73.9, accuracy: 10 } });
+  expect(track.status).toBe(200);
+  const ok = await server.request('POST', '/v1/events', { key: server.keys.testPk, body: { type: 'long_ids', userId: long, deviceId: long } });
+  expect(ok.status).toBe(200);
+  expect(ok.body.event.user).toMatchObject({ userId: long, deviceId: long });
+  for (const param of ['userId', 'deviceId']) {
+    const tooLong = await server.request('POST', '/v1/events', { key: server.keys.testPk, body: { type: 'long_ids', [param]: `${long}x` } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.meta.param).toBe(param);
+    const trackTooLong = await server.request('POST', '/v1/track', { key: server.keys.testPk, body: { deviceId: 'ok-dev', [param]: `${long}x`, latitude: 40.7, longitude: -73.9, accuracy: 10 } });
+    expect(trackTooLong.status).toBe(400);
+    expect(trackTooLong.body.meta.param).toBe(param);
+  }
+});

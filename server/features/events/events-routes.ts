@@ -10,6 +10,7 @@ import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeI
 import { findUser } from '../users/user-lookup';
 import { eventUser, publicEvent } from '../../../core/model/views';
 import type { EventDoc } from '../../../core/model/event';
+import { MAX_USER_ID_LENGTH } from '../../../core/model/user';
 import { put, remove } from '../../../ports/store';
 import { EVENTS } from '../../api/collections';
 import { outboxOpsFor } from '../webhooks/webhooks-feature';
@@ -67,8 +68,9 @@ export function eventRoutes(services: Services): Route[] {
         const metadata = readMetadata(body.metadata, 'metadata', 32);
         const revenue = readNumber(body.revenue, 'revenue') ?? (typeof metadata?.revenue === 'number' ? metadata.revenue : undefined);
         const duration = readNumber(body.duration, 'duration', { min: 0 });
-        const userId = readString(body.userId, 'userId');
-        const deviceId = readString(body.deviceId, 'deviceId');
+        // The limit of track: a conversion names the user track created.
+        const userId = readString(body.userId, 'userId', { maxLength: MAX_USER_ID_LENGTH });
+        const deviceId = readString(body.deviceId, 'deviceId', { maxLength: MAX_USER_ID_LENGTH });
         const installId = readString(body.installId, 'installId');
         const createdAt = readDatetime(body.createdAt, 'createdAt') ?? now;
         const user = (userId !== undefined ? await findUser(store, scope, userId) : undefined)

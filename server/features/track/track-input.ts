@@ -4,10 +4,11 @@ import { BadRequest } from '../../http/errors';
 import { readEnum } from '../../http/params';
 import { datetime, field, flag, metadata, number, paramSpec, text } from '../../http/params/param-spec';
 import type { DeviceType, TrackInput } from '../../../core/model/track-input';
+import { MAX_USER_ID_LENGTH } from '../../../core/model/user';
 import { readFraudHints } from '../../http/params/fraud-hints';
 import { MAX_RANGED_BEACONS, readRangedBeacons } from '../../http/params/ranged-beacons';
 
-const ID_TEXT = { maxLength: 256 };
+const ID_TEXT = { maxLength: MAX_USER_ID_LENGTH };
 const DEVICE_TYPES = ['iOS', 'Android', 'Web'] as const;
 
 /** SDKs have sent lower-case device types over the years; normalise them. */
