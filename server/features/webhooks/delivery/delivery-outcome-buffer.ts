@@ -5,7 +5,8 @@
 import type { WriteOp } from '../../../../ports/store';
 
 const FLUSH_ROWS = 25;
-const FLUSH_MS = 200;
+/** A group is written once its first outcome is this old (ms), if it has not filled before. */
+export const FLUSH_MS = 200;
 
 export interface BufferedOutcomes {
   ops: WriteOp[];

@@ -10,7 +10,8 @@
 // This file schedules drains (wakes, the periodic sweep, slots per project: delivery-slots.ts) and pages
 // through an endpoint's queue. The lease protocol between nodes is delivery-leases.ts, what an outcome
 // writes delivery-outcomes.ts, how outcomes are grouped delivery-outcome-buffer.ts, the request's
-// headers delivery-headers.ts, the HTTP attempt delivery-http.ts, clean-up delivery-retention.ts.
+// headers delivery-headers.ts, the HTTP attempt delivery-http.ts, clean-up delivery-retention.ts. An
+// endpoint's buffered outcomes outlive its drains (delivery-endpoint-writes.ts).
 import type { Scope, Store } from '../../../../ports/store';
 import { scopeKey } from '../../../../adapters/store/scope-key';
 import type { OutboundHttp } from '../../../../ports/outbound-http';
@@ -25,7 +26,7 @@ import type { Logger } from '../../../../ports/logger';
 import { DeliveryHeaders } from './delivery-headers';
 import { deliveryClient, sendDelivery } from './delivery-http';
 import { EndpointLeases } from './delivery-leases';
-import { OutcomeBuffer } from './delivery-outcome-buffer';
+import { EndpointWrites } from './delivery-endpoint-writes';
 import { DeliveryOutcomes, type Turn } from './delivery-outcomes';
 import { QueuePurge } from './delivery-queue-purge';
 import { DeliveryRetention } from './delivery-retention';
@@ -77,6 +78,8 @@ export class DeliveryWorker {
   private active = false;
   private stopping = false;
   private readonly drains = new Map<string, Drain>();
+  /** Each endpoint's outcome writes, kept between its drains until they are written. */
+  private readonly writes = new Map<string, EndpointWrites>();
   private readonly blockedUntil = new Map<string, number>();
   /** Where in the list of webhooks the next sweep begins. */
   private sweepFrom = 0;
@@ -178,9 +181,13 @@ export class DeliveryWorker {
     return 0;
   }
 
-  /** Resolves once no endpoint is being drained (benchmarks, tests, shutdown). */
+  /** Resolves once no endpoint is being drained and every outcome is written (benchmarks, tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.drains.size > 0) await Promise.all([...this.drains.values()].map((d) => d.done));
+    for (;;) {
+      while (this.drains.size > 0) await Promise.all([...this.drains.values()].map((d) => d.done));
+      await Promise.all([...this.writes.values()].map((w) => w.flush().catch((err: unknown) => this.writeFailed(err))));
+      if (this.drains.size === 0) return;
+    }
   }
 
   async stop(): Promise<void> {
@@ -193,9 +200,13 @@ export class DeliveryWorker {
   }
 
   /** A webhook is being deleted: no drain may claim it or write for it any more (delivery-leases.ts). */
-  retire(scope: Scope, webhookId: string): Promise<void> {
-    this.blockedUntil.delete(scopeKey(scope, webhookId));
-    return this.leases.retire(scope, webhookId);
+  async retire(scope: Scope, webhookId: string): Promise<void> {
+    const key = scopeKey(scope, webhookId);
+    this.blockedUntil.delete(key);
+    await this.leases.retire(scope, webhookId);
+    // Outcomes still buffered for it now find the lease parked, and are dropped.
+    await this.writes.get(key)?.flush().catch(() => undefined);
+    if (this.writes.get(key)?.quiet) this.writes.delete(key);
   }
 
   /** Periodic clean-up (delivery-retention.ts). */
@@ -231,6 +242,20 @@ export class DeliveryWorker {
     this.drains.set(key, drain);
   }
 
+  private writeFailed(err: unknown): void {
+    this.deps.logger.error('webhook outcome write failed', { error: err instanceof Error ? err.message : String(err) });
+  }
+
+  /** The endpoint's outcome writes; a new set after the endpoint was lost to another owner and claimed again. */
+  private writesFor(scope: Scope, webhookId: string, key: string): EndpointWrites {
+    let writes = this.writes.get(key);
+    if (writes === undefined || writes.lost) {
+      writes = new EndpointWrites(this.leases, scope, webhookId, (err) => this.writeFailed(err));
+      this.writes.set(key, writes);
+    }
+    return writes;
+  }
+
   private pendingPage(scope: Scope, webhookId: string, limit: number): Promise<OutboxRow[]> {
     return this.deps.store
       .list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })
@@ -238,31 +263,35 @@ export class DeliveryWorker {
   }
 
   private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
-    // A read before the lease: waking an endpoint with nothing due must not cost two writes.
+    const key = scopeKey(scope, webhookId);
+    const existing = this.writes.get(key);
+    const read = (limit: number): Promise<OutboxRow[]> => this.pendingPage(scope, webhookId, limit);
+    // A read before the lease: waking an endpoint with nothing due must not cost two writes. Rows this
+    // node delivered whose outcomes are not written yet are not due either.
     drain.again = false;
-    const head = this.stopping ? [] : await this.pendingPage(scope, webhookId, PAGE);
-    if (head.length === 0) return;
+    const head = this.stopping ? { docs: [], full: false } : existing && !existing.lost ? await existing.view(read, PAGE) : { docs: await read(PAGE), full: false };
+    if (head.docs.length === 0) return;
     const claimed = await this.leases.claim(scope, webhookId);
     if (!claimed) return;
+    const writes = this.writesFor(scope, webhookId, key);
     // A lease of ours that was still running when the page was read kept other nodes away since: the
     // page is the queue as it is, and the first turn goes without reading it again. A lease taken now
     // may follow another node's, which may have delivered some of those rows meanwhile.
-    let unread: OutboxRow[] | undefined = claimed === 'kept' ? head : undefined;
-    const key = scopeKey(scope, webhookId);
-    const writes = new OutcomeWrites(this.leases, scope, webhookId);
+    let unread: { docs: OutboxRow[]; full: boolean } | undefined = claimed === 'kept' && (existing === writes || existing === undefined) ? head : undefined;
     try {
       for (;;) {
-        if (this.stopping) return;
-        // The next page must not show rows whose delivery is only in the buffer.
-        if (!(await writes.flush())) return;
+        if (this.stopping || writes.lost) return;
         const webhook = (await this.deps.store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
         if (!webhook || !webhook.enabled) return;
-        let docs = unread;
+        // The page as this node knows it: rows whose outcomes are only buffered are left out, so the next
+        // page does not wait for the buffer's commit (delivery-endpoint-writes.ts).
+        let page = unread;
         unread = undefined;
-        if (docs === undefined) {
+        if (page === undefined) {
           drain.again = false;
-          docs = await this.pendingPage(scope, webhookId, PAGE);
+          page = await writes.view(read, PAGE);
         }
+        const docs = page.docs;
         if (docs.length === 0) {
           if (drain.again) continue;
           return;
@@ -292,13 +321,14 @@ export class DeliveryWorker {
         }
         // A short page was the whole queue, and rows committed since would have woken the endpoint
         // (`again`): reading another page would only find it empty. Rows other nodes write are the sweep's.
-        if (docs.length < PAGE && !drain.again) return;
+        if (!page.full && !drain.again) return;
       }
     } finally {
-      await writes.finish();
-      // The lease is kept when the queue runs dry (it lapses on its own): the next wake, usually within
-      // moments, then needs no write. Other nodes' rows are delivered by this node's next sweep
-      // meanwhile. stop() hands leases back so that another node takes over at once.
+      // What is buffered is written when its group is due, or by the timer (delivery-endpoint-writes.ts);
+      // on shutdown stop() writes it. The lease is kept when the queue runs dry (it lapses on its own):
+      // the next wake, usually within moments, then needs no write. Other nodes' rows are delivered by
+      // this node's next sweep meanwhile. stop() hands leases back so that another node takes over at once.
+      if (this.stopping) await writes.flush().catch((err: unknown) => this.writeFailed(err));
     }
   }
 
@@ -317,61 +347,5 @@ export class DeliveryWorker {
     );
     if (attempt.aborted) return undefined;
     return this.outcomes.afterAttempt(scope, webhook, request, attempt, now, this.clock());
-  }
-}
-
-/**
- * An endpoint's outcome writes during one drain. Delivered requests' writes are grouped
- * (delivery-outcome-buffer.ts) and a due group is written behind the next requests rather than before
- * them: the endpoint's next request does not wait for the commit, only the next page read and anything
- * not delivered do. One group is being written at a time. A write that finds the lease held by another
- * owner stops the drain at the next request.
- */
-class OutcomeWrites {
-  private readonly buffer = new OutcomeBuffer();
-  private writing: Promise<boolean> | undefined;
-  private owned = true;
-
-  constructor(private readonly leases: EndpointLeases, private readonly scope: Scope, private readonly webhookId: string) {}
-
-  /** Adds a turn's writes; false when the endpoint was lost to another owner. */
-  async add(turn: Turn, endsRow: boolean, startedMs: number, nowMs: number): Promise<boolean> {
-    this.buffer.add(turn.ops, turn.onWritten, startedMs);
-    if (!turn.delivered) return this.flush();
-    if (!this.buffer.due(endsRow, nowMs)) return this.owned;
-    if (!(await this.settle())) return false;
-    const { ops, onWritten } = this.buffer.take();
-    const writing = this.leases.commit(this.scope, this.webhookId, ops).then((ok) => {
-      if (ok) for (const count of onWritten) count();
-      return ok;
-    });
-    // Awaited by the next settle(); a failure surfaces there and not as an unhandled rejection meanwhile.
-    writing.catch(() => undefined);
-    this.writing = writing;
-    return true;
-  }
-
-  /** Writes everything buffered and waits for it; false when the endpoint was lost to another owner. */
-  async flush(): Promise<boolean> {
-    if (!(await this.settle())) return false;
-    if (this.buffer.empty) return true;
-    const { ops, onWritten } = this.buffer.take();
-    if (!(await this.leases.commit(this.scope, this.webhookId, ops))) return (this.owned = false);
-    for (const count of onWritten) count();
-    return true;
-  }
-
-  /** At the drain's end: what is buffered is written while the endpoint is still ours. */
-  async finish(): Promise<void> {
-    if (this.owned) await this.flush();
-    else await this.settle().catch(() => undefined);
-  }
-
-  private async settle(): Promise<boolean> {
-    const writing = this.writing;
-    if (writing === undefined) return this.owned;
-    this.writing = undefined;
-    if (!(await writing)) this.owned = false;
-    return this.owned;
   }
 }
