@@ -25,7 +25,9 @@
 // Options (env): EVENTS (5000), RUNS (5), TRACKS (1000), SECONDS (5), CONNECTIONS (16), PART (any of A, B, C;
 //   default AB), RATE (C: 600 updates/s), LOAD_SECONDS (C: 30), RECEIVERS (C: "0,1,6"; 0 is track alone, whose CPU per update prices a delivery), EVENT_SHARE (C: share
 //   of updates that make an event, 1),
-//   MODES (A's cases: single:N, batch:N, trickle:N, transport:1 (the HTTP client alone, same bodies);
+//   MODES (A's cases: single:N, batch:N, trickle:N, paced:N (as trickle, but the next row is written once the
+//   last was delivered, not once its outcome is written too: delivery keeping pace), transport:1 (the HTTP
+//   client alone, same bodies);
 //   default "single:1,batch:1,single:4"),
 //   PROFILE_DIR (A: a CPU profile of the event loop during each measured drain, written there)
 //
@@ -108,7 +110,7 @@ const EVENT_SHARE = Number(process.env.EVENT_SHARE ?? 1);
 const PACED_CHILD = path.join(__dirname, 'http', 'paced-track-child.js');
 const MODES = (process.env.MODES ?? 'single:1,batch:1,single:4').split(',').map((m) => {
   const [mode, n] = m.split(':');
-  if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle' && mode !== 'transport') throw new Error(`MODES: ${m} is not single:N, batch:N, trickle:N or transport:1`);
+  if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle' && mode !== 'paced' && mode !== 'transport') throw new Error(`MODES: ${m} is not single:N, batch:N, trickle:N, paced:N or transport:1`);
   return [mode, Number(n ?? 1)] as const;
 });
 const CAFE = { lat: 40.7831, lng: -73.9712 };
@@ -227,6 +229,8 @@ interface ThroughputRuns {
   mainPerRequest: number[];
   /** Event-loop busy time per request sent, µs: wall time, so it counts time the thread waited for a core. */
   loopPerRequest: number[];
+  /** Store writes (transactions asked for) per request sent, the rows written by the benchmark included. */
+  writesPerRequest: number[];
 }
 
 /** CPU time of this process's main thread so far, µs, from /proc (clock ticks of 10 ms); NaN where there is none. */
@@ -263,7 +267,7 @@ function startMeasuring(): () => Taken {
 }
 
 function noRuns(): ThroughputRuns {
-  return { eventsPerSecond: [], requestsPerSecond: [], cpuPerRequest: [], mainPerRequest: [], loopPerRequest: [] };
+  return { eventsPerSecond: [], requestsPerSecond: [], cpuPerRequest: [], mainPerRequest: [], loopPerRequest: [], writesPerRequest: [] };
 }
 
 /** Adds a measured drain's figures, per request and per second of what the receiver got. */
@@ -280,7 +284,7 @@ function record(runs: ThroughputRuns, taken: Taken, got: { events: number; reque
  * event at a time, each written as a track update writes it (its commit wakes the worker) and delivered
  * before the next: a drain per request, as when updates come one by one; its figures include writing the row.
  */
-type ThroughputMode = 'single' | 'batch' | 'trickle';
+type ThroughputMode = 'single' | 'batch' | 'trickle' | 'paced';
 
 /**
  * transport: the same bodies POSTed one after the other through the delivery client alone
@@ -334,7 +338,8 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     for (let w = 0; w < endpoints; w++) await runtime.service.create(scope, { url: `${receiver.url}/w${w}`, mode: mode === 'batch' ? 'batch' : 'single' }, new Date());
     // Events of one user come in groups of 1–3, as track updates produce them.
     const now = new Date();
-    for (let i = 0; mode !== 'trickle' && i < EVENTS; ) {
+    const oneByOne = mode === 'trickle' || mode === 'paced';
+    for (let i = 0; !oneByOne && i < EVENTS; ) {
       const user = syntheticUser(i % 200, now);
       const group = Math.min(EVENTS - i, 1 + Math.floor(rnd() * 3));
       const events = Array.from({ length: group }, (_, k) => syntheticEvent(i + k, rnd, user, now));
@@ -347,13 +352,24 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     const stop = startMeasuring();
     await runtime.worker.sweep(new Date());
     await runtime.worker.idle();
-    for (let i = 0; mode === 'trickle' && i < EVENTS; i++) {
+    let writes = 0;
+    const write = services.store.write.bind(services.store);
+    services.store.write = (ops) => {
+      writes++;
+      return write(ops);
+    };
+    const delivered = (): number => runtime.metrics.requests.value({ result: 'delivered' });
+    const before = delivered();
+    for (let i = 0; oneByOne && i < EVENTS; i++) {
       const at = new Date();
       const user = syntheticUser(i % 200, at);
       await services.store.write((await runtime.service.outboxFor(scope, [syntheticEvent(i, rnd, user, at)], publicView(user), at)).ops);
-      await runtime.worker.idle();
+      if (mode === 'trickle') await runtime.worker.idle();
+      else while (delivered() - before < (i + 1) * endpoints) await new Promise((r) => setTimeout(r, 1));
     }
+    await runtime.worker.idle();
     const taken = stop();
+    services.store.write = write;
     if (profiler) await profiler.stop(path.join(PROFILE_DIR!, `drain-${mode}-${endpoints}-run${run}.cpuprofile`));
     const got = await receiver.stats();
     if (got.events !== EVENTS * endpoints) {
@@ -361,7 +377,10 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
       throw new Error(`receiver got ${got.events} events, expected ${EVENTS * endpoints}; retries: ${JSON.stringify(log.docs.map((d) => d.error))}`);
     }
     // Run 0 is the warm-up (JIT, undici, SQLite).
-    if (run > 0) record(runs, taken, got);
+    if (run > 0) {
+      record(runs, taken, got);
+      runs.writesPerRequest.push(writes / got.requests);
+    }
     await runtime.worker.stop();
     await services.store.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -686,10 +705,12 @@ async function main(): Promise<void> {
       const c = summarize(r.cpuPerRequest);
       const m = summarize(r.mainPerRequest);
       const l = summarize(r.loopPerRequest);
+      const w = r.writesPerRequest.length > 0 ? summarize(r.writesPerRequest) : undefined;
       sink += e.mean;
       console.log(
         `  ${mode.padEnd(6)} × ${endpoints} endpoint(s): events/s min ${f0(e.min)} median ${f0(e.median)} mean ${f0(e.mean)}; requests/s median ${f0(q.median)}` +
-        `\n      per request: CPU median ${f0(c.median)} µs (min ${f0(c.min)}), main thread's ${f0(m.median)} µs (min ${f0(m.min)}), event loop busy ${f0(l.median)} µs`,
+        `\n      per request: CPU median ${f0(c.median)} µs (min ${f0(c.min)}), main thread's ${f0(m.median)} µs (min ${f0(m.min)}), event loop busy ${f0(l.median)} µs` +
+        (w ? `; Store writes ${w.median.toFixed(2)}` : ''),
       );
     }
     if (PART.includes('C')) {
