@@ -70,6 +70,24 @@
 //   device outside the geofence again: a device the warm-up left inside makes no event with its first
 //   update of the run (9,738 updates stored 8,402 events). Counting the stored events instead, every
 //   run since received every one of them at every receiver, none twice.
+// Part C again, 2026-11-26 21:38-22:22 (counting stored events; RATE=600, 20 s; before = main at 5be8dc9):
+//   load 5-9, before: 0 webhooks 599 updates/s, gateway 0.74 CPU-s per 1,000 updates; 1 webhook 487/s,
+//   lag p50 3.4 s p99 8.1 s, 0.61 CPU-s per 1,000 deliveries beyond track; 6 webhooks 285/s, lag p99
+//   14.1 s, 0.50 CPU-s per 1,000 deliveries (the gateway at a full core during the load). Load 12, before,
+//   1 webhook: 564 updates/s, lag p99 1.69 s, max 2.06 s, attempts 1.27 ms on average: the one run that
+//   met the target. After the buffered outcomes (delivery-endpoint-writes.ts), load 8-13: 1 webhook
+//   327-507/s, lag p99 5.5-6.4 s, attempts 1.85 ms; 6 webhooks 274/s, lag p99 11.4 s, 0.38 CPU-s per
+//   1,000 deliveries. At load 20-24 (RATE=200) both versions fell behind: attempts took 6-15 ms, the
+//   receiver process waiting for a core. Every run: every stored event at every receiver, none twice.
+//   Alternated single runs at these loads differ by more than the versions do; the change's effect shows
+//   in part A's paced mode (delivery keeping pace, one row per wake, load 22-25): Store writes per
+//   request (the benchmark's own row write included) 2.00 -> 1.08 with one endpoint, 1.17 -> 0.31 with
+//   six; CPU per request 3.8 -> 3.0 ms and 0.88 -> 0.83 ms.
+//   Projection from the CPU figures: 600 updates/s (0.45-0.65 core) plus 600 deliveries/s (0.25-0.35)
+//   fits one core; plus 3,600 deliveries/s (1.4-2.2 cores) does not, so six receivers at 600 updates/s
+//   need deliveries 3-5 times cheaper than now (or a second core). An endpoint's pace is bounded by its
+//   round trip too (one request at a time, strict order): 600/s needs attempts under 1.7 ms, which this
+//   machine gives only at low load.
 //   Why an endpoint falls behind under load: it has one request in flight, and each answer is read in a
 //   later turn of the event loop, which the track requests of that turn fill (up to one per load
 //   connection); deliveries per endpoint are bounded by loop turns per second. What would lift it: the
@@ -349,15 +367,15 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     }
     await receiver.stats(true);
     const profiler = PROFILE_DIR && run > 0 ? await startProfile() : undefined;
-    const stop = startMeasuring();
-    await runtime.worker.sweep(new Date());
-    await runtime.worker.idle();
     let writes = 0;
     const write = services.store.write.bind(services.store);
     services.store.write = (ops) => {
       writes++;
       return write(ops);
     };
+    const stop = startMeasuring();
+    await runtime.worker.sweep(new Date());
+    await runtime.worker.idle();
     const delivered = (): number => runtime.metrics.requests.value({ result: 'delivered' });
     const before = delivered();
     for (let i = 0; oneByOne && i < EVENTS; i++) {
