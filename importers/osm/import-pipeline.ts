@@ -92,6 +92,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     const { read, nodes, bbox } = await readNodesAndWays(options, steps, place());
     const summaries: Record<string, StageSummary> = {};
     for (const s of stages) {
+      await signalsHeard();
       if (signal?.aborted) throw signal.reason;
       const step = new ProgressStep(s.name, options.onProgress, place());
       const ctx: StageContext = {
@@ -103,12 +104,14 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
           step.update(done, total, undefined, what, detail),
       };
       try {
-        summaries[s.name] = await s.finish(ctx);
+        summaries[s.name] = await untilAborted(s.finish(ctx), signal);
       } catch (err) {
+        if (signal?.aborted && err === signal.reason) throw err;
         throw new StageError(`stage ${s.name} failed: ${err instanceof Error ? err.message : String(err)}`);
       }
       steps.push(step.finish(Object.entries(summaries[s.name]).map(([k, v]) => `${typeof v === 'number' ? formatCount(v) : v} ${k}`).join(', ') || 'done'));
     }
+    await signalsHeard();
     if (signal?.aborted) throw signal.reason;
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -134,6 +137,46 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   } finally {
     release();
   }
+}
+
+/**
+ * Lets the event loop turn once: a stage that works on this thread without awaiting anything (a small
+ * extract's contraction, geocoding) keeps signal handlers from running, and without this turn a Ctrl-C
+ * during it would be heard only after the extract was committed.
+ */
+function signalsHeard(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * A stage's work, given up when the import is aborted: a stage awaiting its worker threads (the routing
+ * contraction) does not look at the signal, and the operator's Ctrl-C or a service stop must not wait
+ * minutes for it. The staging folder is removed by the caller; the command's exit ends the workers.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      // What the abandoned work still says (a failure writing into the removed folder) is of no interest.
+      work.catch(() => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 function sourceOf(file: string | readonly string[]): string {

@@ -1,4 +1,5 @@
 // A small argv parser: positional words, then --flag, --flag value, --flag=value. Repeated flags collect.
+import os from 'node:os';
 import type { ApiError } from '../http/errors';
 export interface ParsedArgs {
   words: string[];
@@ -48,6 +49,20 @@ export class UsageError extends Error {}
 
 /** Something named on the command line does not exist (a project, a webhook, an extract): exit 1. */
 export class NotFoundError extends Error {}
+
+/**
+ * The command was stopped by a signal (Ctrl-C, a service stop) and has undone its work: exit 128 + the
+ * signal's number as shells do, at once, whatever work is still running (an import's worker threads).
+ */
+export class InterruptedError extends Error {
+  constructor(message: string, readonly signal: NodeJS.Signals) {
+    super(message);
+  }
+
+  get exitCode(): number {
+    return 128 + (os.constants.signals[this.signal] ?? 15);
+  }
+}
 
 /** An error of the API layer as the CLI reports it: a missing thing is a failure, bad input is usage. */
 export function cliErrorOf(err: ApiError): Error {

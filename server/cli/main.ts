@@ -3,7 +3,7 @@
 // does not exist → exit 1; every message on stderr after `waymark: `.
 import { configFromEnv } from '../config';
 import { silentLogger } from '../../ports/logger';
-import { parseArgs, hasFlag, UsageError } from './args';
+import { parseArgs, hasFlag, InterruptedError, UsageError } from './args';
 import { dataCommand } from './commands/data';
 import { geofencesCommand } from './commands/geofences';
 import { projectCommand } from './commands/project';
@@ -56,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`waymark: ${message}\n`);
+    if (err instanceof InterruptedError) return err.exitCode;
     return err instanceof UsageError ? 2 : 1;
   }
 }
@@ -65,5 +66,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then((code) => {
     // A serving gateway exits when its server closes; anything else ends with its code.
     if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
+    // Stopped by a signal, its work undone: what still runs (an import's worker threads) ends with the process.
+    if (code > 128) process.exit(code);
   });
 }

@@ -1,7 +1,7 @@
 // `waymark data import|list|remove`, compiled as `npm run build` does and run as a child process on a
 // data directory a real gateway is serving: exit codes, progress and summary, a URL import from a local
 // HTTP server, a failed re-import that changes nothing, and the gateway's catalog following along.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -90,7 +90,7 @@ withFixtures('waymark data', () => {
     expect(run.stderr).toMatch(/read nodes and ways: 51,385 nodes, 7,230 ways; node index \d+ KiB in \d+\.\d\d s/);
     // Each step with its place among the five, in plain words, with the time since the import started.
     expect(run.stderr).toMatch(/^\[2\/5\] read nodes and ways: 51,385 nodes, .* \(\d+ s since start\)$/m);
-    expect(run.stderr).toMatch(/^\[3\/5\] routing: building and contracting the road graph of each mode \d+% · [\d,]+ of [\d,]+ .*car .*foot .* since start$/m);
+    expect(run.stderr).toMatch(/^\[5\/5\] routing: building and contracting the road graph of each mode \d+% · [\d,]+ of [\d,]+ .*car .*foot .* since start$/m);
     expect(run.stdout).toMatch(/^Imported baltimore from .*us-md-baltimore-valhalla\.osm\.pbf in \d+\.\d\d s \(peak memory [\d.]+ MiB\): 51385 nodes, 7230 ways, 167 relations\.$/m);
     expect(run.code).toBe(0);
     expect(served()).toEqual(['baltimore:51385']);
@@ -144,6 +144,28 @@ withFixtures('waymark data', () => {
     expect(cut.stderr).toMatch(/truncated PBF file/);
     expect(served()).toEqual(['baltimore:51385', 'us-ca-west-oakland-osmnx:446']);
     expect(fs.readdirSync(path.join(DATA, 'extracts')).filter((f) => f.startsWith('.'))).toEqual([]);
+  }, IMPORT_TIMEOUT_MS);
+
+  test.each(['SIGTERM', 'SIGINT'] as const)('%s during the contraction stops the import, exits 128 + the signal, and changes nothing', async (signal) => {
+    // The compiled CLI contracts Baltimore on worker threads (see above): the signal comes once the
+    // contraction has started, while the main thread waits for the workers.
+    const env = { PATH: process.env.PATH, HOME: os.tmpdir(), NODE_PATH: path.join(REPO, 'node_modules'), WAYMARK_DATA_DIR: DATA };
+    const child = spawn(process.execPath, [MAIN, 'data', 'import', path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf'), '--name', 'baltimore'], { env, cwd: WORK });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!sent && /routing: building and contracting the road graph of each mode/.test(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(sent).toBe(true);
+    expect([code, stderr]).toEqual([128 + os.constants.signals[signal], expect.stringMatching(new RegExp(`waymark: import of .* failed: interrupted \\(${signal}\\); nothing was changed \\(the previous "baltimore" extract stays\\)`))]);
+    // No staging folder, no lock, and the extract of before still served.
+    expect(fs.readdirSync(path.join(DATA, 'extracts')).filter((f) => f.startsWith('.'))).toEqual([]);
+    expect(served()).toEqual(['baltimore:51385', 'us-ca-west-oakland-osmnx:446']);
   }, IMPORT_TIMEOUT_MS);
 
   test('import from a URL (following a redirect) and replace a name atomically', async () => {

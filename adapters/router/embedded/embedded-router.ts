@@ -14,6 +14,7 @@ import { SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_TOLL } from '..
 import type { Snap } from '../../../core/routing/segment-index';
 import type { ExtractCatalog, LoadedExtract } from '../../extracts/extract-catalog';
 import { bestFit, fitOf } from './extract-choice';
+import { collectGarbage } from './collect-garbage';
 import { loadNetwork, type LoadedNetwork } from './network-loader';
 
 /**
@@ -63,10 +64,14 @@ export class EmbeddedRouter implements Router {
   }
 
   private load(extracts: readonly LoadedExtract[]): void {
-    // A re-imported or removed extract's network is let go before any new one is read, so a region is
-    // never held twice (its files can be most of the memory); load() runs to its end before any request,
-    // so none sees the gap.
-    this.networks = this.networks.filter((n) => extracts.some((e) => e.name === n.extract && this.loadedFrom.get(n) === e.manifest.importedAt));
+    // A re-imported or removed extract's network is let go before any new one is read, and its memory
+    // collected, so a region is never held twice (its files can be most of the memory); load() runs to
+    // its end before any request, so none sees the gap: a request waits for the new network.
+    const kept = this.networks.filter((n) => extracts.some((e) => e.name === n.extract && this.loadedFrom.get(n) === e.manifest.importedAt));
+    const dropped = this.networks.filter((n) => !kept.includes(n));
+    for (const n of dropped) n.release();
+    this.networks = kept;
+    if (dropped.length > 0) collectGarbage();
     const networks: LoadedNetwork[] = [];
     const problems: Record<string, string> = {};
     for (const e of extracts) {

@@ -19,6 +19,8 @@ export interface LoadedNetwork {
   /** [west, south, east, north]. */
   bbox: [number, number, number, number];
   routers: Record<RouterMode, ModeRouter>;
+  /** Lets the mode files go (closes those not read yet): the network is not asked again after. */
+  release(): void;
 }
 
 // The container's arrays are typed by name in network-files.ts; a cast per field keeps this readable.
@@ -38,10 +40,26 @@ export function readNetwork(dir: string): Network {
 const MODE_FILE_VERSIONS = [1, 2];
 
 export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
-  const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, `${mode}.bin`)));
+  return modeGraphOf(fs.readFileSync(path.join(dir, `${mode}.bin`)), path.join(dir, `${mode}.bin`));
+}
+
+/** The whole of an open file, from its start. */
+function readOpenFile(fd: number): Buffer {
+  const size = fs.fstatSync(fd).size;
+  const out = Buffer.allocUnsafe(size);
+  for (let at = 0; at < size;) {
+    const got = fs.readSync(fd, out, at, size - at, at);
+    if (got === 0) throw new Error(`a mode file ended after ${at} of ${size} bytes`);
+    at += got;
+  }
+  return out;
+}
+
+function modeGraphOf(bytes: Buffer, file: string): ModeGraph {
+  const { meta, arrays } = decodeArrays(bytes);
   const { version, graph } = meta as { version?: number; graph?: string };
   if (version !== undefined && !MODE_FILE_VERSIONS.includes(version)) {
-    throw new Error(`${path.join(dir, `${mode}.bin`)} is mode file version ${version}, newer than this gateway reads (${MODE_FILE_VERSIONS.join(', ')}): upgrade it or re-import the extract`);
+    throw new Error(`${file} is mode file version ${version}, newer than this gateway reads (${MODE_FILE_VERSIONS.join(', ')}): upgrade it or re-import the extract`);
   }
   const a = arrays as Arrays;
   const hierarchy: Hierarchy = {
@@ -58,22 +76,78 @@ export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
   };
 }
 
+/** Mode files left open by networks the gateway let go without release() (tests, tools): closed when collected. */
+const unreleased = new FinalizationRegistry<Map<RouterMode, number>>((open) => {
+  for (const fd of open.values()) fs.closeSync(fd);
+});
+
 /**
  * The network and its index at once, the car's graph too (the default mode, and a bad file shows at
  * load rather than on a request); the other modes' graphs on their first request. On a region most
  * requests are by car: reading and preparing all four modes doubled the start-up time and held the
  * others' files and workspaces for nothing. A mode file that is missing fails the load all the same.
+ *
+ * The mode files are opened here and read on first use from the open file: a re-import renames the
+ * folder away (and deletes it) before the gateway looks again, and a mode read by path in between
+ * would pair the new import's graph with this network.
  */
 export function loadNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): LoadedNetwork | null {
   const dir = path.join(extractDir, ROUTING_STAGE);
   if (!fs.existsSync(path.join(dir, 'network.bin'))) return null;
-  for (const mode of MODES) if (!fs.existsSync(path.join(dir, `${mode}.bin`))) throw new Error(`routing file ${mode}.bin is missing in ${dir}`);
-  const network = readNetwork(dir);
+  const open = new Map<RouterMode, number>();
+  const close = (): void => {
+    for (const fd of open.values()) fs.closeSync(fd);
+    open.clear();
+  };
+  let network: Network;
+  try {
+    for (const mode of MODES) {
+      const file = path.join(dir, `${mode}.bin`);
+      try {
+        open.set(mode, fs.openSync(file, 'r'));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`routing file ${mode}.bin is missing in ${dir}`);
+        throw err;
+      }
+    }
+    network = readNetwork(dir);
+  } catch (err) {
+    close();
+    throw err;
+  }
   const index = new SegmentIndex(network);
   const made: Partial<Record<RouterMode, ModeRouter>> = {};
-  const router = (mode: RouterMode): ModeRouter => (made[mode] ??= new ModeRouter(network, readModeGraph(dir, mode), index, TRAVEL_MODE[mode]));
-  router('car');
+  let released = false;
+  const router = (mode: RouterMode): ModeRouter => {
+    const ready = made[mode];
+    if (ready) return ready;
+    const fd = open.get(mode);
+    if (released || fd === undefined) throw new Error(`the ${mode} graph of ${extract} was let go (the extract was re-imported or removed)`);
+    try {
+      made[mode] = new ModeRouter(network, modeGraphOf(readOpenFile(fd), path.join(dir, `${mode}.bin`)), index, TRAVEL_MODE[mode]);
+    } finally {
+      fs.closeSync(fd);
+      open.delete(mode);
+    }
+    return made[mode]!;
+  };
   const routers = {} as Record<RouterMode, ModeRouter>;
   for (const mode of MODES) Object.defineProperty(routers, mode, { enumerable: true, get: () => router(mode) });
-  return { extract, bbox, routers };
+  const loaded: LoadedNetwork = {
+    extract, bbox, routers,
+    release: () => {
+      released = true;
+      unreleased.unregister(loaded);
+      close();
+      for (const mode of MODES) delete made[mode];
+    },
+  };
+  unreleased.register(loaded, open, loaded);
+  try {
+    router('car');
+  } catch (err) {
+    loaded.release();
+    throw err;
+  }
+  return loaded;
 }

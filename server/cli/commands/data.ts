@@ -10,7 +10,7 @@ import { formatBytes } from '../../../importers/osm/import-progress';
 import { runImport, type ImportResult } from '../../../importers/osm/import-pipeline';
 import { IMPORT_STAGES } from '../../../importers/osm/stages';
 import type { GatewayConfig } from '../../config';
-import { type ParsedArgs, NotFoundError, UsageError, flag, unknownSubcommand } from '../args';
+import { type ParsedArgs, InterruptedError, NotFoundError, UsageError, flag, unknownSubcommand } from '../args';
 import type { CliOutput } from '../output';
 import { progressBar, stepLines } from '../progress';
 
@@ -88,8 +88,15 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
   }
 
   // Ctrl-C or a service stop: the staging folder goes, the previous extract stays.
+  // The import gives up at once (even a contraction running in worker threads) and the command exits
+  // 128 + the signal's number; a second signal ends the process by Node's default, and the next import
+  // or list removes the staging folder it leaves.
   const abort = new AbortController();
-  const onSignal = (sig: NodeJS.Signals): void => abort.abort(new Error(`interrupted (${sig}); nothing was changed`));
+  let interruptedBy: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    interruptedBy = sig;
+    abort.abort(new Error(`interrupted (${sig}); nothing was changed`));
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const dir = extractsDir(config.dataDir);
@@ -113,7 +120,8 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
         } });
       } catch (err) {
         bar?.finish('failed');
-        throw abort.signal.aborted ? abort.signal.reason : err;
+        if (interruptedBy !== undefined) throw new InterruptedError(`download of ${s} stopped: interrupted (${interruptedBy}); nothing was changed`, interruptedBy);
+        throw err;
       }
       bar?.finish(`${formatBytes(got)}`);
       files.push(downloaded);
@@ -127,7 +135,8 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
     } catch (err) {
       if (err instanceof ExtractBusy) throw err;
       const why = err instanceof Error ? err.message : String(err);
-      throw new Error(`import of ${source} failed: ${why}${fs.existsSync(path.join(dir, name)) ? ` (the previous "${name}" extract stays)` : ''}`);
+      const message = `import of ${source} failed: ${why}${fs.existsSync(path.join(dir, name)) ? ` (the previous "${name}" extract stays)` : ''}`;
+      throw interruptedBy === undefined ? new Error(message) : new InterruptedError(message, interruptedBy);
     }
     // Wall time of the whole command, Node's start-up and loading included: what the operator waited.
     const seconds = process.uptime();

@@ -58,10 +58,12 @@ export class AdminBoundaries {
     if (way.refs.length >= 2) this.lines.set(way.id, { first: way.refs[0], last: way.refs[way.refs.length - 1], coords });
   }
 
-  /** Joins rings and prepares polygons; returns how many boundaries are usable. */
-  build(): number {
+  /** Joins rings and prepares polygons; returns how many boundaries are usable. `progress` gets boundaries done and their total. */
+  build(progress?: (done: number, total: number) => void): number {
     const countries = new Map<string, number>();
+    let done = 0;
     for (const b of this.boundaries) {
+      if (++done % 100 === 0) progress?.(done, this.boundaries.length);
       const rings = joinRings(b.wayIds.map((id) => this.lines.get(id)));
       if (rings === undefined) {
         this.openRings++;

@@ -36,7 +36,8 @@ export class GeocodingStage implements ImportStage {
   }
 
   async finish(ctx: StageContext): Promise<StageSummary> {
-    const usable = this.boundaries.build();
+    ctx.progress('joining the boundaries into polygons', 0);
+    const usable = this.boundaries.build((done, total) => ctx.progress('joining the boundaries into polygons', done, total));
     ctx.progress('boundaries', usable);
     const counts = writeGeocodingIndex(ctx.dir, {
       addresses: this.addresses.points,
@@ -46,6 +47,12 @@ export class GeocodingStage implements ImportStage {
       boundaries: this.boundaries,
       progress: (step, done, total) => ctx.progress(step, done, total),
     });
+    // Written: the features go now, not when the import ends (the routing stage finishes after this one).
+    this.addresses.points.length = 0;
+    this.addresses.byNodeId.clear();
+    this.streets.streets.length = 0;
+    this.pois.places.length = 0;
+    this.interpolations.lines.length = 0;
     return { ...counts, boundaries: usable, openBoundaries: this.boundaries.openRings };
   }
 }

@@ -9,6 +9,7 @@ import type { AdminContext } from './admin-context';
 import type { AdminBoundaries } from './admin-boundaries';
 import type { AddressPoint, InterpolationLine, NamedPlace, NamedStreet } from './features';
 import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_SCHEMA, INDEX_VERSION, nameKey, type TranslationKind } from '../../../../core/formats/geocoding-index';
+import { mergeFtsTable } from './fts-merge';
 import { mergeTranslations } from './name-translations';
 import { middleVertex } from './way-geometry';
 
@@ -124,7 +125,9 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       g.lat /= g.count;
     }
     // Highways: a street with addresses takes its highway's vertex as its point; others become streets.
+    let highways = 0;
     for (const street of input.streets) {
+      if (++highways % 5_000 === 0) input.progress('streets of the highways', highways, input.streets.length);
       const norm = normalizeName(street.name);
       if (norm === '') continue;
       const [lon, lat] = middleVertex(street.coords);
@@ -265,10 +268,13 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     meta.run('version', String(INDEX_VERSION));
     meta.run('counts', JSON.stringify(counts));
   })();
-  input.progress('optimize', 0, 1);
-  db.exec(
-    ['street_name_fts', 'street_area_fts', 'place_name_fts', 'place_area_fts', 'area_fts'].map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`).join(' '),
-  );
+  // One b-tree per full-text table, merged a slice at a time so that progress keeps coming.
+  const ftsTables = ['street_name_fts', 'street_area_fts', 'place_name_fts', 'place_area_fts', 'area_fts'];
+  ftsTables.forEach((t, k) => {
+    const phase = `merging the search index ${k + 1} of ${ftsTables.length} (${t})`;
+    input.progress(phase, 0);
+    mergeFtsTable(db, t, (pages, total) => input.progress(phase, pages, total));
+  });
   db.close();
   return counts;
 }

@@ -23,6 +23,11 @@ function cellKey(x: number, y: number): number {
 export class BuildingOutlines {
   private readonly buildings: Building[] = [];
 
+  /** Lets the kept outlines go (the stage has written its file). */
+  clear(): void {
+    this.buildings.length = 0;
+  }
+
   get size(): number {
     return this.buildings.length;
   }

@@ -155,12 +155,19 @@ export class PlacesStage implements ImportStage {
     ctx.progress('building outlines', this.nodePlaces.length, this.nodePlaces.length);
     writePlacesFile(ctx.dir, { format: PLACES_FORMAT, version: PLACES_VERSION, extract: ctx.extract, brands: this.brands.version, places: this.places },
       (done, total) => ctx.progress('writing places.bin', done, total));
-    return {
+    const summary = {
       places: this.places.length,
       chains: this.places.filter((p) => p.chain).length,
       outlines: this.places.filter((p) => p.outline).length,
       airports: this.places.filter((p) => p.iata).length,
     };
+    // Written: the places and outlines go now, not when the import ends (routing finishes after this stage).
+    this.places.length = 0;
+    this.nodePlaces.length = 0;
+    this.relations.length = 0;
+    this.wayRings.clear();
+    this.buildings.clear();
+    return summary;
   }
 }
 
