@@ -6,7 +6,8 @@
 //
 // Run: npm run bench:build && DATA_DIR=/work/scratch/keep-b8 node dist/bench/region-queries.js
 // Options (env): SECONDS (5 a run), ISOCHRONES (20), MIN_KM (100: the shortest route asked; a ×4 region is
-//   only 60 km across, so its runs say MIN_KM=40 and are not the target's figure).
+//   only 60 km across, so its runs say MIN_KM=40 and are not the target's figure), REIMPORT=1 (then the
+//   region is swapped for a copy of itself while routes are asked: the reload's peak RSS and longest wait).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -156,7 +157,53 @@ async function main(): Promise<void> {
   console.log(`| match 80 points | ${match?.p50Ms ?? 'no trace'} | ${match?.p99Ms ?? ''} | ${cpu(match)} | ${failed(match)} | ≤ 15 |`);
   console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`gateway RSS at the end ${gw.rssMiB().toFixed(0)} MiB, peak ${gw.peakRssMiB().toFixed(0)} MiB; network files ${(files / 2 ** 20).toFixed(0)} MiB`);
+  if (process.env.REIMPORT === '1') await reimportWhileServing(dataDir, manifests[0].name, gw, routePath, headers);
   await gw.stop();
+}
+
+/**
+ * REIMPORT=1: a re-import of the region while routes are asked on one connection. The import's last
+ * step is done by hand (a copy of the extract with a new `importedAt`, swapped in with the two renames
+ * core/formats/extract-folders.ts makes), so the figure is the gateway's reload, not an import sharing
+ * the machine: its RSS before and its peak (VmHWM) while reloading, the longest wait of a request, and
+ * any non-2xx answer.
+ */
+async function reimportWhileServing(
+  dataDir: string, name: string, gw: Awaited<ReturnType<typeof startGatewayProcess>>, routePath: () => string, headers: Record<string, string>,
+): Promise<void> {
+  const extracts = path.join(dataDir, 'extracts');
+  const staging = path.join(extracts, `.staging-${name}-${process.pid}`);
+  fs.cpSync(path.join(extracts, name), staging, { recursive: true });
+  const manifestFile = path.join(staging, 'extract.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { importedAt: string };
+  manifest.importedAt = new Date().toISOString();
+  fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
+  const before = gw.rssMiB();
+  const peakBefore = gw.peakRssMiB();
+  let asking = true;
+  let answered = 0;
+  let failed = 0;
+  let longestMs = 0;
+  const loop = (async () => {
+    while (asking) {
+      const t = Date.now();
+      const res = await fetch(`${gw.url}${routePath()}`, { headers });
+      await res.arrayBuffer();
+      longestMs = Math.max(longestMs, Date.now() - t);
+      if (res.status === 200) answered++;
+      else failed++;
+    }
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const old = path.join(extracts, `.old-${name}-${process.pid}`);
+  fs.renameSync(path.join(extracts, name), old);
+  fs.renameSync(staging, path.join(extracts, name));
+  fs.rmSync(old, { recursive: true, force: true });
+  // The catalog looks every second; the reload runs inside a request, then a few more seconds of routes.
+  await new Promise((resolve) => setTimeout(resolve, 8000));
+  asking = false;
+  await loop;
+  console.log(`re-import while serving: RSS before ${before.toFixed(0)} MiB (peak until then ${peakBefore.toFixed(0)}), peak after the reload ${gw.peakRssMiB().toFixed(0)} MiB, RSS after ${gw.rssMiB().toFixed(0)} MiB; ${answered} routes answered, ${failed} not 200, longest wait ${longestMs} ms`);
 }
 
 main().catch((err: unknown) => {
