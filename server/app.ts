@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { MemoryRateLimiter } from '../adapters/rate-limiter/memory';
 import type { RateLimiter } from '../ports/rate-limiter';
 import type { Store } from '../ports/store';
+import type { EventOutbox } from '../ports/event-outbox';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
 import { createMaxmindIpLocator } from '../adapters/ip-locator/maxmind/maxmind-ip-locator';
 import type { IpLocator } from '../ports/ip-locator';
@@ -76,6 +77,8 @@ export interface Services {
   embeddedRouter: EmbeddedRouter;
   /** Store faults requests met (full or read-only disk, lost database): 503s, readiness, a metric. */
   storeFaults: StoreFaults;
+  /** Where events written outside the track step go to be delivered (the webhooks feature's outbox; none: no rows). */
+  outbox: EventOutbox;
   /** Installed features, by name. */
   features: Map<string, FeatureInstance>;
 }
@@ -143,14 +146,19 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const router = createRouterSelection(config.routing, embeddedRouter);
   geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
   const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
+  // Features that write events (trips, conversions) are set up before the one that keeps the outbox
+  // (webhooks, last in the pipeline); they use it only when serving, after every feature is set up.
+  let provided: EventOutbox | undefined;
+  const outbox: EventOutbox = { opsFor: async (...args) => (provided ? provided.opsFor(...args) : []) };
   const services: Services = {
     config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, embeddedRouter,
-    storeFaults: new StoreFaults(store), features: new Map(),
+    storeFaults: new StoreFaults(store), outbox, features: new Map(),
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);
     services.features.set(f.name, instance);
     for (const step of instance.trackSteps ?? []) track.use(step);
+    provided ??= instance.outbox;
   }
   return services;
 }

@@ -1,6 +1,7 @@
 // A feature (trips, webhooks, regions, imports…) plugs into the gateway through this one interface:
 // its own collections, routes, steps in the track pipeline and background jobs. features.ts lists
 // them; app.ts installs them. Adding a feature touches no other feature's code.
+import type { EventOutbox } from '../ports/event-outbox';
 import type { CollectionSpec } from '../ports/store';
 import type { TrackStep } from './track-step';
 import type { Services } from './app';
@@ -14,6 +15,10 @@ export interface FeatureInstance {
   jobs?: Array<{ periodMs: number; job: Job }>;
   /** Called on shutdown, after the HTTP server stopped taking requests. */
   stop?(): Promise<void>;
+  /** The event outbox this feature keeps (webhooks): the composition root hands it to the features that write events. */
+  outbox?: EventOutbox;
+  /** What the CLI, /metrics and tests reach of this feature's services (read back through the feature's own accessor). */
+  runtime?: object;
 }
 
 export interface Feature {

@@ -11,9 +11,9 @@ export const RULE_BREAKS_KNOWN: string[] = [
  * a helper of another feature (find a user, queue webhook deliveries).
  */
 export const FEATURE_IMPORTS_KNOWN: string[] = [
-  'data -> geofences', 'events -> users', 'events -> webhooks', 'fraud -> users', 'geofence-import -> geofences',
+  'data -> geofences', 'events -> users', 'fraud -> users', 'geofence-import -> geofences',
   'places -> geofences', 'regions -> geofences', 'regions -> places', 'sdk -> places', 'settings -> places',
-  'track -> geofences', 'trips -> geofences', 'trips -> projects', 'trips -> webhooks',
+  'track -> geofences', 'trips -> geofences',
 ];
 
 /** Circles of files, type-only imports included. */

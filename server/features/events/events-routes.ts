@@ -13,7 +13,6 @@ import type { EventDoc } from '../../../core/model/event';
 import { MAX_USER_ID_LENGTH } from '../../../core/model/user';
 import { put, remove } from '../../../ports/store';
 import { EVENTS } from '../../api/collections';
-import { outboxOpsFor } from '../webhooks/webhooks-feature';
 
 const NAME = { maxLength: 128, pattern: /^[A-Za-z0-9_]+$/, patternMessage: 'name must contain only letters, digits and underscores' };
 
@@ -94,7 +93,7 @@ export function eventRoutes(services: Services): Route[] {
         }
         for (const [k, v] of Object.entries({ metadata, revenue, duration, installId })) if (v !== undefined) event[k] = v;
         // Conversions reach webhooks like track's events: outbox rows in the same write.
-        const outbox = await outboxOpsFor(services, scope, [event], user ? publicView(user) : null, now);
+        const outbox = await services.outbox.opsFor(scope, [event], user ? publicView(user) : null, now);
         await store.write([put(EVENTS, scope, event), ...outbox]);
         return { body: { event: publicEvent(event) } };
       },

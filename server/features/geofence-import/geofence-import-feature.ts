@@ -1,6 +1,6 @@
 // Geofence CSV import and nightly sync as a gateway feature: the upload endpoint, the sync settings
 // and run endpoints, their collections, the nightly job and the mailer. The CLI reaches the same
-// services through geofenceImportOf().
+// services through geofenceImportOf() (the instance's runtime, no state kept beside the gateway).
 import { fetchHttpCsv } from '../../../adapters/geofence-sources/http-source';
 import { CheckedHttp } from '../../../adapters/outbound-http/checked-http';
 import type { CsvSources } from '../../../ports/geofence-sources';
@@ -18,19 +18,21 @@ import { SyncRunner } from './sync-runner';
 import { SyncSettingsService } from './sync-service';
 import { SYNC_COLLECTIONS, SyncStore } from './sync-store';
 
-export interface GeofenceImportRuntime {
-  importer: GeofenceImporter;
-  settings: SyncSettingsService;
-  runner: SyncRunner;
-  syncStore: SyncStore;
-  mailer: Mailer;
+/** What the CLI, benchmarks and tests reach of the feature (its instance's `runtime`). */
+export class GeofenceImportRuntime {
+  constructor(
+    readonly importer: GeofenceImporter,
+    readonly settings: SyncSettingsService,
+    readonly runner: SyncRunner,
+    readonly syncStore: SyncStore,
+    readonly mailer: Mailer,
+  ) {}
 }
-
-const runtimes = new WeakMap<Services, GeofenceImportRuntime>();
 
 /** The import feature of a gateway, when installed. */
 export function geofenceImportOf(services: Services): GeofenceImportRuntime | undefined {
-  return runtimes.get(services);
+  const runtime = services.features.get(geofenceImportFeature.name)?.runtime;
+  return runtime instanceof GeofenceImportRuntime ? runtime : undefined;
 }
 
 function createMailer(smtp: Services['config']['geofenceImport']['smtp']): Mailer {
@@ -60,8 +62,8 @@ export const geofenceImportFeature: Feature = {
       store, syncStore, importer, mailer, secrets, sources, logger, config: c.sync,
       projectName: async (id) => (await projects.find(id))?.name ?? id,
     });
-    runtimes.set(services, { importer, settings, runner, syncStore, mailer });
     return {
+      runtime: new GeofenceImportRuntime(importer, settings, runner, syncStore, mailer),
       routes: [...importRoutes(importer, c.uploadMaxBytes), ...syncRoutes(settings, runner, syncStore)],
       jobs: [{ periodMs: c.sync.checkMs, job: { name: 'geofence-sync', run: (now) => runner.runDue(now) } }],
       stop: async () => {

@@ -19,8 +19,8 @@ import { DEFAULT_PROJECT_SETTINGS } from '../../../core/types';
 import { Conflict, NotFound } from '../../http/errors';
 import type { Logger } from '../../../ports/logger';
 import type { GeofenceService } from '../geofences/geofence-service';
-import type { ProjectService } from '../projects/project-service';
 import { OpenTripScopes } from './open-trip-scopes';
+
 import { eventUser } from '../../../core/model/views';
 import { userLockKey } from '../../track-step';
 import type { EventDoc } from '../../../core/model/event';
@@ -47,12 +47,17 @@ const LOCK_MOVED = Symbol('lock moved');
 const MAX_LOCK_ATTEMPTS = 4;
 const EXPIRY_BATCH = 200;
 
+/** What trips read of a project: its settings (the projects feature's service is one). */
+export interface ProjectSettingsSource {
+  settings(projectId: string): Promise<ProjectSettings>;
+}
+
 export class TripService {
   constructor(
     readonly store: Store,
     private readonly geofences: GeofenceService,
     private readonly router: Router,
-    private readonly projects: ProjectService,
+    private readonly projects: ProjectSettingsSource,
     private readonly logger: Logger,
     private readonly eventOps: EventOpsHook = async () => [],
   ) {

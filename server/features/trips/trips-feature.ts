@@ -2,7 +2,6 @@
 // WAYMARK_JOB_INTERVAL_MS; 0 turns it off, and tests then run it through the instance's jobs). Its
 // track step runs before the webhooks feature's, so trip events of an update are delivered too.
 import type { Feature } from '../../feature';
-import { outboxOpsFor } from '../webhooks/webhooks-feature';
 import { TripService } from './trip-service';
 import { TripTrackStep } from './trip-track-step';
 import { tripRoutes } from './trips-routes';
@@ -13,7 +12,7 @@ export const tripsFeature: Feature = {
     // Events of PATCH, create-with-status and expiry reach webhooks through the same outbox as track's.
     const trips = new TripService(
       services.store, services.geofences, services.router, services.projects, services.logger,
-      (scope, events, user) => outboxOpsFor(services, scope, events, user),
+      (scope, events, user) => services.outbox.opsFor(scope, events, user),
     );
     return {
       routes: tripRoutes(trips),

@@ -3,7 +3,9 @@
 // feature of the pipeline so that it sees every event the update produced.
 //
 // Events written outside POST /v1/track (trip changes and expiry, conversions…) reach webhooks when
-// their writer adds `await outboxOpsFor(services, scope, events, user)` to the same Store write.
+// their writer adds the rows of the EventOutbox port (ports/event-outbox.ts, which this feature
+// provides) to the same Store write.
+import type { EventOutbox } from '../../../ports/event-outbox';
 import type { Doc, Scope, WriteOp } from '../../../ports/store';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import type { Services } from '../../app';
@@ -21,19 +23,21 @@ import { webhookRoutes } from './webhooks-routes';
 /** How often delivery-log entries, old dead letters and rows of deleted webhooks are cleaned up. */
 const PURGE_PERIOD_MS = 60_000;
 
-export interface WebhooksRuntime {
-  service: WebhookService;
-  worker: DeliveryWorker;
-  metrics: WebhookMetrics;
-  directory: WebhookDirectory;
-  caps: QueueCaps;
+/** What the CLI, /metrics and tests reach of the feature (its instance's `runtime`). */
+export class WebhooksRuntime {
+  constructor(
+    readonly service: WebhookService,
+    readonly worker: DeliveryWorker,
+    readonly metrics: WebhookMetrics,
+    readonly directory: WebhookDirectory,
+    readonly caps: QueueCaps,
+  ) {}
 }
-
-const runtimes = new WeakMap<Services, WebhooksRuntime>();
 
 /** The webhooks feature of a gateway, when installed. */
 export function webhooksOf(services: Services): WebhooksRuntime | undefined {
-  return runtimes.get(services);
+  const runtime = services.features.get(webhooksFeature.name)?.runtime;
+  return runtime instanceof WebhooksRuntime ? runtime : undefined;
 }
 
 /**
@@ -54,17 +58,14 @@ function wakeOnCommit(worker: DeliveryWorker, ops: readonly WriteOp[]): void {
   for (const { scope, ids } of byScope?.values() ?? []) worker.wake(scope, ids);
 }
 
-/**
- * Outbox rows for `events` (stored event documents of one user, in order) to put in the same
- * Store.write as the events themselves. `user` is the user as the payload should show it (the stored
- * user document; internal `_` fields are dropped), or null when the events have none. Returns [] when
- * the webhooks feature is not installed or no webhook wants these events.
- */
-export async function outboxOpsFor(services: Services, scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date = new Date()): Promise<WriteOp[]> {
-  const runtime = webhooksOf(services);
-  if (!runtime) return [];
-  const addition = await runtime.service.outboxFor(scope, events, user === null ? null : publicView(user), at);
-  return addition.ops;
+/** The feature's EventOutbox: rows for the webhooks that want these events ([] when none does). */
+function eventOutbox(service: WebhookService): EventOutbox {
+  return {
+    async opsFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date = new Date()): Promise<WriteOp[]> {
+      const addition = await service.outboxFor(scope, events, user === null ? null : publicView(user), at);
+      return addition.ops;
+    },
+  };
 }
 
 export const webhooksFeature: Feature = {
@@ -91,10 +92,10 @@ export const webhooksFeature: Feature = {
     });
     const caps = new QueueCaps({ store, directory, metrics, logger, maxQueued: c.maxQueued, disableAfterMs: c.disableAfterMs });
     const service = new WebhookService(store, directory, c, metrics, worker);
-    const runtime: WebhooksRuntime = { service, worker, metrics, directory, caps };
-    runtimes.set(services, runtime);
     store.onCommit((ops) => wakeOnCommit(worker, ops));
     return {
+      runtime: new WebhooksRuntime(service, worker, metrics, directory, caps),
+      outbox: eventOutbox(service),
       routes: webhookRoutes(service),
       trackSteps: [
         {
