@@ -27,7 +27,7 @@ import { healthEndpoints } from './features/health/health-endpoints';
 import { Readiness } from './features/health/readiness';
 import { DiskProbe } from './features/health/disk-probe';
 import { TrackService } from './features/track/track-service';
-import type { FeatureInstance } from './feature';
+import type { Services } from './feature';
 import { FEATURES } from './features';
 import { Scheduler } from './jobs/scheduler';
 import { ExtractCatalog } from '../adapters/extracts/extract-catalog';
@@ -52,36 +52,7 @@ import { openApiDocument } from './http/openapi';
 import { ROUTE_DOCS } from './api/route-docs';
 import { packageInfo } from './features/health/package-version';
 
-export interface Services {
-  config: GatewayConfig;
-  store: Store;
-  limiter: RateLimiter;
-  logger: Logger;
-  auth: Authenticator;
-  projects: ProjectService;
-  geofences: GeofenceService;
-  track: TrackService;
-  /** Per mode: the configured external engine, else the embedded router, else the geodesic estimate. */
-  router: RouterSelection;
-  /** Bundled region data plus boundaries imported into <dataDir>/regions/; loads on first lookup. */
-  regions: ReloadableRegions;
-  timeZones: TimeZoneLookup;
-  /** IP databases are read on first use. */
-  ipLocator: IpLocator;
-  /** Places of the imported extracts (and bundled airports); loads on first use, reloads on re-import. */
-  places: PlacesService;
-  scheduler: Scheduler;
-  /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
-  extracts: ExtractCatalog;
-  /** The road networks of the imported extracts (also inside `router`), for the data endpoints. */
-  embeddedRouter: EmbeddedRouter;
-  /** Store faults requests met (full or read-only disk, lost database): 503s, readiness, a metric. */
-  storeFaults: StoreFaults;
-  /** Where events written outside the track step go to be delivered (the webhooks feature's outbox; none: no rows). */
-  outbox: EventOutbox;
-  /** Installed features, by name. */
-  features: Map<string, FeatureInstance>;
-}
+export type { Services } from './feature';
 
 export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
   const store = config.store === 'postgres' ? await openPostgres(config, logger) : openSqlite(config, logger);

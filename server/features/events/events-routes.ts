@@ -1,5 +1,5 @@
 // Stored events: list, get, delete (secret), and POST /v1/events to record a conversion (publishable).
-import type { Services } from '../../app';
+import type { Services } from '../../feature';
 import { NotFound } from '../../http/errors';
 import { readDatetime, readList, readMetadata, readNumber, readString, required } from '../../http/params';
 import type { Route } from '../../http/route';

@@ -3,8 +3,7 @@
 // bundled coarse data) or a Pelias API.
 import type { Geocoder } from '../../../ports/geocoder';
 import { PeliasGeocoder } from '../../../adapters/geocoder/pelias/pelias-geocoder';
-import type { Services } from '../../app';
-import type { Feature } from '../../feature';
+import type { Feature, Services } from '../../feature';
 import { AddressValidator } from './address-validation';
 import { CoarseIndex } from '../../../adapters/geocoder/embedded/coarse-index';
 import { EmbeddedGeocoder } from '../../../adapters/geocoder/embedded/embedded-geocoder';

@@ -1,7 +1,7 @@
 // The remaining calls Radar's mobile and web SDKs make (fixtures NOTES.md), so an unmodified SDK never
 // meets a 404: client logs, the nearby-region sync for on-device monitoring, beacon search and event
 // verification.
-import type { Services } from '../../app';
+import type { Services } from '../../feature';
 import { BadRequest, NotFound } from '../../http/errors';
 import { readLatLng, readNumber, readString, required } from '../../http/params';
 import type { Route } from '../../http/route';

@@ -4,7 +4,7 @@
 // X-Forwarded-For, which a client can write). Refusals are JSON envelopes like every other error.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Services } from '../../app';
+import type { Services } from '../../feature';
 import { keyFromHeader } from '../../http/auth';
 import { sendEnvelope } from '../../http/envelope';
 import { classifyAddress } from '../../../core/webhooks/address-safety';

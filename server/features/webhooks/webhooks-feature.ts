@@ -8,8 +8,7 @@
 import type { EventOutbox } from '../../../ports/event-outbox';
 import type { Doc, Scope, WriteOp } from '../../../ports/store';
 import { scopeKey } from '../../../adapters/store/scope-key';
-import type { Services } from '../../app';
-import type { Feature } from '../../feature';
+import type { Feature, Services } from '../../feature';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { QUEUE_CHECK_MS, QueueCaps } from './delivery/delivery-queue-caps';
 import { publicView } from '../../../core/model/views';
