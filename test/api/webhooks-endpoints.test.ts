@@ -4,6 +4,7 @@
 import { configFromEnv, type WebhookConfig } from '../../server/config';
 import { verifyWaymarkSignature } from '../../core/webhooks/signature';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';
 
 const CAFE = { lat: 40.7831, lng: -73.9712 };
@@ -217,10 +218,17 @@ describe('/metrics with an operator token', () => {
   ])('%s → %i', async (_name, status, auth) => {
     const headers: Record<string, string> = {};
     if (auth !== undefined) headers.authorization = auth === 'SK' ? server.keys.testSk : auth;
-    const res = await fetch(`${server.url}/metrics`, { headers });
+    let res = await fetch(`${server.url}/metrics`, { headers });
     expect(res.status).toBe(status);
-    const text = await res.text();
+    let text = await res.text();
     if (status === 200) {
+      // A delivered row stays pending in the store until its endpoint's buffered outcomes are written
+      // (FLUSH_MS after the group began, delivery-outcome-buffer.ts): wait for that write.
+      await until('the last outcomes written', async () => {
+        res = await fetch(`${server.url}/metrics`, { headers });
+        text = await res.text();
+        return /^waymark_webhook_pending 0$/m.test(text);
+      }, 10_000, 50);
       expect(text).toContain('# TYPE waymark_webhook_requests_total counter');
       // The three refused redirects above ended as dead letters; nothing else is waiting.
       expect(text).toMatch(/^waymark_webhook_dead_letters 3$/m);
