@@ -31,11 +31,7 @@ function shownFields(doc: object, hidden: (key: string) => boolean): Record<stri
 
 /** A user, beacon or any document whose internal fields start with "_", as the API shows it. */
 export function publicView<T extends Record<string, unknown>>(doc: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc)) {
-    if (!isInternalField(key)) out[key] = value;
-  }
-  return out as T;
+  return shownFields(doc, isInternalField) as T;
 }
 
 export function publicEvent(e: EventDoc | Record<string, unknown>): Record<string, unknown> {
