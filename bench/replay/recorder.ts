@@ -1,5 +1,6 @@
 // Sends the scripted requests to one running gateway and keeps every request with its answer, as sent
 // and as received (normalise.ts makes two recordings comparable afterwards).
+import { formEncode } from '../../test/support/form-encode';
 
 export interface RecordedPair {
   /** Position in the script, from 1. */
@@ -48,15 +49,6 @@ export interface Reply {
   status: number;
   // The script reads ids and keys out of answers whose shape the API documents.
   body: any;
-}
-
-function formEncode(body: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(body)) {
-    if (v === undefined) continue;
-    params.append(k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
-  }
-  return params.toString();
 }
 
 export class Recorder {

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../server/app';
 import { configFromEnv, type GatewayConfig } from '../../server/config';
 import { silentLogger } from '../../ports/logger';
 import { openApiChecker } from './openapi-check';
+import { formEncode } from './form-encode';
 
 export interface ProjectKeys {
   id: string;
@@ -52,15 +53,6 @@ export interface TestServer {
 
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-test-'));
-}
-
-function formEncode(body: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(body)) {
-    if (v === undefined) continue;
-    params.append(k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
-  }
-  return params.toString();
 }
 
 export async function startTestServer(overrides: Partial<GatewayConfig> & { dataDir?: string } = {}): Promise<TestServer> {
