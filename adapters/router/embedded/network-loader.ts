@@ -40,19 +40,8 @@ export function readNetwork(dir: string): Network {
 const MODE_FILE_VERSIONS = [1, 2];
 
 export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
-  return modeGraphOf(fs.readFileSync(path.join(dir, `${mode}.bin`)), path.join(dir, `${mode}.bin`));
-}
-
-/** The whole of an open file, from its start. */
-function readOpenFile(fd: number): Buffer {
-  const size = fs.fstatSync(fd).size;
-  const out = Buffer.allocUnsafe(size);
-  for (let at = 0; at < size;) {
-    const got = fs.readSync(fd, out, at, size - at, at);
-    if (got === 0) throw new Error(`a mode file ended after ${at} of ${size} bytes`);
-    at += got;
-  }
-  return out;
+  const file = path.join(dir, `${mode}.bin`);
+  return modeGraphOf(fs.readFileSync(file), file);
 }
 
 function modeGraphOf(bytes: Buffer, file: string): ModeGraph {
@@ -124,7 +113,8 @@ export function loadNetwork(extract: string, extractDir: string, bbox: [number, 
     const fd = open.get(mode);
     if (released || fd === undefined) throw new Error(`the ${mode} graph of ${extract} was let go (the extract was re-imported or removed)`);
     try {
-      made[mode] = new ModeRouter(network, modeGraphOf(readOpenFile(fd), path.join(dir, `${mode}.bin`)), index, TRAVEL_MODE[mode]);
+      // The file was opened at load and not read since, so reading it from its position reads all of it.
+      made[mode] = new ModeRouter(network, modeGraphOf(fs.readFileSync(fd), path.join(dir, `${mode}.bin`)), index, TRAVEL_MODE[mode]);
     } finally {
       fs.closeSync(fd);
       open.delete(mode);
