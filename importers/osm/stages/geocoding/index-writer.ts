@@ -11,6 +11,7 @@ import type { AddressPoint, InterpolationLine, NamedPlace, NamedStreet } from '.
 import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, INDEX_SCHEMA, INDEX_VERSION, nameKey, type TranslationKind } from '../../../../core/formats/geocoding-index';
 import { mergeFtsTable } from './fts-merge';
 import { mergeTranslations } from './name-translations';
+import { SameNameGrid } from './same-name-grid';
 import { middleVertex } from './way-geometry';
 
 export interface IndexInput {
@@ -120,9 +121,11 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       addressRows.push({ point, group, admin });
       if (++done % 10_000 === 0) input.progress('admin lookup', done, input.addresses.length);
     }
+    const nearby = new SameNameGrid<StreetGroup>();
     for (const g of groups.values()) {
       g.lon /= g.count;
       g.lat /= g.count;
+      nearby.add(g.norm, g);
     }
     // Highways: a street with addresses takes its highway's vertex as its point; others become streets.
     let highways = 0;
@@ -131,13 +134,14 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       const norm = normalizeName(street.name);
       if (norm === '') continue;
       const [lon, lat] = middleVertex(street.coords);
-      const near = (byNorm.get(norm) ?? []).find((g) => roughMeters(g.lon, g.lat, lon, lat) < STREET_JOIN_METERS);
+      const near = nearby.findNear(norm, lon, lat, STREET_JOIN_METERS, (g) => roughMeters(g.lon, g.lat, lon, lat) < STREET_JOIN_METERS);
       if (near !== undefined) continue;
       const admin = input.boundaries.contextAt(lon, lat);
       const key = groupKey(norm, admin.city, lon, lat);
       if (groups.has(key)) continue;
       const group: StreetGroup = { id: groups.size + 1, nameId: streetNames.idOf(norm), name: street.name, norm, lon, lat, count: 0, admin, postalCodes: new Set() };
       groups.set(key, group);
+      nearby.add(norm, group);
       const same = byNorm.get(norm);
       if (same) same.push(group);
       else byNorm.set(norm, [group]);
