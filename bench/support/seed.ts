@@ -1,7 +1,7 @@
 // Seeds a data directory with geofences through the gateway's own services (the same code path as the
 // API, minus HTTP), so a benchmark can start from 100,000 geofences in seconds.
 import { createServices } from '../../server/app';
-import { parseGeofenceInput } from '../../server/features/geofences/geofence-input';
+import { parseGeofenceInput } from '../../core/input/geofence-input';
 import { configFromEnv, type GatewayConfig } from '../../server/config';
 import { silentLogger } from '../../ports/logger';
 import { geofenceBody, prng } from './metro';

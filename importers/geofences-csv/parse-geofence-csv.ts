@@ -5,7 +5,7 @@
 // Row numbers are the ones a spreadsheet shows: the header is row 1, the first data row is row 2,
 // a quoted value spanning several lines is still one row, and blank rows count but are skipped.
 import { parse as parseCsvSync, type CsvError } from 'csv-parse/sync';
-import { collectGeofenceInputErrors, type GeofenceInput, type GeofenceInputOptions } from '../../server/features/geofences/geofence-input';
+import { collectGeofenceInputErrors, type GeofenceInput, type GeofenceInputOptions } from '../../core/input/geofence-input';
 import { readHeader, type CsvLayout } from './columns';
 import { decodeCsvInput, detectDelimiter } from './csv-text';
 import { rowToRaw } from './row-input';
@@ -61,7 +61,7 @@ export interface GeofenceCsvAsyncOptions extends GeofenceCsvOptions {
   /**
    * Turns a row's `address` into `coordinates` and computes an isochrone's outline before the row is
    * checked (the gateway's geocoder and router). A
-   * rejection with a `param` and `message` (a BadRequest) is that row's error; others propagate.
+   * rejection with a `param` and `message` (core's InputError, or the server's BadRequest) is that row's error; others propagate.
    */
   prepareRow?: (raw: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }

@@ -1,7 +1,7 @@
 // The response envelope: every body is JSON with meta.code equal to the HTTP status, errors included.
 // This file is the one place where errors become responses.
 import type { ErrorRequestHandler, Response } from 'express';
-import { ApiError, BadRequest, Busy, PayloadTooLarge, StoreUnavailable, TooManyRequests } from './errors';
+import { ApiError, apiErrorOf, BadRequest, Busy, PayloadTooLarge, StoreUnavailable, TooManyRequests } from './errors';
 import { FaultLog } from './fault-log';
 import { LockWaitTimeout } from '../../ports/store';
 import { stringifyWithText } from './json-text';
@@ -100,7 +100,7 @@ export function errorHandler(logger: Logger, faults?: StoreFaults): ErrorRequest
     if (fault) {
       log.error(`store:${fault.state.fault}`, 'store unavailable', { fault: fault.state.fault, requestId, path: req.path, error: fault.state.detail });
     }
-    const known = err instanceof ApiError ? err : (fromBodyParser(err as BodyParserError) ?? fromExpress(err) ?? fromStore(err) ?? fault?.error);
+    const known = apiErrorOf(err) ?? (fromBodyParser(err as BodyParserError) ?? fromExpress(err) ?? fromStore(err) ?? fault?.error);
     if (!known) {
       const message = err instanceof Error ? err.message : String(err);
       // A bug keeps its stack, once per message every few seconds: the same bug on every request is one story.

@@ -1,6 +1,8 @@
 // One error class per kind, each with its status. The envelope middleware (envelope.ts) is the only
 // place that turns them into responses, so handlers never choose status codes ad hoc.
 
+import { InputError } from '../../core/input/input-error';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -94,4 +96,14 @@ export class StoreUnavailable extends ApiError {
   ) {
     super(503, message, undefined, 'ERROR_STORE_UNAVAILABLE');
   }
+}
+
+/**
+ * The answer an error of the API layer or of core's input rules gets: core throws the neutral InputError
+ * (it knows nothing of HTTP), which is a 400 naming its parameter. Anything else is not the caller's fault.
+ */
+export function apiErrorOf(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof InputError) return new BadRequest(err.param, err.message);
+  return undefined;
 }

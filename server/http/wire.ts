@@ -5,7 +5,7 @@ import type { RateLimiter } from '../../ports/rate-limiter';
 import type { Authenticator, AuthContext } from './auth';
 import { sendEnvelope } from './envelope';
 import { MethodNotAllowed, TooManyRequests } from './errors';
-import { rejectHostile } from './params/hostile';
+import { rejectHostile } from '../../core/input/hostile';
 import type { RateRule, RequestContext, Route } from './route';
 
 export interface WireOptions {

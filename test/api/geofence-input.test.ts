@@ -1,5 +1,5 @@
-import { BadRequest } from '../../server/http/errors';
-import { collectGeofenceInputErrors, parseGeofenceInput, type GeofenceInput } from '../../server/features/geofences/geofence-input';
+import { InputError } from '../../core/input/input-error';
+import { collectGeofenceInputErrors, parseGeofenceInput, type GeofenceInput } from '../../core/input/geofence-input';
 import { circleGeometry } from '../../core/geofence-shape';
 
 const square: Array<[number, number]> = [
@@ -177,9 +177,8 @@ describe('parseGeofenceInput: rejected bodies', () => {
     } catch (err) {
       caught = err;
     }
-    expect(caught).toBeInstanceOf(BadRequest);
-    const bad = caught as BadRequest;
-    expect(bad.status).toBe(400);
+    expect(caught).toBeInstanceOf(InputError);
+    const bad = caught as InputError;
     expect(bad.param).toBe(param);
     expect(bad.message).toMatch(message);
   });

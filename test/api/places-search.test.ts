@@ -148,7 +148,7 @@ describe('bad input is a 400 naming the parameter', () => {
     { name: 'limit 101', query: { near: NEAR, chains: 'starbucks', limit: '101' }, want: { status: 400, param: 'limit' } },
     { name: 'limit fractional', query: { near: NEAR, chains: 'starbucks', limit: '2.5' }, want: { status: 400, param: 'limit', message: 'limit must be an integer' } },
     { name: 'chainMetadata without a key', query: { near: NEAR, chains: 'starbucks', 'chainMetadata[]': 'x' }, want: { status: 400, param: 'chainMetadata[]' } },
-    // The gateway's one hostile-input rule (server/http/params/hostile.ts) refuses NUL everywhere.
+    // The gateway's one hostile-input rule (core/input/hostile.ts) refuses NUL everywhere.
     { name: 'a NUL byte in chains', query: { near: NEAR, chains: 'star\u0000bucks' }, want: { status: 400, param: 'chains' } },
   ];
   test.each(cases)('$name', async ({ query, want }) => {

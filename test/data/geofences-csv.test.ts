@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { parseGeofenceCsv, parseGeofenceCsvAsync, type GeofenceCsvError } from '../../importers/geofences-csv';
-import type { GeofenceInput } from '../../server/features/geofences/geofence-input';
+import type { GeofenceInput } from '../../core/input/geofence-input';
 
 const HEADER = 'description,type,tag,externalId,coordinates,radius';
 const GOOD = 'Store,circle,store,1,"[-73.98,40.70]",100';

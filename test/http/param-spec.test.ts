@@ -1,6 +1,6 @@
 // param-spec.ts: one declaration reads a request's parameters and documents them. The reading must be the
 // readers' (same messages, same limits) and the document must say what the reading enforces.
-import { BadRequest } from '../../server/http/errors';
+import { apiErrorOf } from '../../server/http/errors';
 import { bracketFilters, flag, integer, latLng, list, number, oneOf, paramSpec, takes, text } from '../../server/http/params/param-spec';
 
 const SPEC = paramSpec('query', {
@@ -18,7 +18,8 @@ function badParam(fn: () => unknown): string | undefined {
   try {
     fn();
   } catch (err) {
-    return err instanceof BadRequest ? `${err.param}: ${err.message}` : String(err);
+    const known = apiErrorOf(err);
+    return known?.status === 400 ? `${known.param}: ${known.message}` : String(err);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 // The parameter readers (server/http/params): each case is a raw query/form/JSON value → the typed value,
 // or the exact 400 (param and message) the client would get.
-import { BadRequest } from '../../server/http/errors';
+import { apiErrorOf } from '../../server/http/errors';
 import {
   inferScalar, readBoolean, readBracketFilters, readDatetime, readDictionary, readEnum, readJson, readLatLng,
   readList, readLngLatArray, readMetadata, readNumber, readString, required,
@@ -13,7 +13,8 @@ function outcome(run: () => unknown): Outcome {
     const value = run();
     return { value: value instanceof Date ? value.toISOString() : value };
   } catch (err) {
-    if (err instanceof BadRequest) return { param: err.param, message: err.message };
+    const known = apiErrorOf(err);
+    if (known?.status === 400 && known.param !== undefined) return { param: known.param, message: known.message };
     throw err;
   }
 }

@@ -11,7 +11,7 @@ import { geofenceImportOf, type GeofenceImportRuntime } from '../../features/geo
 import type { ImportReport } from '../../features/geofence-import/import-service';
 import type { SyncRunRecord } from '../../features/geofence-import/sync-store';
 import type { EnvironmentOutcome } from '../../../core/geofence-sync/sync-report';
-import { ApiError } from '../../http/errors';
+import { apiErrorOf } from '../../http/errors';
 import { readNumber } from '../../http/params';
 import { cliErrorOf, environmentFlag, flag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
@@ -272,7 +272,8 @@ export async function geofencesCommand(s: Services, args: ParsedArgs, out: CliOu
     throw unknownSubcommand('geofences', args.words[1], GEOFENCES_USAGE);
   } catch (err) {
     // Validation errors read the same as over HTTP, minus the status code.
-    if (err instanceof ApiError) throw cliErrorOf(err);
+    const known = apiErrorOf(err);
+    if (known) throw cliErrorOf(known);
     throw err;
   } finally {
     // The CLI never starts the gateway's jobs or stop hooks; close what a run may have opened (SMTP pool).

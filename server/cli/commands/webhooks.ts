@@ -7,7 +7,7 @@ import { webhooksOf } from '../../features/webhooks/webhooks-feature';
 import { publicDeadLetter, publicDelivery, publicWebhook, type WebhookDoc } from '../../features/webhooks/webhook-docs';
 import { readWebhookFields } from '../../features/webhooks/webhook-input';
 import { MAX_REDELIVER_EVENTS } from '../../features/webhooks/webhook-service';
-import { ApiError } from '../../http/errors';
+import { apiErrorOf } from '../../http/errors';
 import { readDatetime, readEnum, readList, readNumber } from '../../http/params';
 import { cliErrorOf, environmentFlag, flag, hasFlag, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';
@@ -149,7 +149,8 @@ export async function webhooksCommand(s: Services, args: ParsedArgs, out: CliOut
     }
   } catch (err) {
     // Validation errors read the same as over HTTP, minus the status code.
-    if (err instanceof ApiError) throw cliErrorOf(err);
+    const known = apiErrorOf(err);
+    if (known) throw cliErrorOf(known);
     throw err;
   }
 }

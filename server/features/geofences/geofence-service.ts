@@ -14,7 +14,7 @@ import { prepareForIndex } from '../../../core/geofencing/geofence-index';
 import { newObjectId } from '../../../core/object-id';
 import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 import type { Geofence, LngLat } from '../../../core/types';
-import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type GeofenceInput, type GeofenceInputOptions, type PlaceShape } from './geofence-input';
+import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type GeofenceInput, type GeofenceInputOptions, type PlaceShape } from '../../../core/input/geofence-input';
 
 export type ZoneLookup = (point: LngLat) => string | undefined;
 

@@ -9,7 +9,7 @@ import { publicGeofence, publicView } from '../../../core/model/views';
 import { GEOFENCES, PRESENCE, USERS } from '../../api/collections';
 import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { findTagged, requireTagged, taggedAddress, taggedLockKey } from '../../api/tagged-lookup';
-import { parseGeofenceInput } from './geofence-input';
+import { parseGeofenceInput } from '../../../core/input/geofence-input';
 import type { GeofenceService } from './geofence-service';
 
 const KEY_TEXT = { maxLength: 256 };

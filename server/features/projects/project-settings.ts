@@ -1,7 +1,7 @@
 // Reading and validating project settings (the spec's "project settings": stop detection, buffers,
 // dwell, operating-hours suppression, trip thresholds, feature switches).
 import { BadRequest } from '../../http/errors';
-import { readBoolean, readNumber } from '../../http/params/scalars';
+import { readBoolean, readNumber } from '../../../core/input/scalars';
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../core/types';
 
 type SettingReader = (raw: unknown, param: string) => boolean | number | undefined;

@@ -1,5 +1,5 @@
 // POST /v1/track, POST /v1/track/replay and GET /v1/config: the calls Radar's SDKs make while tracking.
-import { BadRequest, ApiError } from '../../http/errors';
+import { BadRequest, apiErrorOf } from '../../http/errors';
 import { JsonText } from '../../http/json-text';
 import type { RequestContext, Route } from '../../http/route';
 import { publicView } from '../../../core/model/views';
@@ -55,8 +55,9 @@ export function trackRoutes(track: TrackService): Route[] {
             const { user, events } = await run(ctx, { replayed: true, ...(item as Record<string, unknown>) });
             results.push({ meta: { code: 200 }, events: events.map(publicEvent), user: publicView(user) });
           } catch (err) {
-            if (!(err instanceof ApiError)) throw err;
-            results.push({ meta: { code: err.status, param: err.param, message: err.message } });
+            const known = apiErrorOf(err);
+            if (!known) throw err;
+            results.push({ meta: { code: known.status, param: known.param, message: known.message } });
           }
         }
         return { body: { results } };

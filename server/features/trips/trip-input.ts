@@ -1,6 +1,7 @@
 // Body and query rules of the trip endpoints (spec: Trips), and the lenient reading of the track
 // body's `tripOptions`, which must never make a track update fail.
 import { BadRequest } from '../../http/errors';
+import { InputError } from '../../../core/input/input-error';
 import { readBoolean, readDatetime, readEnum, readList, readMetadata, readNumber, readString, required } from '../../http/params';
 import {
   INITIAL_STATUSES, REQUESTABLE_STATUSES, TRIP_STATUSES,
@@ -83,7 +84,7 @@ export function readTripOptions(raw: Record<string, unknown> | undefined): TripO
     try {
       return read();
     } catch (err) {
-      if (err instanceof BadRequest) return undefined;
+      if (err instanceof InputError) return undefined;
       throw err;
     }
   };

@@ -5,7 +5,7 @@
 // (jailbroken / rooted / integrity failed) and `sharing` (screen sharing), which is what an app or a
 // proxy in front of Waymark can send. Top-level `compromised` and `sharing` booleans are read too.
 import type { FraudHints } from '../../../core/fraud';
-import { readBoolean } from './scalars';
+import { readBoolean } from '../../../core/input/scalars';
 
 const MAX_PAYLOAD_LENGTH = 16_384;
 const PAYLOAD_FLAGS = ['mocked', 'compromised', 'sharing'] as const;

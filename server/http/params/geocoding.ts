@@ -2,7 +2,7 @@
 import { GEOCODE_LANGUAGES, GEOCODE_LAYERS, type GeocodeLanguage, type GeocodeLayer } from '../../../ports/geocoder';
 import { BadRequest } from '../errors';
 import { field, listOf, type Field } from './param-spec';
-import { readList } from './scalars';
+import { readList } from '../../../core/input/scalars';
 
 const COARSE: readonly GeocodeLayer[] = ['postalCode', 'locality', 'county', 'state', 'country'];
 const FINE: readonly GeocodeLayer[] = ['address', 'place'];

@@ -1,7 +1,7 @@
 // The OpenAPI side of the parameter readers: each builder takes the same options as its reader
 // (scalars.ts), so a route that keeps its limits in one constant documents exactly what it enforces.
 import type { ParamDoc } from '../route';
-import type { NumberOptions, StringOptions } from './scalars';
+import type { NumberOptions, StringOptions } from '../../../core/input/scalars';
 
 type Extra = Pick<ParamDoc, 'in' | 'required' | 'description'>;
 

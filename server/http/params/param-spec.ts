@@ -9,8 +9,8 @@ import { BadRequest } from '../errors';
 import {
   isAbsent, readBoolean, readDatetime, readEnum, readList, readNumber, readString,
   type NumberOptions, type StringOptions,
-} from './scalars';
-import { readBracketFilters, readDictionary, readLatLng, readMetadata } from './structured';
+} from '../../../core/input/scalars';
+import { readBracketFilters, readDictionary, readLatLng, readMetadata } from '../../../core/input/structured';
 
 /** Reads one parameter from the whole source (most look at source[name]; bracket filters at many keys). */
 type SourceReader<T> = (source: Record<string, unknown>, name: string) => T | undefined;

@@ -5,8 +5,8 @@
 // a client bug worth seeing, and bounded in number because the list arrives on every update.
 import { BadRequest } from '../errors';
 import type { RangedBeacon } from '../../../core/beacons';
-import { isAbsent, readString } from './scalars';
-import { readJson } from './structured';
+import { isAbsent, readString } from '../../../core/input/scalars';
+import { readJson } from '../../../core/input/structured';
 
 export const MAX_RANGED_BEACONS = 100;
 

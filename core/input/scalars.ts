@@ -1,14 +1,14 @@
 // Readers for single query/body values. Query and form values arrive as strings, JSON bodies as typed
 // values, so every reader accepts both. Each returns undefined for an absent value (undefined, null or
-// an empty string: the JS SDK sends nulls for unset fields) and throws BadRequest naming the parameter.
-import { BadRequest } from '../errors';
+// an empty string: the JS SDK sends nulls for unset fields) and throws InputError naming the parameter.
+import { InputError } from './input-error';
 
 export function isAbsent(raw: unknown): raw is undefined | null | '' {
   return raw === undefined || raw === null || raw === '';
 }
 
 export function required<T>(value: T | undefined, param: string): T {
-  if (value === undefined) throw new BadRequest(param, `${param} is required`);
+  if (value === undefined) throw new InputError(param, `${param} is required`);
   return value;
 }
 
@@ -21,11 +21,11 @@ export interface StringOptions {
 export function readString(raw: unknown, param: string, opts: StringOptions = {}): string | undefined {
   if (isAbsent(raw)) return undefined;
   if (typeof raw === 'number' || typeof raw === 'boolean') raw = String(raw);
-  if (typeof raw !== 'string') throw new BadRequest(param, `${param} must be a string`);
+  if (typeof raw !== 'string') throw new InputError(param, `${param} must be a string`);
   const maxLength = opts.maxLength ?? 1024;
-  if (raw.length > maxLength) throw new BadRequest(param, `${param} must be at most ${maxLength} characters`);
+  if (raw.length > maxLength) throw new InputError(param, `${param} must be at most ${maxLength} characters`);
   if (opts.pattern && !opts.pattern.test(raw)) {
-    throw new BadRequest(param, opts.patternMessage ?? `${param} has an invalid format`);
+    throw new InputError(param, opts.patternMessage ?? `${param} has an invalid format`);
   }
   return raw;
 }
@@ -42,7 +42,7 @@ export function readBoolean(raw: unknown, param: string): boolean | undefined {
     if (TRUE_WORDS.has(word)) return true;
     if (FALSE_WORDS.has(word)) return false;
   }
-  throw new BadRequest(param, `${param} must be a boolean (true or false)`);
+  throw new InputError(param, `${param} must be a boolean (true or false)`);
 }
 
 export interface NumberOptions {
@@ -60,18 +60,18 @@ export function readNumber(raw: unknown, param: string, opts: NumberOptions = {}
   else if (typeof raw === 'string' && raw.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) {
     value = Number(raw.trim());
   } else {
-    throw new BadRequest(param, `${param} must be a number`);
+    throw new InputError(param, `${param} must be a number`);
   }
-  if (!Number.isFinite(value)) throw new BadRequest(param, `${param} must be a finite number`);
-  if (opts.integer && !Number.isInteger(value)) throw new BadRequest(param, `${param} must be an integer`);
+  if (!Number.isFinite(value)) throw new InputError(param, `${param} must be a finite number`);
+  if (opts.integer && !Number.isInteger(value)) throw new InputError(param, `${param} must be an integer`);
   const { min, max, greaterThan } = opts;
   if (min !== undefined && max !== undefined && (value < min || value > max)) {
-    throw new BadRequest(param, `${param} must be between ${min} and ${max}`);
+    throw new InputError(param, `${param} must be between ${min} and ${max}`);
   }
-  if (min !== undefined && value < min) throw new BadRequest(param, `${param} must be at least ${min}`);
-  if (max !== undefined && value > max) throw new BadRequest(param, `${param} must be at most ${max}`);
+  if (min !== undefined && value < min) throw new InputError(param, `${param} must be at least ${min}`);
+  if (max !== undefined && value > max) throw new InputError(param, `${param} must be at most ${max}`);
   if (greaterThan !== undefined && !(value > greaterThan)) {
-    throw new BadRequest(param, `${param} must be greater than ${greaterThan}`);
+    throw new InputError(param, `${param} must be greater than ${greaterThan}`);
   }
   return value;
 }
@@ -79,7 +79,7 @@ export function readNumber(raw: unknown, param: string, opts: NumberOptions = {}
 export function readEnum<T extends string>(raw: unknown, param: string, values: readonly T[]): T | undefined {
   if (isAbsent(raw)) return undefined;
   if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as T;
-  throw new BadRequest(param, `${param} must be one of ${values.join(', ')}`);
+  throw new InputError(param, `${param} must be one of ${values.join(', ')}`);
 }
 
 const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([\d:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -102,7 +102,7 @@ export function readDatetime(raw: unknown, param: string): Date | undefined {
     }
   }
   if (!date || Number.isNaN(date.getTime())) {
-    throw new BadRequest(param, `${param} must be a date or an ISO 8601 datetime`);
+    throw new InputError(param, `${param} must be a date or an ISO 8601 datetime`);
   }
   return date;
 }
@@ -112,7 +112,7 @@ export function readList(raw: unknown, param: string): string[] | undefined {
   if (isAbsent(raw)) return undefined;
   const parts = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
   if (!parts || parts.some((p) => typeof p !== 'string' && typeof p !== 'number')) {
-    throw new BadRequest(param, `${param} must be a comma-separated list`);
+    throw new InputError(param, `${param} must be a comma-separated list`);
   }
   const list = parts.map((p) => String(p).trim()).filter((p) => p !== '');
   return list.length ? list : undefined;

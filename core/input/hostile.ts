@@ -3,7 +3,7 @@
 // recursive readers (GeoJSON, metadata); PostgreSQL refuses NUL in text and jsonb and lone surrogates in
 // jsonb, where SQLite would store them, so without this rule the same request answered 500 on one store
 // and 200 on the other. The walk is iterative, so a hostile body cannot overflow the stack here either.
-import { BadRequest } from '../errors';
+import { InputError } from './input-error';
 
 /** Deeper than any valid value (a MultiPolygon's coordinates are 4 arrays inside one object). */
 export const MAX_DEPTH = 16;
@@ -25,18 +25,18 @@ export function rejectHostile(values: Record<string, unknown>, where: string): v
   for (const [param, value] of Object.entries(values)) {
     const name = param;
     const keyProblem = stringProblem(param);
-    if (keyProblem) throw new BadRequest(where, `a ${where} parameter name ${keyProblem}`);
+    if (keyProblem) throw new InputError(where, `a ${where} parameter name ${keyProblem}`);
     const stack: Array<[unknown, number]> = [[value, 1]];
     while (stack.length > 0) {
       const [v, depth] = stack.pop() as [unknown, number];
       if (typeof v === 'string') {
         const problem = stringProblem(v);
-        if (problem) throw new BadRequest(name, `${name} ${problem}`);
+        if (problem) throw new InputError(name, `${name} ${problem}`);
       } else if (typeof v === 'object' && v !== null) {
-        if (depth > MAX_DEPTH) throw new BadRequest(name, `${name} is nested more than ${MAX_DEPTH} levels deep`);
+        if (depth > MAX_DEPTH) throw new InputError(name, `${name} is nested more than ${MAX_DEPTH} levels deep`);
         for (const [k, child] of Object.entries(v)) {
           const problem = stringProblem(k);
-          if (problem) throw new BadRequest(name, `${name} has a key that ${problem}`);
+          if (problem) throw new InputError(name, `${name} has a key that ${problem}`);
           stack.push([child, depth + 1]);
         }
       }

@@ -1,22 +1,11 @@
 // Input rules of a geofence write, shared by the HTTP upsert (spec: Geofences endpoints) and the CSV
 // import (spec: Geofence bulk import file). One step per field, in the order callers fix them; each
-// step reads its raw value with the shared param readers and may fail with a BadRequest. The API
+// step reads its raw value with the shared param readers and may fail with an InputError. The API
 // answers the first failure; the importer reports every failure of a row, so steps never stop the
 // walk, and a step whose inputs failed earlier stays quiet rather than repeating the same problem.
-import { BadRequest } from '../../http/errors';
-import {
-  isAbsent,
-  readBoolean,
-  readDatetime,
-  readEnum,
-  readJson,
-  readList,
-  readLngLatArray,
-  readMetadata,
-  readNumber,
-  readString,
-  required,
-} from '../../http/params';
+import { InputError } from './input-error';
+import { isAbsent, readBoolean, readDatetime, readEnum, readList, readNumber, readString, required } from './scalars';
+import { readJson, readLngLatArray, readMetadata } from './structured';
 import {
   circleGeometry,
   MAX_RING_COORDINATES,
@@ -24,10 +13,10 @@ import {
   polygonApproxRadius,
   polygonCentroid,
   validateRing,
-} from '../../../core/geofence-shape';
-import { parseIpRanges } from '../../../core/ip-ranges';
-import { parseOperatingHours } from '../../../core/operating-hours';
-import type { Geofence, GeofenceType, LngLat, Point, Polygon, TravelMode } from '../../../core/types';
+} from '../geofence-shape';
+import { parseIpRanges } from '../ip-ranges';
+import { parseOperatingHours } from '../operating-hours';
+import type { Geofence, GeofenceType, LngLat, Point, Polygon, TravelMode } from '../types';
 
 /**
  * Everything a caller supplies for a geofence: the stored Geofence without what the server adds (ids,
@@ -106,7 +95,7 @@ function readRing(raw: unknown, param: string): LngLat[] | undefined {
     value = value[0];
   }
   const problem = validateRing(value);
-  if (problem) throw new BadRequest(param, `${param} ${problem}`);
+  if (problem) throw new InputError(param, `${param} ${problem}`);
   // validateRing checked every element is [number, number, ...]; drop any altitude.
   return (value as number[][]).map((c): LngLat => [c[0], c[1]]);
 }
@@ -156,30 +145,30 @@ const STEPS: readonly Step[] = [
     // otherwise an engine that does not exist yet.
     if (d.place || d.type === undefined || d.coordinatesInvalid || d.point || d.ring) return;
     if (d.type === 'polygon') {
-      throw new BadRequest(
+      throw new InputError(
         'coordinates',
         `coordinates is required for polygon geofences (a closed ring of ${MIN_RING_COORDINATES} to ${MAX_RING_COORDINATES} [longitude,latitude] pairs)`,
       );
     }
     if (d.placeId !== undefined) {
-      throw new BadRequest('placeId', `placeId "${d.placeId.slice(0, 64)}" is not a known place (imported extracts); give coordinates as well`);
+      throw new InputError('placeId', `placeId "${d.placeId.slice(0, 64)}" is not a known place (imported extracts); give coordinates as well`);
     }
     if (d.address !== undefined) {
-      throw new BadRequest('address', 'address needs a geocoder to find the centre; none is configured, so give coordinates as well');
+      throw new InputError('address', 'address needs a geocoder to find the centre; none is configured, so give coordinates as well');
     }
-    throw new BadRequest('coordinates', 'coordinates is required ([longitude,latitude] of the centre)');
+    throw new InputError('coordinates', 'coordinates is required ([longitude,latitude] of the centre)');
   },
   (raw, d) => {
     if (d.place) return;
     if (d.type === 'circle') {
       const radius = readNumber(raw.radius, 'radius', { min: MIN_CIRCLE_RADIUS_M, max: MAX_CIRCLE_RADIUS_M });
       if (radius === undefined) {
-        throw new BadRequest('radius', `radius is required for circle geofences (meters, ${MIN_CIRCLE_RADIUS_M} to ${MAX_CIRCLE_RADIUS_M})`);
+        throw new InputError('radius', `radius is required for circle geofences (meters, ${MIN_CIRCLE_RADIUS_M} to ${MAX_CIRCLE_RADIUS_M})`);
       }
       d.radius = radius;
     } else if (d.type === 'isochrone') {
       const minutes = readNumber(raw.radius, 'radius', { min: MIN_ISOCHRONE_MINUTES, max: MAX_ISOCHRONE_MINUTES });
-      if (minutes === undefined) throw new BadRequest('radius', `radius is required for isochrone geofences (minutes, ${MIN_ISOCHRONE_MINUTES} to ${MAX_ISOCHRONE_MINUTES})`);
+      if (minutes === undefined) throw new InputError('radius', `radius is required for isochrone geofences (minutes, ${MIN_ISOCHRONE_MINUTES} to ${MAX_ISOCHRONE_MINUTES})`);
       d.radius = minutes;
     }
     // Polygons ignore radius (spec), so a stray value in a mixed CSV is not an error.
@@ -192,8 +181,8 @@ const STEPS: readonly Step[] = [
   (_raw, d, opts) => {
     if (d.type !== 'isochrone' || !d.point || d.radius === undefined || !d.mode) return;
     const shape = opts.isochroneShape?.(d.point, d.mode, d.radius);
-    if (shape === undefined) throw new BadRequest('type', 'isochrone geofences need a road network (an imported extract or a configured routing engine)');
-    if (typeof shape === 'string') throw new BadRequest('coordinates', shape);
+    if (shape === undefined) throw new InputError('type', 'isochrone geofences need a road network (an imported extract or a configured routing engine)');
+    if (typeof shape === 'string') throw new InputError('coordinates', shape);
     d.ring = shape;
   },
   (raw, d) => {
@@ -208,7 +197,7 @@ const STEPS: readonly Step[] = [
   (raw, d) => {
     if (isAbsent(raw.ip)) return;
     const parsed = parseIpRanges(raw.ip);
-    if (!parsed.ok) throw new BadRequest('ip', parsed.message);
+    if (!parsed.ok) throw new InputError('ip', parsed.message);
     // An empty list would read as "no address allowed"; the spec means "unset = no restriction".
     d.ip = parsed.value.length > 0 ? parsed.value : undefined;
   },
@@ -227,7 +216,7 @@ const STEPS: readonly Step[] = [
   (raw, d) => {
     if (isAbsent(raw.operatingHours)) return;
     const parsed = parseOperatingHours(raw.operatingHours);
-    if (!parsed.ok) throw new BadRequest('operatingHours', parsed.message);
+    if (!parsed.ok) throw new InputError('operatingHours', parsed.message);
     // {} would make events carry currentlyOperating for a geofence that is always open.
     d.operatingHours = Object.keys(parsed.value).length > 0 ? parsed.value : undefined;
   },
@@ -286,7 +275,7 @@ function geometryOf(d: Draft): Pick<GeofenceInput, 'geometry' | 'geometryCenter'
 
 /**
  * Runs every field rule and returns all problems of `raw` (one per field at most), or the parsed
- * input when there are none. Non-BadRequest exceptions are bugs and propagate.
+ * input when there are none. Non-InputError exceptions are bugs and propagate.
  */
 export function collectGeofenceInputErrors(
   raw: Record<string, unknown>,
@@ -298,7 +287,7 @@ export function collectGeofenceInputErrors(
     try {
       step(raw, draft, opts);
     } catch (err) {
-      if (!(err instanceof BadRequest)) throw err;
+      if (!(err instanceof InputError)) throw err;
       errors.push({ param: err.param, message: err.message });
     }
   }
@@ -324,10 +313,10 @@ export function collectGeofenceInputErrors(
   return { value, errors };
 }
 
-/** The upsert body rules: the parsed input, or a BadRequest for the first problem found. */
+/** The upsert body rules: the parsed input, or an InputError for the first problem found. */
 export function parseGeofenceInput(raw: Record<string, unknown>, opts: GeofenceInputOptions): GeofenceInput {
   const { value, errors } = collectGeofenceInputErrors(raw, opts);
-  if (errors.length > 0) throw new BadRequest(errors[0].param, errors[0].message);
+  if (errors.length > 0) throw new InputError(errors[0].param, errors[0].message);
   if (!value) throw new Error('geofence-input: no errors and no value');
   return value;
 }

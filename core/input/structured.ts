@@ -1,7 +1,7 @@
 // Readers for structured values: dictionaries, metadata, JSON-encoded values and coordinates. Form bodies
 // and query strings carry them as JSON strings; JSON bodies as objects.
-import { BadRequest } from '../errors';
-import type { LngLat, Metadata } from '../../../core/types';
+import { InputError } from './input-error';
+import type { LngLat, Metadata } from '../types';
 import { rejectHostile } from './hostile';
 import { isAbsent } from './scalars';
 
@@ -12,7 +12,7 @@ export function readJson(raw: unknown, param: string): unknown {
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new BadRequest(param, `${param} must be valid JSON`);
+    throw new InputError(param, `${param} must be valid JSON`);
   }
   // Form and query values decode here, after the request-wide check: the same rule applies inside them.
   rejectHostile({ [param]: value }, 'body');
@@ -26,7 +26,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function readDictionary(raw: unknown, param: string): Record<string, unknown> | undefined {
   const value = readJson(raw, param);
   if (value === undefined) return undefined;
-  if (!isPlainObject(value)) throw new BadRequest(param, `${param} must be a dictionary (a JSON object)`);
+  if (!isPlainObject(value)) throw new InputError(param, `${param} must be a dictionary (a JSON object)`);
   return value;
 }
 
@@ -38,24 +38,24 @@ export function readMetadata(raw: unknown, param: string, maxKeys: number): Meta
   const dict = readDictionary(raw, param);
   if (dict === undefined) return undefined;
   const keys = Object.keys(dict);
-  if (keys.length > maxKeys) throw new BadRequest(param, `${param} can have at most ${maxKeys} keys`);
+  if (keys.length > maxKeys) throw new InputError(param, `${param} can have at most ${maxKeys} keys`);
   const out: Metadata = {};
   for (const key of keys) {
     const value = dict[key];
     if (key.length === 0 || key.length > MAX_METADATA_KEY_LENGTH) {
-      throw new BadRequest(param, `${param} keys must be 1 to ${MAX_METADATA_KEY_LENGTH} characters`);
+      throw new InputError(param, `${param} keys must be 1 to ${MAX_METADATA_KEY_LENGTH} characters`);
     }
     // Assigning it would set the prototype (and drop the value) instead of adding a key.
-    if (key === '__proto__') throw new BadRequest(param, `${param} keys cannot be "__proto__"`);
+    if (key === '__proto__') throw new InputError(param, `${param} keys cannot be "__proto__"`);
     if (typeof value === 'string') {
       if (value.length > MAX_METADATA_STRING_LENGTH) {
-        throw new BadRequest(`${param}.${key}`, `${param}.${key} must be at most ${MAX_METADATA_STRING_LENGTH} characters`);
+        throw new InputError(`${param}.${key}`, `${param}.${key} must be at most ${MAX_METADATA_STRING_LENGTH} characters`);
       }
       out[key] = value;
     } else if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
       out[key] = value;
     } else {
-      throw new BadRequest(`${param}.${key}`, `${param}.${key} must be a string, boolean or number`);
+      throw new InputError(`${param}.${key}`, `${param}.${key} must be a string, boolean or number`);
     }
   }
   return out;
@@ -77,9 +77,9 @@ export function readBracketFilters(source: Record<string, unknown>, prefix: stri
   for (const [name, value] of Object.entries(source)) {
     if (!name.startsWith(open) || !name.endsWith(']')) continue;
     const key = name.slice(open.length, -1);
-    if (!key) throw new BadRequest(name, `${name} needs a key between the brackets`);
+    if (!key) throw new InputError(name, `${name} needs a key between the brackets`);
     const text = Array.isArray(value) ? value[value.length - 1] : value;
-    if (typeof text !== 'string') throw new BadRequest(name, `${name} must be a single value`);
+    if (typeof text !== 'string') throw new InputError(name, `${name} must be a single value`);
     out[key] = inferScalar(text);
     found = true;
   }
@@ -97,14 +97,14 @@ export function validLongitude(lng: number): boolean {
 /** "latitude,longitude" (query form) → [longitude, latitude] (service order). */
 export function readLatLng(raw: unknown, param: string): LngLat | undefined {
   if (isAbsent(raw)) return undefined;
-  if (typeof raw !== 'string') throw new BadRequest(param, `${param} must be a string "latitude,longitude"`);
+  if (typeof raw !== 'string') throw new InputError(param, `${param} must be a string "latitude,longitude"`);
   const parts = raw.split(',').map((p) => p.trim());
   const [lat, lng] = parts.map(Number);
   if (parts.length !== 2 || parts.some((p) => p === '') || !Number.isFinite(lat) || !Number.isFinite(lng)) {
-    throw new BadRequest(param, `${param} must be "latitude,longitude"`);
+    throw new InputError(param, `${param} must be "latitude,longitude"`);
   }
-  if (!validLatitude(lat)) throw new BadRequest(param, `${param} latitude must be between -90 and 90`);
-  if (!validLongitude(lng)) throw new BadRequest(param, `${param} longitude must be between -180 and 180`);
+  if (!validLatitude(lat)) throw new InputError(param, `${param} latitude must be between -90 and 90`);
+  if (!validLongitude(lng)) throw new InputError(param, `${param} longitude must be between -180 and 180`);
   return [lng, lat];
 }
 
@@ -113,11 +113,11 @@ export function readLngLatArray(raw: unknown, param: string): LngLat | undefined
   const value = readJson(raw, param);
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.length !== 2 || !value.every((n) => typeof n === 'number' && Number.isFinite(n))) {
-    throw new BadRequest(param, `${param} must be [longitude,latitude]`);
+    throw new InputError(param, `${param} must be [longitude,latitude]`);
   }
   const [lng, lat] = value as [number, number];
-  if (!validLongitude(lng)) throw new BadRequest(param, `${param} longitude must be between -180 and 180`);
-  if (!validLatitude(lat)) throw new BadRequest(param, `${param} latitude must be between -90 and 90`);
+  if (!validLongitude(lng)) throw new InputError(param, `${param} longitude must be between -180 and 180`);
+  if (!validLatitude(lat)) throw new InputError(param, `${param} latitude must be between -90 and 90`);
   return [lng, lat];
 }
 
@@ -133,12 +133,12 @@ export interface LatLngListOptions {
  */
 export function readLatLngList(raw: unknown, param: string, opts: LatLngListOptions): LngLat[] | undefined {
   if (isAbsent(raw)) return undefined;
-  if (typeof raw !== 'string') throw new BadRequest(param, `${param} must be a string of "latitude,longitude" points separated by |`);
+  if (typeof raw !== 'string') throw new InputError(param, `${param} must be a string of "latitude,longitude" points separated by |`);
   // 40 characters is a generous point ("-89.123456789,-179.123456789" plus spaces); longer input is refused unread.
-  if (raw.length > opts.max * 40) throw new BadRequest(param, `${param} can have at most ${opts.max} points`);
+  if (raw.length > opts.max * 40) throw new InputError(param, `${param} can have at most ${opts.max} points`);
   const parts = raw.split('|');
-  if (parts.length > opts.max) throw new BadRequest(param, `${param} can have at most ${opts.max} points`);
-  if (parts.length < (opts.min ?? 1)) throw new BadRequest(param, `${param} needs at least ${opts.min} points`);
+  if (parts.length > opts.max) throw new InputError(param, `${param} can have at most ${opts.max} points`);
+  if (parts.length < (opts.min ?? 1)) throw new InputError(param, `${param} needs at least ${opts.min} points`);
   return parts.map((part, i) => {
     let point: LngLat | undefined;
     try {
@@ -147,7 +147,7 @@ export function readLatLngList(raw: unknown, param: string, opts: LatLngListOpti
       point = undefined;
     }
     if (!point) {
-      throw new BadRequest(param, `${param} point ${i + 1} ("${part.slice(0, 60)}") must be "latitude,longitude" with latitude -90 to 90 and longitude -180 to 180`);
+      throw new InputError(param, `${param} point ${i + 1} ("${part.slice(0, 60)}") must be "latitude,longitude" with latitude -90 to 90 and longitude -180 to 180`);
     }
     return point;
   });
