@@ -95,9 +95,7 @@ export class NodeCoordinatesBuilder {
 }
 
 function sortById(ids: Float64Array, lons: Int32Array, lats: Int32Array): { ids: Float64Array; lons: Int32Array; lats: Int32Array } {
-  const order = new Uint32Array(ids.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => ids[a] - ids[b]);
+  const order = sortedOrder(ids);
   const sIds = new Float64Array(ids.length);
   const sLons = new Int32Array(ids.length);
   const sLats = new Int32Array(ids.length);
@@ -112,6 +110,64 @@ function sortById(ids: Float64Array, lons: Int32Array, lats: Int32Array): { ids:
     n++;
   }
   return { ids: sIds.subarray(0, n), lons: sLons.subarray(0, n), lats: sLats.subarray(0, n) };
+}
+
+const DIGIT_BITS = 16;
+const DIGITS = 1 << DIGIT_BITS;
+
+/**
+ * The positions of `ids` in ascending order, equal ids in file order (stable). OSM ids are whole and
+ * below 2^53: a least-significant-digit radix sort on 16-bit digits, skipping digits all ids share.
+ * A comparison sort of the positions took about 20 s of silence at the end of reading Baltimore ×20×20
+ * (20.6 M nodes, the tiling tool's ids are not in file order); negative or fractional ids (JOSM files)
+ * take that sort still.
+ */
+export function sortedOrder(ids: Float64Array): Uint32Array {
+  const n = ids.length;
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let whole = true;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    if (!(id >= 0 && Number.isSafeInteger(id))) {
+      whole = false;
+      break;
+    }
+    if (id > max) max = id;
+  }
+  if (!whole) return order.sort((a, b) => ids[a] - ids[b] || a - b);
+  const lo = new Uint32Array(n);
+  const hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const h = Math.floor(ids[i] / 2 ** 32);
+    hi[i] = h;
+    lo[i] = ids[i] - h * 2 ** 32;
+  }
+  const maxHi = Math.floor(max / 2 ** 32);
+  let spare = new Uint32Array(n);
+  const count = new Uint32Array(DIGITS);
+  const passes: Array<[Uint32Array, number]> = [[lo, 0], [lo, DIGIT_BITS]];
+  if (maxHi > 0) passes.push([hi, 0]);
+  if (maxHi >= DIGITS) passes.push([hi, DIGIT_BITS]);
+  for (const [word, shift] of passes) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(word[i] >>> shift) & (DIGITS - 1)]++;
+    // Every id has the same digit here: the pass would leave the order as it is.
+    if (count[(word[0] >>> shift) & (DIGITS - 1)] === n) continue;
+    let sum = 0;
+    for (let d = 0; d < DIGITS; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      spare[count[(word[i] >>> shift) & (DIGITS - 1)]++] = i;
+    }
+    [order, spare] = [spare, order];
+  }
+  return order;
 }
 
 /** Every BLOCK-th id is copied into a small array searched first. */

@@ -1,7 +1,7 @@
 // The routing profiles' decisions on single ways (tags as OSM writes them), maxspeed parsing, and
 // turn-restriction relations: what each mode may use, in which direction, how fast.
 import { parseDurationSeconds, parseMaxspeed } from '../../importers/osm/stages/routing/profiles/maxspeed';
-import { waySpeeds } from '../../importers/osm/stages/routing/profiles/profile';
+import { forwardBackward, waySpeeds } from '../../importers/osm/stages/routing/profiles/profile';
 import { PROFILES } from '../../importers/osm/stages/routing/profiles/profiles';
 import { readRestriction } from '../../importers/osm/stages/routing/restrictions';
 import { barrierBlocks, barrierSeconds } from '../../importers/osm/stages/routing/profiles/barriers';
@@ -187,4 +187,30 @@ test('bicycle as OSRM: pushed on footways and against one-ways, ridden where all
   expect(speeds('bike', { highway: 'track' })!.forwardKph).toBe(12);
   expect(speeds('bike', { highway: 'residential', surface: 'gravel' })!.forwardKph).toBe(6);
   expect(speeds('bike', { highway: 'residential', access: 'delivery' })).toBeNull();
+});
+
+describe('tags read per direction from a frozen object (the import pipeline\'s)', () => {
+  // forwardBackward answers a frozen object from one pass over its own keys (most ways have none of
+  // the keys asked): every answer must be the one read key by key from a plain copy.
+  const keyLists = [['maxheight:physical', 'maxheight'], ['motorcar', 'motor_vehicle', 'vehicle', 'access'], ['maxspeed:advisory', 'maxspeed']];
+  const cases: Array<Record<string, string>> = [
+    { highway: 'residential' },
+    { highway: 'primary', maxspeed: '30 mph' },
+    { highway: 'primary', 'maxspeed:forward': '40 mph', maxspeed: '30 mph' },
+    { highway: 'service', 'access:backward': 'no', vehicle: 'private' },
+    { highway: 'service', 'motor_vehicle:forward': 'destination', access: 'yes', 'maxheight:backward': '3' },
+    { highway: 'track', maxheight: '2.5', 'maxheight:physical': '2.4' },
+  ];
+  test.each(cases.map((c) => [JSON.stringify(c), c]))('%s', (_, tags) => {
+    const frozen = Object.freeze({ ...tags });
+    for (const keys of keyLists) {
+      // Twice each, to be answered from the remembered keys too, between reads of another object.
+      expect([keys, forwardBackward(frozen, keys)]).toEqual([keys, forwardBackward({ ...tags }, keys)]);
+      forwardBackward(Object.freeze({ highway: 'path', access: 'no' }), keys);
+      expect([keys, forwardBackward(frozen, keys)]).toEqual([keys, forwardBackward({ ...tags }, keys)]);
+    }
+    // A list of keys never asked before is honoured on an object already remembered.
+    const fresh = [`fresh${Object.keys(tags).length}`, 'maxspeed'];
+    expect(forwardBackward(frozen, fresh)).toEqual(forwardBackward({ ...tags }, fresh));
+  });
 });

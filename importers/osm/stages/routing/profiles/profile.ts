@@ -103,18 +103,58 @@ export function resolveAccess(spec: ProfileSpec, value: string | undefined): str
  * the CPU of reading a region (profile of Baltimore ×8×8 and ×12×12), and the garbage they left.
  */
 const DIRECTIONAL_KEYS = new Map<string, readonly [string, string]>();
+/** Every key forwardBackward has been asked about, and its directional forms, mapped to the key. */
+const BASE_OF = new Map<string, string>();
 
 function directionalKeys(key: string): readonly [string, string] {
   let keys = DIRECTIONAL_KEYS.get(key);
-  if (keys === undefined) DIRECTIONAL_KEYS.set(key, (keys = [`${key}:forward`, `${key}:backward`]));
+  if (keys === undefined) {
+    DIRECTIONAL_KEYS.set(key, (keys = [`${key}:forward`, `${key}:backward`]));
+    BASE_OF.set(key, key);
+    BASE_OF.set(keys[0], key);
+    BASE_OF.set(keys[1], key);
+    lastTags = null;
+  }
   return keys;
+}
+
+/**
+ * The keys of the last frozen tags seen that forwardBackward reads, by their base key. A way's tags are
+ * read by every mode's profile in turn, a dozen lists of keys each, and most ways carry none of them:
+ * three missed lookups per key on a dictionary-mode object were 15 % of reading Baltimore ×8×8 (profile),
+ * where one pass over the way's own eight or so keys answers them all. Only frozen tags (the pipeline's,
+ * stage.ts) are remembered, so a caller changing an object between calls is never answered from the past.
+ */
+let lastTags: OsmTags | null = null;
+/** Lists of keys whose keys are in BASE_OF already (profiles pass the same arrays every time). */
+const REGISTERED = new WeakSet<readonly string[]>();
+let lastBases: ReadonlySet<string> = new Set();
+
+function basesIn(tags: OsmTags): ReadonlySet<string> | null {
+  if (tags === lastTags) return lastBases;
+  if (!Object.isFrozen(tags)) return null;
+  const bases = new Set<string>();
+  for (const k in tags) {
+    const base = BASE_OF.get(k);
+    if (base !== undefined) bases.add(base);
+  }
+  lastTags = tags;
+  lastBases = bases;
+  return bases;
 }
 
 /** A tag read per direction over keys in order: `key:forward` before `key`, the first key that has either deciding. */
 export function forwardBackward(tags: OsmTags, keys: readonly string[]): [string | undefined, string | undefined] {
   let forward: string | undefined;
   let backward: string | undefined;
+  if (!REGISTERED.has(keys)) {
+    for (const key of keys) directionalKeys(key);
+    REGISTERED.add(keys);
+  }
+  const present = basesIn(tags);
+  if (present !== null && present.size === 0) return [undefined, undefined];
   for (const key of keys) {
+    if (present !== null && !present.has(key)) continue;
     const [forwardKey, backwardKey] = directionalKeys(key);
     forward ??= tags[forwardKey];
     backward ??= tags[backwardKey];
@@ -145,19 +185,25 @@ function blocked(spec: ProfileSpec, tags: OsmTags, cls: string | undefined): boo
   return cls === 'proposed' || cls === 'construction';
 }
 
+const HEIGHT_KEYS = ['maxheight:physical', 'maxheight'];
+const WIDTH_KEYS = ['maxwidth:physical', 'maxwidth', 'width', 'est_width'];
+const LENGTH_KEYS = ['maxlength'];
+const WEIGHT_KEYS = ['maxweightrating', 'maxweight'];
+const MAXSPEED_KEYS = ['maxspeed:advisory', 'maxspeed', 'source:maxspeed', 'maxspeed:type'];
+
 /** Closes the directions a vehicle's size does not fit (maxheight, maxwidth/width, maxlength, maxweight). */
 function sizeLimits(spec: ProfileSpec, tags: OsmTags): [boolean, boolean] {
   const v = spec.vehicle;
   if (v === undefined) return [true, true];
-  const fits = (keys: string[], parse: (s: string | undefined) => number | null, ok: (limit: number) => boolean): [boolean, boolean] => {
+  const fits = (keys: readonly string[], parse: (s: string | undefined) => number | null, ok: (limit: number) => boolean): [boolean, boolean] => {
     const [f, b] = forwardBackward(tags, keys);
     const pf = parse(f), pb = parse(b);
     return [pf === null || ok(pf), pb === null || ok(pb)];
   };
-  const height = fits(['maxheight:physical', 'maxheight'], parseMetres, (m) => m >= v.heightMetres);
-  const width = fits(['maxwidth:physical', 'maxwidth', 'width', 'est_width'], parseMetres, (m) => m > v.widthMetres);
-  const length = fits(['maxlength'], parseMetres, (m) => m >= v.lengthMetres);
-  const weight = fits(['maxweightrating', 'maxweight'], parseTonnes, (t) => t >= v.weightTonnes);
+  const height = fits(HEIGHT_KEYS, parseMetres, (m) => m >= v.heightMetres);
+  const width = fits(WIDTH_KEYS, parseMetres, (m) => m > v.widthMetres);
+  const length = fits(LENGTH_KEYS, parseMetres, (m) => m >= v.lengthMetres);
+  const weight = fits(WEIGHT_KEYS, parseTonnes, (t) => t >= v.weightTonnes);
   return [height[0] && width[0] && length[0] && weight[0], height[1] && width[1] && length[1] && weight[1]];
 }
 
@@ -213,7 +259,7 @@ export function waySpeeds(spec: ProfileSpec, tags: OsmTags, lengthMetres: number
       if (backwardKph < 0) backwardOpen = false;
     }
     if (spec.maxspeedFactor > 0) {
-      const [f, b] = forwardBackward(tags, ['maxspeed:advisory', 'maxspeed', 'source:maxspeed', 'maxspeed:type']);
+      const [f, b] = forwardBackward(tags, MAXSPEED_KEYS);
       const lf = parseMaxspeed(f), lb = parseMaxspeed(b);
       if (lf !== null && lf > 0) forwardKph = lf * spec.maxspeedFactor;
       if (lb !== null && lb > 0) backwardKph = lb * spec.maxspeedFactor;

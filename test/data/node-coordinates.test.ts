@@ -1,0 +1,58 @@
+// The node index of an import (importers/osm/node-coordinates.ts): a file whose node ids are not in
+// order (the tiling tool's regions, some hand-made extracts) is sorted once when the index is frozen,
+// by a radix sort of the ids that must order exactly as a stable comparison sort does, duplicates
+// keeping their last occurrence.
+import { NodeCoordinatesBuilder, sortedOrder } from '../../importers/osm/node-coordinates';
+
+/** A seeded generator (mulberry32), so a failure repeats. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const stableOrder = (ids: Float64Array): number[] => Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b] || a - b);
+
+describe('sortedOrder', () => {
+  test.each([
+    ['ids below 2^16', 1 << 16],
+    ['ids of a 2026 extract (past 2^32)', 14_000_000_000],
+    ['ids near 2^53', 2 ** 53 - 1],
+  ])('orders %s as a stable comparison sort, duplicates in file order', (_, top) => {
+    const next = random(35);
+    const ids = new Float64Array(50_000);
+    for (let i = 0; i < ids.length; i++) ids[i] = i % 7 === 0 && i > 0 ? ids[Math.floor(next() * i)] : Math.floor(next() * top);
+    expect(Array.from(sortedOrder(ids))).toEqual(stableOrder(ids));
+  });
+
+  test('negative ids (JOSM files) take the comparison sort and come out the same', () => {
+    const ids = Float64Array.from([5, -3, 2 ** 40, -3, 0, 7, -1]);
+    expect(Array.from(sortedOrder(ids))).toEqual(stableOrder(ids));
+    expect(Array.from(sortedOrder(new Float64Array(0)))).toEqual([]);
+  });
+});
+
+test('an index built from unsorted ids answers every id with its last coordinates', () => {
+  const next = random(20);
+  const builder = new NodeCoordinatesBuilder();
+  const expected = new Map<number, [number, number]>();
+  for (let i = 0; i < 30_000; i++) {
+    const id = 10_000_000_000 + Math.floor(next() * 20_000);
+    const lon = Math.round((next() * 360 - 180) * 1e7) / 1e7;
+    const lat = Math.round((next() * 180 - 90) * 1e7) / 1e7;
+    builder.add(id, lon, lat);
+    expected.set(id, [lon, lat]);
+  }
+  const index = builder.freeze();
+  expect(index.size).toBe(expected.size);
+  for (const [id, [lon, lat]] of expected) {
+    const i = index.indexOf(id);
+    expect([id, index.lonAt(i), index.latAt(i)]).toEqual([id, lon, lat]);
+  }
+  expect(index.indexOf(9_999_999_999)).toBe(-1);
+});
