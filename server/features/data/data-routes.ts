@@ -11,7 +11,7 @@ import { required } from '../../http/params';
 import type { Route } from '../../http/route';
 import type { Store } from '../../../ports/store';
 import { USERS } from '../../api/collections';
-import type { GeofenceService } from '../geofences/geofence-service';
+import type { Geofences } from '../../../ports/geofences';
 import { clampedCenter, countCells, GRID, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
 import { number, oneOf, paramSpec, takes, text, list } from '../../http/params/param-spec';
 
@@ -54,7 +54,7 @@ function readViewBox(raw: string): ViewBox {
   return { west, south, east, north };
 }
 
-export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, store: Store, geofences: GeofenceService): Route[] {
+export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, store: Store, geofences: Geofences): Route[] {
   const rate = { name: 'data', perSecond: 20 };
   return [
     {

@@ -7,7 +7,7 @@ import { newObjectId } from '../../../core/object-id';
 import { publicView } from '../../../core/model/views';
 import { list, paramSpec, takes } from '../../http/params/param-spec';
 import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
-import { findUser } from '../users/user-lookup';
+import { findUser } from '../../api/user-lookup';
 import { eventUser, publicEvent } from '../../../core/model/views';
 import type { EventDoc } from '../../../core/model/event';
 import { MAX_USER_ID_LENGTH } from '../../../core/model/user';

@@ -9,7 +9,7 @@ import { NotFound } from '../../http/errors';
 import { readBoolean } from '../../http/params';
 import type { Route } from '../../http/route';
 import { userLockKey } from '../../track-step';
-import { findUser } from '../users/user-lookup';
+import { findUser } from '../../api/user-lookup';
 import type { FraudOverride } from './fraud-track-step';
 
 function overrideOf(user: Record<string, unknown>): Required<FraudOverride> {

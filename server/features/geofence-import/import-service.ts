@@ -5,7 +5,7 @@
 import type { Scope, Store } from '../../../ports/store';
 import { parseGeofenceCsvAsync, type GeofenceCsvError, type GeofenceCsvRow } from '../../../importers/geofences-csv';
 import type { Geofence } from '../../../core/types';
-import type { GeofenceService } from '../geofences/geofence-service';
+import type { Geofences } from '../../../ports/geofences';
 
 export interface ImportOptions {
   /** Data rows validated so far, and the total; then the write, as ('write', 0, n) and ('write', n, n). */
@@ -70,7 +70,7 @@ export class GeofenceImporter {
    */
   constructor(
     private readonly store: Store,
-    private readonly geofences: GeofenceService,
+    private readonly geofences: Geofences,
     private readonly maxRows = 200_000,
   ) {}
 

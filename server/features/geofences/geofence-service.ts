@@ -5,6 +5,7 @@
 // to list or the announcements were interrupted.
 import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
 import { OutsideNetwork, type RouterMode } from '../../../ports/router';
+import type { Geofences } from '../../../ports/geofences';
 import { put, remove, type RemoteChange, type Scope, type Store } from '../../../ports/store';
 import { GEOFENCES } from '../../api/collections';
 import type { GeofenceDoc } from '../../../core/model/geofence';
@@ -18,7 +19,7 @@ import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type Geofen
 
 export type ZoneLookup = (point: LngLat) => string | undefined;
 
-export class GeofenceService {
+export class GeofenceService implements Geofences {
   private readonly indexes = new Map<string, Promise<GeofenceIndex>>();
   /** Set by the places feature: the geometry of a known place, for geofences written with placeId. */
   placeShape: ((placeId: string) => PlaceShape | undefined) | undefined = undefined;

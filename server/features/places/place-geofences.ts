@@ -7,7 +7,7 @@ import type { Scope, Store } from '../../../ports/store';
 import { placeGeofenceShape } from '../../../core/places/place-area';
 import type { PlaceIndex } from '../../../core/places/place-index';
 import type { Geofence } from '../../../core/types';
-import type { GeofenceService } from '../geofences/geofence-service';
+import type { Geofences } from '../../../ports/geofences';
 import { taggedLockKey } from '../../api/tagged-lookup';
 import { GEOFENCES } from '../../api/collections';
 
@@ -21,7 +21,7 @@ function sameShape(g: Geofence, shape: ReturnType<typeof placeGeofenceShape>): b
 }
 
 /** Rewrites place geofences whose place moved or changed shape; returns how many. */
-export async function followPlaces(store: Store, geofences: GeofenceService, index: PlaceIndex, now: Date): Promise<number> {
+export async function followPlaces(store: Store, geofences: Geofences, index: PlaceIndex, now: Date): Promise<number> {
   let updated = 0;
   for (const project of await store.projects.list()) {
     for (const live of [false, true]) {

@@ -1,7 +1,8 @@
 // Places for the API: search (GET /v1/search/places), the place at a point (context), places near a
 // point (SDK region sync) and a place by id (geofences made from a placeId). Settings are read per
 // call: a PATCH of /v1/settings takes effect on the next request.
-import type { Scope, Store } from '../../../ports/store';
+import type { Doc, Scope, Store } from '../../../ports/store';
+import type { PlaceViews } from '../../../ports/places';
 import { haversineMeters } from '../../../core/geo/sphere';
 import { detectPlace } from '../../../core/places/place-detection';
 import type { NearbyPlace, PlaceIndex } from '../../../core/places/place-index';
@@ -12,11 +13,12 @@ import { placeView } from './place-view';
 import { withoutTwins } from './place-twins';
 import { readPlacesSettings, type PlacesSettings } from './places-settings';
 import type { SearchPlacesInput } from './search-places-input';
+import { verifiedPlace } from './verified-place';
 
 /** Most candidates examined around a point for "which place is this": plenty for a city block. */
 const CANDIDATES_AT_POINT = 50;
 
-export class PlacesService {
+export class PlacesService implements PlaceViews {
   constructor(
     private readonly store: Store,
     readonly current: CurrentPlaces,
@@ -80,6 +82,10 @@ export class PlacesService {
 
   get(id: string, now: Date): Place | undefined {
     return this.index(now).get(id);
+  }
+
+  verifiedPlace(scope: Scope, event: Doc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
+    return verifiedPlace(this, scope, event, placeId, now);
   }
 }
 

@@ -12,24 +12,13 @@
 //                                                                    "categories" Waymark took first are
 //                                                                    still read. Stored and echoed as given.
 import type { Scope, Store } from '../../../ports/store';
-import { BadRequest } from '../../http/errors';
-import { readMetadata } from '../../http/params';
+import { PLACE_FILTER_KINDS, type PlaceFilters } from '../../../core/input/places-settings';
 import type { Metadata } from '../../../core/types';
 import type { Place } from '../../../core/places/place';
 
+export type { PlaceFilters };
+
 export const PLACES_SETTINGS_DOC = 'places-settings';
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,127}$/;
-const MAX_EXTERNAL_ID_LENGTH = 256;
-const MAX_FILTER_ENTRIES = 1000;
-const MAX_CHAIN_METADATA_KEYS = 16;
-
-/** placeFilters keys → the filter they fill: Radar's singular keys, and the plural ones Waymark took first. */
-const FILTER_KINDS: Readonly<Record<string, keyof PlaceFilters>> = { chain: 'chains', category: 'categories', chains: 'chains', categories: 'categories' };
-
-export interface PlaceFilters {
-  chains: string[];
-  categories: string[];
-}
 
 export interface PlacesSettings {
   /** slug → caller's ID. */
@@ -42,43 +31,6 @@ export interface PlacesSettings {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * Checks the inner shape of one Places settings field given to PATCH /v1/settings (already known to be
- * a dictionary) and returns it as stored. Throws BadRequest naming the inner key.
- */
-export function validatePlacesSetting(field: string, value: Record<string, unknown>): Record<string, unknown> {
-  if (field === 'chainMappings') {
-    for (const [slug, id] of Object.entries(value)) {
-      if (!SLUG.test(slug)) throw new BadRequest(`chainMappings.${slug}`, `chainMappings keys must be chain slugs (lower-case letters, digits, "-"), got "${slug.slice(0, 64)}"`);
-      if (typeof id !== 'string' || id === '' || id.length > MAX_EXTERNAL_ID_LENGTH) {
-        throw new BadRequest(`chainMappings.${slug}`, `chainMappings.${slug} must be your ID for the chain: a string of 1 to ${MAX_EXTERNAL_ID_LENGTH} characters`);
-      }
-    }
-    return value;
-  }
-  if (field === 'chainMetadata') {
-    const out: Record<string, unknown> = {};
-    for (const [slug, meta] of Object.entries(value)) {
-      if (!SLUG.test(slug)) throw new BadRequest(`chainMetadata.${slug}`, `chainMetadata keys must be chain slugs (lower-case letters, digits, "-"), got "${slug.slice(0, 64)}"`);
-      if (!isPlainObject(meta)) throw new BadRequest(`chainMetadata.${slug}`, `chainMetadata.${slug} must be a dictionary of metadata`);
-      out[slug] = readMetadata(meta, `chainMetadata.${slug}`, MAX_CHAIN_METADATA_KEYS);
-    }
-    return out;
-  }
-  if (field === 'placeFilters') {
-    for (const key of Object.keys(value)) {
-      const kind = Object.hasOwn(FILTER_KINDS, key) ? FILTER_KINDS[key] : undefined;
-      if (!kind) throw new BadRequest(`placeFilters.${key}`, `placeFilters takes "chain" and "category" (lists of slugs), not "${key.slice(0, 64)}"`);
-      const list = value[key];
-      if (!Array.isArray(list) || list.length > MAX_FILTER_ENTRIES || !list.every((s) => typeof s === 'string' && SLUG.test(s))) {
-        throw new BadRequest(`placeFilters.${key}`, `placeFilters.${key} must be a list of at most ${MAX_FILTER_ENTRIES} ${kind === 'chains' ? 'chain' : 'category'} slugs`);
-      }
-    }
-    return value;
-  }
-  return value;
 }
 
 /** Settings stored before validation existed are read leniently: wrong inner values are skipped. */
@@ -100,7 +52,7 @@ export async function readPlacesSettings(store: Store, scope: Scope): Promise<Pl
   if (isPlainObject(meta)) for (const [slug, m] of Object.entries(meta)) if (isPlainObject(m)) metadata.set(slug, m as Metadata);
   const pf = doc?.placeFilters;
   if (isPlainObject(pf)) {
-    for (const [key, kind] of Object.entries(FILTER_KINDS)) {
+    for (const [key, kind] of Object.entries(PLACE_FILTER_KINDS)) {
       const list = pf[key];
       if (Array.isArray(list)) filters[kind].push(...list.filter((s): s is string => typeof s === 'string'));
     }

@@ -3,7 +3,14 @@
 // they were then; any other id is looked up among the imported places.
 import type { Doc, Scope } from '../../../ports/store';
 import { placeView } from './place-view';
-import type { PlacesService } from './places-service';
+import type { Place } from '../../../core/places/place';
+import type { PlacesSettings } from './places-settings';
+
+/** What the lookup reads of the places service (PlacesService.verifiedPlace). */
+interface ImportedPlaces {
+  get(id: string, now: Date): Place | undefined;
+  settings(scope: Scope): Promise<PlacesSettings>;
+}
 
 function placesOn(event: Doc): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
@@ -14,7 +21,7 @@ function placesOn(event: Doc): Array<Record<string, unknown>> {
 }
 
 /** The place object for `placeId`, or undefined when neither the event nor the imported places know it. */
-export async function verifiedPlace(places: PlacesService, scope: Scope, event: Doc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
+export async function verifiedPlace(places: ImportedPlaces, scope: Scope, event: Doc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
   const onEvent = placesOn(event).find((p) => p._id === placeId);
   if (onEvent) return onEvent;
   const imported = places.get(placeId, now);

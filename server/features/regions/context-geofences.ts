@@ -10,7 +10,7 @@
 import type { Scope } from '../../../ports/store';
 import { evaluateGeofences } from '../../../core/geofencing';
 import type { Geofence, LngLat, ProjectSettings } from '../../../core/types';
-import type { GeofenceService } from '../geofences/geofence-service';
+import type { Geofences } from '../../../ports/geofences';
 
 export interface ContextGeofenceQuery {
   scope: Scope;
@@ -21,7 +21,7 @@ export interface ContextGeofenceQuery {
   settings: ProjectSettings;
 }
 
-export async function geofencesAt(geofences: GeofenceService, q: ContextGeofenceQuery): Promise<Geofence[]> {
+export async function geofencesAt(geofences: Geofences, q: ContextGeofenceQuery): Promise<Geofence[]> {
   const index = await geofences.index(q.scope);
   const candidates = index.nearPrepared(q.point, 0);
   if (candidates.length === 0) return [];

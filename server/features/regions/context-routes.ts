@@ -10,8 +10,8 @@
 import type { Region } from '../../../ports/regions';
 import type { RequestContext, Route } from '../../http/route';
 import { latLng, paramSpec, text } from '../../http/params/param-spec';
-import type { GeofenceService } from '../geofences/geofence-service';
-import type { PlacesService } from '../places/places-service';
+import type { Geofences } from '../../../ports/geofences';
+import type { PlaceViews } from '../../../ports/places';
 import { contextGeofence, geofencesAt } from './context-geofences';
 import type { CurrentRegions } from './current-regions';
 import { USER_REGION_TYPES } from './region-transitions';
@@ -21,7 +21,7 @@ const CONTEXT = paramSpec('query', {
   userId: text({ maxLength: 256 }).describe('the caller\'s userId, for geofences restricted to users'),
 });
 
-export function contextRoutes(geofences: GeofenceService, regions: CurrentRegions, places: PlacesService): Route[] {
+export function contextRoutes(geofences: Geofences, regions: CurrentRegions, places: PlaceViews): Route[] {
   return [
     {
       method: 'GET', path: '/v1/context', auth: 'publishable', rate: { name: 'context', perSecond: 10 }, input: CONTEXT,
@@ -33,7 +33,7 @@ export function contextRoutes(geofences: GeofenceService, regions: CurrentRegion
   ];
 }
 
-async function contextAt(ctx: RequestContext, geofences: GeofenceService, regions: CurrentRegions, places: PlacesService): Promise<Record<string, unknown>> {
+async function contextAt(ctx: RequestContext, geofences: Geofences, regions: CurrentRegions, places: PlaceViews): Promise<Record<string, unknown>> {
   const { coordinates: point, userId } = CONTEXT.readFrom(ctx);
   const inside = await geofencesAt(geofences, { scope: ctx.scope, point, at: ctx.now, userId, ip: ctx.ip, settings: ctx.auth.settings });
   const place = await places.placeAt(ctx.scope, point, ctx.now);

@@ -10,7 +10,6 @@ import type { LngLat } from '../../../core/types';
 import { publicView } from '../../../core/model/views';
 import { publicGeofence } from '../../../core/model/views';
 import { readLimit } from '../../api/list-query';
-import { verifiedPlace } from '../places/verified-place';
 import { publicEvent } from '../../../core/model/views';
 
 /** Geofences sent to a device for monitoring on the device; enough for a city, bounded for the payload. */
@@ -89,7 +88,7 @@ export function sdkRoutes(s: Services): Route[] {
         const updated: typeof event = { ...event, verification, verifiedAt: now.toISOString(), updatedAt: now.toISOString() };
         const placeId = readString(body.verifiedPlaceId, 'verifiedPlaceId', { maxLength: 64 });
         if (placeId !== undefined && placeId !== '') {
-          const place = await verifiedPlace(s.places, scope, event, placeId, now);
+          const place = await s.places.verifiedPlace(scope, event, placeId, now);
           if (!place) throw new BadRequest('verifiedPlaceId', `verifiedPlaceId "${placeId}" is neither the event's place, one of its alternatePlaces, nor an imported place`);
           updated.verifiedPlaceId = placeId;
           updated.verifiedPlace = place;

@@ -4,7 +4,7 @@ import type { Store } from '../../../ports/store';
 import { BadRequest } from '../../http/errors';
 import { readDictionary } from '../../http/params';
 import type { Route } from '../../http/route';
-import { validatePlacesSetting } from '../places/places-settings';
+import { validatePlacesSetting } from '../../../core/input/places-settings';
 
 const FIELDS = ['chainMetadata', 'chainMappings', 'placeFilters'] as const;
 const DOC_ID = 'places-settings';

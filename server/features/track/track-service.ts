@@ -14,7 +14,7 @@ import type { EventDoc } from '../../../core/model/event';
 import type { TrackInput } from '../../../core/model/track-input';
 import type { UserDoc } from '../../../core/model/user';
 import { eventGeofence, eventUser, userGeofence } from '../../../core/model/views';
-import type { GeofenceService } from '../geofences/geofence-service';
+import type { Geofences } from '../../../ports/geofences';
 import { userLockKey, type TrackContext, type TrackJson, type TrackStep, type TrackUpdate } from '../../track-step';
 import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 import { HotUsers } from './hot-users';
@@ -59,7 +59,7 @@ export class TrackService {
 
   constructor(
     private readonly store: Store,
-    private readonly geofences: GeofenceService,
+    private readonly geofences: Geofences,
     options: { hotUsers?: number } = {},
   ) {
     this.hot = new HotUsers(options.hotUsers ?? DEFAULT_HOT_USERS);

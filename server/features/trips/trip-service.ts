@@ -18,7 +18,7 @@ import type { Geofence, LngLat, ProjectSettings } from '../../../core/types';
 import { DEFAULT_PROJECT_SETTINGS } from '../../../core/types';
 import { Conflict, NotFound } from '../../http/errors';
 import type { Logger } from '../../../ports/logger';
-import type { GeofenceService } from '../geofences/geofence-service';
+import type { Geofences } from '../../../ports/geofences';
 import { OpenTripScopes } from './open-trip-scopes';
 
 import { eventUser } from '../../../core/model/views';
@@ -55,7 +55,7 @@ export interface ProjectSettingsSource {
 export class TripService {
   constructor(
     readonly store: Store,
-    private readonly geofences: GeofenceService,
+    private readonly geofences: Geofences,
     private readonly router: Router,
     private readonly projects: ProjectSettingsSource,
     private readonly logger: Logger,

@@ -7,7 +7,7 @@ import { publicView } from '../../../core/model/views';
 import { paramSpec, takes } from '../../http/params/param-spec';
 import { AFTER_ID, BEFORE_ID, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { userLockKey } from '../../track-step';
-import { findUser } from './user-lookup';
+import { findUser } from '../../api/user-lookup';
 
 const PRESENCE_BATCH = 500;
 
