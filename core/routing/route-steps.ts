@@ -8,6 +8,7 @@ import { bearing, modifierOf, turnAngle } from './geometry';
 import { collapseShortSteps } from './step-collapse';
 import { suppressShortNameSegments } from './short-name-segments';
 import { nameChangeAnnounced } from './name-changes';
+import { foldSliproads, type StepStart } from './sliproads';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
 export interface Piece {
@@ -106,6 +107,7 @@ function attrs(n: Network, segment: number): Attrs {
 export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geometry: LngLat[] } {
   const n = ctx.network;
   const steps: OsrmStep[] = [];
+  const starts: Array<StepStart | null> = [];
   const geometry: LngLat[] = [];
   let step: OsrmStep | null = null;
   let roundaboutExits = 0;
@@ -120,6 +122,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
     if (a.ref) s.ref = a.ref;
     if (a.maxspeed > 0) s.speed_limit_kph = a.maxspeed;
     steps.push(s);
+    starts.push(null);
     return s;
   };
 
@@ -149,6 +152,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
         }
         if (decision.type === 'roundabout') roundaboutExits = 0;
         step = open(decision.type, pts[0], before, after, cur, modeOf(ctx, piece), decision.modifier);
+        starts[starts.length - 1] = { vertex, arrivedOn: prevPiece.segment, arrivedReversed: prevPiece.reversed };
       }
     }
     const s = step!;
@@ -167,7 +171,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout' && steps[k].maneuver.exit === undefined) { steps[k].maneuver.exit = roundaboutExits + 1; break; }
   const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last, modeOf(ctx, lastPiece));
   arrive.geometry.push(end);
-  const folded = suppressShortNameSegments(collapseShortSteps(steps));
+  const folded = suppressShortNameSegments(collapseShortSteps(foldSliproads(ctx, steps, starts)));
   for (const s of folded) {
     s.distance = Math.round(s.distance * 10) / 10;
     s.duration = Math.round(s.duration * 10) / 10;

@@ -17,6 +17,8 @@ export interface Scenario {
   /** 1-based line of the `Scenario:` line, as OSRM's issues cite them (`restrictions.feature:606`). */
   line: number;
   steps: Step[];
+  /** The feature's and the scenario's tags (`@todo`, `@routing`…), without the `@`. */
+  tags: string[];
 }
 
 const KEYWORD = /^(Given|When|Then|And|But)\s+(.*)$/;
@@ -33,6 +35,8 @@ export function readFeature(file: string, feature: string): Scenario[] {
   const scenarios: Scenario[] = [];
   let current: Step[] | null = null;
   let step: Step | null = null;
+  let featureTags: string[] = [];
+  let pendingTags: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
     const t = raw.trim();
@@ -44,15 +48,23 @@ export function readFeature(file: string, feature: string): Scenario[] {
       if (step) step.doc = body.join('\n');
       continue;
     }
-    if (t === '' || t.startsWith('#') || t.startsWith('@')) continue;
-    if (t.startsWith('Feature:')) continue;
+    if (t.startsWith('@')) {
+      pendingTags.push(...t.split(/\s+/).filter((w) => w.startsWith('@')).map((w) => w.slice(1)));
+      continue;
+    }
+    if (t === '' || t.startsWith('#')) continue;
+    if (t.startsWith('Feature:')) {
+      [featureTags, pendingTags] = [pendingTags, []];
+      continue;
+    }
     if (t.startsWith('Background:')) {
       current = background;
       step = null;
       continue;
     }
     if (t.startsWith('Scenario:') || t.startsWith('Scenario Outline:')) {
-      const s: Scenario = { feature, name: t.replace(/^Scenario( Outline)?:\s*/, ''), line: i + 1, steps: background.map((b) => ({ ...b })) };
+      const s: Scenario = { feature, name: t.replace(/^Scenario( Outline)?:\s*/, ''), line: i + 1, steps: background.map((b) => ({ ...b })), tags: [...featureTags, ...pendingTags] };
+      pendingTags = [];
       scenarios.push(s);
       current = s.steps;
       step = null;
