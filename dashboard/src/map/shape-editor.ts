@@ -1,6 +1,7 @@
 // Editing a geofence's shape on the map: a circle by its centre and edge handles, a polygon by a handle
-// per corner, an isochrone by its centre (the server recomputes the area on save). Each drag writes the
-// form's coordinate fields, so Save sends what the map shows, and typing in the fields moves the handles.
+// per corner and one in its middle that moves it whole, an isochrone by its centre (the server recomputes
+// the area on save). Each drag writes the form's coordinate fields, so Save sends what the map shows, and
+// typing in the fields moves the handles. moveTo (the address search) moves the shape as a middle drag would.
 import L from 'leaflet';
 
 const MIN_RADIUS = 10;
@@ -13,8 +14,15 @@ function handle(at: L.LatLngExpression, title: string): L.Marker {
   });
 }
 
+export interface ShapeEditor {
+  /** Moves the shape so its middle (a circle's or isochrone's centre) is at `to`, keeping its size. */
+  moveTo(to: L.LatLng): void;
+}
+
+const round6 = (v: number) => Number(v.toFixed(6));
+
 /** Binds handles on `map` to the inputs of `form` (named latitude, longitude, radius, coordinates). */
-export function editShapeOnMap(map: L.Map, form: HTMLElement, type: 'circle' | 'polygon' | 'isochrone'): void {
+export function editShapeOnMap(map: L.Map, form: HTMLElement, type: 'circle' | 'polygon' | 'isochrone'): ShapeEditor {
   const input = (name: string) => form.querySelector(`[name="${name}"]`) as HTMLInputElement | HTMLTextAreaElement | null;
   const layer = L.layerGroup().addTo(map);
   const svg = L.svg();
@@ -28,18 +36,46 @@ export function editShapeOnMap(map: L.Map, form: HTMLElement, type: 'circle' | '
   if (type === 'polygon') {
     const field = input('coordinates');
     let ring = JSON.parse(field?.value || '[]') as Array<[number, number]>;
-    if (ring.length < 4) return;
-    const outline = L.polygon(ring.slice(0, -1).map(([x, y]) => [y, x] as [number, number]), style).addTo(layer);
-    ring.slice(0, -1).forEach(([x, y], i) => {
-      const h = handle([y, x], `Corner ${i + 1}: drag to move`).addTo(layer);
+    if (ring.length < 4) return { moveTo: () => undefined };
+    const corners = () => ring.slice(0, -1).map(([x, y]) => L.latLng(y, x));
+    /** The middle handle sits at the mean of the corners (inside any convex ring, near the middle of most). */
+    const middleOf = () => {
+      const cs = corners();
+      return L.latLng(cs.reduce((a, c) => a + c.lat, 0) / cs.length, cs.reduce((a, c) => a + c.lng, 0) / cs.length);
+    };
+    const outline = L.polygon(corners(), style).addTo(layer);
+    const cornerHandles = corners().map((c, i) => {
+      const h = handle(c, `Corner ${i + 1}: drag to move`).addTo(layer);
       h.on('drag', () => {
         const p = h.getLatLng();
-        ring = ring.map((c, j) => (j === i || (i === 0 && j === ring.length - 1) ? [Number(p.lng.toFixed(6)), Number(p.lat.toFixed(6))] : c));
-        outline.setLatLngs(ring.slice(0, -1).map(([a, b]) => [b, a] as [number, number]));
+        ring = ring.map((c, j) => (j === i || (i === 0 && j === ring.length - 1) ? [round6(p.lng), round6(p.lat)] : c));
+        outline.setLatLngs(corners());
+        middle.setLatLng(middleOf());
         changed(field, JSON.stringify(ring));
       });
+      return h;
     });
-    return;
+    const middle = handle(middleOf(), 'Whole shape: drag to move the polygon').addTo(layer);
+    // A whole move shifts every corner by the same degrees, from the ring as it was when the drag began,
+    // so rounding does not accumulate over the drag's many small steps.
+    let from = ring;
+    let start = middle.getLatLng();
+    const shiftTo = (to: L.LatLng) => {
+      const dLng = to.lng - start.lng, dLat = to.lat - start.lat;
+      ring = from.map(([x, y]) => [round6(x + dLng), round6(y + dLat)]);
+      outline.setLatLngs(corners());
+      corners().forEach((c, i) => cornerHandles[i].setLatLng(c));
+      changed(field, JSON.stringify(ring));
+    };
+    middle.on('dragstart', () => { from = ring; start = middleOf(); });
+    middle.on('drag', () => shiftTo(middle.getLatLng()));
+    return {
+      moveTo(to) {
+        from = ring; start = middleOf();
+        shiftTo(to);
+        middle.setLatLng(middleOf());
+      },
+    };
   }
 
   const lat = input('latitude'), lng = input('longitude'), radius = input('radius');
@@ -54,13 +90,14 @@ export function editShapeOnMap(map: L.Map, form: HTMLElement, type: 'circle' | '
   };
   const middle = handle(centre, type === 'circle' ? 'Centre: drag to move the circle' : 'Centre: drag to move; the area is recomputed on save').addTo(layer);
   const edge = circle ? handle(edgeOf(), 'Edge: drag to change the radius').addTo(layer) : undefined;
-  middle.on('drag', () => {
-    centre = middle.getLatLng();
+  const centreAt = (to: L.LatLng) => {
+    centre = to;
     circle?.setLatLng(centre);
     edge?.setLatLng(edgeOf());
     changed(lat, centre.lat.toFixed(6));
     changed(lng, centre.lng.toFixed(6));
-  });
+  };
+  middle.on('drag', () => centreAt(middle.getLatLng()));
   edge?.on('drag', () => {
     const metres = Math.round(Math.min(MAX_RADIUS, Math.max(MIN_RADIUS, centre.distanceTo(edge.getLatLng()))));
     circle?.setRadius(metres);
@@ -79,4 +116,10 @@ export function editShapeOnMap(map: L.Map, form: HTMLElement, type: 'circle' | '
       edge?.setLatLng(edgeOf());
     });
   }
+  return {
+    moveTo(to) {
+      middle.setLatLng(to);
+      centreAt(to);
+    },
+  };
 }
