@@ -14,6 +14,11 @@ const OPTIONAL = new Set([
   'street', 'avenue', 'road', 'drive', 'lane', 'place', 'court', 'boulevard', 'terrace', 'way', 'strasse',
 ]);
 
+/** A direction or street type, which a name may leave out of the query. */
+export function isOptionalWord(word: string): boolean {
+  return OPTIONAL.has(word);
+}
+
 export interface NameMatch {
   /** Name words found in the query, minus a quarter point per optional word left out. */
   score: number;

@@ -134,15 +134,29 @@ export class EmbeddedGeocoder implements Geocoder {
     // The house number is still being typed when it ends the query ("Hagstrasse 1" → 1, 10, 11…).
     const numberTyped = lastIsPrefix && parsed.number !== undefined && foldText(q.query).endsWith(` ${parsed.number}`);
     const extracts = this.opts.extracts.current();
-    for (const index of extracts) {
-      if (q.layers.has('address') && parsed.tokens.length > 0) cands.push(...from(index, this.addresses(index, parsed, lastIsPrefix, numberTyped, false, q.near)));
-      if (q.layers.has('place')) cands.push(...from(index, this.places(index, q.query, parsed, lastIsPrefix, q.near)));
-      cands.push(...from(index, this.areas(index, parsed, q.layers, lastIsPrefix)));
+    // Places are looked up last, once everything else is known, so that they can be skipped when the
+    // answer is already full of better candidates; the order of the candidates stays that of an index
+    // after another (addresses, places, areas), which decides between equal scores.
+    const found = extracts.map((index) => ({
+      index,
+      addresses: q.layers.has('address') && parsed.tokens.length > 0 ? from(index, this.addresses(index, parsed, lastIsPrefix, numberTyped, false, q.near)) : [],
+      places: [] as Candidate[],
+      areas: from(index, this.areas(index, parsed, q.layers, lastIsPrefix)),
+    }));
+    const later: Candidate[] = [];
+    if (q.layers.has('address') && parsed.tokens.length > 0 && !found.some((f) => f.addresses.some((c) => c.address.layer === 'address' && c.address.confidence !== 'fallback'))) {
+      for (const index of extracts) later.push(...from(index, this.addresses(index, parsed, lastIsPrefix, numberTyped, true, q.near)));
     }
-    if (q.layers.has('address') && parsed.tokens.length > 0 && !cands.some((c) => c.address.layer === 'address' && c.address.confidence !== 'fallback')) {
-      for (const index of extracts) cands.push(...from(index, this.addresses(index, parsed, lastIsPrefix, numberTyped, true, q.near)));
+    later.push(...coarse.search({ parsed, layers: q.layers, countries, lastIsPrefix, limit: q.limit }));
+    if (q.layers.has('place')) {
+      // With lang, names are translated after this, and two may become one label: nothing is skipped.
+      const floor = q.lang === undefined ? new AnswerFloor(q.limit, q.layers, countries, q.near) : undefined;
+      floor?.add(found.flatMap((f) => f.addresses));
+      floor?.add(later);
+      for (const f of found) f.places = from(f.index, this.places(f.index, q.query, parsed, lastIsPrefix, q.near, floor));
     }
-    cands.push(...coarse.search({ parsed, layers: q.layers, countries, lastIsPrefix, limit: q.limit }));
+    for (const f of found) cands.push(...f.addresses, ...f.places, ...f.areas);
+    cands.push(...later);
     const addressLike = parsed.number !== undefined;
     if (addressLike && !cands.some((c) => c.address.layer === 'address' || c.address.layer === 'place')) {
       // The street is unknown here: answer the town or postal code it names, as a fallback.
@@ -158,8 +172,7 @@ export class EmbeddedGeocoder implements Geocoder {
       if (near === undefined) continue;
       const meters = haversineMeters(near, [c.address.longitude, c.address.latitude]);
       if (typing) c.address.distance = Math.round(meters);
-      // Nearer answers first among equals: up to 10 points over 0–500 km.
-      c.score -= Math.min(10, meters / 50_000);
+      c.score -= nearnessCost(meters);
     }
     kept.sort((a, b) => b.score - a.score);
     const out: GeocodedAddress[] = [];
@@ -181,10 +194,16 @@ export class EmbeddedGeocoder implements Geocoder {
    * as spelt: streets sharing a word's first letters, matched forgiving a letter or two.
    */
   private addresses(index: ExtractIndex, parsed: ParsedQuery, lastIsPrefix: boolean, numberTyped: boolean, typos: boolean, near: readonly [number, number] | undefined): Candidate[] {
-    const match = typos ? ftsTypos(parsed.tokens) : ftsAny(parsed.tokens, lastIsPrefix);
+    // Exact spellings from the names in memory; the typo pass (and a vague prefix) by FTS.
+    const names = typos ? undefined : index.streetNamesFor(parsed.tokens, lastIsPrefix);
+    const match = names !== undefined ? '' : typos ? ftsTypos(parsed.tokens) : ftsAny(parsed.tokens, lastIsPrefix);
     if (match === undefined) return [];
     const scored: Array<{ street: StreetRow; score: number }> = [];
-    for (const { id, m } of bestNames(index.streetNames(match), (norm) => matchName(norm.split(' '), parsed.tokens, lastIsPrefix, typos))) {
+    const agreeing = agreementAtMost(parsed);
+    for (const { id, m } of bestNames(names ?? index.streetNames(match), (norm) => matchName(norm.split(' '), parsed.tokens, lastIsPrefix, typos))) {
+      // A name whose best street cannot enter the streets tried is not expanded (its rows cost two
+      // lookups); a street that would only tie comes after those already found, so it is out too.
+      if (scored.length >= STREETS_TRIED && m.score * 2 + m.leftover.length + agreeing <= nthBest(scored, STREETS_TRIED)) continue;
       for (const street of index.streetsNamed(id, { areaWords: areaWords(m.leftover, parsed), near })) {
         scored.push({ street, score: m.score * 2 + adminAgreement(m.leftover, adminTokens(street), lastIsPrefix) + agreement(street, parsed) });
       }
@@ -225,23 +244,36 @@ export class EmbeddedGeocoder implements Geocoder {
     return out;
   }
 
-  private places(index: ExtractIndex, query: string, parsed: ParsedQuery, lastIsPrefix: boolean, near: readonly [number, number] | undefined): Candidate[] {
+  /**
+   * Places named by the query. `floor`: the score an answer must beat to be among the first `limit`,
+   * raised by the places found; a name whose places cannot reach it is not expanded (its rows cost
+   * two lookups), and when no place can, the names are not even looked up.
+   */
+  private places(index: ExtractIndex, query: string, parsed: ParsedQuery, lastIsPrefix: boolean, near: readonly [number, number] | undefined, floor: AnswerFloor | undefined): Candidate[] {
     // A place's name may hold digits ("Public School 134"): match the whole query's words.
     const words = nameTokens(query).filter((w) => w !== parsed.postalCode?.toLowerCase());
-    const match = ftsAny(words, lastIsPrefix);
+    // Each query word is worth at most 1 to the name (twice) or 1 to the town: 70 + 2 per word at most.
+    const agreeing = agreementAtMost(parsed);
+    if (floor !== undefined && 70 + 2 * words.length + agreeing < floor.value()) return [];
+    const names = index.placeNamesFor(words, lastIsPrefix);
+    const match = names !== undefined ? '' : ftsAny(words, lastIsPrefix);
     if (match === undefined) return [];
     const out: Candidate[] = [];
-    const named = bestNames(index.placeNames(match), (written) => {
-      const name = nameTokens(written);
+    const named = bestNames(names ?? index.placeNames(match), (written) => {
+      const name = index.placeNameTokens(written);
       const m = matchPlaceName(name, words, lastIsPrefix);
       // At least half the query's words must be in the name; the rest may name its town.
       return m === undefined || (words.length - m.leftover.length) * 2 < words.length ? undefined : m;
     });
     for (const { id, m } of named) {
+      if (floor !== undefined && 70 + m.score * 2 + m.leftover.length + agreeing < floor.value()) continue;
+      const rows: Candidate[] = [];
       for (const row of index.placesNamed(id, { areaWords: areaWords(m.leftover, parsed), near })) {
         const score = 70 + m.score * 2 + adminAgreement(m.leftover, adminTokens(row), lastIsPrefix) + agreement(row, parsed);
-        out.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', confidence: 'exact', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined }, score });
+        rows.push({ address: { ...adminOf(row), ...point(row.lon, row.lat), layer: 'place', confidence: 'exact', placeLabel: row.name, number: row.number ?? undefined, street: row.street_name ?? undefined }, score });
       }
+      floor?.add(rows);
+      out.push(...rows);
     }
     return out;
   }
@@ -297,6 +329,59 @@ export class EmbeddedGeocoder implements Geocoder {
     this.fills.set(key, fill);
     return fill;
   }
+}
+
+/** Nearer answers first among equals: up to 10 points off over 0–500 km. */
+function nearnessCost(meters: number): number {
+  return Math.min(10, meters / 50_000);
+}
+
+/**
+ * The score a candidate must beat to be among the first `limit` answers: the limit-th best of those
+ * found so far, after the nearness cost, each answer counted once. An answer is kept once per label
+ * (and a place once per name nearby), so addresses count once per number, street and postal code and
+ * places once per name: the answer has at least as many different labels as counted. Other layers are
+ * not counted. -Infinity until `limit` are found.
+ */
+class AnswerFloor {
+  private readonly best = new Map<string, number>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly layers: ReadonlySet<GeocodeLayer>,
+    private readonly countries: readonly string[] | undefined,
+    private readonly near: readonly [number, number] | undefined,
+  ) {}
+
+  add(cands: readonly Candidate[]): void {
+    for (const c of cands) {
+      const a = c.address;
+      if (!this.layers.has(a.layer)) continue;
+      if (this.countries !== undefined && (a.countryCode === undefined || !this.countries.includes(a.countryCode))) continue;
+      let key: string;
+      if (a.layer === 'address' && a.street !== undefined) key = `a|${a.number ?? ''}|${a.street}|${a.postalCode ?? ''}`;
+      else if (a.layer === 'place' && a.placeLabel !== undefined) key = `p|${a.placeLabel}`;
+      else continue;
+      const near = this.near;
+      const score = near === undefined ? c.score : c.score - nearnessCost(haversineMeters([near[0], near[1]], [a.longitude, a.latitude]));
+      if (!(score <= (this.best.get(key) ?? -Infinity))) this.best.set(key, score);
+    }
+  }
+
+  value(): number {
+    if (this.best.size < this.limit) return -Infinity;
+    return [...this.best.values()].sort((a, b) => b - a)[this.limit - 1];
+  }
+}
+
+/** The most agreement() can give: 2 for each of postal code, state and country the query names. */
+function agreementAtMost(parsed: ParsedQuery): number {
+  return 2 * [parsed.postalCode, parsed.stateCode, parsed.countryCode].filter((v) => v !== undefined).length;
+}
+
+/** The n-th best score of a list (n ≥ 1, list at least n long). */
+function nthBest(scored: ReadonlyArray<{ score: number }>, n: number): number {
+  return scored.map((s) => s.score).sort((a, b) => b - a)[n - 1];
 }
 
 /**

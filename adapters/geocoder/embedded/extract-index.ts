@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, READABLE_INDEX_VERSIONS, nameKey, type AdminRow, type TranslationKind } from '../../../core/formats/geocoding-index';
 import { PointGrid } from '../../../core/geocoding/point-grid';
+import { nameTokens } from '../../../core/geocoding/normalize';
+import { NameDirectory } from '../../../core/geocoding/name-directory';
 
 export interface StreetRow extends AdminRow {
   id: number;
@@ -70,6 +72,10 @@ export interface RowChoice {
   near?: readonly [number, number];
 }
 
+/** Place names whose words are kept once computed: a town's worth, about; the set is dropped when full. */
+const NAME_TOKENS_KEPT = 50_000;
+/** Names a query may try in memory before the bounded FTS search takes over (a one-letter prefix on a state). */
+const DIRECTORY_CANDIDATES = 5_000;
 /** Rows an FTS query may bring back before scoring: bounds the work of a vague query. */
 const FTS_LIMIT = 200;
 /** Rows of one name taken by area agreement, and by nearness: a name's best towns, not all of them. */
@@ -110,6 +116,11 @@ export class ExtractIndex {
   /** The index's format version: 2 has no names in other languages. */
   readonly version: number;
   private readonly translation: Database.Statement<[string, string, string], { value: string }> | undefined;
+  /** A place name's normal words: every search matches up to 200 names, and folding each costs more than the match. */
+  private readonly placeWords = new Map<string, readonly string[]>();
+  /** The distinct street and place names by word, read on first use. */
+  private streetDirectory: NameDirectory | undefined;
+  private placeDirectory: NameDirectory | undefined;
 
   constructor(readonly extract: string, dir: string) {
     this.db = new Database(path.join(dir, INDEX_FILE), { readonly: true, fileMustExist: true });
@@ -153,6 +164,29 @@ export class ExtractIndex {
     return this.streetNameSearch.all(match, FTS_LIMIT);
   }
 
+  /**
+   * Distinct street names (normal forms) that words may match (name-directory.ts), in a fixed order;
+   * undefined when too many to try, then streetNames(ftsAny(...)) answers.
+   */
+  streetNamesFor(words: readonly string[], lastIsPrefix: boolean): NameRow[] | undefined {
+    this.streetDirectory ??= new NameDirectory(
+      this.db.prepare<[], NameRow>(`SELECT id, norm AS name, ${this.version >= 3 ? 'of' : 'NULL'} AS of FROM street_names`).all().map((r) => ({ ...r, words: r.name.split(' ') })),
+      'street',
+      DIRECTORY_CANDIDATES,
+    );
+    return this.streetDirectory.candidates(words, lastIsPrefix);
+  }
+
+  /** Distinct place names (as written) that words may match, as streetNamesFor. */
+  placeNamesFor(words: readonly string[], lastIsPrefix: boolean): NameRow[] | undefined {
+    this.placeDirectory ??= new NameDirectory(
+      this.db.prepare<[], NameRow>(`SELECT id, name, ${this.version >= 3 ? 'of' : 'NULL'} AS of FROM place_names`).all().map((r) => ({ ...r, words: nameTokens(r.name) })),
+      'place',
+      DIRECTORY_CANDIDATES,
+    );
+    return this.placeDirectory.candidates(words, lastIsPrefix);
+  }
+
   /** Streets bearing this name (an id from streetNames), in the towns the choice prefers. */
   streetsNamed(nameId: number, choice: RowChoice): StreetRow[] {
     return this.rowsOf(nameId, choice, this.streetsByArea, this.streetsNear);
@@ -179,6 +213,17 @@ export class ExtractIndex {
   /** Distinct POI names (as written) matching an FTS query, best first. */
   placeNames(match: string): NameRow[] {
     return this.placeNameSearch.all(match, FTS_LIMIT);
+  }
+
+  /** The normal words of a place name as placeNames answers it (as written). */
+  placeNameTokens(written: string): readonly string[] {
+    let words = this.placeWords.get(written);
+    if (words === undefined) {
+      if (this.placeWords.size >= NAME_TOKENS_KEPT) this.placeWords.clear();
+      words = nameTokens(written);
+      this.placeWords.set(written, words);
+    }
+    return words;
   }
 
   /** POIs bearing this name (an id from placeNames), in the towns the choice prefers. */
