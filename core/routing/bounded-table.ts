@@ -111,24 +111,31 @@ export class BoundedTable {
         if (s.metres <= maxMetres) shortOpen++;
         heap.push(v, s.cost);
       }
+      // The least best cost of the open targets: below it a key decides nothing (unless no short label is
+      // left), so the targets are looked at only when it is reached, not at every vertex settled.
+      let openMin = Infinity;
       for (let j = 0; j < T; j++) {
         best[j] = directCost[i * T + j];
         bestMetres[j] = directMetres[i * T + j];
         final[j] = 0;
+        if (best[j] < openMin) openMin = best[j];
       }
       let open = T;
       let capped = false;
-      while (heap.size > 0) {
+      while (heap.size > 0 && open > 0) {
         const key = heap.peekKey();
         // Decide what the key now settles.
-        for (let j = 0; j < T; j++) {
-          if (final[j] === 1) continue;
-          if (best[j] <= key || (shortOpen === 0 && !(bestMetres[j] <= maxMetres))) {
-            final[j] = 1;
-            open--;
+        if (key >= openMin || shortOpen === 0) {
+          openMin = Infinity;
+          for (let j = 0; j < T; j++) {
+            if (final[j] === 1) continue;
+            if (best[j] <= key || (shortOpen === 0 && !(bestMetres[j] <= maxMetres))) {
+              final[j] = 1;
+              open--;
+            } else if (best[j] < openMin) openMin = best[j];
           }
+          if (open === 0) break;
         }
-        if (open === 0) break;
         if (key > maxCost) {
           capped = true;
           break;
@@ -145,6 +152,7 @@ export class BoundedTable {
             if (c < best[j]) {
               best[j] = c;
               bestMetres[j] = m + this.waitMetres[w];
+              if (final[j] === 0 && c < openMin) openMin = c;
             }
           }
         }

@@ -46,8 +46,11 @@ export class BaseSearch {
     this.stamp = new Uint32Array(n);
   }
 
-  /** Best route from the sources to each target set (null where unreachable). */
-  run(sources: readonly SearchSeed[], targets: ReadonlyArray<readonly SearchSeed[]>, filter: ArcFilter = {}, withPath = true): Array<SearchResult | null> {
+  /**
+   * Best route from the sources to each target set (null where unreachable). With `maxCost`, the search
+   * stops when its queue passes that cost, and a target it has not settled by then is null too.
+   */
+  run(sources: readonly SearchSeed[], targets: ReadonlyArray<readonly SearchSeed[]>, filter: ArcFilter = {}, withPath = true, maxCost = Infinity): Array<SearchResult | null> {
     const { g, heap, cost, trueCost, metres, seconds, parentArc, seed, stamp } = this;
     const gen = ++this.generation;
     heap.clear();
@@ -79,6 +82,10 @@ export class BaseSearch {
       const v = heap.pop();
       const key = heap.lastKey;
       if (key > cost[v]) continue;
+      if (key > maxCost) {
+        for (let j = 0; j < targets.length; j++) if (!settledTargets.has(j) && !(best[j] !== null && best[j]!.cost <= key)) best[j] = null;
+        break;
+      }
       const js = waiting.get(v);
       if (js) {
         for (const j of js) {

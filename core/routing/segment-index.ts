@@ -139,11 +139,18 @@ export class SegmentIndex {
     const found = this.found ??= new FoundSegments(this.n.segmentFrom.length);
     found.clear();
     const n = this.n;
+    // The search box in stored units (1e-7°), a unit wider each side: a piece wholly outside it is farther
+    // than maxMetres (by more than rounding), so most of a cell's pieces go on two integer comparisons.
+    const west = (lon - maxMetres / kx) * 1e7 - 1, east = (lon + maxMetres / kx) * 1e7 + 1;
+    const south = (lat - maxMetres / ky) * 1e7 - 1, north = (lat + maxMetres / ky) * 1e7 + 1;
+    const { pointLon, pointLat } = n;
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const cell = r * this.cols + c;
         for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
           const p = this.cellItems[i];
+          const x0 = pointLon[p], x1 = pointLon[p + 1], y0 = pointLat[p], y1 = pointLat[p + 1];
+          if ((x0 < west && x1 < west) || (x0 > east && x1 > east) || (y0 < south && y1 < south) || (y0 > north && y1 > north)) continue;
           // A piece is listed in every cell its box touches: look at it only in the first of those this scan visits.
           const pr = Math.min(this.row(n.pointLat[p] / 1e7), this.row(n.pointLat[p + 1] / 1e7));
           const pc = Math.min(this.col(n.pointLon[p] / 1e7), this.col(n.pointLon[p + 1] / 1e7));

@@ -65,7 +65,7 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
       if (k < 0) continue;
       const snap = candidates[i][k].snap;
       matchedPoints.push({ location: [round6(snap.lon), round6(snap.lat)], originalIndex: i });
-      if (previous) pieces.push(...(router.legPieces(previous, snap) ?? []));
+      if (previous) pieces.push(...(router.nearLegPieces(previous, snap, TRANSITION_SEARCH_SECONDS) ?? []));
       previous = snap;
     }
   }

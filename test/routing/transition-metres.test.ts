@@ -1,6 +1,7 @@
 // Map matching's transitions (ModeRouter.transitionMetres, bounded-table.ts) answer what the hierarchy's
 // table answers: for candidates of nearby points on Monaco's real network, the metres of the least-cost
-// path when within the bound, else Infinity, whatever the search cap leaves to the hierarchy.
+// path when within the bound, else Infinity, whatever the search cap leaves to the hierarchy; and the leg
+// between two matched candidates (ModeRouter.nearLegPieces) is the hierarchy's, below or past its cap.
 import path from 'node:path';
 import { prng } from '../../bench/support/prng';
 import type { RouterMode } from '../../ports/router';
@@ -62,5 +63,27 @@ function candidateSets(r: ModeRouter, count: number, spread: number, seed: numbe
     expect(finite).toBeGreaterThan(100);
     expect(beyond).toBeGreaterThan(100);
     expect(leftToHierarchy).toBeGreaterThan(0);
+  });
+
+  test.each(['car', 'foot'] as const)('%s: a matched leg found by the bounded search is the hierarchy\'s leg, whatever the cap', (mode) => {
+    const r = modeRouter(mode);
+    let legs = 0, capped = 0;
+    for (const [from, to] of candidateSets(r, 60, 250, mode === 'car' ? 5 : 6)) {
+      const a = from[0], b = to[0];
+      const expected = r.legPieces(a, b);
+      for (const cap of [0, 10, 120, Infinity]) {
+        const legCost = (pieces: ReturnType<ModeRouter['legPieces']>) => pieces?.reduce((t, p) => t + p.duration, 0) ?? 0;
+        if (cap < legCost(expected)) capped++;
+        // The same pieces; the last one's seconds are the search's total less the others', which the two
+        // searches add up in another order (a few microseconds apart). Matching reports no seconds.
+        const got = r.nearLegPieces(a, b, cap);
+        expect(got?.map(({ duration: _, ...p }) => p)).toEqual(expected?.map(({ duration: _, ...p }) => p));
+        got?.forEach((p, i) => expect(p.duration).toBeCloseTo(expected![i].duration, 3));
+      }
+      if (expected !== null) legs++;
+    }
+    expect(legs).toBeGreaterThan(30);
+    // Both the bounded search's answer and the hierarchy's (past the cap) were exercised.
+    expect(capped).toBeGreaterThan(30);
   });
 });
