@@ -440,19 +440,39 @@ const PROGRESS_EVERY_MS = 1000;
 export interface ContractionOptions {
   /** Where finished edges go; default in memory. Closed by contract(). */
   finishedEdges?: FinishedEdges;
+  /**
+   * Every vertex once, in the order to contract them (another graph's order over the same roads, see
+   * contractionOrder): no priorities are simulated. Any order gives exact distances; a good one keeps the
+   * shortcuts few, and simulating priorities is most of an ordered contraction's work.
+   */
+  order?: Uint32Array;
+}
+
+/**
+ * The order of `rank` (a hierarchy's rank per vertex) for a graph of `vertexCount` vertices whose first
+ * `shared` vertices are the ranked graph's own: any other takes the rank of `stand(v)` (its original,
+ * for a copied vertex) and comes right after it.
+ */
+export function orderByRank(rank: Uint32Array, vertexCount: number, shared: number, stand: (v: number) => number): Uint32Array {
+  const key = new Float64Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) key[v] = v < shared ? rank[v] * 2 : rank[stand(v)] * 2 + 1;
+  const order = new Uint32Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) order[v] = v;
+  return order.sort((a, b) => key[a] - key[b] || a - b);
 }
 
 export function contract(arcs: BaseArcs, onProgress?: ContractionProgress, options: ContractionOptions = {}): Hierarchy {
   const n = arcs.vertexCount;
   const finished = options.finishedEdges ?? new FinishedEdgesInMemory();
   try {
-    return contractInto(arcs, n, finished, onProgress);
+    if (options.order !== undefined && options.order.length !== n) throw new RangeError(`contraction order has ${options.order.length} vertices, the graph ${n}`);
+    return contractInto(arcs, n, finished, onProgress, options.order);
   } finally {
     finished.close();
   }
 }
 
-function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProgress: ContractionProgress | undefined): Hierarchy {
+function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProgress: ContractionProgress | undefined, order: Uint32Array | undefined): Hierarchy {
   const g = new DynamicGraph(n, arcs, finished);
   for (let i = 0; i < arcs.tail.length; i++) {
     // A negative weight is a closed arc (a node-based graph keeps one per segment direction, open or not).
@@ -518,14 +538,34 @@ function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProg
     lastReport = now;
     return true;
   };
+  const rank = new Uint32Array(n);
+  let done = 0;
+  const contractNow = (v: number): void => {
+    visit(v, true);
+    contracted[v] = 1;
+    rank[v] = done++;
+    const below = depth[v] + 1;
+    for (let i = gOut.first(v), end = gOut.end(v); i < end; i++) depth[gOut.other[i]] = Math.max(depth[gOut.other[i]], below);
+    for (let i = gIn.first(v), end = gIn.end(v); i < end; i++) depth[gIn.other[i]] = Math.max(depth[gIn.other[i]], below);
+    g.detach(v);
+  };
+  if (order !== undefined) {
+    for (let k = 0; k < n; k++) {
+      const v = order[k];
+      if (contracted[v]) throw new RangeError(`contraction order names vertex ${v} twice`);
+      contractNow(v);
+      if (onProgress && (k & 63) === 0 && due()) onProgress('contraction', done, n);
+    }
+    onProgress?.('contraction', n, n);
+    g.close();
+    return assemble(finished, g.count, rank, n);
+  }
   const queue = new MinHeap(n + 16);
   for (let v = 0; v < n; v++) {
     priority[v] = visit(v, false);
     queue.push(v, priority[v]);
     if (onProgress && (v & 1023) === 0 && due()) onProgress('ordering', v, n);
   }
-  const rank = new Uint32Array(n);
-  let done = 0;
   let pops = 0;
   while (queue.size > 0) {
     if (onProgress && (++pops & 63) === 0 && due()) onProgress('contraction', done, n);
@@ -538,13 +578,7 @@ function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProg
       queue.push(v, fresh);
       continue;
     }
-    visit(v, true);
-    contracted[v] = 1;
-    rank[v] = done++;
-    const below = depth[v] + 1;
-    for (let i = gOut.first(v), end = gOut.end(v); i < end; i++) depth[gOut.other[i]] = Math.max(depth[gOut.other[i]], below);
-    for (let i = gIn.first(v), end = gIn.end(v); i < end; i++) depth[gIn.other[i]] = Math.max(depth[gIn.other[i]], below);
-    g.detach(v);
+    contractNow(v);
   }
   onProgress?.('contraction', n, n);
   g.close();

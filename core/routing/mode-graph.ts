@@ -8,7 +8,7 @@
 // (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
 // binds. Restrictions through ways copy the via roads (via-way-restrictions.ts). Then the large strongly connected part (for snapping) and the contraction hierarchy. A mode
 // whose turns are all free and allowed gets a node-based graph instead (node-mode-graph.ts).
-import { contract, type BaseArcs, type FinishedEdges } from './contraction';
+import { contract, orderByRank, type BaseArcs, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
 import { NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
@@ -49,6 +49,11 @@ export interface ModeGraphInput {
   obstacles?: VertexObstacles;
   /** Where the contraction puts its finished edges (contraction.ts); default in memory. */
   finishedEdges?: FinishedEdges;
+  /**
+   * The hierarchy rank of another mode's edge-based graph over the same network (truck takes car's):
+   * contracted in that order, without simulating priorities (contraction.ts). Ignored by a node-based graph.
+   */
+  orderFrom?: Uint32Array;
   /** Edge-based even when every turn is free (tests compare both layouts); default: node-based then. */
   edgeBased?: boolean;
   onProgress?(step: string, done: number, total?: number): void;
@@ -237,7 +242,10 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
 
   const arcs: BaseArcs = { vertexCount, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance };
   input.onProgress?.('ordering', 0, vertexCount);
-  const hierarchy = contract(arcs, (step, done, total) => input.onProgress?.(step, done, total), { finishedEdges: input.finishedEdges });
+  // A copy made by a via-way restriction goes right after its original.
+  const order = input.orderFrom === undefined || input.orderFrom.length < codes ? undefined
+    : orderByRank(input.orderFrom, vertexCount, codes, (v) => duplicateOf[v - codes]);
+  const hierarchy = contract(arcs, (step, done, total) => input.onProgress?.(step, done, total), { finishedEdges: input.finishedEdges, order });
   return {
     kind: 'edge',
     vertexCount, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy,

@@ -21,6 +21,13 @@ export interface ModeGraphJob {
   obstacles: VertexObstacles | null;
   /** Where the contraction writes its finished edges instead of keeping them in memory; null: memory. */
   contractionSpillDir: string | null;
+  /**
+   * The job (id) over the same roads whose vertex order this one's contraction follows (truck: car's), or
+   * null; the job waits for that graph (mode-graphs.ts). A job absent from the run is ignored.
+   */
+  orderFrom?: number | null;
+  /** Set when the job is sent: the rank per vertex of `orderFrom`'s hierarchy. */
+  orderRank?: Uint32Array;
 }
 
 export type WorkerReply =

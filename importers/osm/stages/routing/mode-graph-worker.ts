@@ -20,7 +20,7 @@ port.on('message', (job: ModeGraphJob) => {
       restrictions: job.restrictions,
       turnCosts: job.turnCosts,
       blockedVertices: new Set(job.blockedVertices),
-      restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, obstacles: job.obstacles ?? undefined, finishedEdges: finishedEdgesFor(job),
+      restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, obstacles: job.obstacles ?? undefined, finishedEdges: finishedEdgesFor(job), orderFrom: job.orderRank,
       onProgress: (step, done, total) => reply({ kind: 'progress', job: job.id, step, done, total }),
     });
     reply({ kind: 'graph', job: job.id, graph, seconds: Number(process.hrtime.bigint() - started) / 1e9 }, graphBuffers(graph));

@@ -339,6 +339,8 @@ export class RoutingStage implements ImportStage {
         id: m, segmentForward, segmentBackward,
         restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted, noStart, pushed,
         obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null, contractionSpillDir: null,
+        // Truck's roads and turns are car's, give or take access: car's order serves it (mode-graphs.ts).
+        orderFrom: mode === 'truck' ? MODES.indexOf('car') : null,
       }];
     });
     // The workers start now with their own copy of the network; border flags (which no mode graph reads)
