@@ -132,4 +132,22 @@ withChromium('geofence map editing in a browser')('geofence editing on the map',
       expect(y - moved[0][1]).toBeCloseTo(RING[i][1] - RING[0][1], 5);
     });
   });
+
+  test('the map has a search box that geocodes: an address typed there is shown, and the map goes to it', async () => {
+    await page.goto(`${server.url}/dashboard/#/map`);
+    await page.locator('#map[data-ready]').waitFor({ timeout: 60000 });
+    await page.getByLabel('Find an address').fill('41 Main Street');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    const pin = page.locator('[title^="Found: "]');
+    await pin.waitFor({ timeout: 60000 });
+    // The map went there: the pin is in the middle of the map.
+    const map = (await page.locator('#map').boundingBox())!;
+    const at = (await pin.boundingBox())!;
+    expect(Math.abs(at.x + at.width / 2 - (map.x + map.width / 2))).toBeLessThan(5);
+    expect(Math.abs(at.y + at.height / 2 - (map.y + map.height / 2))).toBeLessThan(5);
+    await shot('map-address-search');
+    await page.getByLabel('Find an address').fill('Qqqxv Zzyzx');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.locator('[role="alert"]', { hasText: 'No address found' }).waitFor({ timeout: 20000 });
+  });
 });

@@ -7,6 +7,7 @@ import { addGraticule } from '../map/basemap';
 import { GeofenceLayer } from '../map/geofence-layer';
 import { sketchOf, shapeLabel } from '../map/map-data';
 import { addRoads } from '../map/roads';
+import { addressSearch, type FoundAddress } from '../map/address-search';
 import { editShapeOnMap } from '../map/shape-editor';
 import { count } from '../words';
 import { geofenceForm, type ExistingGeofence } from './geofence-form';
@@ -95,12 +96,10 @@ async function geofenceDetail(ctx: ViewContext, id: string): Promise<void> {
     const { geofence } = await ctx.api.get(`/v1/geofences/${encodeURIComponent(id)}`);
     const mapEl = h('div', { class: 'map', id: 'geofence-map', style: 'height: 420px', role: 'region', 'aria-label': 'The geofence on a map: drag the handles to change its shape' });
     const form = geofenceForm(ctx, { existing: geofence, onSaved: () => ctx.navigate('#/geofences') });
-    const address = h('input', { name: 'address', type: 'search', placeholder: 'Street and number, or a place', autocomplete: 'off' });
-    const searchError = h('p', { class: 'error', role: 'alert' });
-    const search = h('form', { class: 'row', role: 'search', 'aria-label': 'Move the shape to an address' },
-      field('Move to an address', address), h('button', { type: 'submit' }, 'Move here'));
+    let moveTo: (found: FoundAddress) => void = () => undefined;
+    const search = addressSearch(ctx, 'Move to an address', 'Move here', (found) => moveTo(found));
     ctx.root.append(h('h1', {}, geofence.description || geofence._id),
-      h('div', { class: 'map-layout', style: 'height:auto' }, h('div', {}, search, searchError, mapEl), h('div', { class: 'card' }, form)));
+      h('div', { class: 'map-layout', style: 'height:auto' }, h('div', {}, search, mapEl), h('div', { class: 'card' }, form)));
     const map = L.map(mapEl, { preferCanvas: true });
     ctx.onLeave(() => map.remove());
     const sketch = sketchOf(geofence);
@@ -108,22 +107,12 @@ async function geofenceDetail(ctx: ViewContext, id: string): Promise<void> {
     map.fitBounds([[s, w], [n, e]], { padding: [24, 24], maxZoom: 18, animate: false });
     new GeofenceLayer(map, () => undefined).set([sketch]);
     const editor = editShapeOnMap(map, form, geofence.type);
-    // Snapping to an address asks the forward geocoder (the imported extracts' addresses) and moves the
-    // shape there; nothing is saved until Save, like a drag.
-    search.addEventListener('submit', (e) => {
-      e.preventDefault();
-      const query = address.value.trim();
-      if (!query) return;
-      void attempt(searchError, async () => {
-        const { addresses } = await ctx.api.get('/v1/geocode/forward', { query });
-        const best = (addresses ?? [])[0] as { latitude: number; longitude: number; formattedAddress?: string } | undefined;
-        if (!best) throw new Error(`No address found for “${query}”.`);
-        const to = L.latLng(best.latitude, best.longitude);
-        editor.moveTo(to);
-        map.panTo(to, { animate: false });
-        toast(`Moved to ${best.formattedAddress ?? query}: Save to keep it`);
-      });
-    });
+    // Snapping to an address moves the shape there; nothing is saved until Save, like a drag.
+    moveTo = ({ at, label }) => {
+      editor.moveTo(at);
+      map.panTo(at, { animate: false });
+      toast(`Moved to ${label}: Save to keep it`);
+    };
     addGraticule(map);
     void addRoads(map, ctx.api);
   });

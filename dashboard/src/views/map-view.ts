@@ -7,6 +7,7 @@ import { poll } from '../context';
 import { attempt, h, when } from '../elements';
 import { describeEvent, EventFeed } from '../events-feed';
 import { addGraticule, addOutlines } from '../map/basemap';
+import { addressSearch, type FoundAddress } from '../map/address-search';
 import { DrawTool } from '../map/draw-tool';
 import { GeofenceLayer } from '../map/geofence-layer';
 import { sketchOf, shapeLabel, type GeofenceSketch, type MapAnswer, type UserPoint } from '../map/map-data';
@@ -33,16 +34,25 @@ export async function mapView(ctx: ViewContext): Promise<void> {
   const mapEl = h('div', { class: 'map', id: 'map', role: 'region', 'aria-label': 'Map of geofences, users and events' });
   const drawCircle = h('button', { type: 'button', id: 'draw-circle' }, 'Draw circle');
   const drawPolygon = h('button', { type: 'button', id: 'draw-polygon' }, 'Draw polygon');
+  let found: L.Marker | undefined;
+  let showFound: (f: FoundAddress) => void = () => undefined;
+  const search = addressSearch(ctx, 'Find an address', 'Go', (f) => showFound(f));
   ctx.root.append(h('h1', {}, `Map · ${ctx.env}`), h('div', { class: 'map-layout' },
     mapEl,
     h('aside', { class: 'side', 'aria-label': 'Details' },
-      h('div', { class: 'card' }, status, h('div', { class: 'toolbar' }, drawCircle, drawPolygon)),
+      h('div', { class: 'card' }, status, h('div', { class: 'toolbar' }, drawCircle, drawPolygon), search),
       h('div', { class: 'card' }, details),
       h('div', { class: 'card' }, h('h2', {}, 'Recent events'), feed))));
 
   const map = L.map(mapEl, { preferCanvas: true, worldCopyJump: true, zoomSnap: 0.5 });
   ctx.onLeave(() => map.remove());
   const eventsLayer = L.layerGroup().addTo(map);
+  showFound = ({ at, label }) => {
+    found?.remove();
+    found = L.marker(at, { title: `Found: ${label}`, alt: `Found: ${label}`, keyboard: true, icon: L.divIcon({ className: 'found-pin', iconSize: [18, 18] }) })
+      .addTo(map).bindTooltip(label, { permanent: true, direction: 'top', offset: [0, -10] });
+    map.setView(at, Math.max(map.getZoom(), 16), { animate: false });
+  };
   const draw = new DrawTool(map);
   /** What the details panel shows, read again every LIVE_MS while it stays open. */
   let refreshDetails: (() => Promise<void>) | undefined;
