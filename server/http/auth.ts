@@ -2,8 +2,8 @@
 // Lookups are cached briefly: a key check is on every request, and a short TTL bounds how long another
 // node keeps honouring a rotated key.
 import type { KeyKind, Store } from '../../ports/store';
-import { hashKey } from '../features/projects/api-keys';
-import { projectSettings } from '../features/projects/project-settings';
+import { hashKey } from './api-keys';
+import { projectSettings } from '../../core/input/project-settings';
 import type { ProjectSettings } from '../../core/types';
 import { Forbidden, Unauthorized } from './errors';
 

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the v1 API, generated from the route table (api/v1.ts) so it cannot drift:
+// The OpenAPI 3.1 document of the v1 API, generated from the route table (server/app/v1.ts) so it cannot drift:
 // every route appears with its method, path, path parameters, key level and rate rule whatever else it
 // says. Its query/body parameters come from the spec its handler reads them with (`route.input`,
 // params/param-spec.ts); its response schema and a summary from its `doc` or the side table

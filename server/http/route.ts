@@ -1,5 +1,5 @@
 // What an endpoint is: method, path, auth level, rate rule and a handler over plain data. The route table
-// (api/v1.ts) lists them all; wire.ts turns them into Express routes.
+// (server/app/v1.ts) lists them all; wire.ts turns them into Express routes.
 import type { Readable } from 'node:stream';
 import type { Scope } from '../../ports/store';
 import type { AuthContext, AuthLevel } from './auth';

@@ -5,7 +5,7 @@
 // and readiness then probes the disk itself (readiness.ts).
 import { storeFaultOf, type StoreFault } from '../../adapters/store/store-fault';
 import type { Store } from '../../ports/store';
-import { Counter } from '../features/webhooks/prometheus-text';
+import { Counter } from './prometheus-text';
 import { StoreUnavailable } from './errors';
 
 export const FAULT_WINDOW_MS = 30_000;

@@ -1,7 +1,7 @@
 // Authentication (DESIGN §2, spec "Authentication"): the key in the Authorization header decides the
 // project and the environment; publishable keys cannot call secret endpoints; rotated keys stop working;
 // projects and environments never see each other's data.
-import { v1Routes } from '../../server/api/v1';
+import { v1Routes } from '../../server/app/v1';
 import type { Route } from '../../server/http/route';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { assertWant, call, expectCase } from './foundation-expect';

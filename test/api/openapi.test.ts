@@ -2,7 +2,7 @@
 // @seriousme/openapi-schema-validator), and GET /docs rendering it from local files only.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ROUTE_DOCS } from '../../server/api/route-docs';
-import { v1Routes } from '../../server/api/v1';
+import { v1Routes } from '../../server/app/v1';
 import { openApiDocument, openApiPath, routeKey } from '../../server/http/openapi';
 import type { Route } from '../../server/http/route';
 import { startTestServer, type TestServer } from '../support/server';

@@ -1,8 +1,8 @@
 // waymark project create|list|keys|rotate-keys|settings
 import type { Services } from '../../app';
-import type { IssuedKey } from '../../features/projects/api-keys';
-import { keyLabel } from '../../features/projects/api-keys';
-import { readSettingsPatch } from '../../features/projects/project-settings';
+import type { IssuedKey } from '../../http/api-keys';
+import { keyLabel } from '../../http/api-keys';
+import { readSettingsPatch } from '../../../core/input/project-settings';
 import readline from 'node:readline/promises';
 import { environmentFlag, flag, hasFlag, NotFoundError, unknownSubcommand, UsageError, type ParsedArgs } from '../args';
 import type { CliOutput } from '../output';

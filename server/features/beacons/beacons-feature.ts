@@ -2,11 +2,12 @@
 // environment current, and the beacons step of track. Listed after regions and before trips and
 // webhooks in features.ts, so webhooks deliver beacon events.
 import type { Feature } from '../../feature';
+import type { Store } from '../../../ports/store';
 import { BeaconDirectory } from './beacon-directory';
 import { beaconRoutes } from './beacons-routes';
 import { BeaconsTrackStep } from './beacons-track-step';
 
-export const beaconsFeature: Feature = {
+export const beaconsFeature: Feature<{ store: Store }> = {
   name: 'beacons',
   setup(services) {
     const directory = new BeaconDirectory(services.store);

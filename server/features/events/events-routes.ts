@@ -1,5 +1,6 @@
 // Stored events: list, get, delete (secret), and POST /v1/events to record a conversion (publishable).
-import type { Services } from '../../feature';
+import type { EventOutbox } from '../../../ports/event-outbox';
+import type { Store } from '../../../ports/store';
 import { NotFound } from '../../http/errors';
 import { readDatetime, readList, readMetadata, readNumber, readString, required } from '../../http/params';
 import type { Route } from '../../http/route';
@@ -26,7 +27,7 @@ const LIST = paramSpec('query', {
   afterId: AFTER_ID,
 });
 
-export function eventRoutes(services: Services): Route[] {
+export function eventRoutes(services: { store: Store; outbox: EventOutbox }): Route[] {
   const { store } = services;
   const rate = { name: 'events', perSecond: 10 };
   return [

@@ -3,7 +3,14 @@
 // bundled coarse data) or a Pelias API.
 import type { Geocoder } from '../../../ports/geocoder';
 import { PeliasGeocoder } from '../../../adapters/geocoder/pelias/pelias-geocoder';
-import type { Feature, Services } from '../../feature';
+import type { Feature } from '../../feature';
+import type { GatewayConfig } from '../../config';
+import type { Geofences } from '../../../ports/geofences';
+import type { IpLocator } from '../../../ports/ip-locator';
+import type { Logger } from '../../../ports/logger';
+import type { RegionLookup } from '../../../ports/regions';
+import type { TimeZoneLookup } from '../../../ports/time-zones';
+import type { ExtractCatalog } from '../../../adapters/extracts/extract-catalog';
 import { AddressValidator } from './address-validation';
 import { CoarseIndex } from '../../../adapters/geocoder/embedded/coarse-index';
 import { EmbeddedGeocoder } from '../../../adapters/geocoder/embedded/embedded-geocoder';
@@ -12,7 +19,20 @@ import { geofenceAddressPlacer } from './geofence-address';
 import { GeocodeService } from './geocode-service';
 import { geocodeRoutes } from './geocode-routes';
 
-export function createGeocoder(services: Pick<Services, 'config' | 'regions' | 'logger' | 'extracts'>): { geocoder: Geocoder; stop(): Promise<void> } {
+interface GeocoderNeeds {
+  config: Pick<GatewayConfig, 'geocoding'>;
+  regions: RegionLookup;
+  logger: Logger;
+  extracts: ExtractCatalog;
+}
+
+interface GeocodeNeeds extends GeocoderNeeds {
+  timeZones: TimeZoneLookup;
+  ipLocator: IpLocator;
+  geofences: Geofences;
+}
+
+export function createGeocoder(services: GeocoderNeeds): { geocoder: Geocoder; stop(): Promise<void> } {
   const { geocoding } = services.config;
   if (geocoding.engine === 'pelias') {
     const pelias = new PeliasGeocoder({ url: geocoding.peliasUrl!, timeoutMs: geocoding.peliasTimeoutMs });
@@ -25,7 +45,7 @@ export function createGeocoder(services: Pick<Services, 'config' | 'regions' | '
   };
 }
 
-export const geocodeFeature: Feature = {
+export const geocodeFeature: Feature<GeocodeNeeds> = {
   name: 'geocode',
   setup(services) {
     const { geocoder, stop } = createGeocoder(services);

@@ -7,7 +7,11 @@ import type { CsvSources } from '../../../ports/geofence-sources';
 import { fetchS3Csv } from '../../../adapters/geofence-sources/s3-source';
 import type { Mailer } from '../../../ports/mailer';
 import { SmtpMailer, UnconfiguredMailer } from '../../../adapters/mailer/smtp-mailer';
-import type { Feature, Services } from '../../feature';
+import type { Feature, InstalledFeatures } from '../../feature';
+import type { GatewayConfig } from '../../config';
+import type { Geofences } from '../../../ports/geofences';
+import type { Logger } from '../../../ports/logger';
+import type { Store } from '../../../ports/store';
 import { syncAddressGuard } from './address-guard';
 import { importRoutes } from './import-routes';
 import { GeofenceImporter } from './import-service';
@@ -29,17 +33,26 @@ export class GeofenceImportRuntime {
 }
 
 /** The import feature of a gateway, when installed. */
-export function geofenceImportOf(services: Services): GeofenceImportRuntime | undefined {
+export function geofenceImportOf(services: InstalledFeatures): GeofenceImportRuntime | undefined {
   const runtime = services.features.get(geofenceImportFeature.name)?.runtime;
   return runtime instanceof GeofenceImportRuntime ? runtime : undefined;
 }
 
-function createMailer(smtp: Services['config']['geofenceImport']['smtp']): Mailer {
+function createMailer(smtp: GatewayConfig['geofenceImport']['smtp']): Mailer {
   if (!smtp.host) return new UnconfiguredMailer('mail is not configured on this gateway (WAYMARK_SMTP_HOST is unset)');
   return new SmtpMailer({ ...smtp, host: smtp.host });
 }
 
-export const geofenceImportFeature: Feature = {
+interface GeofenceImportNeeds {
+  config: Pick<GatewayConfig, 'geofenceImport' | 'dataDir'>;
+  store: Store;
+  logger: Logger;
+  geofences: Geofences;
+  /** A project's name for the sync report mails. */
+  projects: { find(id: string): Promise<{ name: string } | undefined> };
+}
+
+export const geofenceImportFeature: Feature<GeofenceImportNeeds> = {
   name: 'geofence-import',
   collections: SYNC_COLLECTIONS,
   setup(services) {

@@ -3,12 +3,16 @@
 // themselves (services.places) come from the composition root, since context, SDK region sync and
 // geofences read them too. Listed before trips and webhooks so place events are delivered.
 import type { Feature } from '../../feature';
+import type { Store } from '../../../ports/store';
+import type { Logger } from '../../../ports/logger';
+import type { Geofences } from '../../../ports/geofences';
+import type { PlacesService } from './places-service';
 import { placeGeofenceShape } from '../../../core/places/place-area';
 import { followPlaces } from './place-geofences';
 import { PlacesTrackStep } from './places-track-step';
 import { searchPlacesRoutes } from './search-places-routes';
 
-export const placesFeature: Feature = {
+export const placesFeature: Feature<{ places: PlacesService; geofences: Geofences; store: Store; logger: Logger }> = {
   name: 'places',
   setup(services) {
     const { places, geofences, store, logger } = services;

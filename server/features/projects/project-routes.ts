@@ -3,7 +3,7 @@
 // POST /v1/project/keys/rotate issues new keys for the caller's environment (the dashboard's rotation).
 import type { Route } from '../../http/route';
 import type { ProjectService } from './project-service';
-import { readSettingsPatch } from './project-settings';
+import { readSettingsPatch } from '../../../core/input/project-settings';
 
 export function projectRoutes(projects: ProjectService): Route[] {
   const rate = { name: 'project-settings', perSecond: 10 };

@@ -3,8 +3,8 @@
 import type { Store } from '../../../ports/store';
 import { newObjectId } from '../../../core/object-id';
 import type { ProjectSettings } from '../../../core/types';
-import { issueKey, issueProjectKeys, type IssuedKey } from './api-keys';
-import { projectSettings } from './project-settings';
+import { issueKey, issueProjectKeys, type IssuedKey } from '../../http/api-keys';
+import { projectSettings } from '../../../core/input/project-settings';
 
 export interface CreatedProject {
   id: string;

@@ -3,11 +3,21 @@
 // them). The Regions adapter comes from the composition root (services.regions); this feature adds the
 // watch that reloads boundaries imported while the gateway runs.
 import type { Feature } from '../../feature';
+import type { GatewayConfig } from '../../config';
+import type { Geofences } from '../../../ports/geofences';
+import type { PlaceViews } from '../../../ports/places';
 import { contextRoutes } from './context-routes';
-import { CurrentRegions } from './current-regions';
+import { CurrentRegions, type ReloadableRegions } from './current-regions';
 import { RegionsTrackStep } from './regions-track-step';
 
-export const regionsFeature: Feature = {
+interface RegionsNeeds {
+  config: Pick<GatewayConfig, 'dataDir' | 'regions'>;
+  regions: ReloadableRegions;
+  geofences: Geofences;
+  places: PlaceViews;
+}
+
+export const regionsFeature: Feature<RegionsNeeds> = {
   name: 'regions',
   setup(services) {
     const regions = new CurrentRegions(services.regions, {

@@ -1,7 +1,18 @@
 // The remaining calls Radar's mobile and web SDKs make (fixtures NOTES.md), so an unmodified SDK never
 // meets a 404: client logs, the nearby-region sync for on-device monitoring, beacon search and event
 // verification.
-import type { Services } from '../../feature';
+import type { Geofences } from '../../../ports/geofences';
+import type { Logger } from '../../../ports/logger';
+import type { PlaceViews } from '../../../ports/places';
+import type { Store } from '../../../ports/store';
+
+/** What the SDK endpoints read. */
+interface SdkNeeds {
+  store: Store;
+  logger: Logger;
+  geofences: Geofences;
+  places: PlaceViews;
+}
 import { BadRequest, NotFound } from '../../http/errors';
 import { readLatLng, readNumber, readString, required } from '../../http/params';
 import type { Route } from '../../http/route';
@@ -23,7 +34,7 @@ const SYNC_PLACES_LIMIT = 100;
 const MAX_LOG_LINES = 500;
 
 /** Beacons within `radiusM` of `point`, nearest first. */
-async function beaconsNear(s: Services, scope: { projectId: string; live: boolean }, point: LngLat, radiusM: number, limit: number) {
+async function beaconsNear(s: SdkNeeds, scope: { projectId: string; live: boolean }, point: LngLat, radiusM: number, limit: number) {
   const dLat = radiusM / 111_320;
   const dLng = radiusM / (111_320 * Math.max(0.01, Math.cos((point[1] * Math.PI) / 180)));
   const docs = await s.store.within('beacons', scope, { minLat: point[1] - dLat, maxLat: point[1] + dLat, minLng: point[0] - dLng, maxLng: point[0] + dLng }, 10_000);
@@ -42,7 +53,7 @@ function bodyPoint(body: Record<string, unknown>): LngLat {
   return [longitude, latitude];
 }
 
-export function sdkRoutes(s: Services): Route[] {
+export function sdkRoutes(s: SdkNeeds): Route[] {
   return [
     {
       // Client-side log lines; kept in our log stream (with the request id), answered so SDKs don't retry.

@@ -4,7 +4,9 @@
 // X-Forwarded-For, which a client can write). Refusals are JSON envelopes like every other error.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Services } from '../../feature';
+import type { GatewayConfig } from '../../config';
+import type { StoreFaults } from '../../http/store-faults';
+import type { InstalledFeatures } from '../../feature';
 import { keyFromHeader } from '../../http/auth';
 import { sendEnvelope } from '../../http/envelope';
 import { classifyAddress } from '../../../core/webhooks/address-safety';
@@ -28,7 +30,7 @@ function allowed(req: Request, token: string | undefined): { ok: true } | { ok: 
   return { ok: false, status: 403, message: 'Forbidden: /metrics answers loopback clients only unless WAYMARK_METRICS_TOKEN is set' };
 }
 
-export function metricsEndpoint(services: Services): RequestHandler {
+export function metricsEndpoint(services: InstalledFeatures & { config: Pick<GatewayConfig, 'metricsToken'>; storeFaults: StoreFaults }): RequestHandler {
   return async (req: Request, res: Response) => {
     const verdict = allowed(req, services.config.metricsToken);
     if (!verdict.ok) {

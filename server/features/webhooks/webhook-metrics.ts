@@ -2,7 +2,7 @@
 // started (Prometheus sums them across nodes); the pending and dead-letter gauges are read from the
 // Store at scrape time, so every node reports the cluster-wide queue.
 import type { Store } from '../../../ports/store';
-import { Counter, Gauge, Histogram, renderMetrics } from './prometheus-text';
+import { Counter, Gauge, Histogram, renderMetrics } from '../../http/prometheus-text';
 import type { WebhookDirectory } from './webhook-directory';
 
 /** Rows counted per environment at most, per scrape: counting reads documents, and a scrape must stay cheap. */

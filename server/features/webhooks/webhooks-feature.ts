@@ -6,9 +6,11 @@
 // their writer adds the rows of the EventOutbox port (ports/event-outbox.ts, which this feature
 // provides) to the same Store write.
 import type { EventOutbox } from '../../../ports/event-outbox';
-import type { Doc, Scope, WriteOp } from '../../../ports/store';
+import type { Doc, Scope, Store, WriteOp } from '../../../ports/store';
 import { scopeKey } from '../../../adapters/store/scope-key';
-import type { Feature, Services } from '../../feature';
+import type { Feature, InstalledFeatures } from '../../feature';
+import type { GatewayConfig } from '../../config';
+import type { Logger } from '../../../ports/logger';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { QUEUE_CHECK_MS, QueueCaps } from './delivery/delivery-queue-caps';
 import { publicView } from '../../../core/model/views';
@@ -34,7 +36,7 @@ export class WebhooksRuntime {
 }
 
 /** The webhooks feature of a gateway, when installed. */
-export function webhooksOf(services: Services): WebhooksRuntime | undefined {
+export function webhooksOf(services: InstalledFeatures): WebhooksRuntime | undefined {
   const runtime = services.features.get(webhooksFeature.name)?.runtime;
   return runtime instanceof WebhooksRuntime ? runtime : undefined;
 }
@@ -67,7 +69,7 @@ function eventOutbox(service: WebhookService): EventOutbox {
   };
 }
 
-export const webhooksFeature: Feature = {
+export const webhooksFeature: Feature<{ store: Store; config: Pick<GatewayConfig, 'webhooks'>; logger: Logger }> = {
   name: 'webhooks',
   collections: WEBHOOK_COLLECTIONS,
   setup(services) {

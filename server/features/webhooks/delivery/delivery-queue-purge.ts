@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scope, Store } from '../../../../ports/store';
 import { scopeKey } from '../../../../adapters/store/scope-key';
 import type { Logger } from '../../../../ports/logger';
-import type { Counter } from '../prometheus-text';
+import type { Counter } from '../../../http/prometheus-text';
 
 /** Rows per write: a transaction of a few milliseconds, after which track's queued writes go first. */
 export const PURGE_BATCH_ROWS = 200;

@@ -5,54 +5,54 @@ import helmet from 'helmet';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { MemoryRateLimiter } from '../adapters/rate-limiter/memory';
-import type { RateLimiter } from '../ports/rate-limiter';
-import type { Store } from '../ports/store';
-import type { EventOutbox } from '../ports/event-outbox';
-import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
-import { createMaxmindIpLocator } from '../adapters/ip-locator/maxmind/maxmind-ip-locator';
-import type { IpLocator } from '../ports/ip-locator';
-import { createEmbeddedRegions } from '../adapters/regions/embedded/embedded-regions';
-import { createGeoTzTimeZones } from '../adapters/time-zones/geo-tz/geo-tz-time-zones';
-import type { TimeZoneLookup } from '../ports/time-zones';
-import type { ReloadableRegions } from './features/regions/current-regions';
-import { defineCollections } from './api/collections';
-import { GeofenceService } from './features/geofences/geofence-service';
-import { createEmbeddedRouter, type EmbeddedRouter } from '../adapters/router/embedded/embedded-router';
-import { CurrentPlaces } from '../adapters/places/embedded/current-places';
-import { PlacesService } from './features/places/places-service';
-import { createRouterSelection, type RouterSelection } from './features/routing/router-selection';
-import { metricsEndpoint } from './features/webhooks/metrics-endpoint';
-import { healthEndpoints } from './features/health/health-endpoints';
-import { Readiness } from './features/health/readiness';
-import { DiskProbe } from './features/health/disk-probe';
-import { TrackService } from './features/track/track-service';
-import type { Services } from './feature';
+import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
+import type { RateLimiter } from '../../ports/rate-limiter';
+import type { Store } from '../../ports/store';
+import type { EventOutbox } from '../../ports/event-outbox';
+import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
+import { createMaxmindIpLocator } from '../../adapters/ip-locator/maxmind/maxmind-ip-locator';
+import type { IpLocator } from '../../ports/ip-locator';
+import { createEmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
+import { createGeoTzTimeZones } from '../../adapters/time-zones/geo-tz/geo-tz-time-zones';
+import type { TimeZoneLookup } from '../../ports/time-zones';
+import type { ReloadableRegions } from '../features/regions/current-regions';
+import { defineCollections } from '../api/collections';
+import { GeofenceService } from '../features/geofences/geofence-service';
+import { createEmbeddedRouter, type EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
+import { CurrentPlaces } from '../../adapters/places/embedded/current-places';
+import { PlacesService } from '../features/places/places-service';
+import { createRouterSelection, type RouterSelection } from '../features/routing/router-selection';
+import { metricsEndpoint } from '../features/webhooks/metrics-endpoint';
+import { healthEndpoints } from '../features/health/health-endpoints';
+import { Readiness } from '../features/health/readiness';
+import { DiskProbe } from '../features/health/disk-probe';
+import { TrackService } from '../features/track/track-service';
+import type { Services } from './services';
 import { FEATURES } from './features';
-import { Scheduler } from './jobs/scheduler';
-import { ExtractCatalog } from '../adapters/extracts/extract-catalog';
-import { ProjectService } from './features/projects/project-service';
-import { v1Routes } from './api/v1';
-import type { GatewayConfig } from './config';
-import { Authenticator } from './http/auth';
-import { errorHandler } from './http/envelope';
-import { StoreFaults } from './http/store-faults';
-import { NotFound } from './http/errors';
-import { consoleLogger, type Logger } from '../ports/logger';
-import { answerClientError } from './http/client-error';
-import { cors } from './http/cors';
-import { dashboardFiles } from './http/dashboard-files';
-import { fixedHeaders } from './http/fixed-headers';
-import { readTlsPair, reloadingHttpsServer } from './http/tls-files';
-import { requestBody } from './http/request-body';
-import { requestId } from './http/request-id';
-import { wireRoutes } from './http/wire';
-import { apiDocs } from './http/api-docs';
-import { openApiDocument } from './http/openapi';
-import { ROUTE_DOCS } from './api/route-docs';
-import { packageInfo } from './features/health/package-version';
+import { Scheduler } from '../jobs/scheduler';
+import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
+import { ProjectService } from '../features/projects/project-service';
+import { v1Routes } from './v1';
+import type { GatewayConfig } from '../config';
+import { Authenticator } from '../http/auth';
+import { errorHandler } from '../http/envelope';
+import { StoreFaults } from '../http/store-faults';
+import { NotFound } from '../http/errors';
+import { consoleLogger, type Logger } from '../../ports/logger';
+import { answerClientError } from '../http/client-error';
+import { cors } from '../http/cors';
+import { dashboardFiles } from '../http/dashboard-files';
+import { fixedHeaders } from '../http/fixed-headers';
+import { readTlsPair, reloadingHttpsServer } from '../http/tls-files';
+import { requestBody } from '../http/request-body';
+import { requestId } from '../http/request-id';
+import { wireRoutes } from '../http/wire';
+import { apiDocs } from '../http/api-docs';
+import { openApiDocument } from '../http/openapi';
+import { ROUTE_DOCS } from '../api/route-docs';
+import { packageInfo } from '../features/health/package-version';
 
-export type { Services } from './feature';
+export type { Services } from './services';
 
 export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
   const store = config.store === 'postgres' ? await openPostgres(config, logger) : openSqlite(config, logger);
@@ -71,7 +71,7 @@ function openSqlite(config: GatewayConfig, logger: Logger): Store {
 async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Store> {
   if (!config.databaseUrl) throw new Error('WAYMARK_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)');
   // Loaded only when used, like the Redis client below: each costs memory from the moment it loads.
-  const { PostgresStore } = await import('../adapters/store/postgres/postgres-store');
+  const { PostgresStore } = await import('../../adapters/store/postgres/postgres-store');
   const store = await PostgresStore.open({
     connectionString: config.databaseUrl,
     schema: config.databaseSchema,
@@ -84,7 +84,7 @@ async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Stor
 async function createLimiter(config: GatewayConfig, logger: Logger): Promise<RateLimiter> {
   if (config.rateLimiter !== 'redis') return new MemoryRateLimiter();
   if (!config.redisUrl) throw new Error('WAYMARK_RATE_LIMITER=redis needs REDIS_URL (redis://host:6379)');
-  const { RedisRateLimiter } = await import('../adapters/rate-limiter/redis');
+  const { RedisRateLimiter } = await import('../../adapters/rate-limiter/redis');
   return RedisRateLimiter.connect({ url: config.redisUrl, onError: (err) => logger.warn('redis rate limiter error', { error: err.message }) });
 }
 

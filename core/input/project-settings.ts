@@ -1,8 +1,8 @@
 // Reading and validating project settings (the spec's "project settings": stop detection, buffers,
 // dwell, operating-hours suppression, trip thresholds, feature switches).
-import { BadRequest } from '../../http/errors';
-import { readBoolean, readNumber } from '../../../core/input/scalars';
-import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../core/types';
+import { InputError } from './input-error';
+import { readBoolean, readNumber } from './scalars';
+import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../types';
 
 type SettingReader = (raw: unknown, param: string) => boolean | number | undefined;
 
@@ -38,7 +38,7 @@ export function readSettingsPatch(body: Record<string, unknown>): Partial<Projec
   for (const [name, raw] of Object.entries(body)) {
     // Own keys only: names like "constructor" or "__proto__" would otherwise find Object.prototype members.
     const reader = Object.hasOwn(READERS, name) ? READERS[name as keyof ProjectSettings] : undefined;
-    if (!reader) throw new BadRequest(name, `${name} is not a project setting; known settings: ${PROJECT_SETTING_NAMES.join(', ')}`);
+    if (!reader) throw new InputError(name, `${name} is not a project setting; known settings: ${PROJECT_SETTING_NAMES.join(', ')}`);
     const value = reader(raw, name);
     if (value !== undefined) patch[name] = value;
   }

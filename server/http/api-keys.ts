@@ -1,7 +1,7 @@
 // API keys: four per project. Keys are random and only their sha256 is used for lookup; secret keys are
 // never stored in the clear, publishable ones are (they ship inside apps anyway).
 import { createHash, randomBytes } from 'node:crypto';
-import type { ApiKeyRecord, KeyKind } from '../../../ports/store';
+import type { ApiKeyRecord, KeyKind } from '../../ports/store';
 
 export interface IssuedKey {
   key: string;

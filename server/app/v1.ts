@@ -1,5 +1,5 @@
 // Every endpoint of the v1 API in one table: read this file to see the whole surface.
-import type { Services } from '../feature';
+import type { Services } from './services';
 import type { Route } from '../http/route';
 import { eventRoutes } from '../features/events/events-routes';
 import { geofenceRoutes } from '../features/geofences/geofences-routes';
