@@ -16,7 +16,7 @@ const ROUTES = path.join(FIXTURES, 'engines/osrm/baltimore-routes-v6.0.0/routes.
 const PBF = path.join(FIXTURES, 'osm/us-md-baltimore-valhalla.osm.pbf');
 
 interface OsrmRoute { from: [number, number]; to: [number, number]; code: string; distance?: number; duration?: number; names?: string[] }
-interface Step { street_name: string; distance: { value: number }; instruction?: string; maneuver?: string }
+interface Step { street_name: string; distance: { value: number }; instructions?: string; manuever?: string; start_location?: { latitude: number; longitude: number } }
 
 const collapsed = (names: string[]): string[] => names.filter((n, i) => i === 0 || names[i - 1] !== n);
 
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     console.log(`#${i} [${cls}] ${metres.toFixed(0)} m ${seconds.toFixed(0)} s vs ${r.distance!.toFixed(0)} m ${r.duration!.toFixed(0)} s`);
     if (!same || only.size > 0) {
       console.log(`    ours  ${JSON.stringify(ours)}\n    OSRM  ${JSON.stringify(theirs)}`);
-      if (process.env.STEPS === '1' || only.size > 0) for (const s of steps) console.log(`      ${s.distance.value.toFixed(0).padStart(5)} m  ${JSON.stringify(s.street_name)}  ${s.maneuver ?? ''} ${s.instruction ?? ''}`);
+      if (process.env.STEPS === '1' || only.size > 0) for (const s of steps) console.log(`      ${s.distance.value.toFixed(0).padStart(5)} m  ${JSON.stringify(s.street_name)}  ${s.manuever ?? ''} ${s.instructions ?? ''} ${s.start_location ? `${s.start_location.longitude},${s.start_location.latitude}` : ''}`);
     }
   }
   console.log(`\nclose ${close}, names equal ${equal} of ${routes.length}`);

@@ -206,7 +206,13 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, piece: Piece,
   if ((prev.flags & SEGMENT_FERRY) !== (cur.flags & SEGMENT_FERRY)) return { type: 'notification', modifier: modifierOf(angle) };
   // Leaving a named road for an unnamed one where there is a choice is a maneuver of its own (a
   // link, a slip road): OSRM announces it though the name change alone would not be.
-  const ontoUnnamed = prev.name !== '' && cur.name === '' && cur.ref === '' && departures.length > 1;
+  // The other ways on, by their turn angle, for whether staying on the road is the obvious choice.
+  const otherAngles = departures.filter(([s, r]) => !(s === piece.segment && r === piece.reversed))
+    .map(([s, r]) => turnAngle(before, segmentBearing(n, s, r, false)));
+  // An unnamed road straight ahead while every other way turns far more sharply is the obvious way on
+  // (Kane Street going on as the link into Dundalk Avenue): OSRM does not announce losing the name there.
+  const obviousAhead = Math.abs(angle) < 40 && otherAngles.every((a) => Math.abs(a) >= Math.abs(angle) + OBVIOUS_MARGIN_DEGREES);
+  const ontoUnnamed = prev.name !== '' && cur.name === '' && cur.ref === '' && departures.length > 1 && !obviousAhead;
   const sameRoad = prev.way === cur.way || (!nameChangeAnnounced(prev, cur) && !ontoUnnamed);
   const prevMotorway = (prev.flags & SEGMENT_MOTORWAY) !== 0 && (prev.flags & SEGMENT_LINK) === 0;
   const curMotorway = (cur.flags & SEGMENT_MOTORWAY) !== 0 && (cur.flags & SEGMENT_LINK) === 0;
@@ -215,9 +221,6 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, piece: Piece,
   if (prevMotorway && curLink) return { type: 'off ramp', modifier: angle >= 0 ? 'slight right' : 'slight left' };
   if (!prevMotorway && !prevLink && curLink && (cur.flags & SEGMENT_MOTORWAY) !== 0) return { type: 'on ramp', modifier: modifierOf(angle) };
   if (prevLink && curMotorway) return { type: 'merge', modifier: angle >= 0 ? 'slight right' : 'slight left' };
-  // The other ways on, by their turn angle, for whether staying on the road is the obvious choice.
-  const otherAngles = departures.filter(([s, r]) => !(s === piece.segment && r === piece.reversed))
-    .map(([s, r]) => turnAngle(before, segmentBearing(n, s, r, false)));
   if (sameRoad && Math.abs(angle) < 40) {
     // A road of a similar name (O'Donnell Street → O'Donnell Street Cutoff) branching off where another
     // way goes on straighter is a choice OSRM announces (a fork or a continue), not the road going on.
