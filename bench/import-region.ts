@@ -5,6 +5,7 @@
 // average at the start and end is printed beside them.
 //
 // Run: npm run bench:build && node dist/bench/import-region.js /work/scratch/b8.osm.pbf [--memory-budget MiB]
+// (without it, the CLI's default budget, half of the machine's memory; `--memory-budget 0`: none)
 // Keep what it writes off the repository: the data directory is a temporary folder, removed at the end
 // unless KEEP=1 (then its path is printed).
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { runImport } from '../importers/osm/import-pipeline';
 import { formatBytes, formatDuration } from '../importers/osm/import-progress';
+import { defaultMemoryBudgetBytes } from '../importers/osm/memory-budget';
 import { IMPORT_STAGES } from '../importers/osm/stages';
 import { stepLines } from '../server/cli/progress';
 
@@ -21,6 +23,8 @@ interface Row {
   wall: number;
   cpu: number;
   peakRss: number;
+  /** The step's own peak (StepTiming.peakRssBytes). */
+  stepPeak: number;
   /** JS heap in use at the step's end (V8's limit is --max-old-space-size: a heap near it spends its time collecting). */
   heap: number;
 }
@@ -35,7 +39,9 @@ async function main(): Promise<void> {
   const file = process.argv[2];
   if (!file || !fs.existsSync(file)) throw new Error('usage: node dist/bench/import-region.js FILE.osm.pbf [--memory-budget MiB]');
   const budgetAt = process.argv.indexOf('--memory-budget');
-  const memoryBudgetBytes = budgetAt > 0 ? Number(process.argv[budgetAt + 1]) * 2 ** 20 : undefined;
+  // As the CLI: without --memory-budget, the default (memory-budget.ts); --memory-budget 0 runs without one.
+  const givenMiB = budgetAt > 0 ? Number(process.argv[budgetAt + 1]) : undefined;
+  const memoryBudgetBytes = givenMiB === undefined ? defaultMemoryBudgetBytes() : givenMiB > 0 ? givenMiB * 2 ** 20 : undefined;
   const dataDir = fs.mkdtempSync(path.join(process.env.BENCH_TMP ?? os.tmpdir(), 'waymark-import-bench-'));
   const name = path.basename(file).replace(/\..*$/, '').toLowerCase().replace(/[^a-z0-9_-]/g, '-');
   const loadBefore = os.loadavg()[0];
@@ -52,7 +58,7 @@ async function main(): Promise<void> {
       lines(e);
       if (!e.finished) return;
       const cpu = cpuSeconds();
-      rows.push({ step: e.label, wall: e.elapsed - stepWall, cpu: cpu - stepCpu, peakRss: peakRss(), heap: process.memoryUsage().heapUsed });
+      rows.push({ step: e.label, wall: e.elapsed - stepWall, cpu: cpu - stepCpu, peakRss: peakRss(), stepPeak: e.peakRssBytes ?? 0, heap: process.memoryUsage().heapUsed });
       stepWall = e.elapsed;
       stepCpu = cpu;
     },
@@ -63,10 +69,10 @@ async function main(): Promise<void> {
   const files = fs.readdirSync(path.join(result.dir, 'routing')).map((f) => [f, fs.statSync(path.join(result.dir, 'routing', f)).size] as const);
   const out: string[] = [];
   out.push(`\n${file}: ${m.import?.nodes.toLocaleString('en-US')} nodes, ${m.import?.ways.toLocaleString('en-US')} ways; ${os.availableParallelism()} cores; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end${memoryBudgetBytes ? `; memory budget ${formatBytes(memoryBudgetBytes)}` : ''}`);
-  out.push(`| step | wall | CPU s | peak RSS so far | JS heap at its end (limit ${formatBytes(v8.getHeapStatistics().heap_size_limit)}) |`);
-  out.push('|---|---|---|---|---|');
-  for (const r of rows) out.push(`| ${r.step} | ${formatDuration(r.wall)} | ${r.cpu.toFixed(1)} | ${formatBytes(r.peakRss)} | ${formatBytes(r.heap)} |`);
-  out.push(`| **all** | **${formatDuration(wall)}** (${wall.toFixed(1)} s; process ${process.uptime().toFixed(1)} s) | **${cpuSeconds().toFixed(1)}** | **${formatBytes(result.peakMemoryBytes)}** | |`);
+  out.push(`| step | wall | CPU s | peak RSS of the step | peak RSS so far | JS heap at its end (limit ${formatBytes(v8.getHeapStatistics().heap_size_limit)}) |`);
+  out.push('|---|---|---|---|---|---|');
+  for (const r of rows) out.push(`| ${r.step} | ${formatDuration(r.wall)} | ${r.cpu.toFixed(1)} | ${formatBytes(r.stepPeak)} | ${formatBytes(r.peakRss)} | ${formatBytes(r.heap)} |`);
+  out.push(`| **all** | **${formatDuration(wall)}** (${wall.toFixed(1)} s; process ${process.uptime().toFixed(1)} s) | **${cpuSeconds().toFixed(1)}** | | **${formatBytes(result.peakMemoryBytes)}** | |`);
   out.push('');
   out.push(`| mode | worker wall s | turns | shortcuts | file |`);
   out.push('|---|---|---|---|---|');

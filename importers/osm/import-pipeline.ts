@@ -100,6 +100,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
         dir: path.join(staging, s.name),
         nodes,
         memoryBudgetBytes: options.memoryBudgetBytes,
+        signal,
         progress: (what: string, done: number, total?: number, detail?: string) =>
           step.update(done, total, undefined, what, detail),
       };
@@ -192,14 +193,16 @@ async function readNodesAndWays(
   const nodeStages = stages.filter((s) => s.node);
   const wayStages = stages.filter((s) => s.way);
   const builder = new NodeCoordinatesBuilder();
+  const step = new ProgressStep('read nodes and ways', options.onProgress, place);
   let frozen: SortedNodeCoordinates | null = null;
   let bbox: [number, number, number, number] | null = null;
   const freeze = (): SortedNodeCoordinates => {
+    // Sorting the index of a region's nodes takes seconds: said before, not after.
+    step.update(builder.size, builder.size, `${formatCount(builder.size)} nodes`, 'sorting the node index');
     bbox = builder.bbox();
     frozen = builder.freeze();
     return frozen;
   };
-  const step = new ProgressStep('read nodes and ways', options.onProgress, place);
   const visitor: OsmVisitor = {
     node: (id, lon, lat, tags) => {
       if (frozen !== null) throw new OsmFormatError(`the file is not sorted: node ${id} comes after the first way (sort it with "osmium sort")`);

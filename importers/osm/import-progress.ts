@@ -22,12 +22,16 @@ export interface ProgressEvent {
   elapsed: number;
   /** Set on the last event of a step. */
   finished?: boolean;
+  /** On the last event of a step: its peak resident memory, bytes (StepTiming.peakRssBytes). */
+  peakRssBytes?: number;
 }
 
 export interface StepTiming {
   label: string;
   seconds: number;
   detail: string;
+  /** The process's peak resident memory while the step ran, bytes (see ProgressStep.peakRssBytes). */
+  peakRssBytes: number;
 }
 
 const REPORT_EVERY_MS = 200;
@@ -65,12 +69,37 @@ export interface StepPlace {
 
 const secondsSince = (t: bigint): number => Number(process.hrtime.bigint() - t) / 1e9;
 
+/** The process's peak resident memory so far (the kernel's, not a sample), bytes. */
+export const processPeakRss = (): number => process.resourceUsage().maxRSS * 1024;
+
+/**
+ * A step's own peak of resident memory. The kernel keeps only the process's peak: when it rose during
+ * the step, that is the step's; otherwise the step stayed below an earlier one, and the highest of the
+ * samples taken at its reports (and at its start and end) stands for it, a lower bound.
+ */
+export class StepPeak {
+  private readonly peakAtStart = processPeakRss();
+  private sampled = process.memoryUsage.rss();
+
+  sample(): void {
+    const rss = process.memoryUsage.rss();
+    if (rss > this.sampled) this.sampled = rss;
+  }
+
+  get bytes(): number {
+    this.sample();
+    const peak = processPeakRss();
+    return peak > this.peakAtStart ? peak : this.sampled;
+  }
+}
+
 /** One step: throttles updates, measures its own time and the rate of its current phase. */
 export class ProgressStep {
   private readonly started = process.hrtime.bigint();
   private lastReportMs = 0;
   private phase = '';
   private phaseStarted = this.started;
+  private readonly peak = new StepPeak();
 
   constructor(
     private readonly label: string,
@@ -93,14 +122,17 @@ export class ProgressStep {
    * counts in words; without it, `done of total (rate)`, followed by `more` (e.g. the state of parts).
    */
   update(done: number, total: number | undefined, detail: string | undefined, phase = this.label, more?: string): void {
-    if (phase !== this.phase) {
+    const newPhase = phase !== this.phase;
+    if (newPhase) {
       this.phase = phase;
       this.phaseStarted = process.hrtime.bigint();
     }
     if (!this.sink) return;
     const now = Date.now();
-    if (now - this.lastReportMs < REPORT_EVERY_MS) return;
+    // A new phase is always reported: it may be the last word before seconds of work without one.
+    if (now - this.lastReportMs < REPORT_EVERY_MS && !newPhase) return;
     this.lastReportMs = now;
+    this.peak.sample();
     const inPhase = secondsSince(this.phaseStarted);
     const rate = inPhase > 0 ? done / inPhase : 0;
     const secondsLeft = total !== undefined && total > 0 && done > 0 && inPhase >= 1 ? Math.max(0, total - done) / rate : undefined;
@@ -112,10 +144,11 @@ export class ProgressStep {
   }
 
   finish(detail: string): StepTiming {
-    const timing = { label: this.label, seconds: this.seconds, detail };
+    const timing: StepTiming = { label: this.label, seconds: this.seconds, detail, peakRssBytes: this.peak.bytes };
     this.sink?.({
       label: this.label, step: this.place.step, steps: this.place.steps, phase: 'done', done: 1, total: 1,
-      detail: `${detail} in ${timing.seconds.toFixed(2)} s`, rate: 0, secondsLeft: 0, elapsed: secondsSince(this.place.importStarted), finished: true,
+      detail: `${detail} in ${timing.seconds.toFixed(2)} s, peak memory ${formatBytes(timing.peakRssBytes)}`, rate: 0, secondsLeft: 0,
+      elapsed: secondsSince(this.place.importStarted), finished: true, peakRssBytes: timing.peakRssBytes,
     });
     return timing;
   }

@@ -69,6 +69,11 @@ export interface StageContext {
    * time and spills to files in `dir`. Undefined: no budget.
    */
   readonly memoryBudgetBytes?: number;
+  /**
+   * Aborted when the import is stopped (Ctrl-C, SIGTERM): a stage that runs work elsewhere (worker
+   * threads) stops it at once, since the pipeline gives up on the stage without waiting for it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What a stage tells the summary at the end of an import: names and counts, e.g. { edges: 1203 }. */

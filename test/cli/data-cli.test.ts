@@ -92,6 +92,9 @@ withFixtures('waymark data', () => {
     expect(run.stderr).toMatch(/^\[2\/5\] read nodes and ways: 51,385 nodes, .* \(\d+ s since start\)$/m);
     expect(run.stderr).toMatch(/^\[5\/5\] routing: building and contracting the road graph of each mode \d+% · [\d,]+ of [\d,]+ .*car .*foot .* since start$/m);
     expect(run.stdout).toMatch(/^Imported baltimore from .*us-md-baltimore-valhalla\.osm\.pbf in \d+\.\d\d s \(peak memory [\d.]+ MiB\): 51385 nodes, 7230 ways, 167 relations\.$/m);
+    // Each step's time and its own peak memory, and the budget the import ran under (the default: half the machine's memory).
+    const budget = `${(Math.floor(os.totalmem() / 2) / 2 ** 30).toFixed(2)} GiB`;
+    expect(run.stdout).toMatch(new RegExp(`^  steps \\(wall, peak memory; budget ${budget.replace('.', '\\.')} \\(default: 50 % of this machine's memory\\)\\): read relations \\d+ s, [\\d.]+ MiB; read nodes and ways \\d+ s, [\\d.]+ MiB; geocoding .*; places .*; routing \\d+ s, [\\d.]+ MiB$`, 'm'));
     expect(run.code).toBe(0);
     expect(served()).toEqual(['baltimore:51385']);
   }, IMPORT_TIMEOUT_MS);
@@ -166,6 +169,45 @@ withFixtures('waymark data', () => {
     // No staging folder, no lock, and the extract of before still served.
     expect(fs.readdirSync(path.join(DATA, 'extracts')).filter((f) => f.startsWith('.'))).toEqual([]);
     expect(served()).toEqual(['baltimore:51385', 'us-ca-west-oakland-osmnx:446']);
+  }, IMPORT_TIMEOUT_MS);
+
+  test('an import stopped mid-contraction terminates its worker threads and writes nothing after', async () => {
+    // The compiled pipeline in this process (the tests' TypeScript has no worker file beside it): the
+    // threads of this process are counted once the reading is over (the thread pool is up) and again
+    // after the abort, until they are back to that count.
+    // The compiled files resolve packages as the CLI's child does with NODE_PATH: through the repository's.
+    const modules = path.join(BUILD_DIR, 'node_modules');
+    if (!fs.existsSync(modules)) fs.symlinkSync(path.join(REPO, 'node_modules'), modules);
+    const compiled = require(path.join(BUILD_DIR, 'importers', 'osm', 'import-pipeline.js')) as typeof import('../../importers/osm/import-pipeline');
+    const stages = require(path.join(BUILD_DIR, 'importers', 'osm', 'stages.js')) as typeof import('../../importers/osm/stages');
+    const threads = (): number => fs.readdirSync('/proc/self/task').length;
+    const dataDir = path.join(WORK, 'aborted');
+    const abort = new AbortController();
+    let before = -1;
+    let during = -1;
+    const heardAfter: string[] = [];
+    const work = compiled.runImport({
+      file: path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf'), name: 'baltimore', dataDir, stages: stages.IMPORT_STAGES.map((make) => make()),
+      signal: abort.signal,
+      onProgress: (e) => {
+        if (abort.signal.aborted) heardAfter.push(`${e.phase}: ${e.detail}`);
+        if (e.phase.startsWith('preparing the road graph') && before < 0) before = threads();
+        if (e.phase.startsWith('building and contracting') && /contracted/.test(e.detail) && !abort.signal.aborted) {
+          during = threads();
+          abort.abort(new Error('stopped by the test'));
+        }
+      },
+    });
+    await expect(work).rejects.toThrow('stopped by the test');
+    expect(during).toBeGreaterThan(before);
+    // Terminating a thread is asynchronous: wait (no time limit but the test's) until they are gone.
+    while (threads() > before) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(threads()).toBe(before);
+    // Workers left running would have gone on reporting their contraction (and handing on graphs).
+    expect(heardAfter).toEqual([]);
+    // Nothing was committed, and no staging folder came back from a late write.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fs.readdirSync(path.join(dataDir, 'extracts'))).toEqual([]);
   }, IMPORT_TIMEOUT_MS);
 
   test('import from a URL (following a redirect) and replace a name atomically', async () => {

@@ -51,7 +51,7 @@ describe('step lines off a terminal', () => {
     expect(lines).toEqual([
       expect.stringMatching(/^\[2\/3\] geocoding: admin lookup 10% · 10 of 100/),
       expect.stringMatching(/^\[2\/3\] geocoding: merging the search index 1 of 5 \(street_name_fts\) 0% · 0 of 5/),
-      expect.stringMatching(/^\[2\/3\] geocoding: 4 addresses in [\d.]+ s \(\d+ s since start\)$/),
+      expect.stringMatching(/^\[2\/3\] geocoding: 4 addresses in [\d.]+ s, peak memory [\d.]+ [KMG]iB \(\d+ s since start\)$/),
     ]);
     expect(events.map((e) => e.phase)).toEqual(['admin lookup', 'merging the search index 1 of 5 (street_name_fts)', 'done']);
   });

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { EXTRACT_NAME, extractsDir } from '../../../core/formats/extract-layout';
 import { ExtractBusy, cleanLeftovers, listExtracts, lockExtract, removeExtract } from '../../../core/formats/extract-folders';
 import { downloadToFile, isUrl } from '../../../importers/osm/download';
-import { formatBytes } from '../../../importers/osm/import-progress';
+import { formatBytes, formatDuration } from '../../../importers/osm/import-progress';
 import { runImport, type ImportResult } from '../../../importers/osm/import-pipeline';
+import { DEFAULT_BUDGET_SHARE, defaultMemoryBudgetBytes } from '../../../importers/osm/memory-budget';
 import { IMPORT_STAGES } from '../../../importers/osm/stages';
 import type { GatewayConfig } from '../../config';
 import { type ParsedArgs, InterruptedError, NotFoundError, UsageError, flag, unknownSubcommand } from '../args';
@@ -22,7 +23,8 @@ waymark data remove NAME [--json]
    Several files are imported as one region with one network (adjacent or overlapping extracts, each
    sorted as osmium writes them; objects on the seams are read once): name it with --name.
    --memory-budget: the routing contraction keeps its finished edges in files and builds fewer modes at once,
-   for a region larger than memory allows; the files it writes are the same)`;
+   for a region larger than memory allows; the files it writes are the same. Default: half of the
+   machine's memory, or of the container's limit)`;
 
 export async function dataCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {
   const sub = args.words[1];
@@ -66,9 +68,9 @@ function readName(args: ParsedArgs, source: string): string {
   return derived;
 }
 
-function readMemoryBudget(args: ParsedArgs): number | undefined {
+function readMemoryBudget(args: ParsedArgs): number {
   const given = flag(args, 'memory-budget');
-  if (given === undefined) return undefined;
+  if (given === undefined) return defaultMemoryBudgetBytes();
   const mib = Number(given);
   if (!Number.isFinite(mib) || mib < 16) throw new UsageError(`--memory-budget ${JSON.stringify(given)} must be a number of MiB, at least 16`);
   return mib * 2 ** 20;
@@ -143,6 +145,8 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
     const m = result.manifest;
     out.data({ name, dir: result.dir, seconds: Math.round(seconds * 1000) / 1000, peakMemoryBytes: result.peakMemoryBytes, manifest: m, steps: result.steps });
     out.print(`Imported ${name} from ${source} in ${seconds.toFixed(2)} s (peak memory ${formatBytes(result.peakMemoryBytes)}): ${m.import?.nodes ?? 0} nodes, ${m.import?.ways ?? 0} ways, ${m.import?.relations ?? 0} relations.`);
+    const budgetSaid = flag(args, 'memory-budget') === undefined ? ` (default: ${DEFAULT_BUDGET_SHARE * 100} % of this machine's memory)` : '';
+    out.print(`  steps (wall, peak memory; budget ${formatBytes(memoryBudgetBytes)}${budgetSaid}): ${result.steps.map((t) => `${t.label} ${formatDuration(t.seconds)}, ${formatBytes(t.peakRssBytes)}`).join('; ')}`);
     for (const [stage, summary] of Object.entries(m.stages)) out.print(`  ${stage}: ${Object.entries(summary).map(([k, v]) => `${v} ${k}`).join(', ')}`);
     out.print(`Written to ${result.dir}; a gateway running on this data directory serves it within WAYMARK_EXTRACTS_RELOAD_CHECK_MS (default 1 s).`);
     return 0;

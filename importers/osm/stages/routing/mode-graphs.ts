@@ -75,6 +75,11 @@ export type ModeGraphSink = (job: ModeGraphJob, graph: ModeGraph, seconds: numbe
 export interface ModeGraphOptions {
   /** At most this many graphs built at once (each holds its own working set); default one per core. */
   maxThreads?: number;
+  /**
+   * Stops the building: the workers are terminated at once (mid-contraction), no graph is handed on
+   * afterwards, and the promise rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** Builds every job's graph and hands each to `onGraph`; returns the worker threads used (0: on this thread). */
@@ -84,6 +89,7 @@ export async function buildModeGraphs(
   const threads = Math.min(jobs.length, os.availableParallelism(), options.maxThreads ?? Infinity);
   const size = new Map(jobs.map((j) => [j.id, openDirections(j)]));
   const total = [...size.values()].reduce((a, b) => a + b, 0);
+  const signal = options.signal;
   const ids = new Set(jobs.map((j) => j.id));
   // Each graph's rank, for the jobs that follow its order.
   const ranks = new Map<number, Uint32Array>();
@@ -96,6 +102,7 @@ export async function buildModeGraphs(
     // Those following another's order after it.
     const inOrder = [...jobs].sort((a, b) => Number(a.orderFrom != null) - Number(b.orderFrom != null));
     for (const job of inOrder) {
+      if (signal?.aborted) throw signal.reason;
       const started = process.hrtime.bigint();
       const graph = buildModeGraph({
         network, segmentForward: job.segmentForward, segmentBackward: job.segmentBackward, restrictions: job.restrictions,
@@ -103,11 +110,13 @@ export async function buildModeGraphs(
         finishedEdges: finishedEdgesFor(job), orderFrom: job.orderFrom == null ? undefined : ranks.get(job.orderFrom),
         onProgress: (step, done, total) => onProgress(job.id, step, done, total),
       });
+      if (signal?.aborted) throw signal.reason;
       keepRank(job, graph);
       onGraph(job, graph, Number(process.hrtime.bigint() - started) / 1e9);
     }
     return 0;
   }
+  if (signal?.aborted) throw signal.reason;
   // The dearest start first, so none is left alone at the end.
   const cost = new Map(jobs.map((j) => [j.id, expectedCost(j)]));
   const queue = [...jobs].sort((a, b) => cost.get(b.id)! - cost.get(a.id)!);
@@ -115,8 +124,15 @@ export async function buildModeGraphs(
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_FILE, { workerData: network }));
   // Workers with nothing they may start yet (the rest wait for an order): woken by the next graph.
   const waiting: Array<() => void> = [];
+  let stop: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = () => reject(signal!.reason);
+  });
+  stopped.catch(() => undefined);
+  // The abort only rejects; the `finally` below terminates the workers, whatever they are doing.
+  signal?.addEventListener('abort', stop!, { once: true });
   try {
-    await Promise.all(workers.map((worker) => new Promise<void>((resolve, reject) => {
+    await Promise.race([stopped, Promise.all(workers.map((worker) => new Promise<void>((resolve, reject) => {
       const next = (): void => {
         if (queue.length === 0) return resolve();
         const at = queue.findIndex((j) => orderKnown(j, ids, built));
@@ -128,6 +144,8 @@ export async function buildModeGraphs(
         worker.postMessage(withOrder(job, ranks));
       };
       worker.on('message', (m: WorkerReply) => {
+        // Stopped: whatever a worker still says before it is terminated is of no interest.
+        if (signal?.aborted) return;
         if (m.kind === 'progress') onProgress(m.job, m.step, m.done, m.total);
         else if (m.kind === 'error') reject(new Error(m.message));
         else {
@@ -143,8 +161,9 @@ export async function buildModeGraphs(
         if (code !== 0) reject(new Error(`mode graph worker exited with code ${code}`));
       });
       next();
-    })));
+    })))]);
   } finally {
+    signal?.removeEventListener('abort', stop!);
     await Promise.all(workers.map((w) => w.terminate()));
   }
   return threads;

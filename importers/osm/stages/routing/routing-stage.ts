@@ -28,7 +28,7 @@ import { readObstacle, type NodeObstacle } from './profiles/obstacles';
 import { readRestriction, type TurnRestriction } from './restrictions';
 import { placeRestriction, type RestrictionPlaces } from './restriction-segments';
 import { TypedList } from './typed-list';
-import { closeDuplicateSegments } from './duplicate-segments';
+import { closeDuplicateSegments, findParallelSegments } from './duplicate-segments';
 
 const EARTH_RADIUS_M = 6371008.8;
 const RAD = Math.PI / 180;
@@ -314,15 +314,20 @@ export class RoutingStage implements ImportStage {
       wayEnds: (way) => this.restrictionWayEnds.get(way),
       waySegments: (way) => waySegments.get(way) ?? [],
     };
+    // Each mode's preparation reports between its parts, so the phase is never silent for long.
+    const preparing = (m: number, part: string): void => ctx.progress('preparing the road graph of each mode', m, MODES.length, `${MODES[m]}: ${part}`);
+    preparing(0, 'finding parallel segments');
+    const parallel = findParallelSegments(network);
     const jobs: ModeGraphJob[] = MODES.flatMap((mode, m) => {
       if (!this.modes.includes(mode)) return [];
-      ctx.progress('preparing the road graph of each mode', m, MODES.length);
+      preparing(m, 'placing turn restrictions');
       const restrictions: SegmentRestriction[] = [];
       for (const r of this.restrictions) {
         if (!r.modes.includes(mode)) continue;
         const placed = placeRestriction(r, places);
         if (placed !== null) restrictions.push(placed);
       }
+      preparing(m, 'access of each segment');
       const wayRestricted = this.waySpeed[m].restricted;
       const restricted = Uint8Array.from(network.segmentWay, (w) => wayRestricted.get(w));
       const wayNoStart = this.waySpeed[m].noStart;
@@ -334,7 +339,8 @@ export class RoutingStage implements ImportStage {
       if (mode === 'car') applied = restrictions.length;
       const segmentForward = segmentSeconds[m].fwd.toArray();
       const segmentBackward = segmentSeconds[m].bwd.toArray();
-      closeDuplicateSegments(network, segmentForward, segmentBackward);
+      preparing(m, 'closing parallel segments');
+      closeDuplicateSegments(network, segmentForward, segmentBackward, parallel);
       return [{
         id: m, segmentForward, segmentBackward,
         restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted, noStart, pushed,
@@ -368,7 +374,7 @@ export class RoutingStage implements ImportStage {
       });
       progress.update(mode, 'done', 1, 1);
       report();
-    }, { maxThreads: budget === undefined ? undefined : modeThreadsWithin(budget, network.segmentFrom.length * 2) });
+    }, { maxThreads: budget === undefined ? undefined : modeThreadsWithin(budget, network.segmentFrom.length * 2), signal: ctx.signal });
     let borders: number;
     try {
       // The first lookup loads the bundled country boundaries (seconds on a busy machine): say so first.
