@@ -3,18 +3,7 @@
 // by a radix sort of the ids that must order exactly as a stable comparison sort does, duplicates
 // keeping their last occurrence.
 import { NodeCoordinatesBuilder, sortedOrder } from '../../importers/osm/node-coordinates';
-
-/** A seeded generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { prng as random } from '../../bench/support/prng';
 
 const stableOrder = (ids: Float64Array): number[] => Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b] || a - b);
 
