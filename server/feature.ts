@@ -27,6 +27,12 @@ export interface InstalledFeatures {
   features: ReadonlyMap<string, FeatureInstance>;
 }
 
+/** The runtime of the feature named `name`, when it is installed and its runtime is a `Runtime`. */
+export function installedRuntime<R extends object>(installed: InstalledFeatures, name: string, Runtime: abstract new (...args: never[]) => R): R | undefined {
+  const runtime = installed.features.get(name)?.runtime;
+  return runtime instanceof Runtime ? runtime : undefined;
+}
+
 export interface Feature<Needs> {
   name: string;
   collections?: Record<string, CollectionSpec>;

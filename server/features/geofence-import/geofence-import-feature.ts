@@ -7,7 +7,7 @@ import type { CsvSources } from '../../../ports/geofence-sources';
 import { fetchS3Csv } from '../../../adapters/geofence-sources/s3-source';
 import type { Mailer } from '../../../ports/mailer';
 import { SmtpMailer, UnconfiguredMailer } from '../../../adapters/mailer/smtp-mailer';
-import type { Feature, InstalledFeatures } from '../../feature';
+import { installedRuntime, type Feature, type InstalledFeatures } from '../../feature';
 import type { GatewayConfig } from '../../config';
 import type { Geofences } from '../../../ports/geofences';
 import type { Logger } from '../../../ports/logger';
@@ -34,8 +34,7 @@ export class GeofenceImportRuntime {
 
 /** The import feature of a gateway, when installed. */
 export function geofenceImportOf(services: InstalledFeatures): GeofenceImportRuntime | undefined {
-  const runtime = services.features.get(geofenceImportFeature.name)?.runtime;
-  return runtime instanceof GeofenceImportRuntime ? runtime : undefined;
+  return installedRuntime(services, geofenceImportFeature.name, GeofenceImportRuntime);
 }
 
 function createMailer(smtp: GatewayConfig['geofenceImport']['smtp']): Mailer {

@@ -8,7 +8,7 @@
 import type { EventOutbox } from '../../../ports/event-outbox';
 import type { Doc, Scope, Store, WriteOp } from '../../../ports/store';
 import { scopeKey } from '../../../adapters/store/scope-key';
-import type { Feature, InstalledFeatures } from '../../feature';
+import { installedRuntime, type Feature, type InstalledFeatures } from '../../feature';
 import type { GatewayConfig } from '../../config';
 import type { Logger } from '../../../ports/logger';
 import { DeliveryWorker } from './delivery/delivery-worker';
@@ -37,8 +37,7 @@ export class WebhooksRuntime {
 
 /** The webhooks feature of a gateway, when installed. */
 export function webhooksOf(services: InstalledFeatures): WebhooksRuntime | undefined {
-  const runtime = services.features.get(webhooksFeature.name)?.runtime;
-  return runtime instanceof WebhooksRuntime ? runtime : undefined;
+  return installedRuntime(services, webhooksFeature.name, WebhooksRuntime);
 }
 
 /**
