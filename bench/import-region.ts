@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { runImport } from '../importers/osm/import-pipeline';
-import { formatBytes, formatDuration } from '../importers/osm/import-progress';
+import { formatBytes, formatDuration, processPeakRss } from '../importers/osm/import-progress';
 import { defaultMemoryBudgetBytes } from '../importers/osm/memory-budget';
 import { IMPORT_STAGES } from '../importers/osm/stages';
 import { stepLines } from '../server/cli/progress';
@@ -33,7 +33,6 @@ const cpuSeconds = (): number => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1e6;
 };
-const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
 
 async function main(): Promise<void> {
   const file = process.argv[2];
@@ -58,7 +57,7 @@ async function main(): Promise<void> {
       lines(e);
       if (!e.finished) return;
       const cpu = cpuSeconds();
-      rows.push({ step: e.label, wall: e.elapsed - stepWall, cpu: cpu - stepCpu, peakRss: peakRss(), stepPeak: e.peakRssBytes ?? 0, heap: process.memoryUsage().heapUsed });
+      rows.push({ step: e.label, wall: e.elapsed - stepWall, cpu: cpu - stepCpu, peakRss: processPeakRss(), stepPeak: e.peakRssBytes ?? 0, heap: process.memoryUsage().heapUsed });
       stepWall = e.elapsed;
       stepCpu = cpu;
     },

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXTRACT_NAME, MANIFEST_FORMAT, MANIFEST_VERSION, extractsDir, type ExtractManifest } from '../../core/formats/extract-layout';
 import { cleanLeftovers, commitExtract, lockExtract, stagingDir } from '../../core/formats/extract-folders';
-import { ProgressStep, formatBytes, formatCount, type ProgressEvent, type StepPlace, type StepTiming } from './import-progress';
+import { ProgressStep, formatBytes, formatCount, processPeakRss, type ProgressEvent, type StepPlace, type StepTiming } from './import-progress';
 import { NodeCoordinatesBuilder, type SortedNodeCoordinates } from './node-coordinates';
 import { readOsm, type ReadResult } from './osm-reader';
 import { OsmFormatError, type OsmVisitor } from './osm-visitor';
@@ -37,11 +37,6 @@ export interface ImportResult {
 
 /** An error of one stage, named so the operator knows whose. */
 export class StageError extends Error {}
-
-function peakMemoryBytes(): number {
-  // maxRSS is in kibibytes: the true peak of the process, not a sample.
-  return process.resourceUsage().maxRSS * 1024;
-}
 
 function stageCall<T>(stage: ImportStage, what: string, call: () => T): T {
   try {
@@ -116,7 +111,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     if (signal?.aborted) throw signal.reason;
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const peak = peakMemoryBytes();
+    const peak = processPeakRss();
     const manifest: ExtractManifest = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION,
