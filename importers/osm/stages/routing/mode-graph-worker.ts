@@ -1,8 +1,7 @@
 // A worker thread of the routing stage: builds the mode graphs it is sent (mode-graphs.ts) over the
 // network it was started with, reporting progress, and hands each graph back without copying.
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildModeGraph } from '../../../../core/routing/mode-graph';
-import { finishedEdgesFor } from './edge-spill';
+import { buildJobGraph } from './job-graph';
 import type { Network } from '../../../../core/routing/network';
 import { graphBuffers, type ModeGraphJob, type WorkerReply } from './mode-graph-job';
 
@@ -13,16 +12,7 @@ port.on('message', (job: ModeGraphJob) => {
   const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
   const started = process.hrtime.bigint();
   try {
-    const graph = buildModeGraph({
-      network,
-      segmentForward: job.segmentForward,
-      segmentBackward: job.segmentBackward,
-      restrictions: job.restrictions,
-      turnCosts: job.turnCosts,
-      blockedVertices: new Set(job.blockedVertices),
-      restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, obstacles: job.obstacles ?? undefined, finishedEdges: finishedEdgesFor(job), orderFrom: job.orderRank,
-      onProgress: (step, done, total) => reply({ kind: 'progress', job: job.id, step, done, total }),
-    });
+    const graph = buildJobGraph(network, job, (step, done, total) => reply({ kind: 'progress', job: job.id, step, done, total }));
     reply({ kind: 'graph', job: job.id, graph, seconds: Number(process.hrtime.bigint() - started) / 1e9 }, graphBuffers(graph));
   } catch (err) {
     reply({ kind: 'error', job: job.id, message: err instanceof Error ? err.message : String(err) });

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { buildModeGraph, turnsAreFree } from '../../../../core/routing/mode-graph';
-import { finishedEdgesFor } from './edge-spill';
+import { turnsAreFree } from '../../../../core/routing/mode-graph';
+import { buildJobGraph } from './job-graph';
 import type { ModeGraph, Network } from '../../../../core/routing/network';
 import type { ModeGraphJob, WorkerReply } from './mode-graph-job';
 
@@ -104,12 +104,7 @@ export async function buildModeGraphs(
     for (const job of inOrder) {
       if (signal?.aborted) throw signal.reason;
       const started = process.hrtime.bigint();
-      const graph = buildModeGraph({
-        network, segmentForward: job.segmentForward, segmentBackward: job.segmentBackward, restrictions: job.restrictions,
-        turnCosts: job.turnCosts, blockedVertices: new Set(job.blockedVertices), restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, obstacles: job.obstacles ?? undefined,
-        finishedEdges: finishedEdgesFor(job), orderFrom: job.orderFrom == null ? undefined : ranks.get(job.orderFrom),
-        onProgress: (step, done, total) => onProgress(job.id, step, done, total),
-      });
+      const graph = buildJobGraph(network, withOrder(job, ranks), (step, done, total) => onProgress(job.id, step, done, total));
       if (signal?.aborted) throw signal.reason;
       keepRank(job, graph);
       onGraph(job, graph, Number(process.hrtime.bigint() - started) / 1e9);

@@ -1,0 +1,20 @@
+// One job's mode graph, built the same way on a worker thread (mode-graph-worker.ts) and on the stage's
+// own thread (mode-graphs.ts, for a small extract or one core).
+import { buildModeGraph } from '../../../../core/routing/mode-graph';
+import type { ModeGraph, Network } from '../../../../core/routing/network';
+import { finishedEdgesFor } from './edge-spill';
+import type { ModeGraphJob } from './mode-graph-job';
+
+export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (step: string, done: number, total?: number) => void): ModeGraph {
+  return buildModeGraph({
+    network,
+    segmentForward: job.segmentForward,
+    segmentBackward: job.segmentBackward,
+    restrictions: job.restrictions,
+    turnCosts: job.turnCosts,
+    blockedVertices: new Set(job.blockedVertices),
+    restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, obstacles: job.obstacles ?? undefined,
+    finishedEdges: finishedEdgesFor(job), orderFrom: job.orderRank,
+    onProgress,
+  });
+}
