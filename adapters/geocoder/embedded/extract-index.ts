@@ -6,6 +6,7 @@ import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, READABLE_INDEX_VERSIONS, nameK
 import { PointGrid } from '../../../core/geocoding/point-grid';
 import { nameTokens } from '../../../core/geocoding/normalize';
 import { NameDirectory } from '../../../core/geocoding/name-directory';
+import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 
 export interface StreetRow extends AdminRow {
   id: number;
@@ -72,7 +73,7 @@ export interface RowChoice {
   near?: readonly [number, number];
 }
 
-/** Place names whose words are kept once computed: a town's worth, about; the set is dropped when full. */
+/** Place names whose words are kept once computed: a town's worth, about. */
 const NAME_TOKENS_KEPT = 50_000;
 /** Names a query may try in memory before the bounded FTS search takes over (a one-letter prefix on a state). */
 const DIRECTORY_CANDIDATES = 5_000;
@@ -117,7 +118,7 @@ export class ExtractIndex {
   readonly version: number;
   private readonly translation: Database.Statement<[string, string, string], { value: string }> | undefined;
   /** A place name's normal words: every search matches up to 200 names, and folding each costs more than the match. */
-  private readonly placeWords = new Map<string, readonly string[]>();
+  private readonly placeWords = new LeastRecentlyUsed<string, readonly string[]>(NAME_TOKENS_KEPT);
   /** The distinct street and place names by word, read on first use. */
   private streetDirectory: NameDirectory | undefined;
   private placeDirectory: NameDirectory | undefined;
@@ -219,7 +220,6 @@ export class ExtractIndex {
   placeNameTokens(written: string): readonly string[] {
     let words = this.placeWords.get(written);
     if (words === undefined) {
-      if (this.placeWords.size >= NAME_TOKENS_KEPT) this.placeWords.clear();
       words = nameTokens(written);
       this.placeWords.set(written, words);
     }
