@@ -451,14 +451,24 @@ export interface ContractionOptions {
 /**
  * The order of `rank` (a hierarchy's rank per vertex) for a graph of `vertexCount` vertices whose first
  * `shared` vertices are the ranked graph's own: any other takes the rank of `stand(v)` (its original,
- * for a copied vertex) and comes right after it.
+ * for a copied vertex) and comes right after it; ties in vertex order. A counting sort on 2 × rank (+1
+ * for a copy): linear, where a comparator sort of a region's tens of millions of vertices took a minute.
  */
 export function orderByRank(rank: Uint32Array, vertexCount: number, shared: number, stand: (v: number) => number): Uint32Array {
-  const key = new Float64Array(vertexCount);
-  for (let v = 0; v < vertexCount; v++) key[v] = v < shared ? rank[v] * 2 : rank[stand(v)] * 2 + 1;
+  const key = new Uint32Array(vertexCount);
+  let top = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    const k = v < shared ? rank[v] * 2 : rank[stand(v)] * 2 + 1;
+    key[v] = k;
+    if (k > top) top = k;
+  }
+  // at[k]: where the first vertex of key k goes.
+  const at = new Uint32Array(top + 2);
+  for (let v = 0; v < vertexCount; v++) at[key[v] + 1]++;
+  for (let k = 0; k <= top; k++) at[k + 1] += at[k];
   const order = new Uint32Array(vertexCount);
-  for (let v = 0; v < vertexCount; v++) order[v] = v;
-  return order.sort((a, b) => key[a] - key[b] || a - b);
+  for (let v = 0; v < vertexCount; v++) order[at[key[v]]++] = v;
+  return order;
 }
 
 export function contract(arcs: BaseArcs, onProgress?: ContractionProgress, options: ContractionOptions = {}): Hierarchy {

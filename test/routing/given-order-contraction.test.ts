@@ -85,6 +85,8 @@ test('a copied vertex comes right after its original; an order naming a vertex t
   // Vertices 3 and 4 are copies of 0 and 1.
   const stand = [0, 1];
   expect(Array.from(orderByRank(rank, 5, 3, (v) => stand[v - 3]))).toEqual([1, 4, 2, 0, 3]);
+  // Two copies of one vertex follow it in vertex order.
+  expect(Array.from(orderByRank(rank, 6, 3, (v) => [1, 0, 1][v - 3]))).toEqual([1, 3, 5, 2, 0, 4]);
   const tiny: BaseArcs = {
     vertexCount: 3, tail: Uint32Array.from([0, 1]), head: Uint32Array.from([1, 2]), weight: Float32Array.from([1, 1]), distance: Float32Array.from([1, 1]),
   };
