@@ -60,3 +60,13 @@ export function nameChangeAnnounced(from: RoadName, to: RoadName): boolean {
     || (namesEmpty && !refContained);
   return !obvious || mustAnnounce;
 }
+
+/**
+ * Two steps name one road (OSRM's haveSameName): both named or numbered, and no change announced between
+ * them. An unnamed road is never the same road as another.
+ */
+export function haveSameName(a: { name: string; ref?: string }, b: { name: string; ref?: string }): boolean {
+  const named = (s: { name: string; ref?: string }) => s.name !== '' || (s.ref ?? '') !== '';
+  if (!named(a) || !named(b)) return false;
+  return !nameChangeAnnounced({ name: a.name, ref: a.ref ?? '' }, { name: b.name, ref: b.ref ?? '' });
+}

@@ -9,6 +9,7 @@ import { collapseShortSteps } from './step-collapse';
 import { suppressShortNameSegments } from './short-name-segments';
 import { nameChangeAnnounced } from './name-changes';
 import { foldSliproads, type StepStart } from './sliproads';
+import type { StepJunctions } from './step-collapse';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
 export interface Piece {
@@ -108,6 +109,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   const n = ctx.network;
   const steps: OsrmStep[] = [];
   const starts: Array<StepStart | null> = [];
+  const junctions: StepJunctions[] = [];
   const geometry: LngLat[] = [];
   let step: OsrmStep | null = null;
   let roundaboutExits = 0;
@@ -123,6 +125,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
     if (a.maxspeed > 0) s.speed_limit_kph = a.maxspeed;
     steps.push(s);
     starts.push(null);
+    junctions.push({ choices: 0, passed: 0 });
     return s;
   };
 
@@ -146,13 +149,18 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
           ? { type: 'notification', modifier: modifierOf(angle) }
           : decide(ctx, vertex, prevPiece, piece, prev, cur, angle, before);
       if (decision === 'roundabout-exit-passed') roundaboutExits++;
-      else if (decision !== null) {
+      if (decision === null || decision === 'roundabout-exit-passed') {
+        // A junction driven through without a step: the step is no longer undisturbed (OSRM's
+        // noIntermediaryIntersections), which bounds what may be folded into it.
+        if (!turningBack && ctx.roads(vertex) > 2) junctions[junctions.length - 1].passed++;
+      } else {
         if (decision.type === 'exit roundabout') {
           for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout') { steps[k].maneuver.exit = roundaboutExits + 1; break; }
         }
         if (decision.type === 'roundabout') roundaboutExits = 0;
         step = open(decision.type, pts[0], before, after, cur, modeOf(ctx, piece), decision.modifier);
         starts[starts.length - 1] = { vertex, arrivedOn: prevPiece.segment, arrivedReversed: prevPiece.reversed };
+        junctions[junctions.length - 1].choices = ctx.departures(vertex).filter(([s, r]) => !(s === prevPiece.segment && r !== prevPiece.reversed)).length;
       }
     }
     const s = step!;
@@ -171,7 +179,8 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout' && steps[k].maneuver.exit === undefined) { steps[k].maneuver.exit = roundaboutExits + 1; break; }
   const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last, modeOf(ctx, lastPiece));
   arrive.geometry.push(end);
-  const folded = suppressShortNameSegments(collapseShortSteps(foldSliproads(ctx, steps, starts)));
+  const sliproadsFolded = foldSliproads(ctx, steps, starts, junctions);
+  const folded = suppressShortNameSegments(collapseShortSteps(sliproadsFolded.steps, sliproadsFolded.junctions));
   for (const s of folded) {
     s.distance = Math.round(s.distance * 10) / 10;
     s.duration = Math.round(s.duration * 10) / 10;

@@ -5,23 +5,16 @@
 // arrival. Such a step joins the step before it, which keeps its own name: a 100 m motorway stretch
 // between two primaries is driven without a word, and the arrival names the road it ends on.
 import type { OsrmStep } from './route-shapes';
-import { nameChangeAnnounced } from './name-changes';
+import { haveSameName } from './name-changes';
 
 const NAME_SEGMENT_CUTOFF_METRES = 105;
-
-/** Two steps name one road (OSRM's haveSameName): both named or numbered, and no change announced. */
-function sameName(a: OsrmStep, b: OsrmStep): boolean {
-  const named = (s: OsrmStep) => s.name !== '' || (s.ref ?? '') !== '';
-  if (!named(a) || !named(b)) return false;
-  return !nameChangeAnnounced({ name: a.name, ref: a.ref ?? '' }, { name: b.name, ref: b.ref ?? '' });
-}
 
 export function suppressShortNameSegments(steps: OsrmStep[]): OsrmStep[] {
   const out: OsrmStep[] = [];
   for (const step of steps) {
     const previous = out[out.length - 1];
     const foldable = previous !== undefined && step.maneuver.type === 'new name' && step.mode === previous.mode
-      && (sameName(previous, step) || step.distance < NAME_SEGMENT_CUTOFF_METRES);
+      && (haveSameName(previous, step) || step.distance < NAME_SEGMENT_CUTOFF_METRES);
     if (!foldable) {
       out.push(step);
       continue;

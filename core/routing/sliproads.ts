@@ -6,6 +6,7 @@
 // sliproad's step then joins the step after it, at the sliproad's place, named after the road it leads to.
 import type { OsrmStep } from './route-shapes';
 import { bearing, modifierOf, turnAngle } from './geometry';
+import type { StepJunctions } from './step-collapse';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
 const MAX_SLIPROAD_METRES = 250;
@@ -112,9 +113,13 @@ function bendsInward(geometry: Array<[number, number]>, right: boolean): boolean
   return true;
 }
 
-/** Folds each sliproad step into the step after it; `starts[i]` is where `steps[i]` begins. */
-export function foldSliproads(ctx: SliproadContext, steps: OsrmStep[], starts: Array<StepStart | null>): OsrmStep[] {
+/**
+ * Folds each sliproad step into the step after it; `starts[i]` is where `steps[i]` begins, `junctions[i]`
+ * what it meets (handed on beside the steps kept: a folded sliproad passes the junction it led to).
+ */
+export function foldSliproads(ctx: SliproadContext, steps: OsrmStep[], starts: Array<StepStart | null>, junctions: StepJunctions[]): { steps: OsrmStep[]; junctions: StepJunctions[] } {
   const out: OsrmStep[] = [];
+  const outJunctions: StepJunctions[] = [];
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
     const before = out[out.length - 1];
@@ -134,8 +139,10 @@ export function foldSliproads(ctx: SliproadContext, steps: OsrmStep[], starts: A
     const target = starts[i + 1]?.vertex ?? -1;
     if (corner < 0 || !(joinsDirectly(ctx, corner, target, next.name, ctx.roads) || joinsDirectly(ctx, target, corner, next.name, ctx.roads))) {
       out.push(step);
+      outJunctions.push(junctions[i]);
       continue;
     }
+    outJunctions.push({ choices: junctions[i].choices, passed: junctions[i].passed + 1 + junctions[i + 1].passed });
     const modifier = modifierOf(turnAngle(step.maneuver.bearing_before, next.maneuver.bearing_after));
     out.push({
       ...next,
@@ -146,5 +153,5 @@ export function foldSliproads(ctx: SliproadContext, steps: OsrmStep[], starts: A
     });
     i++;
   }
-  return out;
+  return { steps: out, junctions: outJunctions };
 }
