@@ -6,7 +6,7 @@ import { BoundedTable } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';
 import { MAIN_PART, NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
-import { codeTail } from './mode-graph';
+import { codeHead, codeTail } from './mode-graph';
 import { Polylines } from '../isochrone/polylines';
 import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
 import type { SearchResult, SearchSeed } from './search-seed';
@@ -95,6 +95,12 @@ export class ModeRouter {
     const leave = new Uint32Array(leaveFirst[vertices]);
     const pos = leaveFirst.slice(0, vertices);
     for (let c = 0; c < this.codes; c++) if (open(c)) leave[pos[codeTail(network, c)]++] = c;
+    const arriveFirst = new Uint32Array(vertices + 1);
+    for (let c = 0; c < this.codes; c++) if (open(c)) arriveFirst[codeHead(network, c) + 1]++;
+    for (let v = 0; v < vertices; v++) arriveFirst[v + 1] += arriveFirst[v];
+    const arrive = new Uint32Array(arriveFirst[vertices]);
+    const arrivePos = arriveFirst.slice(0, vertices);
+    for (let c = 0; c < this.codes; c++) if (open(c)) arrive[arrivePos[codeHead(network, c)]++] = c;
     // Roads the mode may use in some direction at each vertex (OSRM's intersection: entries and exits).
     const roads = new Uint16Array(vertices);
     for (let s = 0; s < this.codes >> 1; s++) {
@@ -107,6 +113,12 @@ export class ModeRouter {
       pushed: (s, reversed) => (mode.segmentMain[s] & (reversed ? PUSHED_BACKWARD : PUSHED_FORWARD)) !== 0,
       network, travelMode,
       alongAt: (p) => index.alongAt(p),
+      arrivals: (v) => {
+        const out: Array<[number, boolean]> = [];
+        for (let i = arriveFirst[v]; i < arriveFirst[v + 1]; i++) out.push([arrive[i] >> 1, (arrive[i] & 1) === 1]);
+        return out;
+      },
+      twoWay: (s) => open(2 * s) && open(2 * s + 1),
       departures: (v) => {
         const out: Array<[number, boolean]> = [];
         for (let i = leaveFirst[v]; i < leaveFirst[v + 1]; i++) out.push([leave[i] >> 1, (leave[i] & 1) === 1]);

@@ -8,7 +8,8 @@ import { bearing, modifierOf, turnAngle } from './geometry';
 import { collapseShortSteps } from './step-collapse';
 import { suppressShortNameSegments } from './short-name-segments';
 import { nameChangeAnnounced } from './name-changes';
-import { foldSliproads, type StepStart } from './sliproads';
+import { foldSliproads } from './sliproads';
+import { foldInternalEdges, type StepPlace } from './internal-edges';
 import type { StepJunctions } from './step-collapse';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
@@ -31,6 +32,9 @@ export interface LegContext {
   departures(vertex: number): Array<[number, boolean]>;
   /** Roads at a vertex the mode may use in either direction, the arriving one included. */
   roads(vertex: number): number;
+  /** Open segment directions ending at a vertex, and whether the mode may use a segment both ways (internal-edges.ts). */
+  arrivals?(vertex: number): Array<[number, boolean]>;
+  twoWay?(segment: number): boolean;
   /** Whether a bike is pushed along the segment in that direction (OSRM's `pushing bike` mode). */
   pushed?(segment: number, reversed: boolean): boolean;
   /** `driving`, `cycling`, `walking`. */
@@ -108,7 +112,7 @@ function attrs(n: Network, segment: number): Attrs {
 export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geometry: LngLat[] } {
   const n = ctx.network;
   const steps: OsrmStep[] = [];
-  const starts: Array<StepStart | null> = [];
+  const starts: Array<StepPlace | null> = [];
   const junctions: StepJunctions[] = [];
   const geometry: LngLat[] = [];
   let step: OsrmStep | null = null;
@@ -159,7 +163,7 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
         }
         if (decision.type === 'roundabout') roundaboutExits = 0;
         step = open(decision.type, pts[0], before, after, cur, modeOf(ctx, piece), decision.modifier);
-        starts[starts.length - 1] = { vertex, arrivedOn: prevPiece.segment, arrivedReversed: prevPiece.reversed };
+        starts[starts.length - 1] = { vertex, arrivedOn: prevPiece.segment, arrivedReversed: prevPiece.reversed, leftOn: piece.segment, leftReversed: piece.reversed };
         junctions[junctions.length - 1].choices = ctx.departures(vertex).filter(([s, r]) => !(s === prevPiece.segment && r !== prevPiece.reversed)).length;
       }
     }
@@ -179,7 +183,8 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   for (let k = steps.length - 1; k >= 0; k--) if (steps[k].maneuver.type === 'roundabout' && steps[k].maneuver.exit === undefined) { steps[k].maneuver.exit = roundaboutExits + 1; break; }
   const arrive = open('arrive', end, segmentBearing(n, lastPiece.segment, lastPiece.reversed, true), 0, last, modeOf(ctx, lastPiece));
   arrive.geometry.push(end);
-  const sliproadsFolded = foldSliproads(ctx, steps, starts, junctions);
+  const internalFolded = foldInternalEdges(ctx, steps, starts, junctions);
+  const sliproadsFolded = foldSliproads(ctx, internalFolded.steps, internalFolded.starts, internalFolded.junctions);
   const folded = suppressShortNameSegments(collapseShortSteps(sliproadsFolded.steps, sliproadsFolded.junctions));
   for (const s of folded) {
     s.distance = Math.round(s.distance * 10) / 10;
