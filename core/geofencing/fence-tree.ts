@@ -75,6 +75,24 @@ export class FenceTree {
     return out;
   }
 
+  /**
+   * Calls `visit` with each fence whose box intersects `box` and that box, like search() without
+   * building the list: a crowded map view counts 100,000 fences this way. The box comes from the packed
+   * tree's arrays; reading it from the fences (objects of several shapes) made counting ten times slower.
+   */
+  visit(box: Box, visit: (fence: PreparedGeofence, minX: number, minY: number, maxX: number, maxY: number) => void): void {
+    if (this.packed !== undefined) {
+      const { built, retired } = this;
+      // The filter sees every hit and keeps none: flatbush then builds no result array.
+      this.packed.search(box.minX, box.minY, box.maxX, box.maxY, (i: number, minX: number, minY: number, maxX: number, maxY: number) => {
+        const fence = built[i];
+        if (retired.size === 0 || !retired.has(fence)) visit(fence, minX, minY, maxX, maxY);
+        return false;
+      });
+    }
+    if (this.addedSet.size !== 0) for (const fence of this.added.search(box)) visit(fence, fence.minX, fence.minY, fence.maxX, fence.maxY);
+  }
+
   private maybeRebuild(): void {
     const changes = this.retired.size + this.addedSet.size;
     if (changes < Math.max(REBUILD_MIN_CHANGES, this.built.length * REBUILD_FRACTION)) return;

@@ -120,6 +120,11 @@ export class GeofenceIndex {
     return this.tree.search(box);
   }
 
+  /** inBox() one fence (and its box) at a time, without the list: counting a crowded view. */
+  forEachInBox(box: Box, visit: (fence: PreparedGeofence, minX: number, minY: number, maxX: number, maxY: number) => void): void {
+    this.tree.visit(box, visit);
+  }
+
   /** The box around every geofence, or undefined when there is none: where a map opens. */
   extent(): Box | undefined {
     if (this.byId.size === 0) return undefined;

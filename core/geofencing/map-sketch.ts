@@ -97,27 +97,51 @@ function ringOf(ring: number[][] | undefined): Float64Array {
   return out;
 }
 
-/** Counts of points per cell of a GRID × GRID grid over the view, at each cell's mean position. */
-export function countCells(box: ViewBox, count: number, lngAt: (i: number) => number, latAt: (i: number) => number): Cell[] {
-  const w = (box.east - box.west) / GRID, hgt = (box.north - box.south) / GRID;
-  const sums = new Map<number, Cell>();
-  for (let i = 0; i < count; i++) {
-    const x = lngAt(i), y = latAt(i);
-    const cx = Math.min(GRID - 1, Math.max(0, Math.floor((x - box.west) / w)));
-    const cy = Math.min(GRID - 1, Math.max(0, Math.floor((y - box.south) / hgt)));
-    const key = cy * GRID + cx;
-    const cell = sums.get(key);
-    if (cell) { cell[0] += x; cell[1] += y; cell[2]++; } else sums.set(key, [x, y, 1]);
-  }
-  return [...sums.values()].map(([x, y, n]) => [round(x / n, 5), round(y / n, 5), n]);
-}
-
 /**
- * Where a fence counts in a cell: its centre, clamped into the view (a big shape centred outside the
- * view is still counted where it shows).
+ * Counts per cell of a GRID × GRID grid over the view, each cell at the mean position of what it holds.
+ * Sums in typed arrays, nothing allocated per item: a city view adds 100,000 geofences (a Map of
+ * arrays and two closures per item took ~300 ms of such a request on a loaded machine).
  */
-export function clampedCenter(fence: PreparedGeofence, box: ViewBox): [number, number] {
-  const x = Math.min(box.east, Math.max(box.west, (fence.minX + fence.maxX) / 2));
-  const y = Math.min(box.north, Math.max(box.south, (fence.minY + fence.maxY) / 2));
-  return [x, y];
+export class CellCounter {
+  private readonly counts = new Uint32Array(GRID * GRID);
+  private readonly sumX = new Float64Array(GRID * GRID);
+  private readonly sumY = new Float64Array(GRID * GRID);
+  private readonly cellW: number;
+  private readonly cellH: number;
+  total = 0;
+
+  constructor(private readonly box: ViewBox) {
+    this.cellW = (box.east - box.west) / GRID;
+    this.cellH = (box.north - box.south) / GRID;
+  }
+
+  add(x: number, y: number): void {
+    const { box } = this;
+    const cx = Math.min(GRID - 1, Math.max(0, Math.floor((x - box.west) / this.cellW)));
+    const cy = Math.min(GRID - 1, Math.max(0, Math.floor((y - box.south) / this.cellH)));
+    const key = cy * GRID + cx;
+    this.counts[key]++;
+    this.sumX[key] += x;
+    this.sumY[key] += y;
+    this.total++;
+  }
+
+  /**
+   * A fence counts at the centre of its box clamped into the view: a big shape centred outside the
+   * view is counted where it shows.
+   */
+  addBox(minX: number, minY: number, maxX: number, maxY: number): void {
+    const { box } = this;
+    this.add(Math.min(box.east, Math.max(box.west, (minX + maxX) / 2)), Math.min(box.north, Math.max(box.south, (minY + maxY) / 2)));
+  }
+
+  /** The cells holding anything, row by row from the south-west. */
+  cells(): Cell[] {
+    const out: Cell[] = [];
+    for (let key = 0; key < this.counts.length; key++) {
+      const n = this.counts[key];
+      if (n > 0) out.push([round(this.sumX[key] / n, 5), round(this.sumY[key] / n, 5), n]);
+    }
+    return out;
+  }
 }

@@ -55,6 +55,14 @@ describe('GeofenceIndex through many changes (packed tree plus changes since)', 
         expect([step, found]).toEqual([step, scan(held, point, radius)]);
         // near() is a superset of the exact answer; it must never return a geofence that is gone or replaced.
         for (const g of index.near(point, radius)) expect([g._id, g.geometryCenter]).toEqual([g._id, held.get(g._id)?.geometryCenter]);
+        // A map view's visit sees exactly what its search lists, each with its own box.
+        const view = { minX: point[0] - 0.01, minY: point[1] - 0.01, maxX: point[0] + 0.01, maxY: point[1] + 0.01 };
+        const visited: string[] = [];
+        index.forEachInBox(view, (f, minX, minY, maxX, maxY) => {
+          expect([minX, minY, maxX, maxY]).toEqual([f.minX, f.minY, f.maxX, f.maxY]);
+          visited.push(f._id);
+        });
+        expect([step, visited.sort()]).toEqual([step, index.inBox(view).map((f) => f._id).sort()]);
       }
     }
     expect(index.size).toBe(held.size);

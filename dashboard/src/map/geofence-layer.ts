@@ -4,7 +4,9 @@
 // one pass over what the view holds, and a click is a hit test over what was drawn. A shape is drawn when
 // its box meets the view, so standing inside a big isochrone at street zoom still shows it.
 import L from 'leaflet';
+import { CanvasPane, shortCount } from './canvas-pane';
 import type { Cell, GeofenceSketch } from './map-data';
+import { ViewList } from './view-list';
 
 /** Below this many pixels across, a shape is drawn as a dot. */
 const MIN_SHAPE_PX = 4;
@@ -24,20 +26,20 @@ export class GeofenceLayer {
   private cells: Cell[] = [];
   private selected?: string;
   private drawn: Drawn[] = [];
-  private readonly canvas: HTMLCanvasElement;
+  private readonly pane: CanvasPane;
+  /** The keyboard's way to what is drawn (the map view's; a geofence's own page has none). */
+  private readonly list?: ViewList;
   /** The dash the canvas holds now: set only when it changes (setLineDash per shape showed in profiles). */
   private dashed: boolean | undefined;
 
+  /**
+   * `onCell` given: a crowded cell zooms in, and the shapes and cells are listed for the keyboard.
+   * Clicks reach hit(): the map view asks the users first.
+   */
   constructor(private readonly map: L.Map, private readonly onSelect: (g: GeofenceSketch) => void, private readonly onCell?: (c: Cell) => void) {
-    const pane = map.createPane('geofences');
-    pane.style.zIndex = '410';
-    pane.style.pointerEvents = 'none';
-    this.canvas = L.DomUtil.create('canvas', 'geofence-canvas', pane) as HTMLCanvasElement;
-    this.canvas.setAttribute('aria-hidden', 'true');
+    this.pane = new CanvasPane(map, 'geofences', 410, 'geofence-canvas');
+    if (onCell) this.list = new ViewList(map, 'Geofences in view', 'geofence-list');
     map.on('moveend resize', () => this.draw());
-    // The canvas is drawn for one zoom: hide it while Leaflet animates to the next.
-    map.on('zoomstart', () => { this.canvas.style.visibility = 'hidden'; });
-    map.on('click', (e: L.LeafletMouseEvent) => this.hit(e.containerPoint));
   }
 
   set(shapes: GeofenceSketch[], cells: Cell[] = []): void {
@@ -63,17 +65,8 @@ export class GeofenceLayer {
 
   private draw(): void {
     const map = this.map;
-    const size = map.getSize();
-    const ratio = window.devicePixelRatio || 1;
-    this.canvas.width = size.x * ratio;
-    this.canvas.height = size.y * ratio;
-    this.canvas.style.width = `${size.x}px`;
-    this.canvas.style.height = `${size.y}px`;
-    L.DomUtil.setPosition(this.canvas, map.containerPointToLayerPoint([0, 0]));
-    this.canvas.style.visibility = '';
-    const ctx = this.canvas.getContext('2d');
+    const ctx = this.pane.begin();
     if (!ctx) return;
-    ctx.scale(ratio, ratio);
     this.dashed = undefined;
     this.drawn = [];
     const view = map.getBounds().pad(0.05);
@@ -116,6 +109,13 @@ export class GeofenceLayer {
       ctx.strokeStyle = '#fff';
       for (const [lng, lat, n] of this.cells) this.paintCell(ctx, map.latLngToContainerPoint([lat, lng]), n);
     }
+    this.list?.set([
+      ...this.drawn.map((d) => {
+        const g = this.shapes[d.index];
+        return { label: g.description || g.externalId || g._id, activate: () => this.onSelect(g) };
+      }),
+      ...this.cells.map((c) => ({ label: `${shortCount(c[2])} geofences, zoom in`, title: `${c[2]} ${c[2] === 1 ? 'geofence' : 'geofences'}`, activate: () => this.onCell?.(c) })),
+    ]);
   }
 
   private paint(ctx: CanvasRenderingContext2D, d: Drawn, g: GeofenceSketch, chosen: boolean): void {
@@ -145,11 +145,11 @@ export class GeofenceLayer {
     ctx.fill();
     ctx.stroke();
     ctx.fillStyle = '#fff';
-    ctx.fillText(n >= 1000 ? `${(n / 1000).toFixed(n >= 10000 ? 0 : 1)}k` : String(n), p.x, p.y);
+    ctx.fillText(shortCount(n), p.x, p.y);
   }
 
-  /** The smallest drawn shape under the click: nested geofences select the inner one. */
-  private hit(point: L.Point): void {
+  /** Selects the smallest drawn shape under a click (nested geofences: the inner one); false for none. */
+  hit(point: L.Point): boolean {
     let best: Drawn | undefined;
     let bestArea = Infinity;
     for (const d of this.drawn) {
@@ -158,11 +158,12 @@ export class GeofenceLayer {
       const area = d.ring ? ringArea(d.ring) : Math.PI * d.r * d.r;
       if (area < bestArea) { best = d; bestArea = area; }
     }
-    if (best) return this.onSelect(this.shapes[best.index]);
+    if (best) { this.onSelect(this.shapes[best.index]); return true; }
     for (const c of this.cells) {
       const p = this.map.latLngToContainerPoint([c[1], c[0]]);
-      if (p.distanceTo(point) <= 20) return this.onCell?.(c);
+      if (p.distanceTo(point) <= 20) { this.onCell?.(c); return true; }
     }
+    return false;
   }
 }
 

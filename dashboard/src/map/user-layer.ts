@@ -1,23 +1,44 @@
 // Users at their last location: the points the gateway sent for the view, clustered (supercluster) so
-// that thousands stay cheap to draw, or a crowded view's counts per cell.
+// that thousands stay cheap to draw, or a crowded view's counts per cell. Painted on one canvas (a DOM
+// marker per cell or cluster, up to a thousand of them, was re-created on every answer and moved one by
+// one through each zoom animation: the longest frames of a zoom); a click is a hit test over what was
+// painted, and the list in the map's corner offers the same to the keyboard.
 import L from 'leaflet';
 import Supercluster from 'supercluster';
+import { CanvasPane, shortCount } from './canvas-pane';
 import type { Cell, UserPoint } from './map-data';
+import { ViewList, type ListEntry } from './view-list';
+
+/** A single user's dot, CSS pixels; a click this close to its centre selects it. */
+const DOT_RADIUS = 6;
+const HIT_SLOP = 3;
+
+interface Painted {
+  x: number;
+  y: number;
+  r: number;
+  /** A user, or a bubble of `count` users (a crowded view's cell or a cluster). */
+  user?: UserPoint;
+  count: number;
+  activate: () => void;
+}
 
 export class UserLayer {
-  private readonly group = L.layerGroup();
-  private readonly renderer = L.canvas({ padding: 0.1 });
+  private readonly pane: CanvasPane;
+  private readonly list: ViewList;
   private index = new Supercluster<{ user: UserPoint }>({ radius: 50, maxZoom: 17 });
   private users: UserPoint[] = [];
   private cells: Cell[] = [];
+  private painted: Painted[] = [];
+  private hovered?: L.Tooltip;
   /** What was drawn last: the 3-second poll answering the same users redraws nothing. */
   private drawnSignature = '';
 
   constructor(private readonly map: L.Map, private readonly onSelect: (u: UserPoint) => void) {
-    this.group.addTo(map);
-    // Clusters depend on the zoom and the view; a crowded view's cells do not (Leaflet moves their
-    // markers itself), and the view's next answer replaces them anyway.
-    map.on('moveend', () => { if (this.users.length > 0) this.draw(); });
+    this.pane = new CanvasPane(map, 'users', 420, 'user-canvas');
+    this.list = new ViewList(map, 'Users in view', 'user-list');
+    map.on('moveend resize', () => this.draw());
+    map.on('mousemove', (e: L.LeafletMouseEvent) => this.hover(e.containerPoint));
   }
 
   set(users: UserPoint[], cells: Cell[] = []): void {
@@ -35,36 +56,93 @@ export class UserLayer {
     return this.users.length;
   }
 
-  private bubble(lat: number, lng: number, n: number, label: string, onClick: () => void): void {
-    const size = 24 + Math.min(24, Math.log2(n) * 3);
-    const marker = L.marker([lat, lng], {
-      icon: L.divIcon({ className: '', html: `<div class="cluster" style="width:${size}px;height:${size}px">${label}</div>`, iconSize: [size, size] }),
-      keyboard: true, title: `${n} ${n === 1 ? 'user' : 'users'}`,
-    });
-    marker.on('click', onClick);
-    marker.addTo(this.group);
+  /** Selects what was painted under a click; false when nothing was (the geofences' turn). */
+  hit(point: L.Point): boolean {
+    const found = this.at(point);
+    found?.activate();
+    return found !== undefined;
+  }
+
+  private at(point: L.Point): Painted | undefined {
+    // The last painted is on top.
+    for (let i = this.painted.length - 1; i >= 0; i--) {
+      const p = this.painted[i];
+      if ((point.x - p.x) ** 2 + (point.y - p.y) ** 2 <= (p.r + HIT_SLOP) ** 2) return p;
+    }
+    return undefined;
+  }
+
+  private hover(point: L.Point): void {
+    const found = this.at(point);
+    this.map.getContainer().style.cursor = found ? 'pointer' : '';
+    if (!found) { this.hovered?.remove(); this.hovered = undefined; return; }
+    const text = found.user ? found.user.userId ?? found.user.deviceId ?? found.user._id : `${found.count.toLocaleString('en')} users`;
+    const at = this.map.containerPointToLatLng([found.x, found.y]);
+    if (!this.hovered) this.hovered = L.tooltip({ direction: 'top', offset: [0, -found.r] });
+    this.hovered.setLatLng(at).setContent(text);
+    if (!this.map.hasLayer(this.hovered)) this.hovered.addTo(this.map);
   }
 
   private draw(): void {
-    this.group.clearLayers();
+    const ctx = this.pane.begin();
+    if (!ctx) return;
+    this.hovered?.remove();
+    this.hovered = undefined;
+    const painted: Painted[] = [];
+    const bubble = (lng: number, lat: number, n: number, zoomTo: () => void) => {
+      const p = this.map.latLngToContainerPoint([lat, lng]);
+      painted.push({ x: p.x, y: p.y, r: (24 + Math.min(24, Math.log2(n) * 3)) / 2, count: n, activate: zoomTo });
+    };
     for (const [lng, lat, n] of this.cells) {
-      this.bubble(lat, lng, n, n >= 1000 ? `${(n / 1000).toFixed(n >= 10000 ? 0 : 1)}k` : String(n), () => this.map.setView([lat, lng], this.map.getZoom() + 2));
+      bubble(lng, lat, n, () => this.map.setView([lat, lng], this.map.getZoom() + 2));
     }
-    if (this.users.length === 0) return;
-    const b = this.map.getBounds();
-    const clusters = this.index.getClusters([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], Math.round(this.map.getZoom()));
-    for (const c of clusters) {
-      const [lng, lat] = c.geometry.coordinates;
-      const props = c.properties as any;
-      if (props.cluster) {
-        this.bubble(lat, lng, props.point_count, props.point_count_abbreviated, () => this.map.setView([lat, lng], Math.min(18, this.index.getClusterExpansionZoom(props.cluster_id))));
-      } else {
-        const user: UserPoint = props.user;
-        const dot = L.circleMarker([lat, lng], { renderer: this.renderer, radius: 6, color: '#fff', weight: 2, fillColor: '#2e7d32', fillOpacity: 1 });
-        dot.bindTooltip(user.userId ?? user.deviceId ?? user._id);
-        dot.on('click', () => this.onSelect(user));
-        dot.addTo(this.group);
+    if (this.users.length > 0) {
+      const b = this.map.getBounds();
+      const clusters = this.index.getClusters([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], Math.round(this.map.getZoom()));
+      for (const c of clusters) {
+        const [lng, lat] = c.geometry.coordinates;
+        const props = c.properties as any;
+        if (props.cluster) {
+          bubble(lng, lat, props.point_count, () => this.map.setView([lat, lng], Math.min(18, this.index.getClusterExpansionZoom(props.cluster_id))));
+        } else {
+          const user: UserPoint = props.user;
+          const p = this.map.latLngToContainerPoint([lat, lng]);
+          painted.push({ x: p.x, y: p.y, r: DOT_RADIUS, user, count: 1, activate: () => this.onSelect(user) });
+        }
       }
     }
+    this.painted = painted;
+    paint(ctx, painted);
+    this.list.set(painted.map((p): ListEntry => p.user
+      ? { label: p.user.userId ?? p.user.deviceId ?? p.user._id, activate: p.activate }
+      // The title is "N users": what the map-user-counts test adds up.
+      : { label: `${shortCount(p.count)} users, zoom in`, title: `${p.count} ${p.count === 1 ? 'user' : 'users'}`, activate: p.activate }));
+  }
+}
+
+function paint(ctx: CanvasRenderingContext2D, painted: Painted[]): void {
+  // Style set once per kind: setting a canvas font or colour per item is most of a bubble's cost.
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = '#fff';
+  ctx.fillStyle = '#2e7d32';
+  for (const p of painted) {
+    if (!p.user) continue;
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, p.r, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.stroke();
+  }
+  ctx.font = '600 12px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const p of painted) {
+    if (p.user) continue;
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, p.r, 0, Math.PI * 2);
+    ctx.fillStyle = 'rgba(31, 111, 235, 0.85)';
+    ctx.fill();
+    ctx.stroke();
+    ctx.fillStyle = '#fff';
+    ctx.fillText(shortCount(p.count), p.x, p.y);
   }
 }

@@ -101,6 +101,11 @@ export async function mapView(ctx: ViewContext): Promise<void> {
 
   const geofences = new GeofenceLayer(map, (g) => void showGeofence(g), ([lng, lat]) => map.setView([lat, lng], map.getZoom() + 2));
   const users = new UserLayer(map, (u) => void showUser(u));
+  // Both are painted on canvases: a click is theirs by hit test, a user's dot above the geofences.
+  map.on('click', (e: L.LeafletMouseEvent) => {
+    if (draw.active) return;
+    if (!users.hit(e.containerPoint)) geofences.hit(e.containerPoint);
+  });
 
   const newShape = (kind: 'circle' | 'polygon') => {
     refreshDetails = undefined;

@@ -12,7 +12,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../../ports/store';
 import { USERS } from '../../api/collections';
 import type { Geofences } from '../../../ports/geofences';
-import { clampedCenter, countCells, GRID, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
+import { CellCounter, GRID, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
+import type { PreparedGeofence } from '../../../core/geofencing/prepared-geofence';
 import { number, oneOf, paramSpec, takes, text, list } from '../../http/params/param-spec';
 
 /** Most road lines in one answer. */
@@ -74,11 +75,18 @@ export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, sto
         const body: Record<string, unknown> = {};
         if (include.includes('geofences')) {
           const index = await geofences.index(scope);
-          let found = index.inBox({ minX: box.west, minY: box.south, maxX: box.east, maxY: box.north });
-          if (q.enabled) found = found.filter((f) => f.enabled === (q.enabled === 'true'));
-          body.geofences = found.length <= MAX_MAP_SHAPES
-            ? { total: found.length, shapes: found.map((f) => sketchGeofence(f, q.zoom)), cells: [] }
-            : { total: found.length, shapes: [], cells: countCells(box, found.length, (i) => clampedCenter(found[i], box)[0], (i) => clampedCenter(found[i], box)[1]) };
+          const wanted = q.enabled === undefined ? undefined : q.enabled === 'true';
+          // Counted one by one as the tree finds them; kept only while few enough to be drawn.
+          const counter = new CellCounter(box);
+          const found: PreparedGeofence[] = [];
+          index.forEachInBox({ minX: box.west, minY: box.south, maxX: box.east, maxY: box.north }, (f, minX, minY, maxX, maxY) => {
+            if (wanted !== undefined && f.enabled !== wanted) return;
+            counter.addBox(minX, minY, maxX, maxY);
+            if (found.length <= MAX_MAP_SHAPES) found.push(f);
+          });
+          body.geofences = counter.total <= MAX_MAP_SHAPES
+            ? { total: counter.total, shapes: found.map((f) => sketchGeofence(f, q.zoom)), cells: [] }
+            : { total: counter.total, shapes: [], cells: counter.cells() };
         }
         if (include.includes('users')) {
           // Counted by the store per cell first (an aggregate, whatever the view holds); the users
