@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
+import { named } from '../test/support/named-collection';
+import { put } from '../ports/store';
 
 const COUNT = Number(process.env.COUNT ?? 1000);
 const SCOPE = { projectId: 'p', live: false };
@@ -14,14 +16,14 @@ const SCOPE = { projectId: 'p', live: false };
 async function run(mode: 'FULL' | 'NORMAL', callers: number): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-sync-bench-'));
   const store = new SqliteStore({ file: path.join(dir, 'db.sqlite'), synchronous: mode });
-  await store.define('users', { keys: ['userId'] });
+  await store.define(named('users', { keys: ['userId'] }));
   const at = new Date().toISOString();
   let next = 0;
   const started = process.hrtime.bigint();
   await Promise.all(Array.from({ length: callers }, async () => {
     while (next < COUNT) {
       const i = next++;
-      await store.write([{ op: 'put', collection: 'users', scope: SCOPE, doc: { _id: `u${i}`, createdAt: at, updatedAt: at, userId: `user-${i}`, note: 'x'.repeat(500) } }]);
+      await store.write([put(named('users'), SCOPE, { _id: `u${i}`, createdAt: at, updatedAt: at, userId: `user-${i}`, note: 'x'.repeat(500) })]);
     }
   }));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PostgresStore } from '../adapters/store/postgres/postgres-store';
-import type { CollectionSpec, Doc, Scope, Store, WriteOp } from '../ports/store';
+import { collection, put, type Doc, type Scope, type Store, type WriteOp } from '../ports/store';
 import { SqliteStore } from '../adapters/store/sqlite/sqlite-store';
 import { offset, prng, randomPoint, METRO_CENTER } from './support/metro';
 
@@ -33,7 +33,7 @@ const DOCS = Number(process.env.DOCS ?? 20_000);
 const RUNS = Number(process.env.RUNS ?? 5);
 const CONCURRENCY = 16;
 const SCOPE: Scope = { projectId: 'bench', live: true };
-const USERS: CollectionSpec = { keys: ['userId', 'deviceId'], point: 'location' };
+const USERS = collection<Doc>('users', { keys: ['userId', 'deviceId'], point: 'location' });
 
 let sink = 0;
 
@@ -65,30 +65,30 @@ function operations(): Operation[] {
   const rnd = prng(99);
   let putSeq = 0;
   const now = (): string => new Date(Date.UTC(2026, 0, 1) + putSeq * 1000).toISOString();
-  const put = async (store: Store): Promise<void> => {
+  const putOne = async (store: Store): Promise<void> => {
     const i = putSeq++ % DOCS;
-    await store.write([{ op: 'put', collection: 'users', scope: SCOPE, doc: userDoc(i, rnd, now()) }]);
+    await store.write([put(USERS, SCOPE, userDoc(i, rnd, now()))]);
   };
   const get = async (store: Store, i: number): Promise<void> => {
-    const doc = await store.get('users', SCOPE, `u${((i * 7919) % DOCS).toString(36).padStart(6, '0')}`);
+    const doc = await store.get(USERS, SCOPE, `u${((i * 7919) % DOCS).toString(36).padStart(6, '0')}`);
     sink += doc ? 1 : 0;
   };
   return [
-    { name: 'put (1 doc)', count: 1000, callers: 1, one: put },
-    { name: `put (1 doc) ×${CONCURRENCY}`, count: 4000, callers: CONCURRENCY, one: put },
+    { name: 'put (1 doc)', count: 1000, callers: 1, one: putOne },
+    { name: `put (1 doc) ×${CONCURRENCY}`, count: 4000, callers: CONCURRENCY, one: putOne },
     { name: 'get by id', count: 4000, callers: 1, one: get },
     { name: `get by id ×${CONCURRENCY}`, count: 16_000, callers: CONCURRENCY, one: get },
     {
       name: 'list 20, indexed key', count: 200, callers: 1,
       one: async (store, i) => {
-        const r = await store.list('users', SCOPE, { limit: 20, sortBy: 'updatedAt', equals: { deviceId: `device-${(i * 31) % DOCS}` } });
+        const r = await store.list(USERS, SCOPE, { limit: 20, sortBy: 'updatedAt', equals: { deviceId: `device-${(i * 31) % DOCS}` } });
         sink += r.docs.length;
       },
     },
     {
       name: 'list 20 newest, metadata', count: 500, callers: 1,
       one: async (store) => {
-        const r = await store.list('users', SCOPE, { limit: 20, sortBy: 'updatedAt', metadata: { plan: 'gold' } });
+        const r = await store.list(USERS, SCOPE, { limit: 20, sortBy: 'updatedAt', metadata: { plan: 'gold' } });
         sink += r.docs.length;
       },
     },
@@ -97,7 +97,7 @@ function operations(): Operation[] {
       one: async (store, i) => {
         const [lng, lat] = offset(METRO_CENTER, ((i % 40) - 20) * 1000, ((i % 37) - 18) * 1000);
         const [maxLng, maxLat] = offset([lng, lat], 1000, 1000);
-        const docs = await store.within('users', SCOPE, { minLng: lng, minLat: lat, maxLng, maxLat }, 200);
+        const docs = await store.within(USERS, SCOPE, { minLng: lng, minLat: lat, maxLng, maxLat }, 200);
         sink += docs.length;
       },
     },
@@ -107,7 +107,7 @@ function operations(): Operation[] {
         const ops: WriteOp[] = [];
         for (let k = 0; k < 100; k++) {
           const i = putSeq++ % DOCS;
-          ops.push({ op: 'put', collection: 'users', scope: SCOPE, doc: userDoc(i, rnd, now()) });
+          ops.push(put(USERS, SCOPE, userDoc(i, rnd, now())));
         }
         await store.write(ops);
       },
@@ -132,13 +132,13 @@ function stats(values: number[]): { min: number; median: number; mean: number } 
 }
 
 async function load(store: Store): Promise<number> {
-  await store.define('users', USERS);
+  await store.define(USERS);
   const rnd = prng(42);
   const t0 = performance.now();
   for (let i = 0; i < DOCS; i += 500) {
     const ops: WriteOp[] = [];
     for (let k = i; k < Math.min(DOCS, i + 500); k++) {
-      ops.push({ op: 'put', collection: 'users', scope: SCOPE, doc: userDoc(k, rnd, new Date(Date.UTC(2025, 0, 1) + k * 1000).toISOString()) });
+      ops.push(put(USERS, SCOPE, userDoc(k, rnd, new Date(Date.UTC(2025, 0, 1) + k * 1000).toISOString())));
     }
     await store.write(ops);
   }

@@ -34,6 +34,8 @@ import { DEFAULT_PROJECT_SETTINGS } from '../core/types';
 import { silentLogger } from '../ports/logger';
 import { offset, prng, randomPoint, type LngLat } from './support/metro';
 import { seedGeofences } from './support/seed';
+import { TRIPS } from '../server/api/collections';
+import { put } from '../ports/store';
 
 const GEOFENCES = Number(process.env.GEOFENCES ?? 10_000);
 const DEVICES = Number(process.env.DEVICES ?? 2_000);
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
   for (const f of results) {
     console.log(f.name.padEnd(50), f.min.toFixed(0).padStart(8), f.median.toFixed(0).padStart(8), f.mean.toFixed(0).padStart(8), (f.median - floor).toFixed(0).padStart(8));
   }
-  const sample = (await services.store.findOne('trips', scope, { externalId: 'capped-trip-0' })) as TripDoc | undefined;
+  const sample = await services.store.findOne(TRIPS, scope, { externalId: 'capped-trip-0' });
   console.log(`\ncapped trip document: ${sample ? JSON.stringify(sample).length : 0} bytes of JSON; sink ${sink}`);
   await services.store.close();
 }
@@ -118,7 +120,7 @@ async function seedTrips(services: Services, scope: { projectId: string; live: b
       createdAt: at, updatedAt: at, _trail: points, _delayed: false, userId: `${prefix}-${d}`, userRef: `userId:${prefix}-${d}`,
       scheduledArrivalAt: new Date(now.getTime() + 30 * 60_000).toISOString(),
     };
-    ops.push({ op: 'put' as const, collection: 'trips', scope, doc: trip });
+    ops.push(put(TRIPS, scope, trip));
   }
   await services.store.write(ops);
 }

@@ -105,13 +105,14 @@ import { webhooksOf } from '../server/features/webhooks/webhooks-feature';
 import { configFromEnv } from '../server/config';
 import { newObjectId } from '../core/object-id';
 import { silentLogger } from '../ports/logger';
-import type { Doc } from '../ports/store';
+import type { EventDoc } from '../core/model/event';
 import { deliveryClient, sendDelivery } from '../server/features/webhooks/delivery/delivery-http';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad, type LoadResult } from './http/load';
 import { loadInChild } from './http/load-process';
 import type { PacedTrackJob } from './http/paced-track-child';
 import { prng } from './support/metro';
+import { DELIVERY_LOG } from '../server/features/webhooks/webhook-docs';
 
 const EVENTS = Number(process.env.EVENTS ?? 5000);
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -201,14 +202,14 @@ const f0 = (n: number): string => n.toFixed(0);
 // ------------------------------------------------------------------------------------------------
 // A. Throughput of the delivery worker
 
-function syntheticEvent(i: number, rnd: () => number, user: Record<string, unknown>, at: Date): Doc {
+function syntheticEvent(i: number, rnd: () => number, user: Record<string, unknown>, at: Date): EventDoc {
   const iso = at.toISOString();
   return {
     _id: newObjectId(at), type: rnd() < 0.5 ? 'user.entered_geofence' : 'user.exited_geofence', createdAt: iso, actualCreatedAt: iso, updatedAt: iso,
     live: false, user: { _id: user._id, userId: user.userId, deviceId: user.deviceId, metadata: user.metadata },
     geofence: { _id: newObjectId(at), tag: 'store', externalId: `s${i % 500}`, description: `Store ${i % 500}`, type: 'circle', metadata: { region: 'east', n: i % 500 } },
     location: { type: 'Point', coordinates: [-73.98 + rnd() * 0.1, 40.75 + rnd() * 0.1] }, locationAccuracy: 5 + rnd() * 20, confidence: 3,
-    userRef: user._id,
+    userRef: String(user._id),
   };
 }
 
@@ -391,7 +392,7 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     if (profiler) await profiler.stop(path.join(PROFILE_DIR!, `drain-${mode}-${endpoints}-run${run}.cpuprofile`));
     const got = await receiver.stats();
     if (got.events !== EVENTS * endpoints) {
-      const log = await services.store.list('webhook_deliveries', scope, { limit: 5, sortBy: 'createdAt', equals: { outcome: 'retry' } });
+      const log = await services.store.list(DELIVERY_LOG, scope, { limit: 5, sortBy: 'createdAt', equals: { outcome: 'retry' } });
       throw new Error(`receiver got ${got.events} events, expected ${EVENTS * endpoints}; retries: ${JSON.stringify(log.docs.map((d) => d.error))}`);
     }
     // Run 0 is the warm-up (JIT, undici, SQLite).

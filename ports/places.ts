@@ -2,11 +2,12 @@
 // region sync) and the place an event's verification names, each as the API shows it under the project's
 // Places settings. The places feature implements it (server/features/places/places-service.ts).
 import type { LngLat } from '../core/types';
-import type { Doc, Scope } from './store';
+import type { EventDoc } from '../core/model/event';
+import type { Scope } from './store';
 
 export interface PlaceViews {
   placeAt(scope: Scope, point: LngLat, now: Date): Promise<Record<string, unknown> | null>;
   near(scope: Scope, point: LngLat, radiusM: number, limit: number, now: Date): Promise<Array<Record<string, unknown>>>;
   /** The place object for `placeId` (the event's own, else an imported one), or undefined. */
-  verifiedPlace(scope: Scope, event: Doc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined>;
+  verifiedPlace(scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined>;
 }

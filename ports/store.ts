@@ -70,7 +70,7 @@ export interface CollectionSpec {
  * documents. Store reads through a handle return that type, and `put()` takes only that type, so the
  * shape of a collection's documents is written once, where the handle is declared.
  */
-export interface Collection<T extends DocBase = Doc> {
+export interface Collection<T extends DocBase> {
   readonly name: string;
   readonly spec: CollectionSpec;
   /** Never set: carries T. */
@@ -79,13 +79,6 @@ export interface Collection<T extends DocBase = Doc> {
 
 export function collection<T extends DocBase>(name: string, spec: CollectionSpec): Collection<T> {
   return { name, spec };
-}
-
-/** A collection by handle or, untyped, by name. */
-export type CollectionRef<T extends DocBase = Doc> = Collection<T> | string;
-
-export function collectionName(collection: CollectionRef<DocBase>): string {
-  return typeof collection === 'string' ? collection : collection.name;
 }
 
 /** The field that carries a versioned document's revision on reads; never stored inside the document. */
@@ -129,7 +122,7 @@ export interface ListQuery {
   metadata?: Record<string, Scalar>;
 }
 
-export interface ListResult<T extends DocBase = Doc> {
+export interface ListResult<T extends DocBase> {
   docs: T[];
   hasMore: boolean;
 }
@@ -174,7 +167,7 @@ export type WriteOp =
   }
   | { op: 'delete'; collection: string; scope: Scope; id: string };
 
-export interface DueDoc<T extends DocBase = Doc> {
+export interface DueDoc<T extends DocBase> {
   scope: Scope;
   doc: T;
 }
@@ -191,6 +184,14 @@ export function put<T extends DocBase>(collection: Collection<T>, scope: Scope, 
   if (options.expectRev !== undefined) op.expectRev = options.expectRev;
   if (options.json !== undefined) op.json = options.json;
   return op;
+}
+
+/**
+ * The document `op` puts into `collection`, typed by the handle, or undefined when `op` is no put into it:
+ * how a commit listener reads the rows it cares about (a write op carries its collection by name).
+ */
+export function putInto<T extends DocBase>(collection: Collection<T>, op: WriteOp): T | undefined {
+  return op.op === 'put' && op.collection === collection.name ? (op.doc as T) : undefined;
 }
 
 export function remove(collection: Collection<DocBase>, scope: Scope, id: string): WriteOp {
@@ -236,41 +237,41 @@ export interface Store {
    * existing duplicates prevent); the gateway logs them. */
   readonly warnings: string[];
   /** Declares a collection; idempotent, called at start-up before use. */
-  define(collection: string, spec: CollectionSpec): Promise<void>;
-  get<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, id: string): Promise<T | undefined>;
+  define(collection: Collection<DocBase>): Promise<void>;
+  get<T extends DocBase>(collection: Collection<T>, scope: Scope, id: string): Promise<T | undefined>;
   /** The newest document whose indexed `key` equals `value` (and `also` fields, if given). */
-  findOne<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined>;
+  findOne<T extends DocBase>(collection: Collection<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined>;
   /**
    * The `_id` and revision (versioned collections; else undefined) of the document findOne() would
    * return, without reading the document: for a caller holding a copy, to learn whether it still is
    * that document (track's kept users, #14).
    */
-  findRef(collection: CollectionRef<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined>;
-  list<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>>;
+  findRef(collection: Collection<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined>;
+  list<T extends DocBase>(collection: Collection<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>>;
   /**
    * How many documents list() would find for `query`, counting to `query.limit` at most, without reading
    * them: through the same index, so a count over a declared sorted combination costs its index entries.
    */
-  count(collection: CollectionRef<DocBase>, scope: Scope, query: ListQuery): Promise<number>;
+  count(collection: Collection<DocBase>, scope: Scope, query: ListQuery): Promise<number>;
   /** Documents whose point lies in the box, at most `limit`. */
-  within<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<T[]>;
+  within<T extends DocBase>(collection: Collection<T>, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<T[]>;
   /**
    * How many documents' points lie in each cell of a `columns` × `rows` grid laid over the box (edges
    * included, the last column and row closed), with their mean position; cells holding none are left out.
    * Counted by the store from its point columns, without reading the documents: a crowded map view costs
    * an aggregate, not every document in it. A box across the antimeridian is laid out from its west edge.
    */
-  countGrid(collection: CollectionRef<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]>;
+  countGrid(collection: Collection<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]>;
   /** Every document of a scope, in batches; for loading in-memory indexes. */
-  scan<T extends DocBase = Doc>(collection: CollectionRef<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void>;
+  scan<T extends DocBase>(collection: Collection<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void>;
   /** Documents, across all scopes, whose `due` field is at or before `at`, oldest first. */
-  due<T extends DocBase = Doc>(collection: CollectionRef<T>, at: string, limit: number): Promise<Array<DueDoc<T>>>;
+  due<T extends DocBase>(collection: Collection<T>, at: string, limit: number): Promise<Array<DueDoc<T>>>;
   /** Applies all operations atomically: all or nothing. */
   write(ops: WriteOp[]): Promise<void>;
   /** Runs `fn` while holding an exclusive lock on `key` (per-user serialisation of track updates). */
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /** All scopes that have any document in the collection (for index warm-up). */
-  scopes(collection: CollectionRef<DocBase>): Promise<Scope[]>;
+  scopes(collection: Collection<DocBase>): Promise<Scope[]>;
   /**
    * Calls `listener` after every commit with that commit's operations, in this process (the delivery
    * worker wakes on committed outbox rows). Listeners must be quick and must not throw.

@@ -4,7 +4,7 @@
 // feature only what it names. Features reach each other only through ports, never another feature's files:
 // adding a feature touches no other feature's code. server/app/features.ts lists them.
 import type { EventOutbox } from '../ports/event-outbox';
-import type { CollectionSpec } from '../ports/store';
+import type { Collection, DocBase } from '../ports/store';
 import type { TrackStep } from './track-step';
 import type { Route } from './http/route';
 import type { Job } from './jobs/scheduler';
@@ -35,6 +35,7 @@ export function installedRuntime<R extends object>(installed: InstalledFeatures,
 
 export interface Feature<Needs> {
   name: string;
-  collections?: Record<string, CollectionSpec>;
+  /** The feature's own collections, declared at start-up: typed handles, as every Store call takes. */
+  collections?: ReadonlyArray<Collection<DocBase>>;
   setup(needs: Needs): FeatureInstance | Promise<FeatureInstance>;
 }

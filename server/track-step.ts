@@ -3,7 +3,7 @@
 // (features/track/track-service.ts); the other features plug steps in through this file only.
 import type { Scope, WriteOp } from '../ports/store';
 import { scopeKey } from '../adapters/store/scope-key';
-import type { EventDoc } from '../core/model/event';
+import type { EventDoc, EventFields } from '../core/model/event';
 import type { TrackInput } from '../core/model/track-input';
 import type { UserDoc } from '../core/model/user';
 import type { ProjectSettings } from '../core/types';
@@ -41,7 +41,7 @@ export interface TrackUpdate {
   user: UserDoc;
   events: EventDoc[];
   ops: WriteOp[];
-  newEvent(type: string, fields: Record<string, unknown>): EventDoc;
+  newEvent(type: string, fields: EventFields): EventDoc;
 }
 
 /**

@@ -1,12 +1,12 @@
 // A trip as the Store keeps it, with its compact trail. What the API shows of it is in views.ts.
 import type { TripDelay, TripStatus } from '../trips';
 import type { Metadata, Point } from '../types';
-import type { Doc } from './document';
+import type { DocBase } from './document';
 
 export const TRIP_MODES = ['foot', 'bike', 'car'] as const;
 export type TripMode = (typeof TRIP_MODES)[number];
 
-export interface TripDoc extends Doc {
+export interface TripDoc extends DocBase {
   live: boolean;
   externalId: string;
   status: TripStatus;

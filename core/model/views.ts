@@ -30,11 +30,11 @@ function shownFields(doc: object, hidden: (key: string) => boolean): Record<stri
 }
 
 /** A user, beacon or any document whose internal fields start with "_", as the API shows it. */
-export function publicView<T extends Record<string, unknown>>(doc: T): T {
+export function publicView<T extends object>(doc: T): T {
   return shownFields(doc, isInternalField) as T;
 }
 
-export function publicEvent(e: EventDoc | Record<string, unknown>): Record<string, unknown> {
+export function publicEvent(e: EventDoc): Record<string, unknown> {
   return shownFields(e, isHiddenEventField);
 }
 

@@ -21,8 +21,8 @@ export interface WebhookEvent {
 }
 
 export type WebhookPayload =
-  | { event: WebhookEvent; user: Record<string, unknown> | null }
-  | { events: WebhookEvent[]; user: Record<string, unknown> | null };
+  | { event: WebhookEvent; user: object | null }
+  | { events: WebhookEvent[]; user: object | null };
 
 export interface PlannedDelivery {
   webhookId: string;
@@ -37,7 +37,7 @@ export function typeMatches(type: string, patterns: readonly string[] | null): b
 }
 
 /** Requests for one webhook: its events (already filtered) in order, one per request or five per batch. */
-export function chunkForWebhook(webhookId: string, mode: DeliveryMode, events: readonly WebhookEvent[], user: Record<string, unknown> | null): PlannedDelivery[] {
+export function chunkForWebhook(webhookId: string, mode: DeliveryMode, events: readonly WebhookEvent[], user: object | null): PlannedDelivery[] {
   const out: PlannedDelivery[] = [];
   const size = mode === 'batch' ? MAX_EVENTS_PER_BATCH : 1;
   for (let i = 0; i < events.length; i += size) {
@@ -56,7 +56,7 @@ export function chunkForWebhook(webhookId: string, mode: DeliveryMode, events: r
  * Requests for the events of one user written together (one track update, one trip change…), for
  * every enabled webhook. Disabled webhooks get nothing: pausing a webhook pauses its queue's growth.
  */
-export function planDeliveries(webhooks: readonly WebhookSubscription[], events: readonly WebhookEvent[], user: Record<string, unknown> | null): PlannedDelivery[] {
+export function planDeliveries(webhooks: readonly WebhookSubscription[], events: readonly WebhookEvent[], user: object | null): PlannedDelivery[] {
   const out: PlannedDelivery[] = [];
   if (events.length === 0) return out;
   for (const w of webhooks) {

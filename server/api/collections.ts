@@ -1,11 +1,13 @@
 // The Store collections the gateway keeps, with their indexed fields and the type of their documents.
 // Declared once at start-up.
-import { collection, type CollectionSpec, type Doc, type Store } from '../../ports/store';
+import { collection, type CollectionSpec, type Store } from '../../ports/store';
 import type { BeaconDoc } from '../../core/model/beacon';
 import type { EventDoc } from '../../core/model/event';
 import type { GeofenceDoc } from '../../core/model/geofence';
 import type { TripDoc } from '../../core/model/trip';
 import type { PresenceDoc, UserDoc } from '../../core/model/user';
+import type { PlacesSettingsDoc } from '../../core/model/settings';
+import type { OutboxRow, WebhookDoc } from '../../core/model/webhook';
 
 // Listed by updatedAt only (GET /v1/users): no created-at index to rewrite on every first update.
 export const USERS = collection<UserDoc>('users', {
@@ -31,14 +33,14 @@ export const EVENTS = collection<EventDoc>('events', { keys: ['type', 'userRef']
 export const TRIPS = collection<TripDoc>('trips', { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true });
 /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
 export const PRESENCE = collection<PresenceDoc>('presence', { keys: ['geofenceId', 'userRef'], orders: [] });
-export const SETTINGS = collection<Doc>('settings', { keys: [] });
-export const WEBHOOKS = collection<Doc>('webhooks', { keys: [] });
+export const SETTINGS = collection<PlacesSettingsDoc>('settings', { keys: [] });
+export const WEBHOOKS = collection<WebhookDoc>('webhooks', { keys: [] });
 // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
 // long the backlog (#10.3). Every row is inserted once and deleted once, so each index is two B-tree
 // writes per event and webhook: this is the only one. It serves webhookId alone too; the readers that
 // want one state across webhooks (gauges, the dead-letter purge) go webhook by webhook. Nothing reads
 // nextAttemptAt across the table: the worker reads it from the head row.
-export const OUTBOX = collection<Doc>('outbox', { keys: ['webhookId', 'state'], unindexed: ['state'], sorted: [['webhookId', 'state']], orders: [] });
+export const OUTBOX = collection<OutboxRow>('outbox', { keys: ['webhookId', 'state'], unindexed: ['state'], sorted: [['webhookId', 'state']], orders: [] });
 
 /** Every collection above, by name. */
 export const CORE_COLLECTIONS = {
@@ -67,5 +69,5 @@ export const COLLECTIONS: { readonly [N in keyof typeof CORE_COLLECTIONS]: Colle
 };
 
 export async function defineCollections(store: Store): Promise<void> {
-  for (const c of Object.values(CORE_COLLECTIONS)) await store.define(c.name, c.spec);
+  for (const c of Object.values(CORE_COLLECTIONS)) await store.define(c);
 }

@@ -94,7 +94,7 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const ipLocator = createMaxmindIpLocator({ ...config.ipGeocode, timeZones });
   const regions = createEmbeddedRegions({ dataDir: config.dataDir });
   const store = await createStore(config, logger);
-  for (const f of FEATURES) for (const [name, spec] of Object.entries(f.collections ?? {})) await store.define(name, spec);
+  for (const f of FEATURES) for (const c of f.collections ?? []) await store.define(c);
   for (const warning of store.warnings) logger.warn('store', { warning });
   const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
     await store.close();

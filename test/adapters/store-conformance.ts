@@ -5,7 +5,8 @@
 // Each test uses its own project ids and collection names, so an adapter may hand out stores over one
 // shared database (PostgreSQL) as well as a fresh one per test (SQLite).
 import { randomBytes } from 'node:crypto';
-import { collection as handle, put, remove, type ApiKeyRecord, type CollectionSpec, type Doc, type DocBase, type ProjectRecord, type Scope, type Store } from '../../ports/store';
+import { collection as handle, put, remove, type ApiKeyRecord, type Collection, type CollectionSpec, type Doc, type DocBase, type ProjectRecord, type Scope, type Store } from '../../ports/store';
+import { named } from '../support/named-collection';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -53,14 +54,14 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
     });
 
     /** Defines a collection under a name of its own. */
-    async function collection(spec: CollectionSpec = { keys: ['tag', 'externalId'] }): Promise<string> {
-      const name = `c_${uid()}`;
-      await store.define(name, spec);
-      return name;
+    async function collection(spec: CollectionSpec = { keys: ['tag', 'externalId'] }): Promise<Collection<Doc>> {
+      const c = handle<Doc>(`c_${uid()}`, spec);
+      await store.define(c);
+      return c;
     }
 
-    async function putAll(c: string, s: Scope, docs: Doc[]): Promise<void> {
-      await store.write(docs.map((d) => ({ op: 'put' as const, collection: c, scope: s, doc: d })));
+    async function putAll(c: Collection<Doc>, s: Scope, docs: Doc[]): Promise<void> {
+      await store.write(docs.map((d) => put(c, s, d)));
     }
 
     describe('define, put, get, delete', () => {
@@ -78,7 +79,7 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
       test('a typed handle reads and writes what a name does: put(), remove() and every read', async () => {
         interface Shelf extends DocBase { tag: string; externalId: string; slots: number[]; location: { type: 'Point'; coordinates: [number, number] } }
         const shelves = handle<Shelf>(`c_${uid()}`, { keys: ['tag', 'externalId'], point: 'location', due: 'updatedAt' });
-        await store.define(shelves.name, shelves.spec);
+        await store.define(shelves);
         const s: Shelf = { _id: idOf(7), createdAt: at(1), updatedAt: at(2), tag: 'a', externalId: 'x', slots: [1, 2], location: { type: 'Point', coordinates: [2, 3] } };
         await store.write([put(shelves, scope, s)]);
         const got: Shelf | undefined = await store.get(shelves, scope, s._id);
@@ -99,7 +100,7 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
 
       test('define twice with the same spec is harmless', async () => {
         const c = await collection();
-        await store.define(c, { keys: ['tag', 'externalId'] });
+        await store.define(c);
         await putAll(c, scope, [doc(1, { tag: 't' })]);
         expect(await store.findOne(c, scope, { tag: 't' })).toEqual(doc(1, { tag: 't' }));
       });
@@ -138,9 +139,9 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         const c = await collection();
         await putAll(c, scope, [doc(1), doc(2)]);
         await store.write([
-          { op: 'delete', collection: c, scope, id: idOf(1) },
-          { op: 'delete', collection: c, scope, id: idOf(99) },
-          { op: 'delete', collection: c, scope: otherEnv, id: idOf(2) },
+          remove(c, scope, idOf(1)),
+          remove(c, scope, idOf(99)),
+          remove(c, otherEnv, idOf(2)),
         ]);
         expect([await store.get(c, scope, idOf(1)), (await store.get(c, scope, idOf(2)))?._id]).toEqual([undefined, idOf(2)]);
       });
@@ -209,7 +210,7 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         doc(4, { tag: 'even', colour: 'green', size: 4, on: false, metadata: { plan: 'pro', seats: 10 } }, 4, 30),
         doc(5, { tag: 'odd', colour: 'blue', size: 5, on: true }, 5, 20),
       ];
-      let c: string;
+      let c: Collection<Doc>;
       beforeEach(async () => {
         c = await collection({ keys: ['tag'], ...extra });
         await putAll(c, scope, five());
@@ -462,9 +463,9 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         const c = await collection(spec);
         await putAll(c, scope, [doc(1, { expiresAt: at(5) }), doc(2, { expiresAt: at(6) }), doc(3, { expiresAt: at(50) })]);
         await store.write([
-          { op: 'put', collection: c, scope, doc: doc(1, { expiresAt: at(500) }, 1, 2) },
-          { op: 'put', collection: c, scope, doc: doc(3, { expiresAt: at(7) }, 3, 4) },
-          { op: 'delete', collection: c, scope, id: idOf(2) },
+          put(c, scope, doc(1, { expiresAt: at(500) }, 1, 2)),
+          put(c, scope, doc(3, { expiresAt: at(7) }, 3, 4)),
+          remove(c, scope, idOf(2)),
         ]);
         expect((await store.due(c, at(100), 10)).map((d) => d.doc._id)).toEqual([idOf(3)]);
       });
@@ -474,8 +475,8 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
       test('a failing operation rolls back the puts before it', async () => {
         const c = await collection();
         await expect(store.write([
-          { op: 'put', collection: c, scope, doc: doc(1) },
-          { op: 'put', collection: c, scope: otherEnv, doc: doc(2) },
+          put(c, scope, doc(1)),
+          put(c, otherEnv, doc(2)),
           { op: 'put', collection: `never_${uid()}`, scope, doc: doc(3) },
         ])).rejects.toBeDefined();
         expect([await store.get(c, scope, idOf(1)), await store.get(c, otherEnv, idOf(2))]).toEqual([undefined, undefined]);
@@ -485,8 +486,8 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         const c = await collection();
         await putAll(c, scope, [doc(1, { v: 'original' }), doc(2)]);
         await expect(store.write([
-          { op: 'delete', collection: c, scope, id: idOf(2) },
-          { op: 'put', collection: c, scope, doc: doc(1, { v: 'changed' }, 1, 9) },
+          remove(c, scope, idOf(2)),
+          put(c, scope, doc(1, { v: 'changed' }, 1, 9)),
           { op: 'put', collection: `never_${uid()}`, scope, doc: doc(3) },
         ])).rejects.toBeDefined();
         expect([(await store.get(c, scope, idOf(1)))?.v, (await store.get(c, scope, idOf(2)))?._id]).toEqual(['original', idOf(2)]);
@@ -496,10 +497,10 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         const c = await collection();
         await putAll(c, scope, [doc(2)]);
         await store.write([
-          { op: 'put', collection: c, scope, doc: doc(1) },
-          { op: 'delete', collection: c, scope, id: idOf(1) },
-          { op: 'delete', collection: c, scope, id: idOf(2) },
-          { op: 'put', collection: c, scope, doc: doc(2, { back: true }) },
+          put(c, scope, doc(1)),
+          remove(c, scope, idOf(1)),
+          remove(c, scope, idOf(2)),
+          put(c, scope, doc(2, { back: true })),
         ]);
         expect([await store.get(c, scope, idOf(1)), (await store.get(c, scope, idOf(2)))?.back]).toEqual([undefined, true]);
       });

@@ -4,9 +4,10 @@
 import { advisoryKey } from '../../adapters/store/postgres/advisory-key';
 import { MIGRATIONS } from '../../adapters/store/postgres/migrations';
 import { PostgresStore, type PostgresStoreOptions } from '../../adapters/store/postgres/postgres-store';
-import type { CollectionSpec, Doc, Scope, WriteOp } from '../../ports/store';
+import { put, remove, type CollectionSpec, type Doc, type Scope, type WriteOp } from '../../ports/store';
 import { postgis, requiresTest } from '../support/requires';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
+import { named } from '../support/named-collection';
 
 const d = describeWithPostgres();
 // Without PostGIS on the server the store falls back to the btree and skips the PostGIS migration: the
@@ -26,8 +27,8 @@ async function open(overrides: Partial<PostgresStoreOptions> = {}): Promise<Post
   const schema = overrides.schema ?? freshSchemaName();
   if (!schemas.includes(schema)) schemas.push(schema);
   const store = await PostgresStore.open({ connectionString: DATABASE_URL as string, ...overrides, schema });
-  await store.define('users', USERS);
-  await store.define('counters', COUNTERS);
+  await store.define(named('users', USERS));
+  await store.define(named('counters', COUNTERS));
   stores.push(store);
   return store;
 }
@@ -42,7 +43,7 @@ function doc(id: string, fields: Record<string, unknown> = {}): Doc {
   return { _id: id, createdAt: at, updatedAt: at, ...fields };
 }
 
-const put = (collection: string, d: Doc): WriteOp => ({ op: 'put', collection, scope: SCOPE, doc: d });
+const putIn = (collection: string, d: Doc): WriteOp => put(named(collection), SCOPE, d);
 
 /** Resolves once a withLock() connection waits for an advisory lock it has not been granted. */
 /** Gives a waiter time to be refused by pg_try_advisory_lock a few times (it polls, it never blocks). */
@@ -121,13 +122,13 @@ d('PostgreSQL store: locks across stores (two nodes)', () => {
   });
 
   test('read-modify-write under the lock loses no update across two nodes', async () => {
-    await nodeA.write([put('counters', doc('c1', { n: 0 }))]);
+    await nodeA.write([putIn('counters', doc('c1', { n: 0 }))]);
     const bump = (store: PostgresStore) => store.withLock('counter:c1', async () => {
-      const current = await store.get('counters', SCOPE, 'c1');
-      await store.write([put('counters', { ...(current as Doc), n: (current?.n as number) + 1 })]);
+      const current = await store.get(named('counters'), SCOPE, 'c1');
+      await store.write([putIn('counters', { ...(current as Doc), n: (current?.n as number) + 1 })]);
     });
     await Promise.all(Array.from({ length: 40 }, (_, i) => bump(i % 2 === 0 ? nodeA : nodeB)));
-    expect((await nodeA.get('counters', SCOPE, 'c1'))?.n).toBe(40);
+    expect((await nodeA.get(named('counters'), SCOPE, 'c1'))?.n).toBe(40);
   });
 
   test('many sections at once on a few keys: one holder per key across nodes, and every lock freed after', async () => {
@@ -182,49 +183,49 @@ d('PostgreSQL store: write()', () => {
   });
 
   test('a failure on the server rolls back every earlier op of the batch', async () => {
-    await store.write([put('users', doc('keep', { userId: 'k' }))]);
+    await store.write([putIn('users', doc('keep', { userId: 'k' }))]);
     // jsonb refuses the NUL character, so the last op fails inside the transaction, after the others ran.
     const ops: WriteOp[] = [
-      put('users', doc('new-1')),
-      { op: 'delete', collection: 'users', scope: SCOPE, id: 'keep' },
-      put('users', doc('new-2')),
-      put('users', doc('bad', { name: 'nul \u0000 inside' })),
+      putIn('users', doc('new-1')),
+      remove(named('users'), SCOPE, 'keep'),
+      putIn('users', doc('new-2')),
+      putIn('users', doc('bad', { name: 'nul \u0000 inside' })),
     ];
     await expect(store.write(ops)).rejects.toThrow();
-    expect(await store.get('users', SCOPE, 'new-1')).toBeUndefined();
-    expect(await store.get('users', SCOPE, 'new-2')).toBeUndefined();
-    expect(await store.get('users', SCOPE, 'keep')).toMatchObject({ userId: 'k' });
+    expect(await store.get(named('users'), SCOPE, 'new-1')).toBeUndefined();
+    expect(await store.get(named('users'), SCOPE, 'new-2')).toBeUndefined();
+    expect(await store.get(named('users'), SCOPE, 'keep')).toMatchObject({ userId: 'k' });
   });
 
   test.each([
     ['put twice: the later one wins', [doc('dup', { v: 1 }), doc('dup', { v: 2 })], { v: 2 }],
     ['put, other, put again', [doc('dup2', { v: 1 }), doc('other'), doc('dup2', { v: 3 })], { v: 3 }],
   ])('the same document twice in one batch (%s)', async (_name, docs, expected) => {
-    await store.write(docs.map((x) => put('users', x)));
-    expect(await store.get('users', SCOPE, docs[0]._id)).toMatchObject(expected);
+    await store.write(docs.map((x) => putIn('users', x)));
+    expect(await store.get(named('users'), SCOPE, docs[0]._id)).toMatchObject(expected);
   });
 
   test('put, delete, put of one id in one batch leaves the last put', async () => {
     await store.write([
-      put('users', doc('cycle', { v: 1 })),
-      { op: 'delete', collection: 'users', scope: SCOPE, id: 'cycle' },
-      put('users', doc('cycle', { v: 2 })),
+      putIn('users', doc('cycle', { v: 1 })),
+      remove(named('users'), SCOPE, 'cycle'),
+      putIn('users', doc('cycle', { v: 2 })),
     ]);
-    expect(await store.get('users', SCOPE, 'cycle')).toMatchObject({ v: 2 });
+    expect(await store.get(named('users'), SCOPE, 'cycle')).toMatchObject({ v: 2 });
   });
 
   test('an undefined collection is refused before anything is written', async () => {
-    await expect(store.write([put('users', doc('first')), put('nowhere', doc('x'))])).rejects.toThrow('collection nowhere is not defined');
-    expect(await store.get('users', SCOPE, 'first')).toBeUndefined();
+    await expect(store.write([putIn('users', doc('first')), putIn('nowhere', doc('x'))])).rejects.toThrow('collection nowhere is not defined');
+    expect(await store.get(named('users'), SCOPE, 'first')).toBeUndefined();
   });
 
   test('scan() returns every document once, in batches of at most 1000', async () => {
     const scope: Scope = { projectId: 'scan', live: true };
     const ids = Array.from({ length: 1003 }, (_, i) => `s${String(i).padStart(5, '0')}`);
-    await store.write(ids.map((id) => ({ op: 'put', collection: 'users', scope, doc: doc(id) })));
+    await store.write(ids.map((id) => (put(named('users'), scope, doc(id)))));
     const batches: number[] = [];
     const seen: string[] = [];
-    await store.scan('users', scope, (docs) => {
+    await store.scan(named('users'), scope, (docs) => {
       batches.push(docs.length);
       seen.push(...docs.map((x) => x._id));
     });
@@ -236,9 +237,9 @@ d('PostgreSQL store: write()', () => {
 d('PostgreSQL store: migrations', () => {
   test('opening a schema again applies nothing and keeps the data', async () => {
     const first = await open();
-    await first.write([put('users', doc('still-here'))]);
+    await first.write([putIn('users', doc('still-here'))]);
     const again = await open({ schema: first.schema });
-    expect(await again.get('users', SCOPE, 'still-here')).toBeDefined();
+    expect(await again.get(named('users'), SCOPE, 'still-here')).toBeDefined();
     const versions = await withClient(async (c) =>
       (await c.query<{ version: number }>(`SELECT version FROM "${first.schema}".schema_migrations ORDER BY version`)).rows.map((r) => r.version));
     expect(versions).toEqual(APPLIED);
@@ -256,7 +257,7 @@ d('PostgreSQL store: migrations', () => {
     const plain = await open({ spatial: 'btree' });
     expect(plain.spatial).toBe('btree');
     expect(plain.spatialReason).toBe('disabled by configuration');
-    await plain.write([put('users', doc('u', { location: { type: 'Point', coordinates: [2.35, 48.85] } }))]);
+    await plain.write([putIn('users', doc('u', { location: { type: 'Point', coordinates: [2.35, 48.85] } }))]);
     const hasGeom = async (): Promise<boolean> => withClient(async (c) => ((await c.query(
       "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'coll_users' AND column_name = 'geom'", [plain.schema],
     )).rowCount ?? 0) > 0);
@@ -265,7 +266,7 @@ d('PostgreSQL store: migrations', () => {
     expect(upgraded.spatial).toBe('postgis');
     expect(await hasGeom()).toBe(true);
     const box = { minLng: 2, minLat: 48, maxLng: 3, maxLat: 49 };
-    expect((await upgraded.within('users', SCOPE, box, 10)).map((x) => x._id)).toEqual(['u']);
+    expect((await upgraded.within(named('users'), SCOPE, box, 10)).map((x) => x._id)).toEqual(['u']);
   });
 
   test.each([
@@ -296,7 +297,7 @@ d('PostgreSQL store: within() on PostGIS and on the btree', () => {
   beforeAll(async () => {
     gist = await open();
     btree = await open({ spatial: 'btree' });
-    const ops = points.map(([id, lng, lat]) => put('users', doc(id, { location: { type: 'Point', coordinates: [lng, lat] }, metadata: { even: (Math.round(lng * 10) % 2) === 0 } })));
+    const ops = points.map(([id, lng, lat]) => putIn('users', doc(id, { location: { type: 'Point', coordinates: [lng, lat] }, metadata: { even: (Math.round(lng * 10) % 2) === 0 } })));
     await gist.write(ops);
     await btree.write(ops);
   });
@@ -315,8 +316,8 @@ d('PostgreSQL store: within() on PostGIS and on the btree', () => {
       .filter(([, lng, lat]) => lng >= box.minLng && lng <= box.maxLng && lat >= box.minLat && lat <= box.maxLat)
       .filter(([, lng]) => !('metadata' in query) || Math.round(lng * 10) % 2 === 0)
       .map(([id]) => id).sort();
-    const fromGist = (await gist.within('users', SCOPE, box, 1000, query)).map((x) => x._id).sort();
-    const fromBtree = (await btree.within('users', SCOPE, box, 1000, query)).map((x) => x._id).sort();
+    const fromGist = (await gist.within(named('users'), SCOPE, box, 1000, query)).map((x) => x._id).sort();
+    const fromBtree = (await btree.within(named('users'), SCOPE, box, 1000, query)).map((x) => x._id).sort();
     expect(fromGist).toEqual(expected);
     expect(fromBtree).toEqual(expected);
   });

@@ -3,12 +3,13 @@
 // earlier versions moved in once when their collection is defined, even by nodes starting together, and
 // writes spanning several tables still all or nothing.
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
-import type { Doc, Scope, WriteOp } from '../../ports/store';
+import { put, remove, type Doc, type Scope, type WriteOp } from '../../ports/store';
 import { UniqueViolation } from '../../adapters/store/unique-violation';
-import { COLLECTIONS } from '../../server/api/collections';
-import { WEBHOOK_COLLECTIONS } from '../../server/features/webhooks/webhook-docs';
+import { CORE_COLLECTIONS } from '../../server/api/collections';
+import { DELIVERY_LOG } from '../../server/features/webhooks/webhook-docs';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
 import { expectThingsStillAnswer, NARROW_THINGS, thingDocs, WIDE_THINGS } from './narrowed-declaration';
+import { named } from '../support/named-collection';
 
 const d = describeWithPostgres();
 const scope: Scope = { projectId: 'p1', live: false };
@@ -55,14 +56,14 @@ async function legacySchema(): Promise<string> {
 }
 
 async function readsTheSame(store: PostgresStore): Promise<void> {
-  expect((await store.findOne('users', scope, { userId: 'user-7' }))?._id).toBe('u007');
-  expect((await store.get('users', scope, 'u049'))?.deviceId).toBe('device-49');
-  expect((await store.list('users', scope, { limit: 100, sortBy: 'updatedAt' })).docs).toHaveLength(50);
-  expect(await store.within('users', scope, { minLng: 2, maxLng: 2.0095, minLat: 47.9, maxLat: 48.1 }, 100)).toHaveLength(10);
-  expect((await store.list('events', scope, { limit: 10, sortBy: 'createdAt', equals: { type: 'user.entered_geofence' } })).docs.map((x) => x._id)).toEqual(['e1']);
-  expect(await store.scopes('users')).toEqual([scope]);
+  expect((await store.findOne(named('users'), scope, { userId: 'user-7' }))?._id).toBe('u007');
+  expect((await store.get(named('users'), scope, 'u049'))?.deviceId).toBe('device-49');
+  expect((await store.list(named('users'), scope, { limit: 100, sortBy: 'updatedAt' })).docs).toHaveLength(50);
+  expect(await store.within(named('users'), scope, { minLng: 2, maxLng: 2.0095, minLat: 47.9, maxLat: 48.1 }, 100)).toHaveLength(10);
+  expect((await store.list(named('events'), scope, { limit: 10, sortBy: 'createdAt', equals: { type: 'user.entered_geofence' } })).docs.map((x) => x._id)).toEqual(['e1']);
+  expect(await store.scopes(named('users'))).toEqual([scope]);
   // The moved rows obey the declared rules like new ones.
-  await expect(store.write([{ op: 'put', collection: 'users', scope, doc: { _id: 'twin', createdAt: at, updatedAt: at, userId: 'user-3', deviceId: 'x' } }]))
+  await expect(store.write([put(named('users'), scope, { _id: 'twin', createdAt: at, updatedAt: at, userId: 'user-3', deviceId: 'x' })]))
     .rejects.toBeInstanceOf(UniqueViolation);
 }
 
@@ -70,7 +71,7 @@ d('PostgreSQL store: one table per collection', () => {
   test('each collection gets its own table with the indexes it declares and no others', async () => {
     const store = await open();
     try {
-      for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(name, COLLECTIONS[name]);
+      for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(CORE_COLLECTIONS[name]);
       // Users: listed by updatedAt (by the hour: users are volatile), unique userId (which also serves
       // lookups), devices, position (by its cell, PostGIS or not).
       expect(await indexesOf(store.schema, 'coll_users')).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
@@ -88,8 +89,8 @@ d('PostgreSQL store: one table per collection', () => {
     const { schema } = store;
     const docs = thingDocs(at);
     try {
-      await store.define('things', WIDE_THINGS);
-      await store.write(docs.map((doc) => ({ op: 'put' as const, collection: 'things', scope, doc })));
+      await store.define(named('things', WIDE_THINGS));
+      await store.write(docs.map((doc) => (put(named('things'), scope, doc))));
     } finally {
       await store.close();
     }
@@ -101,12 +102,12 @@ d('PostgreSQL store: one table per collection', () => {
     );
     store = await open(schema);
     try {
-      await store.define('things', NARROW_THINGS);
+      await store.define(named('things', NARROW_THINGS));
       expect(await indexesOf(schema, 'coll_things')).toEqual(['coll_things_key_tag', 'coll_things_updated_at', 'operator_things_doc']);
       // The primary key, named by PostgreSQL after the table, is a constraint's index and stays.
       expect(await withClient(async (c) => (await c.query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'coll_things_pkey'", [schema])).rowCount)).toBe(1);
       await expectThingsStillAnswer(store, scope, docs);
-      await expect(store.write([{ op: 'put', collection: 'things', scope, doc: { ...docs[1], tag: 'same id again' } }])).resolves.toBeUndefined();
+      await expect(store.write([put(named('things'), scope, { ...docs[1], tag: 'same id again' })])).resolves.toBeUndefined();
       expect(await count(schema, 'coll_things')).toBe(20);
     } finally {
       await store.close();
@@ -126,26 +127,26 @@ d('PostgreSQL store: one table per collection', () => {
     });
     try {
       // As the log was declared before: created and updated indexes, and one per key.
-      await store.define('webhook_deliveries', { keys: ['webhookId', 'outboxId', 'outcome'], due: 'expiresAt' });
-      await store.write(entries.map((doc) => ({ op: 'put' as const, collection: 'webhook_deliveries', scope, doc })));
+      await store.define(named('webhook_deliveries', { keys: ['webhookId', 'outboxId', 'outcome'], due: 'expiresAt' }));
+      await store.write(entries.map((doc) => (put(named('webhook_deliveries'), scope, doc))));
     } finally {
       await store.close();
     }
     store = await open(schema);
     try {
-      await store.define('webhook_deliveries', WEBHOOK_COLLECTIONS.webhook_deliveries);
+      await store.define(DELIVERY_LOG);
       expect(await indexesOf(schema, 'coll_webhook_deliveries')).toEqual(['coll_webhook_deliveries_due', 'coll_webhook_deliveries_sorted_webhookid']);
       await withClient((c) => c.query(`ANALYZE "${schema}".coll_webhook_deliveries`));
       const query = { limit: 4, sortBy: 'createdAt', equals: { webhookId: 'wh-7', outcome: 'dead' } } as const;
       const want = entries.filter((e) => e.webhookId === 'wh-7' && e.outcome === 'dead').reverse().slice(0, 4).map((e) => e._id);
-      expect((await store.list('webhook_deliveries', scope, query)).docs.map((d) => d._id)).toEqual(want);
+      expect((await store.list(named('webhook_deliveries'), scope, query)).docs.map((d) => d._id)).toEqual(want);
       // PostgreSQL weighs the outcome filter with statistics: it may read the webhook's entries in order
       // or fetch them all and sort the few matches; both through the webhook's index. Without it, in order.
       expect(await store.explainList('webhook_deliveries', scope, query)).toMatch(/coll_webhook_deliveries_sorted_webhookid/);
       const plan = await store.explainList('webhook_deliveries', scope, { ...query, equals: { webhookId: 'wh-7' } });
       expect(plan).toMatch(/coll_webhook_deliveries_sorted_webhookid/);
       expect(plan).not.toMatch(/\bSort\b/);
-      expect((await store.due('webhook_deliveries', entries[2].expiresAt, 10)).map((d) => d.doc._id)).toEqual(['d0000', 'd0001', 'd0002']);
+      expect((await store.due(named('webhook_deliveries'), entries[2].expiresAt, 10)).map((d) => d.doc._id)).toEqual(['d0000', 'd0001', 'd0002']);
     } finally {
       await store.close();
     }
@@ -156,7 +157,7 @@ d('PostgreSQL store: one table per collection', () => {
     for (let round = 0; round < 2; round++) {
       const store = await open(schema);
       try {
-        for (const name of ['users', 'events'] as const) await store.define(name, COLLECTIONS[name]);
+        for (const name of ['users', 'events'] as const) await store.define(CORE_COLLECTIONS[name]);
         await readsTheSame(store);
       } finally {
         await store.close();
@@ -172,7 +173,7 @@ d('PostgreSQL store: one table per collection', () => {
     const nodes = await Promise.all([open(schema), open(schema), open(schema)]);
     try {
       await Promise.all(nodes.map(async (node) => {
-        for (const name of ['users', 'events'] as const) await node.define(name, COLLECTIONS[name]);
+        for (const name of ['users', 'events'] as const) await node.define(CORE_COLLECTIONS[name]);
       }));
       for (const node of nodes) await readsTheSame(node);
       expect(nodes.map((n) => n.warnings)).toEqual([[], [], []]);
@@ -185,28 +186,28 @@ d('PostgreSQL store: one table per collection', () => {
   test('a write across several tables is one atomic step, in op order', async () => {
     const store = await open();
     try {
-      for (const name of ['users', 'events', 'presence'] as const) await store.define(name, COLLECTIONS[name]);
-      const event = (id: string, extra: Record<string, unknown> = {}): WriteOp => ({ op: 'put', collection: 'events', scope, doc: { _id: id, createdAt: at, updatedAt: at, type: 't', userRef: 'u000', ...extra } });
-      const presence = (id: string): WriteOp => ({ op: 'put', collection: 'presence', scope, doc: { _id: id, createdAt: at, updatedAt: at, geofenceId: 'g', userRef: 'u000' } });
-      await store.write([{ op: 'put', collection: 'users', scope, doc: user(0) }, event('e1'), event('e2'), presence('p1')]);
-      expect((await store.list('events', scope, { limit: 10, sortBy: 'createdAt' })).docs.map((x) => x._id)).toEqual(['e2', 'e1']);
+      for (const name of ['users', 'events', 'presence'] as const) await store.define(CORE_COLLECTIONS[name]);
+      const event = (id: string, extra: Record<string, unknown> = {}): WriteOp => (put(named('events'), scope, { _id: id, createdAt: at, updatedAt: at, type: 't', userRef: 'u000', ...extra }));
+      const presence = (id: string): WriteOp => (put(named('presence'), scope, { _id: id, createdAt: at, updatedAt: at, geofenceId: 'g', userRef: 'u000' }));
+      await store.write([put(named('users'), scope, user(0)), event('e1'), event('e2'), presence('p1')]);
+      expect((await store.list(named('events'), scope, { limit: 10, sortBy: 'createdAt' })).docs.map((x) => x._id)).toEqual(['e2', 'e1']);
       // jsonb refuses NUL: the failing event takes the user, the other event and the presence change with it.
       await expect(store.write([
-        { op: 'put', collection: 'users', scope, doc: { ...user(0), name: 'changed' } },
-        { op: 'delete', collection: 'presence', scope, id: 'p1' },
+        put(named('users'), scope, { ...user(0), name: 'changed' }),
+        remove(named('presence'), scope, 'p1'),
         event('e3'), event('bad', { name: 'nul \u0000' }),
       ])).rejects.toThrow();
-      expect(await store.get('users', scope, 'u000')).not.toHaveProperty('name');
-      expect(await store.get('presence', scope, 'p1')).toBeDefined();
-      expect(await store.get('events', scope, 'e3')).toBeUndefined();
+      expect(await store.get(named('users'), scope, 'u000')).not.toHaveProperty('name');
+      expect(await store.get(named('presence'), scope, 'p1')).toBeDefined();
+      expect(await store.get(named('events'), scope, 'e3')).toBeUndefined();
       // Delete then put again of one row, with other tables in between: the put wins.
-      await store.write([{ op: 'delete', collection: 'presence', scope, id: 'p1' }, event('e4'), presence('p1'), { op: 'delete', collection: 'events', scope, id: 'e1' }]);
-      expect(await store.get('presence', scope, 'p1')).toBeDefined();
-      expect((await store.list('events', scope, { limit: 10, sortBy: 'createdAt' })).docs.map((x) => x._id).sort()).toEqual(['e2', 'e4']);
+      await store.write([remove(named('presence'), scope, 'p1'), event('e4'), presence('p1'), remove(named('events'), scope, 'e1')]);
+      expect(await store.get(named('presence'), scope, 'p1')).toBeDefined();
+      expect((await store.list(named('events'), scope, { limit: 10, sortBy: 'createdAt' })).docs.map((x) => x._id).sort()).toEqual(['e2', 'e4']);
       // A twin among other tables' rows is still a UniqueViolation, and nothing of the batch is written.
-      await store.write([{ op: 'put', collection: 'users', scope, doc: user(1) }]);
-      await expect(store.write([event('e5'), { op: 'put', collection: 'users', scope, doc: { ...user(2), userId: 'user-1' } }])).rejects.toBeInstanceOf(UniqueViolation);
-      expect(await store.get('events', scope, 'e5')).toBeUndefined();
+      await store.write([put(named('users'), scope, user(1))]);
+      await expect(store.write([event('e5'), put(named('users'), scope, { ...user(2), userId: 'user-1' })])).rejects.toBeInstanceOf(UniqueViolation);
+      expect(await store.get(named('events'), scope, 'e5')).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -3,10 +3,11 @@
 // byte-order ids (upper/lower case, punctuation, non-ASCII), indexed keys given as numbers, type-aware
 // metadata, date ranges, boxes, due rows, scopes and scans.
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
-import type { BBox, CollectionSpec, Doc, ListQuery, Scope, Store, WriteOp } from '../../ports/store';
+import { put, remove, type BBox, type CollectionSpec, type Doc, type ListQuery, type Scope, type Store, type WriteOp } from '../../ports/store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from './store-postgres-support';
 import { prng as random } from '../../bench/support/prng';
+import { named } from '../support/named-collection';
 
 const d = describeWithPostgres();
 
@@ -46,17 +47,17 @@ function history(): WriteOp[] {
     const plan = pick(['a', 'b', undefined]);
     if (plan !== undefined) doc.plan = plan;
     doc.tier = pick([1, 2, '2']);
-    ops.push({ op: 'put', collection: 'users', scope, doc });
+    ops.push(put(named('users'), scope, doc));
     if (rnd() < 0.5) {
       const runAt = rnd() < 0.8 ? new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() : 12345;
-      ops.push({ op: 'put', collection: 'jobs', scope, doc: { _id: `job-${i}`, createdAt: TIMES[0], updatedAt: TIMES[0], state: pick(['new', 'done']), runAt } });
+      ops.push(put(named('jobs'), scope, { _id: `job-${i}`, createdAt: TIMES[0], updatedAt: TIMES[0], state: pick(['new', 'done']), runAt }));
     }
   }
   // Overwrites and deletes, some of ids that exist in another scope only.
   for (const id of [...ids].slice(0, 60)) {
     ops.push(rnd() < 0.5
-      ? { op: 'delete', collection: 'users', scope: pick(SCOPES), id }
-      : { op: 'put', collection: 'users', scope: pick(SCOPES), doc: { _id: id, createdAt: TIMES[1], updatedAt: TIMES[2], userId: 'u2', metadata: { color: 'green' } } });
+      ? remove(named('users'), pick(SCOPES), id)
+      : put(named('users'), pick(SCOPES), { _id: id, createdAt: TIMES[1], updatedAt: TIMES[2], userId: 'u2', metadata: { color: 'green' } }));
   }
   return ops;
 }
@@ -103,7 +104,7 @@ d('PostgreSQL store answers like the SQLite store', () => {
     sqlite = new SqliteStore({ file: ':memory:' });
     postgres = await PostgresStore.open({ connectionString: DATABASE_URL as string, schema });
     for (const store of [sqlite, postgres]) {
-      for (const [name, spec] of Object.entries(SPECS)) await store.define(name, spec);
+      for (const [name, spec] of Object.entries(SPECS)) await store.define(named(name, spec));
       const ops = history();
       // In several batches, so single puts, multi-row runs and deletes all occur.
       for (let i = 0; i < ops.length; i += 37) await store.write(ops.slice(i, i + 37));
@@ -118,20 +119,20 @@ d('PostgreSQL store answers like the SQLite store', () => {
 
   describe.each(SCOPES.map((s) => [`${s.projectId}/${s.live ? 'live' : 'test'}`, s] as const))('scope %s', (_name, scope) => {
     test.each(LISTS)('list: %s', async (_q, query) => {
-      const expected = await sqlite.list('users', scope, query);
-      expect(await postgres.list('users', scope, query)).toEqual(expected);
+      const expected = await sqlite.list(named('users'), scope, query);
+      expect(await postgres.list(named('users'), scope, query)).toEqual(expected);
     });
 
     // Two stores that both answer nothing would agree above; the histories must give each scope users to compare.
     test('the lists compared are not all empty', async () => {
       let found = 0;
-      for (const [, query] of LISTS) found += (await sqlite.list('users', scope, query)).docs.length;
+      for (const [, query] of LISTS) found += (await sqlite.list(named('users'), scope, query)).docs.length;
       expect(found).toBeGreaterThan(0);
     });
 
     test.each(BOXES)('within: %s', async (_q, box, query) => {
-      const expected = byId(await sqlite.within('users', scope, box, 1000, query));
-      expect(byId(await postgres.within('users', scope, box, 1000, query))).toEqual(expected);
+      const expected = byId(await sqlite.within(named('users'), scope, box, 1000, query));
+      expect(byId(await postgres.within(named('users'), scope, box, 1000, query))).toEqual(expected);
     });
 
     test.each([
@@ -139,13 +140,13 @@ d('PostgreSQL store answers like the SQLite store', () => {
       ['two keys', { userId: 'u1', deviceId: 'd2' }],
       ['no match', { userId: 'nobody' }],
     ])('findOne: %s', async (_q, match) => {
-      expect(await postgres.findOne('users', scope, match)).toEqual(await sqlite.findOne('users', scope, match));
+      expect(await postgres.findOne(named('users'), scope, match)).toEqual(await sqlite.findOne(named('users'), scope, match));
     });
 
     test('scan: every document, in id order', async () => {
       const collect = async (store: Store): Promise<Doc[]> => {
         const all: Doc[] = [];
-        await store.scan('users', scope, (docs) => all.push(...docs));
+        await store.scan(named('users'), scope, (docs) => all.push(...docs));
         return all;
       };
       const expected = await collect(sqlite);
@@ -159,13 +160,13 @@ d('PostgreSQL store answers like the SQLite store', () => {
     ['part of the day', '2026-01-01T03:00:00.000Z', 500],
     ['a limited page', '2026-12-31T00:00:00.000Z', 10],
   ])('due: %s', async (_q, at, limit) => {
-    expect(await postgres.due('jobs', at, limit)).toEqual(await sqlite.due('jobs', at, limit));
+    expect(await postgres.due(named('jobs'), at, limit)).toEqual(await sqlite.due(named('jobs'), at, limit));
   });
 
   test('scopes: the same set', async () => {
     const key = (s: Scope): string => `${s.projectId}/${s.live}`;
-    const expected = (await sqlite.scopes('users')).map(key).sort();
+    const expected = (await sqlite.scopes(named('users'))).map(key).sort();
     expect(expected).toHaveLength(3);
-    expect((await postgres.scopes('users')).map(key).sort()).toEqual(expected);
+    expect((await postgres.scopes(named('users'))).map(key).sort()).toEqual(expected);
   });
 });

@@ -4,12 +4,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ListQuery, Store, WriteOp } from '../../ports/store';
+import { put, type ListQuery, type Store, type WriteOp } from '../../ports/store';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import { COLLECTIONS } from '../../server/api/collections';
+import { CORE_COLLECTIONS } from '../../server/api/collections';
 import { DATABASE_URL, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
 import { announceSkip, envVar } from '../support/requires';
+import { named } from '../support/named-collection';
 
 const scope = { projectId: 'p1', live: true };
 const ROWS = 3000;
@@ -23,18 +24,18 @@ function rows(): WriteOp[] {
   for (let i = 0; i < ROWS; i++) {
     const t = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
     const id = i.toString(16).padStart(24, '0');
-    ops.push({ op: 'put', collection: 'outbox', scope, doc: { _id: id, createdAt: t, updatedAt: t, webhookId: i % 3 === 0 ? 'wh-b' : 'wh-a', state: i % 10 === 0 ? 'dead' : 'pending' } });
-    ops.push({ op: 'put', collection: 'events', scope, doc: { _id: id, createdAt: t, updatedAt: t, type: i % 2 ? 'user.entered_geofence' : 'user.exited_geofence', userRef: `u${i % 50}` } });
+    ops.push(put(named('outbox'), scope, { _id: id, createdAt: t, updatedAt: t, webhookId: i % 3 === 0 ? 'wh-b' : 'wh-a', state: i % 10 === 0 ? 'dead' : 'pending' }));
+    ops.push(put(named('events'), scope, { _id: id, createdAt: t, updatedAt: t, type: i % 2 ? 'user.entered_geofence' : 'user.exited_geofence', userRef: `u${i % 50}` }));
   }
   return ops;
 }
 
 async function check(store: Explaining, sortNode: RegExp, analyze: () => Promise<void>, names: { head: RegExp; type: RegExp }): Promise<void> {
-  await store.define('outbox', COLLECTIONS.outbox);
-  await store.define('events', COLLECTIONS.events);
+  await store.define(CORE_COLLECTIONS.outbox);
+  await store.define(CORE_COLLECTIONS.events);
   await store.write(rows());
   await analyze();
-  const head = await store.list('outbox', scope, HEAD);
+  const head = await store.list(named('outbox'), scope, HEAD);
   expect(head.docs.map((d) => d._id)).toEqual([(1).toString(16).padStart(24, '0')]);
   const headPlan = await store.explainList('outbox', scope, HEAD);
   expect(headPlan).toMatch(names.head);
@@ -42,11 +43,11 @@ async function check(store: Explaining, sortNode: RegExp, analyze: () => Promise
   const typePlan = await store.explainList('events', scope, BY_TYPE);
   expect(typePlan).toMatch(names.type);
   expect(typePlan).not.toMatch(sortNode);
-  const newest = await store.list('events', scope, BY_TYPE);
+  const newest = await store.list(named('events'), scope, BY_TYPE);
   expect(newest.docs[0]._id).toBe((ROWS - 1).toString(16).padStart(24, '0'));
   expect(newest.hasMore).toBe(true);
   // Several types cannot come from one ordered range: they are still answered, merged by a sort.
-  const both = await store.list('events', scope, { ...BY_TYPE, equals: { type: ['user.entered_geofence', 'user.exited_geofence'] }, limit: 2 });
+  const both = await store.list(named('events'), scope, { ...BY_TYPE, equals: { type: ['user.entered_geofence', 'user.exited_geofence'] }, limit: 2 });
   expect(both.docs.map((d) => d._id)).toEqual([ROWS - 1, ROWS - 2].map((n) => n.toString(16).padStart(24, '0')));
 }
 
@@ -56,7 +57,7 @@ test('sqlite: queue head and events by type come from their ordered index', asyn
   try {
     await check(store, /TEMP B-TREE/, async () => undefined, { head: /coll_outbox_sorted_webhookid_state/, type: /coll_events_sorted_type/ });
     // Without the declaration the same query sorts every pending row of the endpoint: what the test guards.
-    await store.define('outbox_plain', { keys: ['webhookId', 'state'] });
+    await store.define(named('outbox_plain', { keys: ['webhookId', 'state'] }));
     expect(store.explainList('outbox_plain', scope, HEAD)).toMatch(/TEMP B-TREE/);
   } finally {
     await store.close();

@@ -6,9 +6,10 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RemoteChange, Scope } from '../../ports/store';
+import { put, remove, type RemoteChange, type Scope } from '../../ports/store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { at } from './store-conformance';
+import { named } from '../support/named-collection';
 
 const SCOPE: Scope = { projectId: 'p'.repeat(24), live: false };
 const dirs: string[] = [];
@@ -28,8 +29,8 @@ async function twoProcesses(): Promise<{ file: string; a: SqliteStore; b: Sqlite
   const [a, b] = [new SqliteStore({ file, changePollMs: 3_600_000 }), new SqliteStore({ file, changePollMs: 3_600_000 })];
   open.push(a, b);
   for (const s of [a, b]) {
-    await s.define('fences', { keys: ['tag'], broadcast: true });
-    await s.define('notes', { keys: [] });
+    await s.define(named('fences', { keys: ['tag'], broadcast: true }));
+    await s.define(named('notes', { keys: [] }));
   }
   const heardByA: RemoteChange[] = [];
   const heardByB: RemoteChange[] = [];
@@ -45,10 +46,10 @@ const doc = (n: number): { _id: string; createdAt: string; updatedAt: string; ta
 test('a write to a broadcast collection is heard by the other store, with its ids; the writer hears nothing', async () => {
   const { a, b, heardByA, heardByB } = await twoProcesses();
   await a.write([
-    { op: 'put', collection: 'fences', scope: SCOPE, doc: doc(1) },
-    { op: 'put', collection: 'notes', scope: SCOPE, doc: doc(2) },
+    put(named('fences'), SCOPE, doc(1)),
+    put(named('notes'), SCOPE, doc(2)),
   ]);
-  await a.write([{ op: 'delete', collection: 'fences', scope: SCOPE, id: doc(3)._id }]);
+  await a.write([remove(named('fences'), SCOPE, doc(3)._id)]);
   b.pollChanges();
   a.pollChanges();
   // Two writes of one environment, merged into one change by the poll; the plain collection is not announced.
@@ -60,9 +61,9 @@ test('a write to a broadcast collection is heard by the other store, with its id
 
 test('a write of more ids than a note lists announces the whole environment, whatever follows it', async () => {
   const { a, b, heardByB } = await twoProcesses();
-  await a.write(Array.from({ length: 1001 }, (_, i) => ({ op: 'put' as const, collection: 'fences', scope: SCOPE, doc: doc(i + 1) })));
+  await a.write(Array.from({ length: 1001 }, (_, i) => (put(named('fences'), SCOPE, doc(i + 1)))));
   // A small write after it, read in the same poll, keeps the change at "anything in the environment".
-  await a.write([{ op: 'put', collection: 'fences', scope: SCOPE, doc: doc(5000) }]);
+  await a.write([put(named('fences'), SCOPE, doc(5000))]);
   b.pollChanges();
   expect(heardByB).toEqual([{ collection: 'fences', scope: SCOPE, projectId: SCOPE.projectId }]);
 });
@@ -80,15 +81,15 @@ test("a project's keys and settings changed by one store are heard by the other"
 
 test('rows pruned before a reader saw them: it hears that anything may have changed, then follows again', async () => {
   const { file, a, b, heardByB } = await twoProcesses();
-  await a.write([{ op: 'put', collection: 'fences', scope: SCOPE, doc: doc(1) }]);
+  await a.write([put(named('fences'), SCOPE, doc(1))]);
   // As the writers' pruning would after a reader stalled for over a minute.
   const raw = new Database(file);
   raw.prepare('DELETE FROM change_log').run();
   raw.close();
-  await a.write([{ op: 'put', collection: 'fences', scope: SCOPE, doc: doc(2) }]);
+  await a.write([put(named('fences'), SCOPE, doc(2))]);
   b.pollChanges();
   expect(heardByB).toEqual([{ collection: '*' }]);
-  await a.write([{ op: 'put', collection: 'fences', scope: SCOPE, doc: doc(3) }]);
+  await a.write([put(named('fences'), SCOPE, doc(3))]);
   b.pollChanges();
   expect(heardByB.slice(1)).toEqual([{ collection: 'fences', scope: SCOPE, projectId: SCOPE.projectId, ids: [doc(3)._id] }]);
 });
@@ -100,7 +101,7 @@ test('writers prune rows older than a minute', async () => {
     raw.prepare("INSERT INTO change_log (at, node, collection, project_id, live, ids) VALUES (?, 'old', 'fences', NULL, NULL, NULL)").run(Date.now() - 61_000);
     raw.prepare("INSERT INTO change_log (at, node, collection, project_id, live, ids) VALUES (?, 'recent', 'fences', NULL, NULL, NULL)").run(Date.now() - 30_000);
     // The first note a writer commits prunes; later ones only every 10 s.
-    await a.write([{ op: 'put', collection: 'fences', scope: SCOPE, doc: doc(1) }]);
+    await a.write([put(named('fences'), SCOPE, doc(1))]);
     const nodes = (raw.prepare('SELECT node FROM change_log ORDER BY seq').all() as Array<{ node: string }>).map((r) => r.node);
     expect(nodes).toHaveLength(2);
     expect(nodes[0]).toBe('recent');

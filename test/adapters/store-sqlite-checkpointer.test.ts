@@ -7,18 +7,16 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import type { Scope, WriteOp } from '../../ports/store';
+import { put, type Scope, type WriteOp } from '../../ports/store';
 import { until } from '../support/until';
+import { named } from '../support/named-collection';
 
 const scope: Scope = { projectId: 'p', live: false };
 const FILLER = 'x'.repeat(4000);
 const MiB = 1024 * 1024;
 
 function puts(from: number, count: number): WriteOp[] {
-  return Array.from({ length: count }, (_, i) => ({
-    op: 'put' as const, collection: 'things', scope,
-    doc: { _id: `t${String(from + i).padStart(6, '0')}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', n: from + i, filler: FILLER },
-  }));
+  return Array.from({ length: count }, (_, i) => (put(named('things'), scope, { _id: `t${String(from + i).padStart(6, '0')}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', n: from + i, filler: FILLER })));
 }
 
 const sizeOf = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
@@ -42,7 +40,7 @@ describe('SQLite checkpointer thread', () => {
 
   test('takes over once the WAL grows: the database file fills while writes go on, and the WAL starts over', async () => {
     store = new SqliteStore({ file, checkpointer: { startAtWalBytes: 256 * 1024, intervalMs: 20 } });
-    await store.define('things', { keys: [] });
+    await store.define(named('things', { keys: [] }));
     const rounds = 48;
     for (let r = 0; r < rounds; r++) {
       const before = sizeOf(file);
@@ -54,7 +52,7 @@ describe('SQLite checkpointer thread', () => {
     // ~19 MiB written; the WAL holds a round or a few, not the lot.
     expect(sizeOf(file)).toBeGreaterThan(18 * MiB);
     expect(sizeOf(`${file}-wal`)).toBeLessThan(4 * MiB);
-    const { docs } = await store.list('things', scope, { limit: 10_000, sortBy: 'createdAt' });
+    const { docs } = await store.list(named('things'), scope, { limit: 10_000, sortBy: 'createdAt' });
     expect(docs.map((d) => d.n).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: rounds * 100 }, (_, i) => i));
     await store.close();
     store = undefined;
@@ -66,7 +64,7 @@ describe('SQLite checkpointer thread', () => {
 
   test('once the writes pause, the WAL file is cut back to nothing; the next write grows it again', async () => {
     store = new SqliteStore({ file, checkpointer: { startAtWalBytes: 256 * 1024, intervalMs: 20 } });
-    await store.define('things', { keys: [] });
+    await store.define(named('things', { keys: [] }));
     // One write, not six: a pause between writes on a loaded machine let the thread cut the WAL early.
     await store.write(puts(0, 600));
     expect(sizeOf(`${file}-wal`)).toBeGreaterThan(MiB);
@@ -74,14 +72,14 @@ describe('SQLite checkpointer thread', () => {
     await until('the WAL truncated', () => sizeOf(`${file}-wal`) === 0, WAIT_MS);
     await store.write(puts(600, 10));
     expect(sizeOf(`${file}-wal`)).toBeGreaterThan(0);
-    const { docs } = await store.list('things', scope, { limit: 1000, sortBy: 'createdAt' });
+    const { docs } = await store.list(named('things'), scope, { limit: 1000, sortBy: 'createdAt' });
     expect(docs).toHaveLength(610);
   });
 
   test('a checkpointer thread that dies is reported and replaced: the next one copies again', async () => {
     const errors: string[] = [];
     store = new SqliteStore({ file, checkpointer: { startAtWalBytes: 256 * 1024, intervalMs: 20 }, onError: (err) => errors.push(err.message) });
-    await store.define('things', { keys: [] });
+    await store.define(named('things', { keys: [] }));
     await store.write(puts(0, 100));
     let before = sizeOf(file);
     await store.write(puts(100, 100));
@@ -99,13 +97,13 @@ describe('SQLite checkpointer thread', () => {
     await store.write(puts(200, 100));
     await until('the second thread copying', () => sizeOf(file) > before, WAIT_MS);
     expect(errors).toHaveLength(1);
-    const { docs } = await store.list('things', scope, { limit: 1000, sortBy: 'createdAt' });
+    const { docs } = await store.list(named('things'), scope, { limit: 1000, sortBy: 'createdAt' });
     expect(docs).toHaveLength(300);
   });
 
   test('a store that writes less than the start size never starts it: its WAL is copied by nobody', async () => {
     store = new SqliteStore({ file, checkpointer: { startAtWalBytes: 4 * MiB, intervalMs: 20 } });
-    await store.define('things', { keys: [] });
+    await store.define(named('things', { keys: [] }));
     const before = sizeOf(file);
     for (let r = 0; r < 5; r++) await store.write(puts(r * 50, 50));
     expect(sizeOf(`${file}-wal`)).toBeGreaterThan(MiB);
@@ -116,7 +114,7 @@ describe('SQLite checkpointer thread', () => {
 
   test('without it (checkpointer: false) the writer keeps its own checkpoints', async () => {
     store = new SqliteStore({ file, checkpointer: false });
-    await store.define('things', { keys: [] });
+    await store.define(named('things', { keys: [] }));
     for (let r = 0; r < 6; r++) await store.write(puts(r * 100, 100));
     await new Promise((resolve) => setTimeout(resolve, 100));
     // 2.4 MiB written, far below the writer's 4,000 pages: nothing is copied yet.

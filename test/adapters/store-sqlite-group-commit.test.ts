@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
-import type { Doc, Scope, WriteOp } from '../../ports/store';
+import { put, remove, type Doc, type Scope, type WriteOp } from '../../ports/store';
 import { UniqueViolation } from '../../adapters/store/unique-violation';
+import { named } from '../support/named-collection';
 
 const scope: Scope = { projectId: 'p', live: false };
 
@@ -14,13 +15,15 @@ function doc(id: string, fields: Record<string, unknown> = {}): Doc {
   return { _id: id, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...fields };
 }
 
-function put(id: string, fields: Record<string, unknown> = {}): WriteOp {
-  return { op: 'put', collection: 'things', scope, doc: doc(id, fields) };
+const THINGS = named('things');
+
+function putThing(id: string, fields: Record<string, unknown> = {}): WriteOp {
+  return put(THINGS, scope, doc(id, fields));
 }
 
-const undefinedCollection: WriteOp = { op: 'put', collection: 'never_defined', scope, doc: doc('x') };
+const undefinedCollection: WriteOp = put(named('never_defined'), scope, doc('x'));
 // Fails inside the transaction, not while the write is prepared: a second document with a unique key taken.
-const takenKey: WriteOp = { op: 'put', collection: 'things', scope, doc: doc('twin', { serial: 'S1' }) };
+const takenKey: WriteOp = put(THINGS, scope, doc('twin', { serial: 'S1' }));
 
 describe.each(['memory', 'file'])('SQLite group commit (%s)', (where) => {
   let store: SqliteStore;
@@ -28,8 +31,8 @@ describe.each(['memory', 'file'])('SQLite group commit (%s)', (where) => {
   beforeEach(async () => {
     dir = where === 'file' ? fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-group-')) : undefined;
     store = new SqliteStore({ file: dir ? path.join(dir, 'w.sqlite') : ':memory:' });
-    await store.define('things', { keys: ['tag', 'serial'], unique: [{ key: 'serial' }] });
-    await store.write([put('kept', { v: 'original', tag: 'a' }), put('holder', { serial: 'S1' })]);
+    await store.define(named('things', { keys: ['tag', 'serial'], unique: [{ key: 'serial' }] }));
+    await store.write([putThing('kept', { v: 'original', tag: 'a' }), putThing('holder', { serial: 'S1' })]);
   });
   afterEach(async () => {
     await store.close();
@@ -46,34 +49,34 @@ describe.each(['memory', 'file'])('SQLite group commit (%s)', (where) => {
   }
   test.each(cases)('$name: the others commit, the failing one leaves nothing', async ({ failingAt, failing }) => {
     const writes: WriteOp[][] = [
-      [put('a1', { tag: 'x' }), put('a2')],
-      [put('b1'), put('b2', { tag: 'y' })],
-      [put('c1'), { op: 'delete', collection: 'things', scope, id: 'c-none' }],
+      [putThing('a1', { tag: 'x' }), putThing('a2')],
+      [putThing('b1'), putThing('b2', { tag: 'y' })],
+      [putThing('c1'), remove(THINGS, scope, 'c-none')],
     ];
     // The failing write first changes a stored row and adds one, then fails.
-    writes[failingAt] = [put('kept', { v: 'changed', tag: 'b' }), put('doomed'), failing];
+    writes[failingAt] = [putThing('kept', { v: 'changed', tag: 'b' }), putThing('doomed'), failing];
     const outcomes = await Promise.allSettled(writes.map((ops) => store.write(ops)));
 
     expect(outcomes.map((o) => o.status)).toEqual(writes.map((_, i) => (i === failingAt ? 'rejected' : 'fulfilled')));
     // A taken key reaches the caller as the store-neutral UniqueViolation, whichever thread committed.
     if (failing === takenKey) expect((outcomes[failingAt] as PromiseRejectedResult).reason).toBeInstanceOf(UniqueViolation);
     const expectedIds = ['a1', 'a2', 'b1', 'b2', 'c1'].filter((id) => !id.startsWith('abc'[failingAt]));
-    const stored = await Promise.all(expectedIds.map((id) => store.get('things', scope, id)));
+    const stored = await Promise.all(expectedIds.map((id) => store.get(named('things'), scope, id)));
     expect(stored.map((d) => d?._id)).toEqual(expectedIds);
-    expect(await store.get('things', scope, 'doomed')).toBeUndefined();
-    expect((await store.get('things', scope, 'kept'))?.v).toBe('original');
-    expect((await store.findOne('things', scope, { tag: 'b' }))).toBeUndefined();
-    expect((await store.findOne('things', scope, { tag: 'a' }))?._id).toBe('kept');
+    expect(await store.get(named('things'), scope, 'doomed')).toBeUndefined();
+    expect((await store.get(named('things'), scope, 'kept'))?.v).toBe('original');
+    expect((await store.findOne(named('things'), scope, { tag: 'b' }))).toBeUndefined();
+    expect((await store.findOne(named('things'), scope, { tag: 'a' }))?._id).toBe('kept');
   });
 
   test('a put that changes a key, the creation time or nothing but the body is found by its new values', async () => {
-    await store.write([put('kept', { v: 'body only', tag: 'a' })]);
-    expect((await store.findOne('things', scope, { tag: 'a' }))?.v).toBe('body only');
-    await store.write([put('kept', { v: 'new key', tag: 'c' })]);
-    expect([await store.findOne('things', scope, { tag: 'a' }), (await store.findOne('things', scope, { tag: 'c' }))?.v]).toEqual([undefined, 'new key']);
+    await store.write([putThing('kept', { v: 'body only', tag: 'a' })]);
+    expect((await store.findOne(named('things'), scope, { tag: 'a' }))?.v).toBe('body only');
+    await store.write([putThing('kept', { v: 'new key', tag: 'c' })]);
+    expect([await store.findOne(named('things'), scope, { tag: 'a' }), (await store.findOne(named('things'), scope, { tag: 'c' }))?.v]).toEqual([undefined, 'new key']);
     const older = { ...doc('kept', { tag: 'c' }), createdAt: '2025-01-01T00:00:00.000Z' };
-    await store.write([{ op: 'put', collection: 'things', scope, doc: older }]);
-    const { docs } = await store.list('things', scope, { limit: 1, sortBy: 'createdAt', order: 'asc', ranges: [{ field: 'createdAt', before: '2025-06-01T00:00:00.000Z' }] });
+    await store.write([put(THINGS, scope, older)]);
+    const { docs } = await store.list(named('things'), scope, { limit: 1, sortBy: 'createdAt', order: 'asc', ranges: [{ field: 'createdAt', before: '2025-06-01T00:00:00.000Z' }] });
     expect(docs.map((d) => d._id)).toEqual(['kept']);
   });
 });

@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { at, storeConformance } from './store-conformance';
+import { named } from '../support/named-collection';
+import { put } from '../../ports/store';
 
 const dirs: string[] = [];
 
@@ -27,20 +29,20 @@ describe('SQLite file', () => {
     const file = tempFile();
     const scope = { projectId: 'p1', live: true };
     const first = new SqliteStore({ file });
-    await first.define('things', { keys: ['tag'], point: 'geometry', due: 'expiresAt' });
+    await first.define(named('things', { keys: ['tag'], point: 'geometry', due: 'expiresAt' }));
     const d = { _id: 'a'.repeat(24), createdAt: at(1), updatedAt: at(2), tag: 't', geometry: { type: 'Point', coordinates: [1, 2] }, expiresAt: at(3) };
-    await first.write([{ op: 'put', collection: 'things', scope, doc: d }]);
+    await first.write([put(named('things'), scope, d)]);
     await first.projects.create({ _id: 'b'.repeat(24), name: 'kept', createdAt: at(0), settings: { fraud: true } }, []);
     await first.close();
     expect(fs.existsSync(file)).toBe(true);
 
     const second = new SqliteStore({ file });
-    await second.define('things', { keys: ['tag'], point: 'geometry', due: 'expiresAt' });
+    await second.define(named('things', { keys: ['tag'], point: 'geometry', due: 'expiresAt' }));
     try {
-      expect(await second.get('things', scope, d._id)).toEqual(d);
-      expect(await second.findOne('things', scope, { tag: 't' })).toEqual(d);
-      expect(await second.within('things', scope, { minLng: 0, minLat: 1, maxLng: 2, maxLat: 3 }, 10)).toEqual([d]);
-      expect((await second.due('things', at(10), 10)).map((x) => x.doc)).toEqual([d]);
+      expect(await second.get(named('things'), scope, d._id)).toEqual(d);
+      expect(await second.findOne(named('things'), scope, { tag: 't' })).toEqual(d);
+      expect(await second.within(named('things'), scope, { minLng: 0, minLat: 1, maxLng: 2, maxLat: 3 }, 10)).toEqual([d]);
+      expect((await second.due(named('things'), at(10), 10)).map((x) => x.doc)).toEqual([d]);
       expect((await second.projects.get('b'.repeat(24)))?.settings).toEqual({ fraud: true });
     } finally {
       await second.close();
@@ -64,7 +66,7 @@ describe('SQLite file', () => {
   test('a collection may declare at most four keys', async () => {
     const store = new SqliteStore({ file: ':memory:' });
     try {
-      await expect(store.define('wide', { keys: ['a', 'b', 'c', 'd', 'e'] })).rejects.toThrow('at most 4 keys');
+      await expect(store.define(named('wide', { keys: ['a', 'b', 'c', 'd', 'e'] }))).rejects.toThrow('at most 4 keys');
     } finally {
       await store.close();
     }

@@ -4,12 +4,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CollectionSpec, Store } from '../../ports/store';
+import { put, type CollectionSpec, type Store } from '../../ports/store';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { UniqueViolation } from '../../adapters/store/unique-violation';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from './store-postgres-support';
 import { announceSkip, envVar } from '../support/requires';
+import { named } from '../support/named-collection';
 
 const USERS: CollectionSpec = { keys: ['userId', 'deviceId'], unique: [{ key: 'userId' }, { key: 'deviceId', whenAbsent: 'userId' }] };
 const PLAIN: CollectionSpec = { keys: ['userId', 'deviceId'] };
@@ -35,19 +36,19 @@ describe.each(cases)('unique keys on %s', (_name, make) => {
     const db = make();
     const store = await db.open();
     try {
-      await store.define('users', USERS);
-      await store.write([{ op: 'put', collection: 'users', scope, doc: user('a', { userId: 'u1', deviceId: 'd1' }) }]);
-      const twin = store.write([{ op: 'put', collection: 'users', scope, doc: user('b', { userId: 'u1', deviceId: 'd2' }) }]);
+      await store.define(named('users', USERS));
+      await store.write([put(named('users'), scope, user('a', { userId: 'u1', deviceId: 'd1' }))]);
+      const twin = store.write([put(named('users'), scope, user('b', { userId: 'u1', deviceId: 'd2' }))]);
       await expect(twin).rejects.toBeInstanceOf(UniqueViolation);
-      expect(await store.get('users', scope, user('b', {})._id)).toBeUndefined();
+      expect(await store.get(named('users'), scope, user('b', {})._id)).toBeUndefined();
       // Same userId in the other environment, and a second user on one device when both have userIds: allowed.
-      await store.write([{ op: 'put', collection: 'users', scope: { ...scope, live: true }, doc: user('c', { userId: 'u1', deviceId: 'd1' }) }]);
-      await store.write([{ op: 'put', collection: 'users', scope, doc: user('d', { userId: 'u2', deviceId: 'd1' }) }]);
+      await store.write([put(named('users'), { ...scope, live: true }, user('c', { userId: 'u1', deviceId: 'd1' }))]);
+      await store.write([put(named('users'), scope, user('d', { userId: 'u2', deviceId: 'd1' }))]);
       // Devices are unique among users without a userId.
-      await store.write([{ op: 'put', collection: 'users', scope, doc: user('e', { deviceId: 'd9' }) }]);
-      await expect(store.write([{ op: 'put', collection: 'users', scope, doc: user('f', { deviceId: 'd9' }) }])).rejects.toBeInstanceOf(UniqueViolation);
+      await store.write([put(named('users'), scope, user('e', { deviceId: 'd9' }))]);
+      await expect(store.write([put(named('users'), scope, user('f', { deviceId: 'd9' }))])).rejects.toBeInstanceOf(UniqueViolation);
       // Rewriting the same document is not a twin.
-      await store.write([{ op: 'put', collection: 'users', scope, doc: { ...user('e', { deviceId: 'd9' }), updatedAt: '2026-01-02T00:00:00.000Z' } }]);
+      await store.write([put(named('users'), scope, { ...user('e', { deviceId: 'd9' }), updatedAt: '2026-01-02T00:00:00.000Z' })]);
       expect(store.warnings).toEqual([]);
     } finally {
       await store.close();
@@ -58,20 +59,20 @@ describe.each(cases)('unique keys on %s', (_name, make) => {
   test('an upgraded database holding twins still opens and says why the rule is off', async () => {
     const db = make();
     const before = await db.open();
-    await before.define('users', PLAIN);
+    await before.define(named('users', PLAIN));
     await before.write([
-      { op: 'put', collection: 'users', scope, doc: user('a', { userId: 'u1', deviceId: 'd1' }) },
-      { op: 'put', collection: 'users', scope, doc: user('b', { userId: 'u1', deviceId: 'd2' }) },
+      put(named('users'), scope, user('a', { userId: 'u1', deviceId: 'd1' })),
+      put(named('users'), scope, user('b', { userId: 'u1', deviceId: 'd2' })),
     ]);
     await before.close();
     const after = await db.open();
     try {
-      await after.define('users', USERS);
+      await after.define(named('users', USERS));
       expect(after.warnings).toEqual([expect.stringMatching(/^users\.userId is not enforced unique: existing duplicates/)]);
       // The other rule holds, and the data is intact.
-      expect((await after.list('users', scope, { limit: 10, sortBy: 'createdAt' })).docs).toHaveLength(2);
-      await after.write([{ op: 'put', collection: 'users', scope, doc: user('e', { deviceId: 'd9' }) }]);
-      await expect(after.write([{ op: 'put', collection: 'users', scope, doc: user('f', { deviceId: 'd9' }) }])).rejects.toBeInstanceOf(UniqueViolation);
+      expect((await after.list(named('users'), scope, { limit: 10, sortBy: 'createdAt' })).docs).toHaveLength(2);
+      await after.write([put(named('users'), scope, user('e', { deviceId: 'd9' }))]);
+      await expect(after.write([put(named('users'), scope, user('f', { deviceId: 'd9' }))])).rejects.toBeInstanceOf(UniqueViolation);
     } finally {
       await after.close();
       await db.cleanup();

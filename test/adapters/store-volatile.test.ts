@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BBox, CollectionSpec, Doc, ListQuery, Scope, Store, WriteOp } from '../../ports/store';
+import { put, type BBox, type CollectionSpec, type Doc, type ListQuery, type Scope, type Store, type WriteOp } from '../../ports/store';
 import { lngIntervals } from '../../adapters/store/lng-intervals';
 import { PostgresStore } from '../../adapters/store/postgres/postgres-store';
 import { RevisionConflict } from '../../adapters/store/revision-conflict';
@@ -18,6 +18,7 @@ import { COLLECTIONS, USERS as USER_DOCS } from '../../server/api/collections';
 import { listPage } from '../../server/api/list-query';
 import { announceSkip, envVar } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName, withClient } from './store-postgres-support';
+import { named } from '../support/named-collection';
 
 const USERS: CollectionSpec = COLLECTIONS.users;
 /** The users' declaration as it was before they were volatile: exact updated_at and point indexes. */
@@ -170,7 +171,8 @@ const cases: Array<[string, () => Backend]> = [['SQLite', sqliteBackend]];
 if (DATABASE_URL) cases.push(['PostgreSQL', postgresBackend]);
 else announceSkip('volatile collections on PostgreSQL', envVar('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test'));
 
-const put = (doc: Doc, expectRev?: number): WriteOp => ({ op: 'put', collection: 'users', scope, doc, ...(expectRev === undefined ? {} : { expectRev }) });
+const USERS_BY_NAME = named('users');
+const putUser = (doc: Doc, expectRev?: number): WriteOp => put(USERS_BY_NAME, scope, doc, expectRev === undefined ? {} : { expectRev });
 
 describe.each(cases)('volatile users on %s', (name, make) => {
   let backend: Backend;
@@ -185,9 +187,9 @@ describe.each(cases)('volatile users on %s', (name, make) => {
   });
 
   test('lists by updatedAt page through the hours in the order of a sort of every document', async () => {
-    await store.define('users', USERS);
+    await store.define(named('users', USERS));
     const docs = population(1500);
-    await store.write(docs.map((d) => put(d)));
+    await store.write(docs.map((d) => putUser(d)));
     expect(await allPages(store, 'desc', 40)).toEqual(byUpdated(docs, 'desc'));
     expect(await allPages(store, 'asc', 40)).toEqual(byUpdated(docs, 'asc'));
     // From a cursor on an hour's edge, and between two bounds.
@@ -195,18 +197,18 @@ describe.each(cases)('volatile users on %s', (name, make) => {
     expect(await allPages(store, 'desc', 25, edge)).toEqual(byUpdated(docs.filter((d) => d.updatedAt < edge), 'desc'));
     expect(await allPages(store, 'asc', 25, edge)).toEqual(byUpdated(docs.filter((d) => d.updatedAt > edge), 'asc'));
     const after = new Date(BASE + 2.5 * 3600_000).toISOString();
-    const between = await store.list('users', scope, { limit: 1000, sortBy: 'updatedAt', ranges: [{ field: 'updatedAt', after, before: edge }] });
+    const between = await store.list(named('users'), scope, { limit: 1000, sortBy: 'updatedAt', ranges: [{ field: 'updatedAt', after, before: edge }] });
     expect(between.docs.map((d) => d._id)).toEqual(byUpdated(docs.filter((d) => d.updatedAt > after && d.updatedAt < edge), 'desc'));
   });
 
   test('within answers exactly the points inside each box, across cell edges and the antimeridian', async () => {
-    await store.define('users', USERS);
+    await store.define(named('users', USERS));
     const docs = population(3000);
-    await store.write(docs.map((d) => put(d)));
+    await store.write(docs.map((d) => putUser(d)));
     const got: Array<[BBox, string[]]> = [];
     const want: Array<[BBox, string[]]> = [];
     for (const box of boxes()) {
-      got.push([box, (await store.within('users', scope, box, 10_000)).map((d) => d._id).sort()]);
+      got.push([box, (await store.within(named('users'), scope, box, 10_000)).map((d) => d._id).sort()]);
       want.push([box, inside(docs, box)]);
     }
     expect(got).toEqual(want);
@@ -216,8 +218,8 @@ describe.each(cases)('volatile users on %s', (name, make) => {
   });
 
   test('the plans read the hour index and the cell index', async () => {
-    await store.define('users', USERS);
-    await store.write(population(3000).map((d) => put(d)));
+    await store.define(named('users', USERS));
+    await store.write(population(3000).map((d) => putUser(d)));
     await backend.analyze();
     const page = await store.explainList('users', scope, { limit: 100, sortBy: 'updatedAt' });
     const cursor = await store.explainList('users', scope, { limit: 100, sortBy: 'updatedAt', ranges: [{ field: 'updatedAt', before: new Date(BASE + 8 * 3600_000).toISOString() }] });
@@ -233,59 +235,59 @@ describe.each(cases)('volatile users on %s', (name, make) => {
   });
 
   test('a table made before users were volatile is upgraded, and back, and again: same answers', async () => {
-    await store.define('users', EXACT);
+    await store.define(named('users', EXACT));
     const docs = population(600);
-    await store.write(docs.map((d) => put(d)));
+    await store.write(docs.map((d) => putUser(d)));
     const box: BBox = { minLng: 179.5, maxLng: 180.5, minLat: -60, maxLat: 60 };
-    const before = { pages: await allPages(store, 'desc', 30), within: (await store.within('users', scope, box, 1000)).map((d) => d._id).sort() };
+    const before = { pages: await allPages(store, 'desc', 30), within: (await store.within(named('users'), scope, box, 1000)).map((d) => d._id).sort() };
     expect(before).toEqual({ pages: byUpdated(docs, 'desc'), within: inside(docs, box) });
     await store.close();
 
     store = await backend.open();
-    await store.define('users', USERS);
+    await store.define(named('users', USERS));
     expect(await backend.indexes()).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
     expect(await backend.staleCoarse()).toBe(0);
-    expect({ pages: await allPages(store, 'desc', 30), within: (await store.within('users', scope, box, 1000)).map((d) => d._id).sort() }).toEqual(before);
+    expect({ pages: await allPages(store, 'desc', 30), within: (await store.within(named('users'), scope, box, 1000)).map((d) => d._id).sort() }).toEqual(before);
     await store.close();
 
     // Declared exact again, the coarse columns are no longer kept up to date (SQLite) or dropped
     // (PostgreSQL); a user moves to another hour and cell meanwhile.
     store = await backend.open();
-    await store.define('users', EXACT);
+    await store.define(named('users', EXACT));
     expect(await backend.indexes()).not.toContain('coll_users_updated_hour');
     const moved = user(3, new Date(BASE + 20 * 3600_000).toISOString(), 179.99, 0);
-    await store.write([put(moved)]);
+    await store.write([putUser(moved)]);
     const after = docs.map((d) => (d._id === moved._id ? moved : d));
     await store.close();
 
     store = await backend.open();
-    await store.define('users', USERS);
+    await store.define(named('users', USERS));
     expect(await backend.staleCoarse()).toBe(0);
     expect(await allPages(store, 'desc', 30)).toEqual(byUpdated(after, 'desc'));
-    expect((await store.within('users', scope, box, 1000)).map((d) => d._id).sort()).toEqual(inside(after, box));
-    expect((await store.list('users', scope, { limit: 1, sortBy: 'updatedAt' })).docs[0]._id).toBe(moved._id);
+    expect((await store.within(named('users'), scope, box, 1000)).map((d) => d._id).sort()).toEqual(inside(after, box));
+    expect((await store.list(named('users'), scope, { limit: 1, sortBy: 'updatedAt' })).docs[0]._id).toBe(moved._id);
   });
 
   test('updates within an hour and a cell, and out of them, keep revisions and their conflicts', async () => {
-    await store.define('users', USERS);
+    await store.define(named('users', USERS));
     const t = (s: number): string => new Date(BASE + s * 1000).toISOString();
-    await store.write([put(user(1, t(1), 10.001, 45.001), 0), put(user(2, t(2), 20, 45))]);
+    await store.write([putUser(user(1, t(1), 10.001, 45.001), 0), putUser(user(2, t(2), 20, 45))]);
     // Within the hour and the cell (the light rewrite), then out of both (the full update), each at the
     // revision read; a stale revision is refused either way and changes nothing.
-    await store.write([put(user(1, t(60), 10.002, 45.002), 1)]);
-    await expect(store.write([put(user(1, t(61), 10.003, 45.003, { by: 'stale' }), 1)])).rejects.toBeInstanceOf(RevisionConflict);
-    await expect(store.write([put(user(1, t(7200), 11, 46, { by: 'stale' }), 1)])).rejects.toBeInstanceOf(RevisionConflict);
-    expect(await store.get('users', scope, idOf(1))).toMatchObject({ updatedAt: t(60), _rev: 2 });
-    await store.write([put(user(1, t(7200), 11, 46), 2)]);
-    await expect(store.write([put(user(1, t(7201), 11, 46, { by: 'stale' }), 2)])).rejects.toBeInstanceOf(RevisionConflict);
+    await store.write([putUser(user(1, t(60), 10.002, 45.002), 1)]);
+    await expect(store.write([putUser(user(1, t(61), 10.003, 45.003, { by: 'stale' }), 1)])).rejects.toBeInstanceOf(RevisionConflict);
+    await expect(store.write([putUser(user(1, t(7200), 11, 46, { by: 'stale' }), 1)])).rejects.toBeInstanceOf(RevisionConflict);
+    expect(await store.get(named('users'), scope, idOf(1))).toMatchObject({ updatedAt: t(60), _rev: 2 });
+    await store.write([putUser(user(1, t(7200), 11, 46), 2)]);
+    await expect(store.write([putUser(user(1, t(7201), 11, 46, { by: 'stale' }), 2)])).rejects.toBeInstanceOf(RevisionConflict);
     // A plain put over a moved user, and a put that must not find the user.
-    await store.write([put(user(2, t(7300), 20.5, 45))]);
-    await expect(store.write([put(user(2, t(7400), 20.5, 45), 0)])).rejects.toBeInstanceOf(RevisionConflict);
-    expect([(await store.get('users', scope, idOf(1)))?._rev, (await store.get('users', scope, idOf(2)))?._rev]).toEqual([3, 2]);
+    await store.write([putUser(user(2, t(7300), 20.5, 45))]);
+    await expect(store.write([putUser(user(2, t(7400), 20.5, 45), 0)])).rejects.toBeInstanceOf(RevisionConflict);
+    expect([(await store.get(named('users'), scope, idOf(1)))?._rev, (await store.get(named('users'), scope, idOf(2)))?._rev]).toEqual([3, 2]);
     // The coarse columns followed every accepted write.
     expect(await backend.staleCoarse()).toBe(0);
-    expect((await store.list('users', scope, { limit: 5, sortBy: 'updatedAt' })).docs.map((d) => d._id)).toEqual([idOf(2), idOf(1)]);
-    expect((await store.within('users', scope, { minLng: 10.99, maxLng: 11.01, minLat: 45.99, maxLat: 46.01 }, 10)).map((d) => d._id)).toEqual([idOf(1)]);
+    expect((await store.list(named('users'), scope, { limit: 5, sortBy: 'updatedAt' })).docs.map((d) => d._id)).toEqual([idOf(2), idOf(1)]);
+    expect((await store.within(named('users'), scope, { minLng: 10.99, maxLng: 11.01, minLat: 45.99, maxLat: 46.01 }, 10)).map((d) => d._id)).toEqual([idOf(1)]);
   });
 });
 
@@ -310,12 +312,12 @@ describe('SQLite: an update within its hour and cell writes no index page', () =
     const file = path.join(dir, `${Math.random().toString(36).slice(2)}.sqlite`);
     const store = new SqliteStore({ file });
     try {
-      await store.define('users', spec);
+      await store.define(named('users', spec));
       const docs = Array.from({ length: 400 }, (_, i) => user(i, new Date(BASE + i * 1000).toISOString(), 10 + i / 10_000, 45));
-      await store.write(docs.map((d) => put(d)));
+      await store.write(docs.map((d) => putUser(d)));
       const wal = `${file}-wal`;
       const size = fs.statSync(wal).size;
-      await store.write([put(update(docs[200]), expectRev)]);
+      await store.write([putUser(update(docs[200]), expectRev)]);
       const pages = new Set(walPagesAfter(wal, size));
       const db = new Database(file, { readonly: true });
       try {
@@ -337,8 +339,8 @@ describe('SQLite: an update within its hour and cell writes no index page', () =
   test('rows an older version rewrote, not knowing the coarse columns, get them right at the next start', async () => {
     const file = path.join(dir, 'w.sqlite');
     let store = new SqliteStore({ file });
-    await store.define('users', USERS);
-    await store.write([put(user(1, new Date(BASE).toISOString(), 10, 45))]);
+    await store.define(named('users', USERS));
+    await store.write([putUser(user(1, new Date(BASE).toISOString(), 10, 45))]);
     await store.close();
     // What a version before volatile users does on this file: its exact index back, and a row rewritten
     // into another hour and cell by its own statement.
@@ -349,9 +351,9 @@ describe('SQLite: an update within its hour and cell writes no index page', () =
     db.close();
     store = new SqliteStore({ file });
     try {
-      await store.define('users', USERS);
-      expect((await store.within('users', scope, { minLng: 19.99, maxLng: 20.01, minLat: 49.99, maxLat: 50.01 }, 10)).map((d) => d._id)).toEqual([idOf(1)]);
-      expect((await store.list('users', scope, { limit: 1, sortBy: 'updatedAt', ranges: [{ field: 'updatedAt', after: new Date(BASE + 3600_000).toISOString() }] })).docs.map((d) => d._id)).toEqual([idOf(1)]);
+      await store.define(named('users', USERS));
+      expect((await store.within(named('users'), scope, { minLng: 19.99, maxLng: 20.01, minLat: 49.99, maxLat: 50.01 }, 10)).map((d) => d._id)).toEqual([idOf(1)]);
+      expect((await store.list(named('users'), scope, { limit: 1, sortBy: 'updatedAt', ranges: [{ field: 'updatedAt', after: new Date(BASE + 3600_000).toISOString() }] })).docs.map((d) => d._id)).toEqual([idOf(1)]);
     } finally {
       await store.close();
     }
@@ -382,15 +384,15 @@ pgTest('PostgreSQL: an update within its hour and cell is HOT', async () => {
     try {
       const store = await PostgresStore.open({ connectionString: DATABASE_URL as string, schema });
       try {
-        await store.define('users', spec);
+        await store.define(named('users', spec));
         const docs = Array.from({ length: 200 }, (_, i) => user(i, new Date(BASE + i * 1000).toISOString(), 10 + i / 10_000, 45, { notes: 'x'.repeat(300) }));
-        await store.write(docs.map((d) => put(d)));
+        await store.write(docs.map((d) => putUser(d)));
         for (let round = 1; round <= 3; round++) {
           // One write per update, as track makes them: the put at the revision read, and a plain put (an
           // upsert) in the last round. (One transaction rewriting every row of a page fills the page's
           // free space before any old version is dead and can be pruned.)
           for (const d of docs) {
-            await store.write([put({ ...d, updatedAt: new Date(Date.parse(d.updatedAt) + round * 10_000).toISOString(), speed: round }, round < 3 ? round : undefined)]);
+            await store.write([putUser({ ...d, updatedAt: new Date(Date.parse(d.updatedAt) + round * 10_000).toISOString(), speed: round }, round < 3 ? round : undefined)]);
           }
         }
       } finally {

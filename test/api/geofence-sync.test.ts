@@ -13,6 +13,7 @@ import { SMTPServer } from 'smtp-server';
 import { geofenceImportOf } from '../../server/features/geofence-import/geofence-import-feature';
 import { configFromEnv, type GeofenceImportConfig } from '../../server/config';
 import { startTestServer, type TestServer } from '../support/server';
+import { SYNC_SETTINGS } from '../../server/features/geofence-import/sync-store';
 
 interface S3rverInstance {
   run(): Promise<AddressInfo>;
@@ -314,7 +315,7 @@ describe('object storage (S3-compatible server)', () => {
     const shown = await server.request('GET', '/v1/geofence-sync', { key: server.keys.liveSk });
     expect(shown.body.sync).toMatchObject({ protocol: 's3', accessKeyId: 'S3RVER', secretAccessKeySet: true, liveObjectKey: 'exports/live.csv' });
     expect(JSON.stringify(shown.body)).not.toMatch(/secretAccessKey"|Sealed/);
-    const stored = await server.running.services.store.get('geofenceSync', { projectId: server.keys.id, live: false }, server.keys.id);
+    const stored = await server.running.services.store.get(SYNC_SETTINGS, { projectId: server.keys.id, live: false }, server.keys.id);
     expect(JSON.stringify(stored)).not.toContain('"S3RVER"}');
     expect(stored?.secretAccessKeySealed).toMatch(/^v1:/);
   });

@@ -2,9 +2,11 @@
 // beforeId = its _id) reaches every item once even when many share one timestamp, on SQLite and
 // PostgreSQL, and no page is longer than limit. Oldest first (order=asc) the cursor is createdAfter +
 // afterId, with the same guarantees.
-import type { Doc } from '../../ports/store';
+import { put } from '../../ports/store';
+import type { EventDoc } from '../../core/model/event';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
+import { EVENTS } from '../../server/api/collections';
 
 const stores = eachStore('cursor tests');
 
@@ -15,11 +17,11 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
   });
   afterAll(() => server?.close());
 
-  async function copiesOf(template: Doc, count: number, at: (i: number) => string, prefix: string): Promise<void> {
+  async function copiesOf(template: EventDoc, count: number, at: (i: number) => string, prefix: string): Promise<void> {
     const scope = { projectId: server.keys.id, live: false };
     const docs = Array.from({ length: count }, (_, i) => ({ ...template, _id: `${prefix}${String(i).padStart(23, '0')}`, createdAt: at(i), updatedAt: at(i) }));
     for (let i = 0; i < docs.length; i += 500) {
-      await server.running.services.store.write(docs.slice(i, i + 500).map((doc) => ({ op: 'put' as const, collection: 'events', scope, doc })));
+      await server.running.services.store.write(docs.slice(i, i + 500).map((doc) => (put(EVENTS, scope, doc))));
     }
   }
 
@@ -42,7 +44,7 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
   /** The events' _ids in list order as the store holds them: createdAt, then _id. */
   async function storedOrder(order: 'asc' | 'desc'): Promise<string[]> {
     const scope = { projectId: server.keys.id, live: false };
-    const { docs } = await server.running.services.store.list('events', scope, { limit: 10_000, sortBy: 'createdAt', order });
+    const { docs } = await server.running.services.store.list(EVENTS, scope, { limit: 10_000, sortBy: 'createdAt', order });
     return docs.map((d) => d._id);
   }
 
@@ -50,7 +52,7 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
     const r = await server.request('POST', '/v1/events', { key: server.keys.testPk, body: { type: 'opened_app', userId: 'cursor-user' } });
     expect(r.status).toBe(200);
     const scope = { projectId: server.keys.id, live: false };
-    const template = (await server.running.services.store.list('events', scope, { limit: 1, sortBy: 'createdAt' })).docs[0];
+    const template = (await server.running.services.store.list(EVENTS, scope, { limit: 1, sortBy: 'createdAt' })).docs[0];
     await copiesOf(template, 1005, () => '2026-01-01T00:00:00.000Z', 'a');
     // Groups of 7 sharing a millisecond: with pages of 100, most boundaries fall inside a group.
     await copiesOf(template, 700, (i) => new Date(Date.UTC(2025, 11, 1) + Math.floor(i / 7)).toISOString(), 'b');

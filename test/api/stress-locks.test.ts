@@ -6,6 +6,7 @@ import { LockWaitTimeout } from '../../ports/store';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
+import { named } from '../support/named-collection';
 
 const stores = eachStore('lock stress tests');
 
@@ -58,11 +59,11 @@ d('PostgreSQL withLock() holds no pool connection', () => {
   });
 
   test('50 nested sections on distinct keys with a 2-connection pool all run their queries', async () => {
-    await a.define('things', { keys: [] });
+    await a.define(named('things', { keys: [] }));
     const scope = { projectId: 'p', live: false };
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => a.withLock(`outer:${i}`, () => a.withLock(`inner:${i}`, async () => {
       await new Promise((r) => setTimeout(r, 5));
-      return (await a.get('things', scope, `missing-${i}`)) === undefined;
+      return (await a.get(named('things'), scope, `missing-${i}`)) === undefined;
     }))));
     expect(results.every(Boolean)).toBe(true);
   });

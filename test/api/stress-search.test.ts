@@ -1,11 +1,13 @@
 // Issue #10 items 4 and 10: the work one update's accuracy can cause is bounded, the geofence index's
 // antimeridian lookup is linear, and /v1/search/users is right near the poles, on the sphere, and past
 // 20,000 candidates; on SQLite and PostgreSQL where the store answers.
-import type { Doc } from '../../ports/store';
+import { put } from '../../ports/store';
+import type { UserDoc } from '../../core/model/user';
 import { GeofenceIndex } from '../../core/geofencing/geofence-index';
 import { haversineMeters } from '../../core/geo/sphere';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
+import { USERS } from '../../server/api/collections';
 
 const stores = eachStore('search stress tests');
 
@@ -67,16 +69,16 @@ describe.each(stores)('bounded updates and /v1/search/users on %s', (_name, conf
     const store = server.running.services.store;
     const scope = { projectId: server.keys.id, live: false };
     expect((await track('template', 30, 30)).status).toBe(200);
-    const template = (await store.findOne('users', scope, { userId: 'template' })) as Doc;
+    const template = (await store.findOne(USERS, scope, { userId: 'template' }))!;
     // 20,500 users on the southern half of a ring 900 m from the search point (lower latitudes: a lat/lng
     // index meets them first), then the nearest one, north of the point.
-    const docs: Doc[] = [];
+    const docs: UserDoc[] = [];
     for (let i = 0; i < 20_500; i++) {
       const angle = Math.PI + (Math.PI * (i + 0.5)) / 20_500;
-      const coordinates = [50 + (0.0081 * Math.cos(angle)) / Math.cos((50 * Math.PI) / 180), 50 + 0.0081 * Math.sin(angle)];
+      const coordinates: [number, number] = [50 + (0.0081 * Math.cos(angle)) / Math.cos((50 * Math.PI) / 180), 50 + 0.0081 * Math.sin(angle)];
       docs.push({ ...template, _id: `crowd${String(i).padStart(19, '0')}`, userId: `crowd-${i}`, deviceId: `crowd-${i}`, location: { type: 'Point', coordinates } });
     }
-    for (let i = 0; i < docs.length; i += 2000) await store.write(docs.slice(i, i + 2000).map((doc) => ({ op: 'put' as const, collection: 'users', scope, doc })));
+    for (let i = 0; i < docs.length; i += 2000) await store.write(docs.slice(i, i + 2000).map((doc) => (put(USERS, scope, doc))));
     expect((await track('nearest', 50.0001, 50)).status).toBe(200);
     const r = await server.request('GET', '/v1/search/users', { key: server.keys.testSk, query: { near: '50,50', radius: 1000, limit: 5 } });
     expect(r.status).toBe(200);

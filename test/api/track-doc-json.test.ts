@@ -2,25 +2,25 @@
 // their stored rows (#14). The texts must be what serialising the objects would give: the shown text byte
 // for byte JSON.stringify(publicView / publicEvent), the stored text a document equal to the object
 // without its revision (its hidden fields appended).
-import { REVISION_FIELD, withoutRevision } from '../../ports/store';
+import { REVISION_FIELD, withoutRevision, type Doc } from '../../ports/store';
 import { publicView } from '../../core/model/views';
 import { publicEvent } from '../../core/model/views';
-import type { UserDoc } from '../../core/model/user';
 import { eventJson, userJson } from '../../server/features/track/doc-json';
 
-function user(extra: Record<string, unknown>): UserDoc {
+/** A user-shaped document with any extra fields: the serialiser takes every document, declared or not. */
+function user(extra: Record<string, unknown>): Doc {
   return {
     _id: '6563f1a2b3c4d5e6f7a8b900', createdAt: '2026-11-23T00:00:00.000Z', updatedAt: '2026-11-23T00:01:00.000Z', live: false,
     deviceId: 'd-1', userId: 'u "quoted" é', location: { type: 'Point', coordinates: [2.35, 48.85] }, locationAccuracy: 5,
     geofences: [{ _id: 'g1', tag: 'shop', metadata: { a: [1, null] } }], actualUpdatedAt: '2026-11-23T00:01:00.000Z', _visits: [],
     ...extra,
-  } as UserDoc;
+  };
 }
 
-const cases: Array<[string, UserDoc]> = [
+const cases: Array<[string, Doc]> = [
   ['hidden fields and a revision', user({ _visits: [{ geofenceId: 'g1', enteredAt: '2026-11-23T00:00:00.000Z' }], [REVISION_FIELD]: 7, _trip: { id: 't' } })],
-  ['a hidden field first in key order', (() => { const { _visits: _v, ...rest } = user({}); return { _visits: [], ...rest } as UserDoc; })()],
-  ['no hidden field but the revision', (() => { const u = user({ [REVISION_FIELD]: 2 }) as Record<string, unknown>; delete u._visits; return u as UserDoc; })()],
+  ['a hidden field first in key order', (() => { const { _visits: _v, ...rest } = user({}); return { _visits: [], ...rest }; })()],
+  ['no hidden field but the revision', (() => { const u = user({ [REVISION_FIELD]: 2 }); delete u._visits; return u; })()],
   ['undefined values (left out, as JSON.stringify does)', user({ description: undefined, _hiddenUndefined: undefined })],
   // The track path's users list frozen geofence entries shared by every user inside (their texts are kept).
   ['frozen geofence entries among plain ones and holes', user({

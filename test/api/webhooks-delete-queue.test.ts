@@ -5,13 +5,15 @@
 //
 // The delivery poll is off: the receiver is a closed port and nothing is sent; the rows are copies of
 // one real row that a track update wrote, put in the Store directly to make a big queue quickly.
-import type { Doc, Scope } from '../../ports/store';
+import { put, type Scope } from '../../ports/store';
+import type { OutboxRow } from '../../core/model/webhook';
 import { newObjectId } from '../../core/object-id';
 import { webhooksOf } from '../../server/features/webhooks/webhooks-feature';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
 import { fastWebhooks } from './webhooks-config';
+import { OUTBOX } from '../../server/api/collections';
 
 const QUEUE_ROWS = 10_000;
 const CAFE = { lat: 40.7831, lng: -73.9712 };
@@ -39,12 +41,12 @@ describe.each(eachStore('large-queue delete tests'))('deleting a webhook with a 
     await track('seed', AWAY);
     expect((await track('seed', CAFE)).body.events).toHaveLength(1);
     // Every row here is pending (nothing is sent); the (webhook, state) index reads them in order.
-    const rowsOf = async (webhookId: string, limit = 1): Promise<Doc[]> =>
-      (await store.list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })).docs;
+    const rowsOf = async (webhookId: string, limit = 1): Promise<OutboxRow[]> =>
+      (await store.list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })).docs;
     const [row] = await rowsOf(hook._id);
     for (let made = 1; made < QUEUE_ROWS; made += 2000) {
       const n = Math.min(2000, QUEUE_ROWS - made);
-      await store.write(Array.from({ length: n }, () => ({ op: 'put' as const, collection: 'outbox', scope, doc: { ...row, _id: newObjectId(new Date()) } })));
+      await store.write(Array.from({ length: n }, () => (put(OUTBOX, scope, { ...row, _id: newObjectId(new Date()) }))));
     }
     expect(await rowsOf(hook._id, QUEUE_ROWS + 1)).toHaveLength(QUEUE_ROWS);
 

@@ -6,10 +6,14 @@ import { verifyRadarSignature, verifyWaymarkSignature } from '../../core/webhook
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { webhooksOf } from '../../server/features/webhooks/webhooks-feature';
 import { newObjectId } from '../../core/object-id';
-import type { Doc } from '../../ports/store';
+import { put, type Doc } from '../../ports/store';
+import type { OutboxRow } from '../../core/model/webhook';
+import { named } from '../support/named-collection';
 import { fastWebhooks } from './webhooks-config';
 import { until } from '../support/until';
 import { startReceiver, type Received, type TestReceiver } from './webhooks-receiver';
+import { OUTBOX } from '../../server/api/collections';
+import { SHARED_USERS } from '../../server/features/webhooks/webhook-docs';
 
 const CAFE = { lat: 40.7831, lng: -73.9712 };
 const AWAY = { lat: 40.77, lng: -73.98 };
@@ -125,7 +129,7 @@ test('an update that enters three geofences queues one row holding its user once
   const { keys, hook, path } = await setup({}, 3);
   const scope = { projectId: keys.id, live: false };
   const store = server.running.services.store;
-  const outbox = async (): Promise<Doc[]> => (await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', order: 'asc' })).docs;
+  const outbox = async (): Promise<OutboxRow[]> => (await store.list(OUTBOX, scope, { limit: 10, sortBy: 'createdAt', order: 'asc' })).docs;
   // The receiver asks the first request to come back in a second, so the queue can be seen meanwhile.
   receiver.script = [{ status: 503, headers: { 'retry-after': '1' } }];
   const events = await walkIn(keys.testPk, 'd1');
@@ -156,7 +160,7 @@ test('an update that enters three geofences queues one row holding its user once
   const logged = (await waitForLog(keys.testSk, hook._id, 4)).map((e) => e.outboxId).sort();
   expect(logged).toEqual([...ids].sort());
   await until('the row deleted', async () => (await outbox()).length === 0, 5000, 20);
-  expect((await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs).toEqual([]);
+  expect((await store.list(SHARED_USERS, scope, { limit: 10, sortBy: 'createdAt' })).docs).toEqual([]);
 
   // Requests that die become dead letters of their own, each with its user inline.
   receiver.fallback = { status: 500 };
@@ -182,7 +186,7 @@ test('a part of a queued row that dies becomes a dead letter, and the row goes o
   await waitForLog(keys.testSk, hook._id, 6);
   const dead = (await server.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
   expect(dead.map((d: { eventIds: string[] }) => d.eventIds)).toEqual([[events[1]._id]]);
-  await until('the row deleted', async () => (await store.list('outbox', scope, { limit: 10, sortBy: 'createdAt', equals: { state: 'pending' } })).docs.length === 0, 5000, 20);
+  await until('the row deleted', async () => (await store.list(OUTBOX, scope, { limit: 10, sortBy: 'createdAt', equals: { state: 'pending' } })).docs.length === 0, 5000, 20);
 });
 
 test('rows queued by an earlier version whose shared user is gone are sent with the user as stored now', async () => {
@@ -202,7 +206,8 @@ test('rows queued by an earlier version whose shared user is gone are sent with 
     nextAttemptAt: iso, enqueuedAt: iso, eventIds: [`old-${i}`], eventTypes: ['user.entered_geofence'], attempts: 0, origin: 'event',
     sharedUser: newObjectId(now), payloadJson: JSON.stringify({ event: { ...first.json.event, _id: `old-${i}` }, user: null }),
   }));
-  await store.write(rows.map((doc) => ({ op: 'put' as const, collection: 'outbox', scope, doc })));
+  // Rows in the shape an earlier version wrote (a shared user), put as untyped documents.
+  await store.write(rows.map((doc) => put(named(OUTBOX.name), scope, doc)));
   await receiver.waitFor((rs) => at(path)(rs).length === 4, undefined, 'the two old rows');
   const [, , third, fourth] = at(path)(receiver.received);
   expect([third.json.event._id, fourth.json.event._id]).toEqual(['old-0', 'old-1']);
@@ -227,9 +232,9 @@ test('rows queued before payloads were kept as text are sent byte for byte as th
   const [inline, shared] = [event(1), event(2)];
   // As the gateway stored them before: the payload as an object, the shared user as an object.
   await server.running.services.store.write([
-    { op: 'put', collection: 'outbox_users', scope, doc: { _id: sharedId, createdAt: iso, updatedAt: iso, user, expiresAt: new Date(now.getTime() + 86_400_000).toISOString() } },
-    { op: 'put', collection: 'outbox', scope, doc: row({ event: inline, user }) },
-    { op: 'put', collection: 'outbox', scope, doc: row({ event: shared, user: null }, { sharedUser: sharedId }) },
+    put(SHARED_USERS, scope, { _id: sharedId, createdAt: iso, updatedAt: iso, user, expiresAt: new Date(now.getTime() + 86_400_000).toISOString() }),
+    put(named(OUTBOX.name), scope, row({ event: inline, user })),
+    put(named(OUTBOX.name), scope, row({ event: shared, user: null }, { sharedUser: sharedId })),
   ]);
   await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'the two old rows');
   expect(at(path)(receiver.received).map((r) => r.body)).toEqual([JSON.stringify({ event: inline, user }), JSON.stringify({ event: shared, user })]);
@@ -437,11 +442,11 @@ test('clean-up drops delivery-log entries after 7 days, shared payload users (of
   const { keys, hook } = await setup({}, 2);
   const scope = { projectId: keys.id, live: false };
   const store = server.running.services.store;
-  const sharedUsers = async (): Promise<unknown[]> => (await store.list('outbox_users', scope, { limit: 10, sortBy: 'createdAt' })).docs;
+  const sharedUsers = async (): Promise<unknown[]> => (await store.list(SHARED_USERS, scope, { limit: 10, sortBy: 'createdAt' })).docs;
   // A shared user as earlier versions wrote them, kept for the maximum age (a day here) and a day more.
   const now = new Date();
   const expiresAt = new Date(now.getTime() + 2 * 24 * 3_600_000).toISOString();
-  await store.write([{ op: 'put', collection: 'outbox_users', scope, doc: { _id: newObjectId(now), createdAt: now.toISOString(), updatedAt: now.toISOString(), userJson: '{}', expiresAt } }]);
+  await store.write([put(SHARED_USERS, scope, { _id: newObjectId(now), createdAt: now.toISOString(), updatedAt: now.toISOString(), userJson: '{}', expiresAt })]);
   receiver.fallback = { status: 500 };
   await walkIn(keys.testPk, 'd1');
   await waitForLog(keys.testSk, hook._id, 8);

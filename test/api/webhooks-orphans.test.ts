@@ -7,19 +7,20 @@
 // The delivery poll is off (0): neither delivery nor the clean-up job runs on its own, and the test
 // runs the clean-up (DeliveryWorker.purge) itself at the times its schedule would, as
 // webhooks-delivery.test.ts does.
-import type { Scope } from '../../ports/store';
+import { put, remove, type Scope } from '../../ports/store';
 import { startServer, type RunningServer } from '../../server/app';
 import { configFromEnv, type GatewayConfig } from '../../server/config';
 import { silentLogger } from '../../ports/logger';
 import { newObjectId } from '../../core/object-id';
 import { webhooksOf, type WebhooksRuntime } from '../../server/features/webhooks/webhooks-feature';
-import type { EndpointLease } from '../../server/features/webhooks/webhook-docs';
 import { TOMBSTONE_GRACE_MS, WEBHOOK_TOMBSTONES } from '../../server/features/webhooks/webhook-tombstones';
 import { DATABASE_URL, describeWithPostgres, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
 import { eachStore } from '../support/each-store';
 import { startTestServer, tempDataDir, type ProjectKeys, type TestServer } from '../support/server';
 import { until } from '../support/until';
 import { fastWebhooks } from './webhooks-config';
+import { EVENTS, OUTBOX } from '../../server/api/collections';
+import { ENDPOINT_LEASES } from '../../server/features/webhooks/webhook-docs';
 
 const CAFE = { lat: 40.7831, lng: -73.9712 };
 const AWAY = { lat: 40.77, lng: -73.98 };
@@ -59,9 +60,9 @@ function probe(runtime: WebhooksRuntime, running: RunningServer, scope: Scope) {
   const { store } = running.services;
   return {
     /** The outbox rows of a webhook, any state. */
-    rows: async (webhookId: string) => (await store.list('outbox', scope, { equals: { webhookId }, sortBy: 'createdAt', limit: 100 })).docs,
+    rows: async (webhookId: string) => (await store.list(OUTBOX, scope, { equals: { webhookId }, sortBy: 'createdAt', limit: 100 })).docs,
     tombstone: (webhookId: string) => store.get(WEBHOOK_TOMBSTONES, scope, webhookId),
-    lease: (webhookId: string) => store.get('webhook_leases', scope, webhookId),
+    lease: (webhookId: string) => store.get(ENDPOINT_LEASES, scope, webhookId),
     purge: (at: number) => runtime.worker.purge(new Date(at)),
   };
 }
@@ -91,7 +92,7 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
 
     // Two track writes in flight: they read the webhook list (both webhooks) before the delete and
     // commit after it, the way an update racing the DELETE does.
-    const event = (await store.get('events', scope, entry._id))!;
+    const event = (await store.get(EVENTS, scope, entry._id))!;
     const late = [
       await runtime.service.outboxFor(scope, [event], null, new Date()),
       await runtime.service.outboxFor(scope, [event], null, new Date()),
@@ -109,7 +110,7 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
     await store.write(late[0].ops);
     // A dead row too: the sweep takes rows whatever their state.
     const [orphan] = await p.rows(gone);
-    await store.write([{ op: 'put', collection: 'outbox', scope, doc: { ...orphan, _id: newObjectId(new Date()), state: 'dead' } }]);
+    await store.write([put(OUTBOX, scope, { ...orphan, _id: newObjectId(new Date()), state: 'dead' })]);
     expect(await p.rows(gone)).toHaveLength(2);
     expect(await p.rows(kept)).toHaveLength(2);
 
@@ -153,7 +154,7 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
     const before = Date.now();
     // remove()'s first step alone, as when the node dies right after it: the webhook stays.
     await runtime.worker.retire(env.scope, env.kept);
-    const lease = (await p.lease(env.kept)) as EndpointLease;
+    const lease = (await p.lease(env.kept))!;
     expect(lease.owner).toBe('deleted');
     const parkedMs = Date.parse(lease.until) - before;
     expect(parkedMs).toBeGreaterThan(0);

@@ -11,6 +11,9 @@ import { startTestServer, type TestServer } from '../support/server';
 import { fastWebhooks } from './webhooks-config';
 import { startReceiver, type TestReceiver } from './webhooks-receiver';
 import { announceSkip, envVar } from '../support/requires';
+import { put } from '../../ports/store';
+import { OUTBOX } from '../../server/api/collections';
+import { ENDPOINT_LEASES } from '../../server/features/webhooks/webhook-docs';
 
 const CAFE = { lat: 40.7831, lng: -73.9712 };
 const AWAY = { lat: 40.77, lng: -73.98 };
@@ -71,7 +74,7 @@ describe.each(stores)('delivery wake-up on %s', (_name, schema) => {
     await worker.idle();
     const got = receiver.received.filter((r) => r.path === path).map((r) => r.json.event._id as string);
     expect(got).toEqual(sent);
-    const pending = await server.running.services.store.list('outbox', scope, { equals: { webhookId: hookId, state: 'pending' }, sortBy: 'createdAt', limit: 10 });
+    const pending = await server.running.services.store.list(OUTBOX, scope, { equals: { webhookId: hookId, state: 'pending' }, sortBy: 'createdAt', limit: 10 });
     expect(pending.docs).toEqual([]);
     const log = await server.request('GET', `/v1/webhooks/${hookId}/deliveries`, { key: sk });
     expect(log.body.deliveries.map((d: { outcome: string }) => d.outcome)).toEqual(sent.map(() => 'delivered'));
@@ -82,7 +85,7 @@ describe.each(stores)('delivery wake-up on %s', (_name, schema) => {
     const scope = { projectId, live: false };
     const until = new Date(Date.now() + 20_000).toISOString();
     const now = new Date().toISOString();
-    await server.running.services.store.write([{ op: 'put', collection: 'webhook_leases', scope, doc: { _id: hookId, createdAt: now, updatedAt: now, owner: 'node-dead', until } }]);
+    await server.running.services.store.write([put(ENDPOINT_LEASES, scope, { _id: hookId, createdAt: now, updatedAt: now, owner: 'node-dead', until })]);
     const worker = webhooksOf(server.running.services)!.worker;
     await track(key, 'lease-1', AWAY);
     await track(key, 'lease-1', CAFE);

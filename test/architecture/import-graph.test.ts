@@ -4,9 +4,9 @@
 // is gone, so the lists only shrink.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ROOT, sourceFiles } from './source-files';
 import { FEATURE_IMPORTS_KNOWN, FILE_CYCLES_KNOWN, FOLDER_CYCLES_KNOWN, RULE_BREAKS_KNOWN } from './known-violations';
 
-const ROOT = path.resolve(__dirname, '../..');
 const LAYERS = ['core', 'ports', 'adapters', 'importers', 'server'] as const;
 type Layer = (typeof LAYERS)[number];
 
@@ -25,14 +25,6 @@ const IMPURE = /^(node:)?(http|https|net|dns|child_process|worker_threads|expres
 const FILES = /^(node:)?fs(\/promises)?$/;
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm;
-
-export function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) return sourceFiles(rel);
-    return e.name.endsWith('.ts') ? [rel] : [];
-  });
-}
 
 /** The repository file a relative specifier names, or `package:NAME` for a bare one. */
 function target(from: string, spec: string): string {

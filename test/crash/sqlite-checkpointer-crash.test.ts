@@ -30,7 +30,7 @@ function childSource(outDir: string, file: string, round: number): string {
     const scope = { projectId: 'p', live: false };
     const filler = 'f'.repeat(${FILLER_CHARS});
     (async () => {
-      await store.define('things', { keys: ['loop'] });
+      await store.define({ name: 'things', spec: { keys: ['loop'] } });
       await Promise.all(Array.from({ length: ${LOOPS} }, async (_, loop) => {
         for (let n = 0; ; n += ${PER_WRITE}) {
           const ops = [];

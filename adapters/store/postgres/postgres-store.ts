@@ -15,9 +15,9 @@ import { lngIntervals } from '../lng-intervals';
 import { gridLayout, mergeGroups, type GridGroup } from '../grid-cells';
 import { cellOf, cellRows, hourOf } from '../coarse-index';
 import type {
-  BBox, CollectionRef, CollectionSpec, Doc, DocBase, DueDoc, GridCount, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
+  BBox, Collection, CollectionSpec, Doc, DocBase, DueDoc, GridCount, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../../../ports/store';
-import { collectionName, REVISION_FIELD, withoutRevision } from '../../../ports/store';
+import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';
@@ -56,7 +56,7 @@ export interface PostgresStoreOptions {
 }
 
 /** A row of a collection whose documents are T (the handle it was read through says so). */
-interface DocRow<T extends DocBase = Doc> {
+interface DocRow<T extends DocBase> {
   doc: T & { [REVISION_FIELD]?: number };
   /** Versioned collections only (bigint: a string from the driver). */
   rev?: string;
@@ -155,7 +155,8 @@ export class PostgresStore implements Store {
    * earlier versions (collection-schema.ts), under the migration lock: nodes starting together on one
    * database take turns, and the later ones find the work done.
    */
-  async define(collection: string, spec: CollectionSpec): Promise<void> {
+  async define(handle: Collection<DocBase>): Promise<void> {
+    const { name: collection, spec } = handle;
     if (spec.keys.length > KEY_COLUMNS.length) throw new Error(`collection ${collection}: at most ${KEY_COLUMNS.length} keys`);
     const client = await this.pool.connect();
     let released = false;
@@ -209,21 +210,21 @@ export class PostgresStore implements Store {
     };
   }
 
-  async get<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, id: string): Promise<T | undefined> {
-    const collection = collectionName(ref);
+  async get<T extends DocBase>(ref: Collection<T>, scope: Scope, id: string): Promise<T | undefined> {
+    const collection = ref.name;
     const { spec, table } = this.collection(collection);
     const text = `SELECT ${docColumns(spec)} FROM ${table} WHERE project_id = $1 AND live = $2 AND id = $3`;
     const r = await this.pool.query<DocRow<T>>({ name: this.named(text), text, values: [scope.projectId, scope.live, id] });
     return r.rows[0] ? docOf(r.rows[0]) : undefined;
   }
 
-  async findOne<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined> {
+  async findOne<T extends DocBase>(ref: Collection<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined> {
     const { docs } = await this.list(ref, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
     return docs[0];
   }
 
-  async findRef(ref: CollectionRef<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
-    const collection = collectionName(ref);
+  async findRef(ref: Collection<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+    const collection = ref.name;
     const columns = this.collection(collection).spec.versioned ? 'id, rev' : 'id';
     const { text, values } = this.listSql(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match }, columns);
     const row = (await this.pool.query<{ id: string; rev?: string | number }>(text, values)).rows[0];
@@ -258,16 +259,16 @@ export class PostgresStore implements Store {
     return { text: `SELECT ${columns ?? docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sort} LIMIT ${limit}`, values: p.values };
   }
 
-  async list<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>> {
-    const collection = collectionName(ref);
+  async list<T extends DocBase>(ref: Collection<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>> {
+    const collection = ref.name;
     const { text, values } = this.listSql(collection, scope, query);
     const r = await this.pool.query<DocRow<T>>(text, values);
     const hasMore = r.rows.length > query.limit;
     return { docs: r.rows.slice(0, query.limit).map(docOf), hasMore };
   }
 
-  async count(ref: CollectionRef<DocBase>, scope: Scope, query: ListQuery): Promise<number> {
-    const collection = collectionName(ref);
+  async count(ref: Collection<DocBase>, scope: Scope, query: ListQuery): Promise<number> {
+    const collection = ref.name;
     const { text, values } = this.listSql(collection, scope, query, 'id');
     const r = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM (${text}) AS page`, values);
     return Math.min(Number(r.rows[0].n), Math.max(0, Math.floor(query.limit)));
@@ -288,8 +289,8 @@ export class PostgresStore implements Store {
     return { text: `SELECT ${docColumns(spec)} FROM ${table} WHERE ${where} LIMIT ${p.add(limit)}`, values: p.values };
   }
 
-  async countGrid(ref: CollectionRef<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]> {
-    const collection = collectionName(ref);
+  async countGrid(ref: Collection<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]> {
+    const collection = ref.name;
     const layout = gridLayout(box, columns, rows);
     if (!layout) return [];
     const { spec, table } = this.collection(collection);
@@ -332,8 +333,8 @@ export class PostgresStore implements Store {
     return where.join(' AND ');
   }
 
-  async within<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {
-    const collection = collectionName(ref);
+  async within<T extends DocBase>(ref: Collection<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {
+    const collection = ref.name;
     const { text, values } = this.withinSql(collection, scope, box, limit, query);
     const r = await this.pool.query<DocRow<T>>(text, values);
     return r.rows.map(docOf);
@@ -346,8 +347,8 @@ export class PostgresStore implements Store {
     return r.rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
-  async scan<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void> {
-    const collection = collectionName(ref);
+  async scan<T extends DocBase>(ref: Collection<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void> {
+    const collection = ref.name;
     const { spec, table } = this.collection(collection);
     const text = `SELECT id, ${docColumns(spec)} FROM ${table} WHERE project_id = $1 AND live = $2 AND id > $3 ORDER BY id LIMIT $4`;
     let after = '';
@@ -361,8 +362,8 @@ export class PostgresStore implements Store {
     }
   }
 
-  async due<T extends DocBase = Doc>(ref: CollectionRef<T>, at: string, limit: number): Promise<Array<DueDoc<T>>> {
-    const collection = collectionName(ref);
+  async due<T extends DocBase>(ref: Collection<T>, at: string, limit: number): Promise<Array<DueDoc<T>>> {
+    const collection = ref.name;
     const { spec, table } = this.collection(collection);
     const r = await this.pool.query<DocRow<T> & { project_id: string; live: boolean }>(
       `SELECT project_id, live, ${docColumns(spec)} FROM ${table}
@@ -453,8 +454,8 @@ export class PostgresStore implements Store {
     });
   }
 
-  async scopes(ref: CollectionRef<DocBase>): Promise<Scope[]> {
-    const collection = collectionName(ref);
+  async scopes(ref: Collection<DocBase>): Promise<Scope[]> {
+    const collection = ref.name;
     const r = await this.pool.query<{ project_id: string; live: boolean }>(
       `SELECT DISTINCT project_id, live FROM ${this.collection(collection).table} ORDER BY project_id, live`,
     );

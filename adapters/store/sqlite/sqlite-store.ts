@@ -10,11 +10,11 @@ import { KeyedMutex } from '../keyed-mutex';
 import { lngIntervals } from '../lng-intervals';
 import { gridLayout, mergeGroups, type GridGroup } from '../grid-cells';
 import type {
-  ApiKeyRecord, BBox, CollectionRef, CollectionSpec, Doc, DocBase, DueDoc, ListQuery, ListResult, ProjectRecord,
+  ApiKeyRecord, BBox, Collection, CollectionSpec, Doc, DocBase, DueDoc, ListQuery, ListResult, ProjectRecord,
   ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp, GridCount,
 } from '../../../ports/store';
 import { ChangeLogReader, changeNotes, newNodeId, noteProjectChange } from './change-log';
-import { collectionName, REVISION_FIELD, withoutRevision } from '../../../ports/store';
+import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';
@@ -175,7 +175,8 @@ export class SqliteStore implements Store {
    * they were and the next start moves them. Indexes of the table that the declaration no longer asks for
    * are dropped.
    */
-  async define(collection: string, spec: CollectionSpec): Promise<void> {
+  async define(handle: Collection<DocBase>): Promise<void> {
+    const { name: collection, spec } = handle;
     const { table, indexes } = collectionTable(collection, spec);
     this.specs.set(collection, spec);
     this.db.transaction(() => {
@@ -288,20 +289,20 @@ export class SqliteStore implements Store {
     });
   }
 
-  async get<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, id: string): Promise<T | undefined> {
-    const collection = collectionName(ref);
+  async get<T extends DocBase>(ref: Collection<T>, scope: Scope, id: string): Promise<T | undefined> {
+    const collection = ref.name;
     const spec = this.spec(collection);
     const row = this.statement(`SELECT ${docColumns(spec)} FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id = ?`).get(scope.projectId, scope.live ? 1 : 0, id) as DocRow | undefined;
     return row ? docOf<T>(row) : undefined;
   }
 
-  async findOne<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined> {
+  async findOne<T extends DocBase>(ref: Collection<T>, scope: Scope, match: Record<string, Scalar>): Promise<T | undefined> {
     const { docs } = await this.list(ref, scope, { limit: 1, sortBy: 'updatedAt', equals: match });
     return docs[0];
   }
 
-  async findRef(ref: CollectionRef<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
-    const collection = collectionName(ref);
+  async findRef(ref: Collection<DocBase>, scope: Scope, match: Record<string, Scalar>): Promise<{ id: string; rev: number | undefined } | undefined> {
+    const collection = ref.name;
     const columns = this.spec(collection).versioned ? 'id, rev' : 'id';
     const { sql, args } = this.listSql(collection, scope, { limit: 1, sortBy: 'updatedAt', equals: match }, columns);
     const row = this.statement(sql).get(...args) as { id: string; rev?: number } | undefined;
@@ -388,16 +389,16 @@ export class SqliteStore implements Store {
     return { sql: `SELECT ${select} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sortColumn} ${order}, id ${order} LIMIT ${limit}`, args };
   }
 
-  async list<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>> {
-    const collection = collectionName(ref);
+  async list<T extends DocBase>(ref: Collection<T>, scope: Scope, query: ListQuery): Promise<ListResult<T>> {
+    const collection = ref.name;
     const { sql, args } = this.listSql(collection, scope, query);
     const rows = this.statement(sql).all(...args) as DocRow[];
     const hasMore = rows.length > query.limit;
     return { docs: rows.slice(0, query.limit).map((row) => docOf<T>(row)), hasMore };
   }
 
-  async count(ref: CollectionRef<DocBase>, scope: Scope, query: ListQuery): Promise<number> {
-    const collection = collectionName(ref);
+  async count(ref: Collection<DocBase>, scope: Scope, query: ListQuery): Promise<number> {
+    const collection = ref.name;
     const { sql, args } = this.listSql(collection, scope, query, 'id');
     const { n } = this.statement(`SELECT COUNT(*) AS n FROM (${sql})`).get(...args) as { n: number };
     return Math.min(n, Math.max(0, Math.floor(query.limit)));
@@ -436,8 +437,8 @@ export class SqliteStore implements Store {
     return { where: where.join(' AND '), args };
   }
 
-  async countGrid(ref: CollectionRef<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]> {
-    const collection = collectionName(ref);
+  async countGrid(ref: Collection<DocBase>, scope: Scope, box: BBox, columns: number, rows: number): Promise<GridCount[]> {
+    const collection = ref.name;
     const layout = gridLayout(box, columns, rows);
     if (!layout) return [];
     const { where, args } = this.withinWhere(this.spec(collection), scope, box, {});
@@ -448,8 +449,8 @@ export class SqliteStore implements Store {
     return mergeGroups(layout, groups);
   }
 
-  async within<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {
-    const collection = collectionName(ref);
+  async within<T extends DocBase>(ref: Collection<T>, scope: Scope, box: BBox, limit: number, query: Pick<ListQuery, 'metadata' | 'equals'> = {}): Promise<T[]> {
+    const collection = ref.name;
     const { sql, args } = this.withinSql(collection, scope, box, limit, query);
     return (this.statement(sql).all(...args) as DocRow[]).map((row) => docOf<T>(row));
   }
@@ -461,8 +462,8 @@ export class SqliteStore implements Store {
     return rows.map((r) => r.detail).join('\n');
   }
 
-  async scan<T extends DocBase = Doc>(ref: CollectionRef<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void> {
-    const collection = collectionName(ref);
+  async scan<T extends DocBase>(ref: Collection<T>, scope: Scope, onBatch: (docs: T[]) => void): Promise<void> {
+    const collection = ref.name;
     const spec = this.spec(collection);
     const stmt = this.statement(
       `SELECT id, ${docColumns(spec)} FROM ${tableName(collection)} WHERE project_id = ? AND live = ? AND id > ? ORDER BY id LIMIT ${SCAN_BATCH}`,
@@ -483,8 +484,8 @@ export class SqliteStore implements Store {
     }
   }
 
-  async due<T extends DocBase = Doc>(ref: CollectionRef<T>, at: string, limit: number): Promise<Array<DueDoc<T>>> {
-    const collection = collectionName(ref);
+  async due<T extends DocBase>(ref: Collection<T>, at: string, limit: number): Promise<Array<DueDoc<T>>> {
+    const collection = ref.name;
     const spec = this.spec(collection);
     const rows = this.statement(`SELECT project_id, live, ${docColumns(spec)} FROM ${tableName(collection)} WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ${Math.max(0, Math.floor(limit))}`)
       .all(at) as Array<DocRow & { project_id: string; live: number }>;
@@ -588,8 +589,8 @@ export class SqliteStore implements Store {
     return this.locks.run(key, fn);
   }
 
-  async scopes(ref: CollectionRef<DocBase>): Promise<Scope[]> {
-    const collection = collectionName(ref);
+  async scopes(ref: Collection<DocBase>): Promise<Scope[]> {
+    const collection = ref.name;
     this.spec(collection);
     const rows = this.statement(`SELECT DISTINCT project_id, live FROM ${tableName(collection)}`).all() as Array<{ project_id: string; live: number }>;
     return rows.map((r) => ({ projectId: r.project_id, live: r.live === 1 }));

@@ -92,7 +92,10 @@ export function eventRoutes(services: { store: Store; outbox: EventOutbox }): Ro
         } else {
           event.user = publicView({ userId, deviceId, installId });
         }
-        for (const [k, v] of Object.entries({ metadata, revenue, duration, installId })) if (v !== undefined) event[k] = v;
+        if (metadata !== undefined) event.metadata = metadata;
+        if (revenue !== undefined) event.revenue = revenue;
+        if (duration !== undefined) event.duration = duration;
+        if (installId !== undefined) event.installId = installId;
         // Conversions reach webhooks like track's events: outbox rows in the same write.
         const outbox = await services.outbox.opsFor(scope, [event], user ? publicView(user) : null, now);
         await store.write([put(EVENTS, scope, event), ...outbox]);

@@ -4,16 +4,17 @@
 //
 //   GET /v1/users/:id/fraud               → { fraudOverride: { bypassed, blocked } }
 //   PUT /v1/users/:id/fraud {bypassed?, blocked?} → the same, after the change
-import type { Store } from '../../../ports/store';
+import { put, type Store } from '../../../ports/store';
+import type { FraudOverride, UserDoc } from '../../../core/model/user';
+import { USERS } from '../../api/collections';
 import { NotFound } from '../../http/errors';
 import { readBoolean } from '../../http/params';
 import type { Route } from '../../http/route';
 import { userLockKey } from '../../track-step';
 import { findUser } from '../../api/user-lookup';
-import type { FraudOverride } from './fraud-track-step';
 
-function overrideOf(user: Record<string, unknown>): Required<FraudOverride> {
-  const o = (user._fraudOverride as FraudOverride | undefined) ?? {};
+function overrideOf(user: UserDoc): Required<FraudOverride> {
+  const o = user._fraudOverride ?? {};
   return { bypassed: o.bypassed === true, blocked: o.blocked === true };
 }
 
@@ -37,13 +38,13 @@ export function fraudRoutes(store: Store): Route[] {
         const found = await findUser(store, scope, params.id);
         if (!found) throw notFound(params.id);
         // Under the user's track lock: an update in flight would otherwise write back the old value.
-        return store.withLock(userLockKey(scope, found.userId as string | undefined, String(found.deviceId)), async () => {
-          const user = await store.get('users', scope, found._id);
+        return store.withLock(userLockKey(scope, found.userId, found.deviceId), async () => {
+          const user = await store.get(USERS, scope, found._id);
           if (!user) throw notFound(params.id);
           const next = overrideOf(user);
           if (bypassed !== undefined) next.bypassed = bypassed;
           if (blocked !== undefined) next.blocked = blocked;
-          await store.write([{ op: 'put', collection: 'users', scope, doc: { ...user, _fraudOverride: next, updatedAt: user.updatedAt } }]);
+          await store.write([put(USERS, scope, { ...user, _fraudOverride: next, updatedAt: user.updatedAt })]);
           return { body: { fraudOverride: next } };
         });
       },

@@ -4,18 +4,12 @@
 // fails, and holds the update back when the project blocks failing updates (held-update.ts).
 // With the setting off the user has no `fraud` field (one kept from an "on" period is dropped).
 import type { IpLocator } from '../../../ports/ip-locator';
-import { checkFraud, type FraudObject } from '../../../core/fraud';
+import { checkFraud } from '../../../core/fraud';
 import type { LngLat } from '../../../core/types';
 import type { Logger } from '../../../ports/logger';
 import type { TrackStep, TrackUpdate } from '../../track-step';
 import type { UserDoc } from '../../../core/model/user';
 import { holdBack } from './held-update';
-
-/** Operator decisions about one user, kept on the user (see fraud-routes.ts). */
-export interface FraudOverride {
-  bypassed?: boolean;
-  blocked?: boolean;
-}
 
 export class FraudTrackStep implements TrackStep {
   constructor(
@@ -29,13 +23,13 @@ export class FraudTrackStep implements TrackStep {
       delete user.fraud;
       return;
     }
-    const override = (previous?._fraudOverride as FraudOverride | undefined) ?? {};
+    const override = previous?._fraudOverride ?? {};
     const fraud = checkFraud({
       at,
       location: input.location,
       accuracy: input.accuracy,
       previous: previousPosition(previous),
-      previousFraud: previous?.fraud as Partial<FraudObject> | undefined,
+      previousFraud: previous?.fraud,
       mode: tripMode(previous, input.tripOptions),
       hints: input.fraudHints ?? {},
       proxy: this.proxy(ctx.ip),
@@ -72,7 +66,7 @@ function previousPosition(previous: UserDoc | undefined): { location: LngLat; ac
 
 /** The user's open trip's mode, else the mode the update's tripOptions ask for. */
 function tripMode(previous: UserDoc | undefined, tripOptions: Record<string, unknown> | undefined): string | undefined {
-  const tripMode = (previous?.trip as { mode?: unknown } | undefined)?.mode;
+  const tripMode = previous?.trip?.mode;
   if (typeof tripMode === 'string') return tripMode;
   return typeof tripOptions?.mode === 'string' ? tripOptions.mode : undefined;
 }

@@ -22,6 +22,6 @@ export function holdBack(update: TrackUpdate): void {
     ? { ...previous, actualUpdatedAt: user.actualUpdatedAt }
     : { ...Object.fromEntries(NEW_USER_FIELDS.filter((f) => user[f] !== undefined).map((f) => [f, user[f]])), geofences: [], _visits: [] };
   // In place: TrackService writes this very object.
-  for (const key of Object.keys(user)) delete user[key];
-  Object.assign(user as UserDoc, kept);
+  for (const key of Object.keys(user)) Reflect.deleteProperty(user, key);
+  Object.assign(user, kept);
 }

@@ -6,6 +6,7 @@ import type { Scope, Store } from '../../../ports/store';
 import { parseGeofenceCsvAsync, type GeofenceCsvError, type GeofenceCsvRow } from '../../../importers/geofences-csv';
 import type { Geofence } from '../../../core/types';
 import type { Geofences } from '../../../ports/geofences';
+import { GEOFENCES } from '../../api/collections';
 
 export interface ImportOptions {
   /** Data rows validated so far, and the total; then the write, as ('write', 0, n) and ('write', n, n). */
@@ -135,7 +136,7 @@ export class GeofenceImporter {
       return found;
     }
     const wanted = new Set(rows.map(({ input }) => pairKey(input.tag as string, input.externalId as string)));
-    await this.store.scan('geofences', scope, (docs) => {
+    await this.store.scan(GEOFENCES, scope, (docs) => {
       for (const d of docs) {
         const key = pairKey(String(d.tag), String(d.externalId));
         // findByKey answers the newest of duplicates; keep the same one here.

@@ -186,7 +186,7 @@ export function settingsAsBody(s: StoredSyncSettings | undefined): Record<string
   const body: Record<string, unknown> = {};
   for (const f of SETTINGS_FIELDS) {
     if (f === 'secretAccessKey') continue;
-    const value = (s as unknown as Record<string, unknown>)[f];
+    const value = s[f];
     if (value !== undefined) body[f] = value;
   }
   return body;
@@ -197,7 +197,7 @@ export function publicSettings(s: StoredSyncSettings | undefined): Record<string
   const view: Record<string, unknown> = {};
   for (const f of SETTINGS_FIELDS) {
     if (f === 'secretAccessKey') continue;
-    view[f] = (s as unknown as Record<string, unknown> | undefined)?.[f] ?? (f === 'enabled' ? false : null);
+    view[f] = s?.[f] ?? (f === 'enabled' ? false : null);
   }
   view.secretAccessKeySet = s?.secretAccessKeySealed !== undefined;
   return view;

@@ -2,15 +2,10 @@
 // (settings cover both environments, so they belong to neither; the test scope is used as the
 // project's own). The settings' nextRunAt is the collection's due field, so the nightly job finds
 // due projects without scanning all of them.
-import type { CollectionSpec, Doc, Scope, Store } from '../../../ports/store';
+import { collection, put, remove, type DocBase, type Scope, type Store, type WriteOp } from '../../../ports/store';
 import { newObjectId } from '../../../core/object-id';
 import type { EnvironmentOutcome, SyncStatus, SyncTrigger } from '../../../core/geofence-sync/sync-report';
 import type { StoredSyncSettings } from './sync-settings';
-
-export const SYNC_COLLECTIONS = {
-  geofenceSync: { keys: [], due: 'nextRunAt' },
-  geofenceSyncRuns: { keys: ['status'] },
-} as const satisfies Record<string, CollectionSpec>;
 
 /** Run records kept per project; older ones are dropped after each run. */
 export const RUNS_KEPT = 100;
@@ -35,14 +30,19 @@ export interface SyncRunRecord {
   mail: MailOutcome;
 }
 
-export interface SyncSettingsDoc extends StoredSyncSettings {
-  _id: string;
-  createdAt: string;
-  updatedAt: string;
+export interface SyncSettingsDoc extends DocBase, StoredSyncSettings {
   /** When the nightly run is due; absent while disabled. */
   nextRunAt?: string;
   lastRun?: SyncRunRecord;
 }
+
+/** A run as stored: the record with the Store's dates (createdAt is when it started). */
+export interface SyncRunDoc extends DocBase, SyncRunRecord {}
+
+/** One settings document per project, under the project's id; nextRunAt is the nightly job's due field. */
+export const SYNC_SETTINGS = collection<SyncSettingsDoc>('geofenceSync', { keys: [], due: 'nextRunAt' });
+export const SYNC_RUNS = collection<SyncRunDoc>('geofenceSyncRuns', { keys: ['status'] });
+export const SYNC_COLLECTIONS = [SYNC_SETTINGS, SYNC_RUNS] as const;
 
 export function projectScope(projectId: string): Scope {
   return { projectId, live: false };
@@ -56,25 +56,25 @@ export class SyncStore {
   constructor(private readonly store: Store) {}
 
   async settings(projectId: string): Promise<SyncSettingsDoc | undefined> {
-    return (await this.store.get('geofenceSync', projectScope(projectId), projectId)) as SyncSettingsDoc | undefined;
+    return this.store.get(SYNC_SETTINGS, projectScope(projectId), projectId);
   }
 
   async saveSettings(doc: SyncSettingsDoc): Promise<void> {
-    await this.store.write([{ op: 'put', collection: 'geofenceSync', scope: projectScope(doc._id), doc: doc as unknown as Doc }]);
+    await this.store.write([put(SYNC_SETTINGS, projectScope(doc._id), doc)]);
   }
 
   async deleteSettings(projectId: string): Promise<void> {
     const scope = projectScope(projectId);
-    const ops: Array<{ op: 'delete'; collection: string; scope: Scope; id: string }> = [{ op: 'delete', collection: 'geofenceSync', scope, id: projectId }];
-    await this.store.scan('geofenceSyncRuns', scope, (docs) => {
-      for (const d of docs) ops.push({ op: 'delete', collection: 'geofenceSyncRuns', scope, id: d._id });
+    const ops: WriteOp[] = [remove(SYNC_SETTINGS, scope, projectId)];
+    await this.store.scan(SYNC_RUNS, scope, (docs) => {
+      for (const d of docs) ops.push(remove(SYNC_RUNS, scope, d._id));
     });
     await this.store.write(ops);
   }
 
   /** Projects whose nightly run is due at `now`, oldest due first. */
   async due(now: Date, limit: number): Promise<string[]> {
-    const due = await this.store.due('geofenceSync', now.toISOString(), limit);
+    const due = await this.store.due(SYNC_SETTINGS, now.toISOString(), limit);
     return due.map((d) => d.scope.projectId);
   }
 
@@ -86,21 +86,19 @@ export class SyncStore {
   async recordRun(projectId: string, run: SyncRunRecord): Promise<void> {
     const scope = projectScope(projectId);
     const record = withErrorsCut(run, RUN_MAX_ERRORS);
-    const ops: Array<{ op: 'put'; collection: string; scope: Scope; doc: Doc } | { op: 'delete'; collection: string; scope: Scope; id: string }> = [
-      { op: 'put', collection: 'geofenceSyncRuns', scope, doc: { ...record, createdAt: run.startedAt, updatedAt: run.finishedAt } as unknown as Doc },
-    ];
+    const ops: WriteOp[] = [put(SYNC_RUNS, scope, { ...record, createdAt: run.startedAt, updatedAt: run.finishedAt })];
     // Settings deleted while the run went on stay deleted.
     const settings = await this.settings(projectId);
     if (settings) {
-      ops.push({ op: 'put', collection: 'geofenceSync', scope, doc: { ...settings, lastRun: withErrorsCut(run, LAST_RUN_MAX_ERRORS) } as unknown as Doc });
+      ops.push(put(SYNC_SETTINGS, scope, { ...settings, lastRun: withErrorsCut(run, LAST_RUN_MAX_ERRORS) }));
     }
-    const { docs } = await this.store.list('geofenceSyncRuns', scope, { limit: RUNS_KEPT + 50, sortBy: 'createdAt' });
-    for (const old of docs.slice(RUNS_KEPT - 1)) ops.push({ op: 'delete', collection: 'geofenceSyncRuns', scope, id: old._id });
+    const { docs } = await this.store.list(SYNC_RUNS, scope, { limit: RUNS_KEPT + 50, sortBy: 'createdAt' });
+    for (const old of docs.slice(RUNS_KEPT - 1)) ops.push(remove(SYNC_RUNS, scope, old._id));
     await this.store.write(ops);
   }
 
   async runs(projectId: string, limit: number, before?: string): Promise<{ runs: SyncRunRecord[]; hasMore: boolean }> {
-    const { docs, hasMore } = await this.store.list('geofenceSyncRuns', projectScope(projectId), {
+    const { docs, hasMore } = await this.store.list(SYNC_RUNS, projectScope(projectId), {
       limit,
       sortBy: 'createdAt',
       ranges: before ? [{ field: 'createdAt', before }] : undefined,
@@ -110,7 +108,7 @@ export class SyncStore {
 }
 
 /** A run as stored, without Store bookkeeping. */
-export function runView(d: Doc | SyncRunRecord): SyncRunRecord {
-  const { _id, trigger, startedAt, finishedAt, status, environments, mail } = d as SyncRunRecord;
+export function runView(d: SyncRunRecord): SyncRunRecord {
+  const { _id, trigger, startedAt, finishedAt, status, environments, mail } = d;
   return { _id, trigger, startedAt, finishedAt, status, environments, mail };
 }

@@ -1,7 +1,8 @@
 // Places for the API: search (GET /v1/search/places), the place at a point (context), places near a
 // point (SDK region sync) and a place by id (geofences made from a placeId). Settings are read per
 // call: a PATCH of /v1/settings takes effect on the next request.
-import type { Doc, Scope, Store } from '../../../ports/store';
+import type { Scope, Store } from '../../../ports/store';
+import type { EventDoc } from '../../../core/model/event';
 import type { PlaceViews } from '../../../ports/places';
 import { haversineMeters } from '../../../core/geo/sphere';
 import { detectPlace } from '../../../core/places/place-detection';
@@ -84,7 +85,7 @@ export class PlacesService implements PlaceViews {
     return this.index(now).get(id);
   }
 
-  verifiedPlace(scope: Scope, event: Doc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
+  verifiedPlace(scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
     return verifiedPlace(this, scope, event, placeId, now);
   }
 }

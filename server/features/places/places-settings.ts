@@ -15,6 +15,7 @@ import type { Scope, Store } from '../../../ports/store';
 import { PLACE_FILTER_KINDS, type PlaceFilters } from '../../../core/input/places-settings';
 import type { Metadata } from '../../../core/types';
 import type { Place } from '../../../core/places/place';
+import { SETTINGS } from '../../api/collections';
 
 export type { PlaceFilters };
 
@@ -35,7 +36,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** Settings stored before validation existed are read leniently: wrong inner values are skipped. */
 export async function readPlacesSettings(store: Store, scope: Scope): Promise<PlacesSettings> {
-  const doc = await store.get('settings', scope, PLACES_SETTINGS_DOC);
+  const doc = await store.get(SETTINGS, scope, PLACES_SETTINGS_DOC);
   const externalIds = new Map<string, string>();
   const slugsByExternalId = new Map<string, string>();
   const metadata = new Map<string, Metadata>();

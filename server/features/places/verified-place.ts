@@ -1,7 +1,8 @@
 // The place an event's verification names (PUT /v1/events/:id/verification with verifiedPlaceId): the
 // SDK picks it from the event's place or alternatePlaces, whose objects the event already holds as
 // they were then; any other id is looked up among the imported places.
-import type { Doc, Scope } from '../../../ports/store';
+import type { Scope } from '../../../ports/store';
+import type { EventDoc } from '../../../core/model/event';
 import { placeView } from './place-view';
 import type { Place } from '../../../core/places/place';
 import type { PlacesSettings } from './places-settings';
@@ -12,7 +13,7 @@ interface ImportedPlaces {
   settings(scope: Scope): Promise<PlacesSettings>;
 }
 
-function placesOn(event: Doc): Array<Record<string, unknown>> {
+function placesOn(event: EventDoc): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (isObject(event.place)) out.push(event.place);
@@ -21,7 +22,7 @@ function placesOn(event: Doc): Array<Record<string, unknown>> {
 }
 
 /** The place object for `placeId`, or undefined when neither the event nor the imported places know it. */
-export async function verifiedPlace(places: ImportedPlaces, scope: Scope, event: Doc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
+export async function verifiedPlace(places: ImportedPlaces, scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
   const onEvent = placesOn(event).find((p) => p._id === placeId);
   if (onEvent) return onEvent;
   const imported = places.get(placeId, now);

@@ -20,7 +20,7 @@ export interface RegionTransition {
 }
 
 /** The four user region fields of a stored user or a lookup result; other keys are ignored. */
-export function userRegionsOf(source: Record<string, unknown> | RegionSet | undefined): UserRegions {
+export function userRegionsOf(source: Partial<Record<UserRegionType, unknown>> | RegionSet | undefined): UserRegions {
   const out: UserRegions = {};
   if (source === undefined) return out;
   for (const type of USER_REGION_TYPES) {

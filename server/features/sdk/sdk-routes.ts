@@ -4,7 +4,8 @@
 import type { Geofences } from '../../../ports/geofences';
 import type { Logger } from '../../../ports/logger';
 import type { PlaceViews } from '../../../ports/places';
-import type { Store } from '../../../ports/store';
+import { put, type Store } from '../../../ports/store';
+import { BEACONS, EVENTS } from '../../api/collections';
 
 /** What the SDK endpoints read. */
 interface SdkNeeds {
@@ -37,9 +38,9 @@ const MAX_LOG_LINES = 500;
 async function beaconsNear(s: SdkNeeds, scope: { projectId: string; live: boolean }, point: LngLat, radiusM: number, limit: number) {
   const dLat = radiusM / 111_320;
   const dLng = radiusM / (111_320 * Math.max(0.01, Math.cos((point[1] * Math.PI) / 180)));
-  const docs = await s.store.within('beacons', scope, { minLat: point[1] - dLat, maxLat: point[1] + dLat, minLng: point[0] - dLng, maxLng: point[0] + dLng }, 10_000);
+  const docs = await s.store.within(BEACONS, scope, { minLat: point[1] - dLat, maxLat: point[1] + dLat, minLng: point[0] - dLng, maxLng: point[0] + dLng }, 10_000);
   return docs
-    .map((b) => ({ b, d: haversineMeters(point, (b.geometry as { coordinates: LngLat }).coordinates) }))
+    .map((b) => ({ b, d: haversineMeters(point, b.geometry.coordinates) }))
     .filter(({ b, d }) => d <= radiusM && b.enabled !== false)
     .sort((x, y) => x.d - y.d)
     .slice(0, limit)
@@ -94,7 +95,7 @@ export function sdkRoutes(s: SdkNeeds): Route[] {
       method: 'PUT', path: '/v1/events/:id/verification', auth: 'publishable', rate: { name: 'events', perSecond: 10 },
       handler: async ({ params, body, scope, now }) => {
         const verification = required(readNumber(body.verification, 'verification', { integer: true, min: -1, max: 1 }), 'verification');
-        const event = await s.store.get('events', scope, params.id);
+        const event = await s.store.get(EVENTS, scope, params.id);
         if (!event) throw new NotFound(`No event with _id "${params.id}"`, 'id');
         const updated: typeof event = { ...event, verification, verifiedAt: now.toISOString(), updatedAt: now.toISOString() };
         const placeId = readString(body.verifiedPlaceId, 'verifiedPlaceId', { maxLength: 64 });
@@ -104,7 +105,7 @@ export function sdkRoutes(s: SdkNeeds): Route[] {
           updated.verifiedPlaceId = placeId;
           updated.verifiedPlace = place;
         }
-        await s.store.write([{ op: 'put', collection: 'events', scope, doc: updated }]);
+        await s.store.write([put(EVENTS, scope, updated)]);
         return { body: { event: publicEvent(updated) } };
       },
     },

@@ -4,7 +4,9 @@ import { readBracketFilters, readEnum, readLatLng, readNumber, required } from '
 import type { Route } from '../../http/route';
 import { haversineMeters } from '../../../core/geo/sphere';
 import { searchBoxes } from '../../../core/geofencing/geofence-index';
-import type { Doc, Scope, Store } from '../../../ports/store';
+import type { Scope, Store } from '../../../ports/store';
+import type { UserDoc } from '../../../core/model/user';
+import { USERS } from '../../api/collections';
 import type { LngLat } from '../../../core/types';
 import { publicView } from '../../../core/model/views';
 import { readLimit } from '../../api/list-query';
@@ -16,7 +18,7 @@ const MAX_CANDIDATES = 20_000;
 const MAX_SHRINKS = 12;
 
 interface Ranked {
-  u: Doc;
+  u: UserDoc;
   d: number;
 }
 
@@ -26,15 +28,15 @@ interface Ranked {
  * geofence index's: they widen towards the poles, cover the pole itself and split at the antimeridian.
  */
 async function usersWithin(store: Store, scope: Scope, near: LngLat, radiusM: number, metadata: Record<string, string | number | boolean> | undefined): Promise<Ranked[] | undefined> {
-  const byId = new Map<string, Doc>();
+  const byId = new Map<string, UserDoc>();
   for (const box of searchBoxes(near, radiusM)) {
-    const docs = await store.within('users', scope, { minLng: box.minX, minLat: box.minY, maxLng: box.maxX, maxLat: box.maxY }, MAX_CANDIDATES, { metadata });
+    const docs = await store.within(USERS, scope, { minLng: box.minX, minLat: box.minY, maxLng: box.maxX, maxLat: box.maxY }, MAX_CANDIDATES, { metadata });
     if (docs.length >= MAX_CANDIDATES) return undefined;
     for (const doc of docs) byId.set(doc._id, doc);
   }
   if (byId.size >= MAX_CANDIDATES) return undefined;
   return [...byId.values()]
-    .map((u) => ({ u, d: haversineMeters(near, (u.location as { coordinates: LngLat }).coordinates) }))
+    .map((u) => ({ u, d: haversineMeters(near, u.location.coordinates) }))
     .filter(({ d }) => d <= radiusM)
     .sort((a, b) => a.d - b.d || (a.u._id < b.u._id ? -1 : 1));
 }

@@ -1,6 +1,7 @@
 // GET/PATCH /v1/settings: the Places settings object (chainMetadata, chainMappings, placeFilters), one
 // per project environment. Their inner shape is Waymark's own (api/places/places-settings.ts, docs/places.md).
-import type { Store } from '../../../ports/store';
+import { put, type Store } from '../../../ports/store';
+import { SETTINGS } from '../../api/collections';
 import { BadRequest } from '../../http/errors';
 import { readDictionary } from '../../http/params';
 import type { Route } from '../../http/route';
@@ -23,9 +24,9 @@ function answer(settings: PlacesSettings): Record<string, unknown> {
 export function settingsRoutes(store: Store): Route[] {
   const rate = { name: 'settings', perSecond: 10 };
   const read = async (scope: { projectId: string; live: boolean }): Promise<PlacesSettings> => {
-    const doc = await store.get('settings', scope, DOC_ID);
+    const doc = await store.get(SETTINGS, scope, DOC_ID);
     const out = {} as PlacesSettings;
-    for (const f of FIELDS) out[f] = (doc?.[f] as Record<string, unknown> | undefined) ?? {};
+    for (const f of FIELDS) out[f] = doc?.[f] ?? {};
     return out;
   };
   return [
@@ -49,8 +50,8 @@ export function settingsRoutes(store: Store): Route[] {
           const next = { ...(await read(scope)), ...patch };
           if (JSON.stringify(next).length > MAX_SETTINGS_BYTES) throw new BadRequest('body', `settings must be smaller than ${MAX_SETTINGS_BYTES / 1024} KiB`);
           const at = now.toISOString();
-          const existing = await store.get('settings', scope, DOC_ID);
-          await store.write([{ op: 'put', collection: 'settings', scope, doc: { _id: DOC_ID, createdAt: existing?.createdAt ?? at, updatedAt: at, ...next } }]);
+          const existing = await store.get(SETTINGS, scope, DOC_ID);
+          await store.write([put(SETTINGS, scope, { _id: DOC_ID, createdAt: existing?.createdAt ?? at, updatedAt: at, ...next })]);
           return { body: answer(next) };
         });
       },

@@ -10,7 +10,7 @@ import { UniqueViolation } from '../../../adapters/store/unique-violation';
 import { Conflict } from '../../http/errors';
 import { evaluateGeofences, type GeofenceEventDraft, type VisitState } from '../../../core/geofencing';
 import { newObjectId } from '../../../core/object-id';
-import type { EventDoc } from '../../../core/model/event';
+import type { EventDoc, EventFields } from '../../../core/model/event';
 import type { TrackInput } from '../../../core/model/track-input';
 import type { UserDoc } from '../../../core/model/user';
 import { eventGeofence, eventUser, userGeofence } from '../../../core/model/views';
@@ -210,19 +210,23 @@ export class TrackService {
       locationAccuracy: input.accuracy,
       geofences: evaluation.inside.map(userGeofence),
       ip: ctx.ip,
-      segments: (previous?.segments as unknown[] | undefined) ?? [],
-      topChains: (previous?.topChains as unknown[] | undefined) ?? [],
+      segments: previous?.segments ?? [],
+      topChains: previous?.topChains ?? [],
       _visits: evaluation.visits,
     };
-    const optional: Array<[keyof TrackInput, unknown]> = [
-      ['userId', input.userId], ['foreground', input.foreground], ['stopped', input.stopped], ['description', input.description],
-      ['metadata', input.metadata], ['deviceType', input.deviceType], ['deviceOS', input.deviceOS], ['deviceMake', input.deviceMake],
-      ['deviceModel', input.deviceModel],
-    ];
-    for (const [field, value] of optional) if (value !== undefined) (user as Record<string, unknown>)[field] = value;
+    // In this order: a new user's JSON lists them so.
+    if (input.userId !== undefined) user.userId = input.userId;
+    if (input.foreground !== undefined) user.foreground = input.foreground;
+    if (input.stopped !== undefined) user.stopped = input.stopped;
+    if (input.description !== undefined) user.description = input.description;
+    if (input.metadata !== undefined) user.metadata = input.metadata;
+    if (input.deviceType !== undefined) user.deviceType = input.deviceType;
+    if (input.deviceOS !== undefined) user.deviceOS = input.deviceOS;
+    if (input.deviceMake !== undefined) user.deviceMake = input.deviceMake;
+    if (input.deviceModel !== undefined) user.deviceModel = input.deviceModel;
 
     const events: EventDoc[] = [];
-    const newEvent = (type: string, fields: Record<string, unknown>): EventDoc => {
+    const newEvent = (type: string, fields: EventFields): EventDoc => {
       const e: EventDoc = {
         _id: newObjectId(now),
         type,
@@ -269,8 +273,8 @@ function revisionOf(user: UserDoc): number | undefined {
   return typeof rev === 'number' && Number.isSafeInteger(rev) ? rev : undefined;
 }
 
-function geofenceEventFields(d: GeofenceEventDraft): Record<string, unknown> {
-  const fields: Record<string, unknown> = { geofence: eventGeofence(d.geofence), confidence: d.confidence };
+function geofenceEventFields(d: GeofenceEventDraft): EventFields {
+  const fields: EventFields = { geofence: eventGeofence(d.geofence), confidence: d.confidence };
   if (d.duration !== undefined) fields.duration = d.duration;
   if (d.currentlyOperating !== undefined) fields.currentlyOperating = d.currentlyOperating;
   return fields;

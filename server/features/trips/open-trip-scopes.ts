@@ -3,7 +3,7 @@
 // An environment is asked once; the answer "none" holds until a trip is written in it, here (the
 // store's commit listener) or on another node (its change notices; trips are a broadcast collection).
 // A write that lands while the question is being asked wins: the answer is then thrown away.
-import type { Scope, Store } from '../../../ports/store';
+import { putInto, type Scope, type Store } from '../../../ports/store';
 import { TRIPS } from '../../api/collections';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { OPEN_STATUSES } from '../../../core/trips/status';
@@ -20,7 +20,9 @@ export class OpenTripScopes {
   constructor(private readonly store: Store) {
     store.onCommit((ops) => {
       for (const op of ops) {
-        if (op.collection === 'trips') this.written(op.scope, op.op === 'put' && OPEN.has(String(op.doc.status)));
+        if (op.collection !== TRIPS.name) continue;
+        const trip = putInto(TRIPS, op);
+        this.written(op.scope, trip !== undefined && OPEN.has(trip.status));
       }
     });
     store.onRemoteChange((change) => {

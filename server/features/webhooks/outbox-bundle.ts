@@ -13,9 +13,10 @@
 // A part that fails holds the bundle as a failing row holds its endpoint: the bundle keeps its attempts,
 // backoff and last error. A part that dies becomes a dead letter of its own (a single row with its user
 // inline, under a new id) and the bundle goes on with the next part.
-import type { Scope, WriteOp } from '../../../ports/store';
+import { put, type Scope, type WriteOp } from '../../../ports/store';
 import type { WebhookEvent, WebhookPayload } from '../../../core/webhooks/delivery-plan';
 import type { OutboxRow } from './webhook-docs';
+import { OUTBOX } from '../../api/collections';
 
 /**
  * The payload's parts serialised already (the track path makes the user's and each event's JSON once,
@@ -58,7 +59,7 @@ function storedRow(row: OutboxRow, texts: PayloadTexts | undefined): OutboxRow {
  * The puts for new outbox rows written together (`newOutboxRow`s, in order), all carrying `user`: per
  * webhook, a row as it is when it is the only one, else one bundle of them.
  */
-export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string, unknown> | null, texts?: PayloadTexts): WriteOp[] {
+export function outboxPuts(scope: Scope, rows: OutboxRow[], user: object | null, texts?: PayloadTexts): WriteOp[] {
   const byWebhook = new Map<string, OutboxRow[]>();
   for (const row of rows) {
     const list = byWebhook.get(row.webhookId);
@@ -68,7 +69,7 @@ export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string,
   const ops: WriteOp[] = [];
   for (const group of byWebhook.values()) {
     if (group.length < 2 || user === null) {
-      for (const row of group) ops.push({ op: 'put', collection: 'outbox', scope, doc: storedRow(row, texts) });
+      for (const row of group) ops.push(put(OUTBOX, scope, storedRow(row, texts)));
       continue;
     }
     const { payload: _payload, ...first } = group[0];
@@ -80,7 +81,7 @@ export function outboxPuts(scope: Scope, rows: OutboxRow[], user: Record<string,
       userJson: texts?.user ?? JSON.stringify(user),
       sent: 0,
     };
-    ops.push({ op: 'put', collection: 'outbox', scope, doc: bundle });
+    ops.push(put(OUTBOX, scope, bundle));
   }
   return ops;
 }

@@ -6,25 +6,15 @@
 // still sent as they were. A shared document was kept for the retry policy's maximum age plus a day;
 // a row of a webhook paused for longer finds it gone and is sent with the user as stored now (as a
 // redelivery is). A row that becomes a dead letter gets its user back inline.
-import type { Doc, Scope, Store } from '../../../ports/store';
+import type { Scope, Store } from '../../../ports/store';
 import { scopeKey } from '../../../adapters/store/scope-key';
-import { payloadOf, payloadText, type OutboxRow } from './webhook-docs';
+import { payloadOf, payloadText, SHARED_USERS, type OutboxRow } from './webhook-docs';
+import { USERS } from '../../api/collections';
 import { withUser } from './outbox-bundle';
 import { publicView } from '../../../core/model/views';
 import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 
-export const SHARED_USERS = 'outbox_users';
-
-export interface SharedUserDoc extends Doc {
-  /**
-   * The user's JSON text, as the request bodies carry it: a stored object would be parsed and serialised
-   * again for every update's first delivery, and PostgreSQL's JSONB would reorder its keys.
-   */
-  userJson?: string;
-  /** The user as an object: documents written before `userJson`. */
-  user?: Record<string, unknown>;
-  expiresAt: string;
-}
+export { SHARED_USERS };
 
 /** The `_id` of the user an outbox row's events belong to, from its first event. */
 function userIdOf(row: OutboxRow): string | undefined {
@@ -71,7 +61,7 @@ export class PayloadBodies {
     const key = scopeKey(scope, id);
     let json = this.users.get(key);
     if (json === undefined) {
-      const shared = (await this.store.get(SHARED_USERS, scope, id)) as SharedUserDoc | undefined;
+      const shared = await this.store.get(SHARED_USERS, scope, id);
       json = shared?.userJson ?? JSON.stringify(shared ? shared.user : await this.storedUser(scope, row));
       this.users.set(key, json);
     }
@@ -79,9 +69,9 @@ export class PayloadBodies {
   }
 
   /** The fallback for a shared user gone with its time: the user as stored now, or null when deleted. */
-  private async storedUser(scope: Scope, row: OutboxRow): Promise<Record<string, unknown> | null> {
+  private async storedUser(scope: Scope, row: OutboxRow): Promise<object | null> {
     const id = userIdOf(row);
-    const stored = id === undefined ? undefined : await this.store.get('users', scope, id);
+    const stored = id === undefined ? undefined : await this.store.get(USERS, scope, id);
     return stored ? publicView(stored) : null;
   }
 }

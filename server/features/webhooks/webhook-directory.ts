@@ -4,6 +4,7 @@
 import type { Scope, Store } from '../../../ports/store';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import type { WebhookDoc } from './webhook-docs';
+import { WEBHOOKS } from '../../api/collections';
 
 /** Webhooks per environment at most; the create endpoint enforces it. */
 export const MAX_WEBHOOKS_PER_ENVIRONMENT = 25;
@@ -26,7 +27,7 @@ export class WebhookDirectory {
     const key = scopeKey(scope);
     const cached = this.byScope.get(key);
     if (cached && nowMs - cached.loadedMs < this.cacheMs) return cached.webhooks;
-    const { docs } = await this.store.list('webhooks', scope, { limit: MAX_WEBHOOKS_PER_ENVIRONMENT * 4, sortBy: 'createdAt', order: 'asc' });
+    const { docs } = await this.store.list(WEBHOOKS, scope, { limit: MAX_WEBHOOKS_PER_ENVIRONMENT * 4, sortBy: 'createdAt', order: 'asc' });
     const webhooks = docs as WebhookDoc[];
     this.byScope.set(key, { loadedMs: nowMs, webhooks });
     return webhooks;
@@ -36,7 +37,7 @@ export class WebhookDirectory {
   async all(nowMs: number): Promise<ScopedWebhook[]> {
     if (this.everything && nowMs - this.everything.loadedMs < this.cacheMs) return this.everything.list;
     const list: ScopedWebhook[] = [];
-    for (const scope of await this.store.scopes('webhooks')) {
+    for (const scope of await this.store.scopes(WEBHOOKS)) {
       for (const webhook of await this.forScope(scope, nowMs)) list.push({ scope, webhook });
     }
     this.everything = { loadedMs: nowMs, list };

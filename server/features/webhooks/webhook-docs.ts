@@ -1,31 +1,11 @@
 // The documents event delivery keeps in the Store: webhooks, outbox rows, delivery-log entries,
 // endpoint leases and deleted webhooks' tombstones, with the small builders every writer shares.
-import { collection, type CollectionSpec, type Doc } from '../../../ports/store';
-import type { DeliveryMode, PlannedDelivery, WebhookPayload } from '../../../core/webhooks/delivery-plan';
-import type { DeadReason } from '../../../core/webhooks/retry-policy';
+import { collection, type DocBase } from '../../../ports/store';
+import type { PlannedDelivery, WebhookPayload } from '../../../core/webhooks/delivery-plan';
+import type { OutboxRow, WebhookDoc } from '../../../core/model/webhook';
 import { newObjectId } from '../../../core/object-id';
 
-export interface WebhookDoc extends Doc {
-  live: boolean;
-  url: string;
-  /** Event types sent; null: all. */
-  types: string[] | null;
-  mode: DeliveryMode;
-  enabled: boolean;
-  description?: string;
-  /** Security token: keys both signatures. Shown to secret-key holders, like Radar's dashboard does. */
-  token: string;
-  /** The token before the last rotation, and until when it still signs X-Waymark-Signature. */
-  _previousToken?: string;
-  _previousTokenUntil?: string;
-  /** Set while its queue is at its cap: new events are not queued for it (queue-guard.ts). */
-  _queueFullSince?: string;
-  /** Set while its queue's head row keeps failing: when that was first seen. */
-  _failingSince?: string;
-  /** Why the gateway disabled it ('failing'); cleared when someone enables it again. */
-  disabledReason?: 'failing';
-  disabledAt?: string;
-}
+export type { OutboxPart, OutboxRow, OutboxState, WebhookDoc } from '../../../core/model/webhook';
 
 /** What a webhook is doing, as the API shows it. */
 export function webhookStatus(w: WebhookDoc): 'active' | 'queue-full' | 'disabled' | 'disabled-failing' {
@@ -33,62 +13,10 @@ export function webhookStatus(w: WebhookDoc): 'active' | 'queue-full' | 'disable
   return w._queueFullSince !== undefined ? 'queue-full' : 'active';
 }
 
-export type OutboxState = 'pending' | 'dead';
-
-/** One request of a bundle: its body with `"user":null` in place of the user, and the events it carries. */
-export interface OutboxPart {
-  json: string;
-  eventIds: string[];
-  eventTypes: string[];
-}
-
-/**
- * One request to one webhook, or a bundle of the requests one write makes to it (outbox-bundle.ts),
- * written in the same transaction as the events it carries. Delivered rows are deleted (the delivery
- * log keeps the record); dead letters stay, state 'dead', until redelivered or past their retention.
- * Dead letters are always single requests.
- */
-export interface OutboxRow extends Doc {
-  webhookId: string;
-  state: OutboxState;
-  /** Set while pending: when the row may next be attempted. */
-  nextAttemptAt?: string;
-  /** Start of the row's maximum age; a redelivery resets it. */
-  enqueuedAt: string;
-  eventIds: string[];
-  eventTypes: string[];
-  /** Payload's user stored once for the rows of one write (shared-user.ts); its user is then null. */
-  sharedUser?: string;
-  /**
-   * The payload as its JSON text (`JSON.stringify` of it), which is what the request body is: a row is
-   * parsed on every read of its queue, and a payload kept as an object (~4 KiB with its user) was parsed
-   * into objects only to be serialised again for the body.
-   */
-  payloadJson?: string;
-  /** The payload as an object: rows written before `payloadJson` (read with `payloadText`). */
-  payload?: WebhookPayload;
-  /** A bundle's requests, in order; `eventIds` and `eventTypes` are then those of all of them. */
-  parts?: OutboxPart[];
-  /** A bundle's user, as its parts' bodies carry it. */
-  userJson?: string;
-  /** A bundle's parts already acknowledged. */
-  sent?: number;
-  attempts: number;
-  lastAttemptAt?: string;
-  lastStatus?: number | null;
-  lastError?: string;
-  deadAt?: string;
-  deadReason?: DeadReason;
-  /** 'event' when written with its events, 'redelivery' when asked for again. */
-  origin: 'event' | 'redelivery';
-  /** A dead letter whose payload was larger than the kept size: only its event ids are kept (redelivery rebuilds it from the events). */
-  payloadDropped?: boolean;
-}
-
 export type DeliveryOutcome = 'delivered' | 'retry' | 'dead' | 'expired';
 
 /** One attempt (or one expiry) in a webhook's delivery log. */
-export interface DeliveryLogEntry extends Doc {
+export interface DeliveryLogEntry extends DocBase {
   webhookId: string;
   /** The request's delivery id (X-Waymark-Delivery-Id): its row's id, with the part's place for a bundle's. */
   outboxId: string;
@@ -105,7 +33,7 @@ export interface DeliveryLogEntry extends Doc {
 }
 
 /** Who is delivering to an endpoint right now, so that two workers never send its rows at once. */
-export interface EndpointLease extends Doc {
+export interface EndpointLease extends DocBase {
   owner: string;
   until: string;
 }
@@ -118,15 +46,31 @@ export const DELIVERY_LOG = collection<DeliveryLogEntry>('webhook_deliveries', {
 // Read by id only, and rewritten with every outcome a worker writes: no date index.
 export const ENDPOINT_LEASES = collection<EndpointLease>('webhook_leases', { keys: [], orders: [] });
 
-export const WEBHOOK_COLLECTIONS = {
-  webhook_deliveries: DELIVERY_LOG.spec,
-  webhook_leases: ENDPOINT_LEASES.spec,
-  // Each payload's user once per write for its outbox rows (shared-user.ts).
-  outbox_users: { keys: [], due: 'expiresAt', orders: [] },
-  // One per deleted webhook while its late outbox rows may still arrive (webhook-tombstones.ts). Read
-  // only through due(), by the clean-up job: no key, no date index.
-  webhook_tombstones: { keys: [], due: 'deletedAt', orders: [] },
-} as const satisfies Record<string, CollectionSpec>;
+/**
+ * Each payload's user once per write for its outbox rows, as earlier versions wrote them (shared-user.ts).
+ */
+export interface SharedUserDoc extends DocBase {
+  /**
+   * The user's JSON text, as the request bodies carry it: a stored object would be parsed and serialised
+   * again for every update's first delivery, and PostgreSQL's JSONB would reorder its keys.
+   */
+  userJson?: string;
+  /** The user as an object: documents written before `userJson`. */
+  user?: Record<string, unknown>;
+  expiresAt: string;
+}
+export const SHARED_USERS = collection<SharedUserDoc>('outbox_users', { keys: [], due: 'expiresAt', orders: [] });
+
+/** A deleted webhook, under the webhook's own `_id`, in the webhook's environment (webhook-tombstones.ts). */
+export interface WebhookTombstone extends DocBase {
+  /** When the webhook was deleted; the collection's due field, so that `due(now)` lists every tombstone, oldest first. */
+  deletedAt: string;
+}
+// Read only through due(), by the clean-up job: no key, no date index.
+export const WEBHOOK_TOMBSTONES = collection<WebhookTombstone>('webhook_tombstones', { keys: [], due: 'deletedAt', orders: [] });
+
+/** The collections the webhooks feature declares besides the gateway's webhooks and outbox. */
+export const WEBHOOK_COLLECTIONS = [DELIVERY_LOG, ENDPOINT_LEASES, SHARED_USERS, WEBHOOK_TOMBSTONES] as const;
 
 export function newOutboxRow(planned: PlannedDelivery, at: Date, origin: OutboxRow['origin']): OutboxRow {
   const iso = at.toISOString();

@@ -4,6 +4,7 @@
 import type { Store } from '../../../ports/store';
 import { Counter, Gauge, Histogram, renderMetrics } from '../../http/prometheus-text';
 import type { WebhookDirectory } from './webhook-directory';
+import { OUTBOX, WEBHOOKS } from '../../api/collections';
 
 /** Rows counted per environment at most, per scrape: counting reads documents, and a scrape must stay cheap. */
 export const GAUGE_COUNT_CAP = 10_000;
@@ -46,11 +47,11 @@ export class WebhookMetrics {
    */
   private async countRows(state: 'pending' | 'dead', nowMs: number): Promise<number> {
     let total = 0;
-    for (const scope of await this.store.scopes('webhooks')) {
+    for (const scope of await this.store.scopes(WEBHOOKS)) {
       let counted = 0;
       for (const webhook of await this.directory.forScope(scope, nowMs)) {
         if (counted >= GAUGE_COUNT_CAP) break;
-        const { docs } = await this.store.list('outbox', scope, { limit: GAUGE_COUNT_CAP - counted, sortBy: 'createdAt', equals: { webhookId: webhook._id, state } });
+        const { docs } = await this.store.list(OUTBOX, scope, { limit: GAUGE_COUNT_CAP - counted, sortBy: 'createdAt', equals: { webhookId: webhook._id, state } });
         counted += docs.length;
       }
       total += counted;

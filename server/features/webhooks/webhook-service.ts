@@ -1,7 +1,8 @@
 // Managing webhooks and their queues, for the HTTP endpoints and the CLI alike: CRUD, token rotation,
 // the delivery log, dead letters, redelivery, and the outbox rows other writers add to their writes.
 import { randomBytes } from 'node:crypto';
-import type { Doc, Scope, Store, WriteOp } from '../../../ports/store';
+import { put, remove, type Scope, type Store, type WriteOp } from '../../../ports/store';
+import type { EventDoc } from '../../../core/model/event';
 import type { WebhookConfig } from '../../config';
 import { BadRequest, Conflict, NotFound } from '../../http/errors';
 import { newObjectId } from '../../../core/object-id';
@@ -21,6 +22,7 @@ import { DELIVERY_LOG, newOutboxRow, type DeliveryLogEntry, type OutboxRow, type
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
 import { listPage, type PageQuery } from '../../api/list-query';
+import { USERS, EVENTS, OUTBOX, WEBHOOKS } from '../../api/collections';
 
 const ID = /^[0-9a-f]{24}$/;
 const ROW_BATCH = 500;
@@ -81,12 +83,12 @@ export class WebhookService {
   }
 
   async list(scope: Scope): Promise<WebhookDoc[]> {
-    const { docs } = await this.store.list('webhooks', scope, { limit: MAX_WEBHOOKS_PER_ENVIRONMENT * 4, sortBy: 'createdAt', order: 'asc' });
-    return docs as WebhookDoc[];
+    const { docs } = await this.store.list(WEBHOOKS, scope, { limit: MAX_WEBHOOKS_PER_ENVIRONMENT * 4, sortBy: 'createdAt', order: 'asc' });
+    return docs;
   }
 
   async get(scope: Scope, id: string): Promise<WebhookDoc> {
-    const found = ID.test(id) ? ((await this.store.get('webhooks', scope, id)) as WebhookDoc | undefined) : undefined;
+    const found = ID.test(id) ? (await this.store.get(WEBHOOKS, scope, id)) : undefined;
     if (!found) throw new NotFound(`No webhook with _id "${id}"`, 'id');
     return found;
   }
@@ -98,10 +100,10 @@ export class WebhookService {
   async queue(scope: Scope, id: string): Promise<WebhookQueue> {
     const webhook = await this.get(scope, id);
     const pending = { webhookId: webhook._id, state: 'pending' };
-    const counted = (state: string) => this.store.count('outbox', scope, { equals: { webhookId: webhook._id, state }, sortBy: 'createdAt', order: 'asc', limit: QUEUE_COUNT_CAP });
+    const counted = (state: string) => this.store.count(OUTBOX, scope, { equals: { webhookId: webhook._id, state }, sortBy: 'createdAt', order: 'asc', limit: QUEUE_COUNT_CAP });
     const [queued, dead, head] = await Promise.all([
       counted('pending'), counted('dead'),
-      this.store.list('outbox', scope, { equals: pending, sortBy: 'createdAt', order: 'asc', limit: 1 }).then((r) => r.docs[0] as OutboxRow | undefined),
+      this.store.list(OUTBOX, scope, { equals: pending, sortBy: 'createdAt', order: 'asc', limit: 1 }).then((r) => r.docs.at(0)),
     ]);
     return { pending: queued, dead, countedTo: QUEUE_COUNT_CAP, oldestPendingAt: head?.createdAt ?? null, nextAttemptAt: head?.nextAttemptAt ?? null };
   }
@@ -119,7 +121,7 @@ export class WebhookService {
       mode: fields.mode ?? 'single', enabled: fields.enabled ?? true, token: newToken(),
     };
     if (fields.description !== undefined) webhook.description = fields.description;
-    await this.store.write([{ op: 'put', collection: 'webhooks', scope, doc: webhook }]);
+    await this.store.write([put(WEBHOOKS, scope, webhook)]);
     this.directory.invalidate(scope);
     return webhook;
   }
@@ -134,7 +136,7 @@ export class WebhookService {
       delete next.disabledAt;
       delete next._failingSince;
     }
-    await this.store.write([{ op: 'put', collection: 'webhooks', scope, doc: next }]);
+    await this.store.write([put(WEBHOOKS, scope, next)]);
     this.directory.invalidate(scope);
     // A fixed URL or a re-enabled webhook should not wait out the backoff of its failing head row.
     if (next.enabled && (fields.url !== undefined || fields.enabled !== undefined)) await this.retryHeadNow(scope, id, now);
@@ -142,10 +144,10 @@ export class WebhookService {
   }
 
   private async retryHeadNow(scope: Scope, webhookId: string, now: Date): Promise<void> {
-    const { docs } = await this.store.list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1 });
+    const { docs } = await this.store.list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1 });
     const head = docs[0] as OutboxRow | undefined;
     if (head && head.nextAttemptAt !== undefined && Date.parse(head.nextAttemptAt) > now.getTime()) {
-      await this.store.write([{ op: 'put', collection: 'outbox', scope, doc: { ...head, nextAttemptAt: now.toISOString(), updatedAt: now.toISOString() } }]);
+      await this.store.write([put(OUTBOX, scope, { ...head, nextAttemptAt: now.toISOString(), updatedAt: now.toISOString() })]);
     }
     this.worker.unblock(scope, webhookId);
   }
@@ -161,7 +163,7 @@ export class WebhookService {
   async remove(scope: Scope, id: string, now: Date): Promise<void> {
     await this.get(scope, id);
     await this.worker.retire(scope, id);
-    await this.store.write([{ op: 'delete', collection: 'webhooks', scope, id }, tombstoneOp(scope, id, now)]);
+    await this.store.write([remove(WEBHOOKS, scope, id), tombstoneOp(scope, id, now)]);
     this.directory.invalidate(scope);
     this.worker.queuePurge.add(scope, id);
   }
@@ -172,7 +174,7 @@ export class WebhookService {
       ...current, token: newToken(), updatedAt: now.toISOString(),
       _previousToken: current.token, _previousTokenUntil: new Date(now.getTime() + this.config.tokenGraceMs).toISOString(),
     };
-    await this.store.write([{ op: 'put', collection: 'webhooks', scope, doc: next }]);
+    await this.store.write([put(WEBHOOKS, scope, next)]);
     this.directory.invalidate(scope);
     return next;
   }
@@ -187,8 +189,8 @@ export class WebhookService {
 
   async deadLetters(scope: Scope, id: string, limit: number): Promise<{ rows: OutboxRow[]; hasMore: boolean }> {
     await this.get(scope, id);
-    const { docs, hasMore } = await this.store.list('outbox', scope, { equals: { webhookId: id, state: 'dead' }, sortBy: 'createdAt', order: 'asc', limit });
-    return { rows: docs as OutboxRow[], hasMore };
+    const { docs, hasMore } = await this.store.list(OUTBOX, scope, { equals: { webhookId: id, state: 'dead' }, sortBy: 'createdAt', order: 'asc', limit });
+    return { rows: docs, hasMore };
   }
 
   /** Puts dead letters back in the queue (all, up to ROW_BATCH per call, or the given ids), in their original order. */
@@ -200,7 +202,7 @@ export class WebhookService {
     if (rowIds) {
       rows = [];
       for (const rowId of rowIds) {
-        const row = ID.test(rowId) ? ((await this.store.get('outbox', scope, rowId)) as OutboxRow | undefined) : undefined;
+        const row = ID.test(rowId) ? (await this.store.get(OUTBOX, scope, rowId)) : undefined;
         if (row && row.webhookId === id && row.state === 'dead') rows.push(row);
         else missing.push(rowId);
       }
@@ -214,13 +216,13 @@ export class WebhookService {
     if (stripped.length > 0) {
       const eventIds = [...new Set(stripped.flatMap((row) => row.eventIds))];
       rebuilt = (await this.redeliverEvents(scope, id, { eventIds, limit: eventIds.length }, now)).queued;
-      await this.store.write(stripped.map((row) => ({ op: 'delete' as const, collection: 'outbox', scope, id: row._id })));
+      await this.store.write(stripped.map((row) => (remove(OUTBOX, scope, row._id))));
     }
     const iso = now.toISOString();
     const ops: WriteOp[] = rows.map((row) => {
       const { deadAt: _deadAt, deadReason: _deadReason, ...rest } = row;
       const requeued: OutboxRow = { ...rest, state: 'pending', attempts: 0, enqueuedAt: iso, nextAttemptAt: iso, updatedAt: iso, origin: 'redelivery' };
-      return { op: 'put', collection: 'outbox', scope, doc: requeued };
+      return put(OUTBOX, scope, requeued);
     });
     await this.store.write(ops);
     this.metrics.redelivered.inc({ what: 'dead-letter' }, rows.length);
@@ -235,34 +237,34 @@ export class WebhookService {
    */
   async redeliverEvents(scope: Scope, id: string, req: RedeliverEventsRequest, now: Date): Promise<{ queued: number; eventIds: string[]; missing: string[]; hasMore: boolean }> {
     const webhook = await this.get(scope, id);
-    let events: Doc[] = [];
+    let events: EventDoc[] = [];
     const missing: string[] = [];
     let hasMore = false;
     if (req.eventIds) {
       for (const eventId of req.eventIds) {
-        const e = ID.test(eventId) ? await this.store.get('events', scope, eventId) : undefined;
+        const e = ID.test(eventId) ? await this.store.get(EVENTS, scope, eventId) : undefined;
         if (e) events.push(e);
         else missing.push(eventId);
       }
     } else {
       const range = { field: 'createdAt' as const, after: req.createdAfter?.toISOString(), before: req.createdBefore?.toISOString() };
-      const page = await this.store.list('events', scope, { limit: req.limit, sortBy: 'createdAt', order: 'asc', ranges: [range] });
-      events = page.docs.filter((e) => typeMatches(String(e.type), webhook.types));
+      const page = await this.store.list(EVENTS, scope, { limit: req.limit, sortBy: 'createdAt', order: 'asc', ranges: [range] });
+      events = page.docs.filter((e) => typeMatches(e.type, webhook.types));
       hasMore = page.hasMore;
     }
-    const users = new Map<string, Record<string, unknown> | null>();
-    const userOf = async (e: Doc): Promise<Record<string, unknown> | null> => {
-      const ref = typeof e.userRef === 'string' ? e.userRef : undefined;
-      if (ref === undefined) return (e.user as Record<string, unknown> | undefined) ?? null;
+    const users = new Map<string, object | null>();
+    const userOf = async (e: EventDoc): Promise<object | null> => {
+      const ref = e.userRef;
+      if (ref === undefined) return e.user ?? null;
       if (!users.has(ref)) {
-        const stored = await this.store.get('users', scope, ref);
-        users.set(ref, stored ? publicView(stored) : ((e.user as Record<string, unknown> | undefined) ?? null));
+        const stored = await this.store.get(USERS, scope, ref);
+        users.set(ref, stored ? publicView(stored) : (e.user ?? null));
       }
       return users.get(ref) ?? null;
     };
     const ops: WriteOp[] = [];
     let queued = 0;
-    for (const run of runsByUser(events, (e) => (typeof e.userRef === 'string' ? e.userRef : `event:${e._id}`))) {
+    for (const run of runsByUser(events, (e) => e.userRef ?? `event:${e._id}`)) {
       const user = await userOf(run[0]);
       const rows = chunkForWebhook(id, webhook.mode, run.map((e) => publicEvent(e) as WebhookEvent), user).map((planned) => newOutboxRow(planned, now, 'redelivery'));
       queued += rows.length;
@@ -280,7 +282,7 @@ export class WebhookService {
    * when the caller has it (the track path), is the text of that user and of each event, written into
    * the rows instead of serialising them again.
    */
-  async outboxFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date, json?: TrackJson): Promise<OutboxAddition> {
+  async outboxFor(scope: Scope, events: readonly EventDoc[], user: object | null, at: Date, json?: TrackJson): Promise<OutboxAddition> {
     if (events.length === 0) return { ops: [], webhookIds: [] };
     const all = await this.directory.forScope(scope, at.getTime());
     if (all.length === 0) return { ops: [], webhookIds: [] };

@@ -7,9 +7,10 @@
 // through the list of live ones) and the outbox has no index to find rows across webhooks, so the
 // periodic purge (DeliveryWorker.purge) sweeps the queue of every tombstone again until the grace
 // period is over and a sweep finds nothing.
-import type { Doc, Scope, WriteOp } from '../../../ports/store';
+import { put, type Scope, type WriteOp } from '../../../ports/store';
+import { WEBHOOK_TOMBSTONES, type WebhookTombstone } from './webhook-docs';
 
-export const WEBHOOK_TOMBSTONES = 'webhook_tombstones';
+export { WEBHOOK_TOMBSTONES, type WebhookTombstone };
 
 /**
  * How long after a delete a late row can still be committed, beyond the webhook cache period (the
@@ -20,14 +21,8 @@ export const WEBHOOK_TOMBSTONES = 'webhook_tombstones';
  */
 export const TOMBSTONE_GRACE_MS = 10 * 60_000;
 
-/** A deleted webhook, under the webhook's own `_id`, in the webhook's environment. */
-export interface WebhookTombstone extends Doc {
-  /** When the webhook was deleted; the collection's due field, so that `due(now)` lists every tombstone, oldest first. */
-  deletedAt: string;
-}
-
 export function tombstoneOp(scope: Scope, webhookId: string, now: Date): WriteOp {
   const iso = now.toISOString();
   const tombstone: WebhookTombstone = { _id: webhookId, createdAt: iso, updatedAt: iso, deletedAt: iso };
-  return { op: 'put', collection: WEBHOOK_TOMBSTONES, scope, doc: tombstone };
+  return put(WEBHOOK_TOMBSTONES, scope, tombstone);
 }

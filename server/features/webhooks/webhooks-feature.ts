@@ -6,7 +6,8 @@
 // their writer adds the rows of the EventOutbox port (ports/event-outbox.ts, which this feature
 // provides) to the same Store write.
 import type { EventOutbox } from '../../../ports/event-outbox';
-import type { Doc, Scope, Store, WriteOp } from '../../../ports/store';
+import { putInto, type Scope, type Store, type WriteOp } from '../../../ports/store';
+import type { EventDoc } from '../../../core/model/event';
 import { scopeKey } from '../../../adapters/store/scope-key';
 import { installedRuntime, type Feature, type InstalledFeatures } from '../../feature';
 import type { GatewayConfig } from '../../config';
@@ -20,6 +21,7 @@ import { TOMBSTONE_GRACE_MS } from './webhook-tombstones';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookService } from './webhook-service';
 import { webhookRoutes } from './webhooks-routes';
+import { OUTBOX } from '../../api/collections';
 
 /** How often delivery-log entries, old dead letters and rows of deleted webhooks are cleaned up. */
 const PURGE_PERIOD_MS = 60_000;
@@ -48,12 +50,13 @@ export function webhooksOf(services: InstalledFeatures): WebhooksRuntime | undef
 function wakeOnCommit(worker: DeliveryWorker, ops: readonly WriteOp[]): void {
   let byScope: Map<string, { scope: Scope; ids: Set<string> }> | undefined;
   for (const op of ops) {
-    if (op.op !== 'put' || op.collection !== 'outbox' || op.doc.state !== 'pending') continue;
+    const row = putInto(OUTBOX, op);
+    if (row?.state !== 'pending') continue;
     byScope ??= new Map();
     const key = scopeKey(op.scope);
     let entry = byScope.get(key);
     if (!entry) byScope.set(key, (entry = { scope: op.scope, ids: new Set() }));
-    entry.ids.add(String(op.doc.webhookId));
+    entry.ids.add(row.webhookId);
   }
   for (const { scope, ids } of byScope?.values() ?? []) worker.wake(scope, ids);
 }
@@ -61,7 +64,7 @@ function wakeOnCommit(worker: DeliveryWorker, ops: readonly WriteOp[]): void {
 /** The feature's EventOutbox: rows for the webhooks that want these events ([] when none does). */
 function eventOutbox(service: WebhookService): EventOutbox {
   return {
-    async opsFor(scope: Scope, events: readonly Doc[], user: Record<string, unknown> | null, at: Date = new Date()): Promise<WriteOp[]> {
+    async opsFor(scope: Scope, events: readonly EventDoc[], user: object | null, at: Date = new Date()): Promise<WriteOp[]> {
       const addition = await service.outboxFor(scope, events, user === null ? null : publicView(user), at);
       return addition.ops;
     },

@@ -12,11 +12,12 @@
 // Reads of the queue must not show a row whose outcome is only in memory: `view` lays the buffered (and
 // being-written) state of the outbox rows over a page read from the Store, so a drain never waits for a
 // commit before it reads its next page.
-import type { Scope, WriteOp } from '../../../../ports/store';
+import { putInto, type Scope, type WriteOp } from '../../../../ports/store';
 import type { OutboxRow } from '../webhook-docs';
 import type { EndpointLeases } from './delivery-leases';
 import { FLUSH_MS, OutcomeBuffer } from './delivery-outcome-buffer';
 import type { Turn } from './delivery-outcomes';
+import { OUTBOX } from '../../../api/collections';
 
 /** An outbox row as this node last decided it: its new state, or null once deleted; `group`: the write it is in. */
 interface Overlaid {
@@ -75,9 +76,10 @@ export class EndpointWrites {
     if (!this.owned) return false;
     this.buffer.add(turn.ops, turn.onWritten, startedMs);
     for (const op of turn.ops) {
-      if (op.collection !== 'outbox') continue;
+      if (op.collection !== OUTBOX.name) continue;
+      const row = putInto(OUTBOX, op);
       if (op.op === 'delete') this.overlay.set(op.id, { doc: null, group: this.group });
-      else if (op.op === 'put') this.overlay.set(op.doc._id, { doc: op.doc as OutboxRow, group: this.group });
+      else if (row) this.overlay.set(row._id, { doc: row, group: this.group });
     }
     if (!turn.delivered) return this.flush();
     if (!this.buffer.due(endsRow, nowMs)) {

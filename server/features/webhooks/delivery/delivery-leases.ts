@@ -3,9 +3,9 @@
 // when the node stops delivering, and is handed back on shutdown. A node that dies mid-drain holds the
 // endpoint until the lease runs out; then any node takes over and resends the row that was in flight.
 import { randomBytes } from 'node:crypto';
-import type { Doc, Scope, Store, WriteOp } from '../../../../ports/store';
+import { put, remove, type Scope, type Store, type WriteOp } from '../../../../ports/store';
 import { scopeKey } from '../../../../adapters/store/scope-key';
-import type { EndpointLease } from '../webhook-docs';
+import { ENDPOINT_LEASES, type EndpointLease } from '../webhook-docs';
 
 /** How long a webhook being deleted keeps its endpoint from every worker (retire()): far beyond a removal's sweep. */
 const RETIRE_PARK_MS = 10 * 60_000;
@@ -30,12 +30,11 @@ export class EndpointLeases {
   private leaseOp(scope: Scope, webhookId: string, now: Date): WriteOp {
     const iso = now.toISOString();
     const lease: EndpointLease = { _id: webhookId, createdAt: iso, updatedAt: iso, owner: this.owner, until: new Date(now.getTime() + this.deps.leaseMs).toISOString() };
-    return { op: 'put', collection: 'webhook_leases', scope, doc: lease };
+    return put(ENDPOINT_LEASES, scope, lease);
   }
 
-  private heldByOther(lease: Doc | undefined, now: Date): boolean {
-    const l = lease as EndpointLease | undefined;
-    return l !== undefined && l.owner !== this.owner && Date.parse(l.until) > now.getTime();
+  private heldByOther(lease: EndpointLease | undefined, now: Date): boolean {
+    return lease !== undefined && lease.owner !== this.owner && Date.parse(lease.until) > now.getTime();
   }
 
   private lockKey(scope: Scope, webhookId: string): string {
@@ -50,7 +49,7 @@ export class EndpointLeases {
     const { store, clock, leaseMs } = this.deps;
     return store.withLock(this.lockKey(scope, webhookId), async () => {
       const now = clock();
-      const lease = (await store.get('webhook_leases', scope, webhookId)) as EndpointLease | undefined;
+      const lease = await store.get(ENDPOINT_LEASES, scope, webhookId);
       if (this.heldByOther(lease, now)) {
         this.deps.heldElsewhere(scope, webhookId, Date.parse(lease!.until));
         return undefined;
@@ -71,7 +70,7 @@ export class EndpointLeases {
     const { store, clock } = this.deps;
     return store.withLock(this.lockKey(scope, webhookId), async () => {
       const now = clock();
-      if (this.heldByOther(await store.get('webhook_leases', scope, webhookId), now)) return false;
+      if (this.heldByOther(await store.get(ENDPOINT_LEASES, scope, webhookId), now)) return false;
       await store.write([...ops, this.leaseOp(scope, webhookId, now)]);
       return true;
     });
@@ -90,7 +89,7 @@ export class EndpointLeases {
       const now = clock();
       const iso = now.toISOString();
       const lease: EndpointLease = { _id: webhookId, createdAt: iso, updatedAt: iso, owner: 'deleted', until: new Date(now.getTime() + RETIRE_PARK_MS).toISOString() };
-      await store.write([{ op: 'put', collection: 'webhook_leases', scope, doc: lease }]);
+      await store.write([put(ENDPOINT_LEASES, scope, lease)]);
     });
   }
 
@@ -99,8 +98,8 @@ export class EndpointLeases {
     const { store } = this.deps;
     for (const { scope, webhookId } of this.leased.values()) {
       await store.withLock(this.lockKey(scope, webhookId), async () => {
-        const lease = (await store.get('webhook_leases', scope, webhookId)) as EndpointLease | undefined;
-        if (lease?.owner === this.owner) await store.write([{ op: 'delete', collection: 'webhook_leases', scope, id: webhookId }]);
+        const lease = await store.get(ENDPOINT_LEASES, scope, webhookId);
+        if (lease?.owner === this.owner) await store.write([remove(ENDPOINT_LEASES, scope, webhookId)]);
       });
     }
     this.leased.clear();

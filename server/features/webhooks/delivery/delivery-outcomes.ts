@@ -1,15 +1,16 @@
 // What an attempt's outcome writes: the row deleted or moved on (delivered), rescheduled (retry) or
 // turned into a dead letter, a delivery-log entry for every attempt, and the metrics and log lines
 // counted once those writes are committed.
-import type { Scope, WriteOp } from '../../../../ports/store';
+import { put, remove, type Scope, type WriteOp } from '../../../../ports/store';
 import { deliveryIdOf, endsRow, type QueuedRequest } from '../outbox-bundle';
 import type { PayloadBodies } from '../shared-user';
-import { payloadText, type DeliveryLogEntry, type DeliveryOutcome, type OutboxRow, type WebhookDoc } from '../webhook-docs';
+import { payloadText, type DeliveryLogEntry, type DeliveryOutcome, type OutboxRow, type WebhookDoc, DELIVERY_LOG } from '../webhook-docs';
 import type { WebhookMetrics } from '../webhook-metrics';
 import { newObjectId } from '../../../../core/object-id';
 import { decideAfterAttempt, isExpired, type Decision, type RetryPolicy } from '../../../../core/webhooks/retry-policy';
 import type { Logger } from '../../../../ports/logger';
 import type { DeliveryAttempt } from './delivery-http';
+import { OUTBOX } from '../../../api/collections';
 
 /** What one request's turn produced. */
 export interface Turn {
@@ -81,7 +82,7 @@ export class DeliveryOutcomes {
       const waiting = request.bundle ? { ...request.bundle.row, sent: request.bundle.index } : row;
       const retry: OutboxRow = { ...waiting, ...seen, updatedAt: after.toISOString(), nextAttemptAt: decision.at.toISOString() };
       return {
-        ops: [{ op: 'put', collection: 'outbox', scope, doc: retry }, this.log(scope, webhook, request, 'retry', attempt, decision, after)],
+        ops: [put(OUTBOX, scope, retry), this.log(scope, webhook, request, 'retry', attempt, decision, after)],
         next: 'stop', retryAtMs: decision.at.getTime(), delivered: false, onWritten: () => metrics.retries.inc(),
       };
     }
@@ -107,7 +108,7 @@ export class DeliveryOutcomes {
     const error = attempt ? attempt.error : 'expired: older than the maximum age before it could be sent';
     if (error !== undefined) entry.error = error;
     if (decision?.kind === 'retry') entry.nextAttemptAt = decision.at.toISOString();
-    return { op: 'put', collection: 'webhook_deliveries', scope, doc: entry };
+    return put(DELIVERY_LOG, scope, entry);
   }
 
   /**
@@ -124,17 +125,17 @@ export class DeliveryOutcomes {
       const { payloadJson: _json, payload: _payload, ...small } = dead;
       dead = { ...small, payloadDropped: true };
     }
-    if (!request.bundle) return [{ op: 'put', collection: 'outbox', scope, doc: dead }];
-    return [{ op: 'put', collection: 'outbox', scope, doc: { ...dead, _id: newObjectId(now) } }, this.doneOp(scope, request, now)];
+    if (!request.bundle) return [put(OUTBOX, scope, dead)];
+    return [put(OUTBOX, scope, { ...dead, _id: newObjectId(now) }), this.doneOp(scope, request, now)];
   }
 
   /** The write of a request finished (delivered or given up): its row goes, or its bundle moves past it. */
   private doneOp(scope: Scope, request: QueuedRequest, now: Date): WriteOp {
     const { bundle } = request;
-    if (!bundle) return { op: 'delete', collection: 'outbox', scope, id: request.row._id };
-    if (endsRow(request)) return { op: 'delete', collection: 'outbox', scope, id: bundle.row._id };
+    if (!bundle) return remove(OUTBOX, scope, request.row._id);
+    if (endsRow(request)) return remove(OUTBOX, scope, bundle.row._id);
     const { lastAttemptAt: _at, lastStatus: _status, lastError: _error, ...rest } = bundle.row;
     const iso = now.toISOString();
-    return { op: 'put', collection: 'outbox', scope, doc: { ...rest, sent: bundle.index + 1, attempts: 0, nextAttemptAt: iso, updatedAt: iso } };
+    return put(OUTBOX, scope, { ...rest, sent: bundle.index + 1, attempts: 0, nextAttemptAt: iso, updatedAt: iso });
   }
 }

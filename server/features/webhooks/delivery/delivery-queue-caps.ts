@@ -5,12 +5,13 @@
 // and counts them), below 90% of the cap queueing resumes; a head row failing for
 // WAYMARK_WEBHOOK_DISABLE_AFTER_MS disables the webhook. Between two checks a queue can pass its cap by
 // what track writes in that time (5 s × the update rate): the cap bounds the disk, not a row count.
-import type { Scope, Store } from '../../../../ports/store';
+import { put, type Scope, type Store } from '../../../../ports/store';
 import type { WebhookDirectory } from '../webhook-directory';
 import type { OutboxRow, WebhookDoc } from '../webhook-docs';
 import type { WebhookMetrics } from '../webhook-metrics';
 import { decideQueueGuard } from '../../../../core/webhooks/queue-guard';
 import type { Logger } from '../../../../ports/logger';
+import { OUTBOX, WEBHOOKS } from '../../../api/collections';
 
 export const QUEUE_CHECK_MS = 5000;
 
@@ -44,10 +45,10 @@ export class QueueCaps {
   private async checkOne(scope: Scope, webhookId: string, now: Date): Promise<{ changed: boolean; full: boolean } | undefined> {
     const { store, maxQueued, disableAfterMs, metrics, logger } = this.deps;
     const pending = { webhookId, state: 'pending' };
-    const queued = await store.count('outbox', scope, { equals: pending, sortBy: 'createdAt', order: 'asc', limit: maxQueued + 1 });
-    const head = queued === 0 ? undefined : ((await store.list('outbox', scope, { equals: pending, sortBy: 'createdAt', order: 'asc', limit: 1 })).docs[0] as OutboxRow | undefined);
+    const queued = await store.count(OUTBOX, scope, { equals: pending, sortBy: 'createdAt', order: 'asc', limit: maxQueued + 1 });
+    const head = queued === 0 ? undefined : ((await store.list(OUTBOX, scope, { equals: pending, sortBy: 'createdAt', order: 'asc', limit: 1 })).docs.at(0));
     // The document as stored now, not as the directory cached it: an edit meanwhile must not be undone.
-    const webhook = (await store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
+    const webhook = await store.get(WEBHOOKS, scope, webhookId);
     if (!webhook || !webhook.enabled) return undefined;
     const decision = decideQueueGuard(
       { queueFullSince: webhook._queueFullSince, failingSince: webhook._failingSince },
@@ -68,7 +69,7 @@ export class QueueCaps {
         logger.warn(decision.queueFullSince ? 'webhook queue full: new events are not queued for it' : 'webhook queue below its cap again: queueing resumed', { webhookId, queued, cap: maxQueued });
       }
     }
-    await store.write([{ op: 'put', collection: 'webhooks', scope, doc: next }]);
+    await store.write([put(WEBHOOKS, scope, next)]);
     this.deps.directory.invalidate(scope);
     return { changed: true, full };
   }

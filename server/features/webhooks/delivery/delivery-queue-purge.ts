@@ -5,10 +5,11 @@
 // queued behind a batch commit before the next one. A crash or a store error mid-way leaves rows
 // that the clean-up job's tombstone sweep (webhook-tombstones.ts) takes later: nothing is lost but time.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Scope, Store } from '../../../../ports/store';
+import { remove, type Scope, type Store } from '../../../../ports/store';
 import { scopeKey } from '../../../../adapters/store/scope-key';
 import type { Logger } from '../../../../ports/logger';
 import type { Counter } from '../../../http/prometheus-text';
+import { OUTBOX } from '../../../api/collections';
 
 /** Rows per write: a transaction of a few milliseconds, after which track's queued writes go first. */
 export const PURGE_BATCH_ROWS = 200;
@@ -81,8 +82,8 @@ export async function deleteQueuePaced(store: Store, scope: Scope, webhookId: st
     for (;;) {
       if (stop()) return deleted;
       const startedMs = performance.now();
-      const { docs, hasMore } = await store.list('outbox', scope, { equals, sortBy: 'createdAt', order: 'asc', limit: PURGE_BATCH_ROWS });
-      if (docs.length > 0) await store.write(docs.map((d) => ({ op: 'delete' as const, collection: 'outbox', scope, id: d._id })));
+      const { docs, hasMore } = await store.list(OUTBOX, scope, { equals, sortBy: 'createdAt', order: 'asc', limit: PURGE_BATCH_ROWS });
+      if (docs.length > 0) await store.write(docs.map((d) => (remove(OUTBOX, scope, d._id))));
       deleted += docs.length;
       onBatch?.(docs.length);
       if (!hasMore) break;

@@ -1,10 +1,11 @@
 // The periodic clean-up of what delivery leaves behind: delivery-log entries past retention, shared
 // payload users past theirs, dead letters past theirs, and rows of deleted webhooks.
-import type { Store } from '../../../../ports/store';
-import { SHARED_USERS } from '../shared-user';
+import { remove, type Collection, type DocBase, type Store } from '../../../../ports/store';
 import type { WebhookDirectory } from '../webhook-directory';
-import { WEBHOOK_TOMBSTONES, type WebhookTombstone } from '../webhook-tombstones';
+import { WEBHOOK_TOMBSTONES } from '../webhook-tombstones';
 import { deleteQueuePaced } from './delivery-queue-purge';
+import { DELIVERY_LOG, ENDPOINT_LEASES, SHARED_USERS } from '../webhook-docs';
+import { OUTBOX } from '../../../api/collections';
 
 const PURGE_BATCH = 1000;
 
@@ -25,10 +26,10 @@ export class DeliveryRetention {
   async purge(now: Date): Promise<number> {
     const { store, deadRetentionMs, directory } = this.deps;
     let removed = 0;
-    for (const collection of ['webhook_deliveries', SHARED_USERS]) {
+    for (const collection of [DELIVERY_LOG, SHARED_USERS] as Array<Collection<DocBase>>) {
       const expired = await store.due(collection, now.toISOString(), PURGE_BATCH);
       if (expired.length > 0) {
-        await store.write(expired.map(({ scope, doc }) => ({ op: 'delete' as const, collection, scope, id: doc._id })));
+        await store.write(expired.map(({ scope, doc }) => remove(collection, scope, doc._id)));
         removed += expired.length;
       }
     }
@@ -36,11 +37,11 @@ export class DeliveryRetention {
     // Webhook by webhook: the outbox's one index starts with the webhook (collections.ts), and a deleted
     // webhook's dead letters went with it.
     for (const { scope, webhook } of await directory.all(now.getTime())) {
-      const { docs } = await store.list('outbox', scope, {
+      const { docs } = await store.list(OUTBOX, scope, {
         limit: PURGE_BATCH, sortBy: 'createdAt', order: 'asc', equals: { webhookId: webhook._id, state: 'dead' }, ranges: [{ field: 'updatedAt', before: cutoff }],
       });
       if (docs.length === 0) continue;
-      await store.write(docs.map((d) => ({ op: 'delete' as const, collection: 'outbox', scope, id: d._id })));
+      await store.write(docs.map((d) => (remove(OUTBOX, scope, d._id))));
       removed += docs.length;
     }
     return removed + (await this.purgeDeletedQueues(now));
@@ -55,13 +56,13 @@ export class DeliveryRetention {
     const { store, tombstoneGraceMs, stopping } = this.deps;
     let removed = 0;
     for (const { scope, doc } of await store.due(WEBHOOK_TOMBSTONES, now.toISOString(), PURGE_BATCH)) {
-      const { _id: webhookId, deletedAt } = doc as WebhookTombstone;
+      const { _id: webhookId, deletedAt } = doc;
       const deleted = await deleteQueuePaced(store, scope, webhookId, stopping);
       removed += deleted;
       if (deleted === 0 && now.getTime() - Date.parse(deletedAt) >= tombstoneGraceMs) {
         await store.write([
-          { op: 'delete', collection: WEBHOOK_TOMBSTONES, scope, id: webhookId },
-          { op: 'delete', collection: 'webhook_leases', scope, id: webhookId },
+          remove(WEBHOOK_TOMBSTONES, scope, webhookId),
+          remove(ENDPOINT_LEASES, scope, webhookId),
         ]);
       }
     }

@@ -31,6 +31,7 @@ import { DeliveryOutcomes, type Turn } from './delivery-outcomes';
 import { QueuePurge } from './delivery-queue-purge';
 import { DeliveryRetention } from './delivery-retention';
 import { DrainSlots } from './delivery-slots';
+import { OUTBOX, WEBHOOKS } from '../../../api/collections';
 
 export interface DeliverySettings {
   timeoutMs: number;
@@ -258,7 +259,7 @@ export class DeliveryWorker {
 
   private pendingPage(scope: Scope, webhookId: string, limit: number): Promise<OutboxRow[]> {
     return this.deps.store
-      .list('outbox', scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })
+      .list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })
       .then((r) => r.docs as OutboxRow[]);
   }
 
@@ -281,7 +282,7 @@ export class DeliveryWorker {
     try {
       for (;;) {
         if (this.stopping || writes.lost) return;
-        const webhook = (await this.deps.store.get('webhooks', scope, webhookId)) as WebhookDoc | undefined;
+        const webhook = await this.deps.store.get(WEBHOOKS, scope, webhookId);
         if (!webhook || !webhook.enabled) return;
         // The page as this node knows it: rows whose outcomes are only buffered are left out, so the next
         // page does not wait for the buffer's commit (delivery-endpoint-writes.ts).
