@@ -248,7 +248,8 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, piece: Piece,
     if (sameRoad) return null;
     // Where only two roads meet OSRM names the change only (its obvious turn), whatever the angle.
     if (ctx.roads(vertex) <= 2) return { type: 'new name', modifier: modifierOf(angle) };
-    return Math.abs(angle) < 40 ? { type: 'new name', modifier: modifierOf(angle) } : { type: 'turn', modifier: modifierOf(angle) };
+    if (Math.abs(angle) < 40) return throughStreet(ctx, vertex, prevPiece, piece, cur) ? mergeOnto(angle) : { type: 'new name', modifier: modifierOf(angle) };
+    return { type: 'turn', modifier: modifierOf(angle) };
   }
   const others = departures.map(([s, r]) => turnAngle(before, segmentBearing(n, s, r, false)));
   const straightOptions = others.filter((a) => Math.abs(a) < 40).length;
@@ -257,6 +258,31 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, piece: Piece,
     return { type: 'fork', modifier: moreLeft ? 'slight left' : 'slight right' };
   }
   if (straightOptions === 0 && Math.abs(angle) >= 40 && !sameRoad) return { type: 'end of road', modifier: angle > 0 ? 'right' : 'left' };
-  if (Math.abs(angle) < 20 && !sameRoad) return { type: 'new name', modifier: 'straight' };
+  if (Math.abs(angle) < 20 && !sameRoad) return throughStreet(ctx, vertex, prevPiece, piece, cur) ? mergeOnto(angle) : { type: 'new name', modifier: 'straight' };
   return { type: sameRoad ? 'continue' : 'turn', modifier: modifierOf(angle) };
+}
+
+/** Degrees from opposite within which another road at a vertex carries the road joined on through it (OSRM's FUZZY_ANGLE_DIFFERENCE). */
+const THROUGH_DEGREES = 25;
+
+/**
+ * Whether the road joined goes on through the vertex on the other side: another road there, not the one
+ * arrived on, of the same name and class, within THROUGH_DEGREES of straight on behind it (OSRM's
+ * isThroughStreet). Joining such a road is a merge onto it, which OSRM announces as a `merge` (its
+ * instruction for an obvious turn onto a through street) and keeps however short, where a mere name change
+ * under 105 m is folded (Key Highway → East McComas Street, a ramp → Debelius Avenue).
+ */
+function throughStreet(ctx: LegContext, vertex: number, prevPiece: Piece, piece: Piece, cur: Attrs): boolean {
+  if (cur.name === '' || ctx.arrivals === undefined) return false;
+  const n = ctx.network;
+  const out = segmentBearing(n, piece.segment, piece.reversed, false);
+  const same = (s: number) => s !== piece.segment && s !== prevPiece.segment && n.strings[n.wayName[n.segmentWay[s]]] === cur.name
+    && n.wayClass[n.segmentWay[s]] === n.wayClass[cur.way];
+  // A road arriving at the vertex carries on through it when it arrives heading the way the joined road leaves.
+  if (ctx.arrivals(vertex).some(([s, r]) => same(s) && Math.abs(turnAngle(segmentBearing(n, s, r, true), out)) < THROUGH_DEGREES)) return true;
+  return ctx.departures(vertex).some(([s, r]) => same(s) && Math.abs(turnAngle(segmentBearing(n, s, r, false), out)) > 180 - THROUGH_DEGREES);
+}
+
+function mergeOnto(angle: number): Decision {
+  return { type: 'merge', modifier: angle >= 0 ? 'slight right' : 'slight left' };
 }
