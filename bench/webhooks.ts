@@ -125,6 +125,8 @@ const RATE = Number(process.env.RATE ?? 600);
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
 const RECEIVERS = (process.env.RECEIVERS ?? '0,1,6').split(',').map(Number);
 /** C: share of updates that make an event (1: every update; bench/track.ts's random walks make about 0.4). */
+/** A: sign and send on the sender thread (WAYMARK_WEBHOOK_SEND_THREAD=false: on the event loop, as before it). */
+const SEND_THREAD = process.env.WAYMARK_WEBHOOK_SEND_THREAD !== 'false';
 const EVENT_SHARE = Number(process.env.EVENT_SHARE ?? 1);
 const PACED_CHILD = path.join(__dirname, 'http', 'paced-track-child.js');
 const MODES = (process.env.MODES ?? 'single:1,batch:1,single:4').split(',').map((m) => {
@@ -350,7 +352,7 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     // are written, before the receiver's count is reset and the clock starts.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-webhooks-'));
     // No poll job: the benchmark starts the worker itself, so the clock starts with the drain.
-    const services = await createServices({ ...base, dataDir, logRequests: false, webhooks: { ...base.webhooks, allowPrivate: true, pollMs: 0, concurrency: 16 } }, silentLogger());
+    const services = await createServices({ ...base, dataDir, logRequests: false, webhooks: { ...base.webhooks, allowPrivate: true, pollMs: 0, concurrency: 16, sendThread: SEND_THREAD } }, silentLogger());
     const runtime = webhooksOf(services)!;
     const project = await services.projects.create('bench');
     const scope = { projectId: project.id, live: false };

@@ -146,6 +146,8 @@ export interface WebhookConfig {
   disableAfterMs: number;
   /** Dead letters whose payload is larger keep only their event ids. */
   deadPayloadMaxBytes: number;
+  /** Sign and send requests on a thread of their own rather than on the gateway's event loop. */
+  sendThread: boolean;
 }
 
 export interface EnvVar<T = unknown> {
@@ -229,6 +231,7 @@ export const ENV = {
   WAYMARK_WEBHOOK_MAX_QUEUED: v(integer({ min: 1 }), '10000', 'pending requests one webhook may have; at the cap its new events are dropped (counted) until it catches up'),
   WAYMARK_WEBHOOK_DISABLE_AFTER_MS: v(ms, '21600000', 'a webhook whose oldest request keeps failing this long is disabled (6 h)'),
   WAYMARK_WEBHOOK_DEAD_PAYLOAD_MAX_BYTES: v(integer({ min: 0 }), '2048', 'dead letters with a larger payload keep only their event ids (redelivery rebuilds it)'),
+  WAYMARK_WEBHOOK_SEND_THREAD: v(boolean, 'true', 'sign and send webhook requests on a thread of their own; `false`: on the event loop that serves the API'),
   // CSV import and nightly sync (docs/geofence-import.md).
   WAYMARK_IMPORT_MAX_SIZE: v(bytes, '50mb', 'largest upload to `POST /v1/geofences/import`'),
   WAYMARK_IMPORT_MAX_ROWS: v(integer({ min: 1 }), '200000', 'most data rows in one import (upload, CLI, sync)'),
@@ -396,6 +399,7 @@ function webhookConfigFromEnv(r: EnvReader): WebhookConfig {
     maxQueued: r.value('WAYMARK_WEBHOOK_MAX_QUEUED'),
     disableAfterMs: r.value('WAYMARK_WEBHOOK_DISABLE_AFTER_MS'),
     deadPayloadMaxBytes: r.value('WAYMARK_WEBHOOK_DEAD_PAYLOAD_MAX_BYTES'),
+    sendThread: r.value('WAYMARK_WEBHOOK_SEND_THREAD'),
   };
 }
 

@@ -99,8 +99,11 @@ test.each(stores)('%s: SIGKILL while deliveries are pending and updates are flow
   for (const [id, radius] of [['cafe', 100], ['terrace', 120]] as const) {
     expect((await call('PUT', `/v1/geofences/venue/${id}`, sk, { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius, description: id })).status).toBe(200);
   }
+  const hookIds: Record<string, string> = {};
   for (const [path_, mode] of [['/single', 'single'], ['/batch', 'batch']]) {
-    expect((await call('POST', '/v1/webhooks', sk, { url: receiver.url + path_, mode })).status).toBe(200);
+    const created = await call('POST', '/v1/webhooks', sk, { url: receiver.url + path_, mode });
+    expect(created.status).toBe(200);
+    hookIds[path_] = created.json.webhook._id;
   }
 
   // Devices walk in and out of the café as fast as the gateway answers; only answered updates count.
@@ -152,6 +155,8 @@ test.each(stores)('%s: SIGKILL while deliveries are pending and updates are flow
     deliveredAtKills.push(single.size);
     await kill(current);
     current = await startGateway(port, dataDir, storeEnv);
+    // Where a run that times out was (the machine may be shared): one line per phase.
+    process.stdout.write(`crash test (${_store}): kill ${kill_ + 1} at ${acked.size} acknowledged, ${single.size} delivered to /single\n`);
   }
   await waitForAcks(acked.size + 200);
   flowing = false;
@@ -168,17 +173,33 @@ test.each(stores)('%s: SIGKILL while deliveries are pending and updates are flow
   // keep arriving: a queue that makes no progress for 30 s is stuck (lost work shows as that), a slow
   // one is not. A fixed 90 s failed once on PostgreSQL beside an import, with 16 batch events still to come.
   const stallMs = 30_000;
-  const hardDeadline = Date.now() + 240_000;
+  const recoveredAt = Date.now();
+  const hardDeadline = recoveredAt + 240_000;
   let lastCount = -1;
   let lastProgress = Date.now();
+  const missingAtRecovery = { single: missing('/single').length, batch: missing('/batch').length };
+  process.stdout.write(`crash test (${_store}): receiver recovered; missing /single ${missingAtRecovery.single}, /batch ${missingAtRecovery.batch}\n`);
+  // When each webhook had everything: a slow catch-up (late) and a stuck queue (lost) look alike at a
+  // fixed deadline; these times and the queues below tell them apart.
+  const caughtUpAfter: Record<string, number> = {};
   while (missing('/single').length > 0 || missing('/batch').length > 0) {
     const count = delivered('/single').size + delivered('/batch').size;
     if (count > lastCount) {
       lastCount = count;
       lastProgress = Date.now();
     }
+    for (const p of ['/single', '/batch']) if (caughtUpAfter[p] === undefined && missing(p).length === 0) caughtUpAfter[p] = Date.now() - recoveredAt;
     if (Date.now() - lastProgress > stallMs || Date.now() > hardDeadline) break;
     await new Promise((res) => setTimeout(res, 200));
+  }
+  for (const p of ['/single', '/batch']) caughtUpAfter[p] ??= missing(p).length === 0 ? Date.now() - recoveredAt : NaN;
+  if (missing('/single').length > 0 || missing('/batch').length > 0) {
+    // What the gateway holds for each webhook when something never came: pending rows (late or stuck)
+    // or dead letters (given up), against none (lost).
+    for (const p of ['/single', '/batch']) {
+      const queue = await call('GET', `/v1/webhooks/${hookIds[p]}/queue`, sk);
+      process.stdout.write(`crash test: ${p} missing ${missing(p).length}, queue ${JSON.stringify(queue.json)}\n`);
+    }
   }
 
   // The kills really happened with work outstanding, and updates kept arriving around them.
@@ -221,7 +242,8 @@ test.each(stores)('%s: SIGKILL while deliveries are pending and updates are flow
   expect(byDevice.size).toBe(DEVICES * 2);
   process.stdout.write(
     `crash test (${_store}): ${acked.size} acknowledged events; at the kills delivered/pending: ${deliveredAtKills.map((d, i) => `${d}/${pendingAtKills[i]}`).join(', ')}; ` +
-    `${refused} updates refused while down; single webhook: ${singleRequests.length} requests for ` +
+    `${refused} updates refused while down; missing when the receiver recovered: single ${missingAtRecovery.single}, batch ${missingAtRecovery.batch}, ` +
+    `all received ${(caughtUpAfter['/single'] / 1000).toFixed(1)} s and ${(caughtUpAfter['/batch'] / 1000).toFixed(1)} s later; single webhook: ${singleRequests.length} requests for ` +
     `${new Set(singleRequests).size} distinct events acknowledged (${singleRequests.length - new Set(singleRequests).size} acknowledged twice: resent after a kill or a late answer)\n`,
   );
   await kill(current);

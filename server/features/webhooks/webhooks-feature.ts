@@ -91,6 +91,7 @@ export const webhooksFeature: Feature<{ store: Store; config: Pick<GatewayConfig
         // A node may write rows for a deleted webhook for as long as it trusts its cached list.
         tombstoneGraceMs: c.cacheMs + TOMBSTONE_GRACE_MS,
         deadPayloadMaxBytes: c.deadPayloadMaxBytes,
+        sendThread: c.sendThread,
       },
     });
     const caps = new QueueCaps({ store, directory, metrics, logger, maxQueued: c.maxQueued, disableAfterMs: c.disableAfterMs });

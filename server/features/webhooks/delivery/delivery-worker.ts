@@ -11,11 +11,12 @@
 // through an endpoint's queue. The lease protocol between nodes is delivery-leases.ts, what an outcome
 // writes delivery-outcomes.ts, how outcomes are grouped delivery-outcome-buffer.ts, the request's
 // headers delivery-headers.ts, the HTTP attempt delivery-http.ts, clean-up delivery-retention.ts. An
-// endpoint's buffered outcomes outlive its drains (delivery-endpoint-writes.ts).
+// endpoint's buffered outcomes outlive its drains (delivery-endpoint-writes.ts). Requests are signed and
+// sent by the sender (delivery-sender.ts: a thread of its own by default), a page's due requests at a
+// time, in order; this file reads each outcome as it comes and records it.
 import type { Scope, Store } from '../../../../ports/store';
 import { scopeKey } from '../../../../adapters/store/scope-key';
-import type { OutboundHttp } from '../../../../ports/outbound-http';
-import { endsRow, requestsOf, type QueuedRequest } from '../outbox-bundle';
+import { deliveryIdOf, endsRow, requestsOf, type QueuedRequest } from '../outbox-bundle';
 import { PayloadBodies } from '../shared-user';
 import type { WebhookDirectory } from '../webhook-directory';
 import type { OutboxRow, WebhookDoc } from '../webhook-docs';
@@ -23,8 +24,9 @@ import type { WebhookMetrics } from '../webhook-metrics';
 import type { AddressPolicy } from '../../../../core/webhooks/address-safety';
 import type { RetryPolicy } from '../../../../core/webhooks/retry-policy';
 import type { Logger } from '../../../../ports/logger';
-import { DeliveryHeaders } from './delivery-headers';
-import { deliveryClient, sendDelivery } from './delivery-http';
+import { signingTokens } from './delivery-headers';
+import { deliverySender, type DeliverySender } from './delivery-sender';
+import type { SendRequest } from './delivery-send-run';
 import { EndpointLeases } from './delivery-leases';
 import { EndpointWrites } from './delivery-endpoint-writes';
 import { DeliveryOutcomes, type Turn } from './delivery-outcomes';
@@ -45,6 +47,8 @@ export interface DeliverySettings {
   tombstoneGraceMs: number;
   /** Dead letters with a larger payload keep only their event ids. */
   deadPayloadMaxBytes: number;
+  /** Sign and send on a thread of its own (delivery-sender.ts); false: on the event loop. */
+  sendThread?: boolean;
 }
 
 export interface DeliveryWorkerDeps {
@@ -59,6 +63,12 @@ export interface DeliveryWorkerDeps {
 
 /** Rows read per page of an endpoint's queue. */
 const PAGE = 50;
+/**
+ * Requests handed to the sender at a time. The sender goes on with the next request while this thread
+ * records the last one, so it may be up to a batch ahead of what is recorded: after a crash, a batch
+ * plus a group of buffered outcomes (delivery-outcome-buffer.ts) may be sent again.
+ */
+const BATCH = 25;
 /**
  * Room beyond an attempt's own bounds (its connection, then its deadline on the wire) for the writes
  * around it, before a lease is considered abandoned.
@@ -84,9 +94,7 @@ export class DeliveryWorker {
   private readonly blockedUntil = new Map<string, number>();
   /** Where in the list of webhooks the next sweep begins. */
   private sweepFrom = 0;
-  private readonly controller = new AbortController();
-  private readonly client: OutboundHttp;
-  private readonly headers = new DeliveryHeaders();
+  private readonly sender: DeliverySender;
   private readonly bodies: PayloadBodies;
   private readonly leases: EndpointLeases;
   private readonly outcomes: DeliveryOutcomes;
@@ -100,7 +108,9 @@ export class DeliveryWorker {
     const { store, settings } = deps;
     this.bodies = new PayloadBodies(store);
     this.clock = deps.clock ?? (() => new Date());
-    this.client = deliveryClient(settings.policy, settings.timeoutMs);
+    this.sender = deliverySender({
+      policy: settings.policy, timeoutMs: settings.timeoutMs, thread: settings.sendThread ?? true, logger: deps.logger, now: () => this.clock().getTime(),
+    });
     this.slots = new DrainSlots(settings.concurrency);
     this.leases = new EndpointLeases({
       store, clock: this.clock,
@@ -194,10 +204,10 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     this.slots.clearWaiting();
-    this.controller.abort(new Error('shutdown'));
+    this.sender.abort();
     await Promise.all([this.idle(), this.queuePurge.stop()]);
     await this.leases.releaseAll();
-    await this.client.close();
+    await this.sender.close();
   }
 
   /** A webhook is being deleted: no drain may claim it or write for it any more (delivery-leases.ts). */
@@ -297,28 +307,39 @@ export class DeliveryWorker {
           if (drain.again) continue;
           return;
         }
+        // The page's due requests, in order, up to the first row not due yet (its endpoint waits for it).
+        const due: QueuedRequest[] = [];
+        let waiting = false;
+        const nowMs = this.clock().getTime();
         for (const row of docs) {
-          if (this.stopping) return;
           const dueMs = Date.parse(row.nextAttemptAt ?? row.createdAt);
-          const nowMs = this.clock().getTime();
           if (dueMs > nowMs) {
             this.blockedUntil.set(key, Math.min(dueMs, nowMs + BLOCK_RECHECK_MS));
-            return;
+            waiting = true;
+            break;
           }
-          for (const request of requestsOf(row)) {
-            if (this.stopping) return;
-            const now = this.clock();
-            const turn = await this.turn(scope, webhook, request, now);
-            if (!turn) return;
-            if (turn.retryAtMs !== undefined) this.blockedUntil.set(key, Math.min(turn.retryAtMs, this.clock().getTime() + BLOCK_RECHECK_MS));
-            if (!(await writes.add(turn, endsRow(request), now.getTime(), this.clock().getTime()))) return;
-            if (turn.next === 'stop') return;
-            // Other endpoints of the project wait for a slot: take turns (delivery-slots.ts).
-            if (this.slots.mustYield(scope.projectId)) {
-              drain.again = true;
-              return;
-            }
+          due.push(...requestsOf(row));
+        }
+        for (let at = 0; at < due.length; ) {
+          if (this.stopping) return;
+          const now = this.clock();
+          if (this.outcomes.isExpired(due[at].row, now)) {
+            // Given up without being sent, in its place in the line.
+            const turn = await this.outcomes.expired(scope, webhook, due[at], now);
+            if (!(await writes.add(turn, endsRow(due[at]), now.getTime(), this.clock().getTime()))) return;
+            at++;
+            continue;
           }
+          let end = at + 1;
+          while (end < due.length && end - at < BATCH && !this.outcomes.isExpired(due[end].row, now)) end++;
+          if (!(await this.sendBatch(scope, webhook, due.slice(at, end), writes, key))) return;
+          at = end;
+        }
+        if (waiting) return;
+        // Other endpoints of the project wait for a slot: take turns (delivery-slots.ts).
+        if (this.slots.mustYield(scope.projectId)) {
+          drain.again = true;
+          return;
         }
         // A short page was the whole queue, and rows committed since would have woken the endpoint
         // (`again`): reading another page would only find it empty. Rows other nodes write are the sweep's.
@@ -334,19 +355,40 @@ export class DeliveryWorker {
   }
 
   /**
-   * One request's turn: send it (unless it expired) and say what to write. Undefined when the attempt
-   * was cut short by shutdown: nothing is known about the receiver, so nothing is recorded, and the
-   * request is sent again by whoever drains the endpoint next.
+   * Sends a batch of an endpoint's due requests (in order) and records each outcome as it comes. True when
+   * every request was delivered (or given up) and the endpoint may go on; false when it must stop: a
+   * retry is due later, the endpoint was lost to another owner, or the attempt was cut short by shutdown
+   * (nothing is known about the receiver then, so nothing is recorded, and the request is sent again by
+   * whoever drains the endpoint next). Returns only once the sender has ended the run: an endpoint never
+   * has two requests in flight.
    */
-  private async turn(scope: Scope, webhook: WebhookDoc, request: QueuedRequest, now: Date): Promise<Turn | undefined> {
-    const { row } = request;
-    if (this.outcomes.isExpired(row, now)) return this.outcomes.expired(scope, webhook, request, now);
-    const body = await this.bodies.body(scope, row);
-    const attempt = await sendDelivery(
-      { url: webhook.url, body, headers: this.headers.for(webhook, request, body, now) },
-      { timeoutMs: this.deps.settings.timeoutMs, client: this.client, signal: this.controller.signal },
-    );
-    if (attempt.aborted) return undefined;
-    return this.outcomes.afterAttempt(scope, webhook, request, attempt, now, this.clock());
+  private async sendBatch(scope: Scope, webhook: WebhookDoc, batch: QueuedRequest[], writes: EndpointWrites, key: string): Promise<boolean> {
+    const requests: SendRequest[] = [];
+    for (const request of batch) {
+      requests.push({ body: await this.bodies.body(scope, request.row), deliveryId: deliveryIdOf(request), attempt: request.row.attempts + 1, eventIds: request.row.eventIds });
+    }
+    const run = this.sender.start({ url: webhook.url, tokens: signingTokens(webhook, this.clock()), requests });
+    let recorded = 0;
+    let goOn = true;
+    for (let sent = await run.next(); sent !== undefined; sent = await run.next()) {
+      const request = batch[recorded];
+      // After a stop the run may still report the request that was in flight: it is not recorded (its
+      // endpoint stops here), so it is sent again later, as at least once allows.
+      if (!goOn || request === undefined) continue;
+      if (sent.attempt.aborted || this.stopping) {
+        goOn = false;
+        run.stop();
+        continue;
+      }
+      const turn: Turn = await this.outcomes.afterAttempt(scope, webhook, request, sent.attempt, new Date(sent.startedMs), new Date(sent.endedMs));
+      recorded++;
+      if (turn.retryAtMs !== undefined) this.blockedUntil.set(key, Math.min(turn.retryAtMs, this.clock().getTime() + BLOCK_RECHECK_MS));
+      if (!(await writes.add(turn, endsRow(request), sent.startedMs, this.clock().getTime())) || turn.next === 'stop') {
+        goOn = false;
+        run.stop();
+      }
+    }
+    // A run that ended before its last request (the sender thread was lost) leaves the rest pending.
+    return goOn && recorded === batch.length;
   }
 }
