@@ -121,6 +121,13 @@ async function main(): Promise<void> {
   await (await fetch(`${gateway.url}/v1/data/overview`, { headers: { authorization: sk } })).arrayBuffer();
 
   const browser = await launchChromium();
+  // CPU time of Chromium's renderer processes (SystemInfo.getProcessInfo, seconds): unlike the times
+  // above, it hardly grows with the machine's load, so before/after can be compared across sessions.
+  const browserCdp = await browser.newBrowserCDPSession();
+  const rendererCpuMs = async (): Promise<number> => {
+    const { processInfo } = (await browserCdp.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; cpuTime: number }> };
+    return 1000 * processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + p.cpuTime, 0);
+  };
   try {
     for (let run = 1; run <= RUNS; run++) {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -161,16 +168,19 @@ async function main(): Promise<void> {
         console.log(`  run ${run} ${phase}, main thread's self time:\n    ${topSelfTime(profile, 12).join('\n    ')}`);
         return result;
       };
+      const cpuAtStart = { page: await rendererCpuMs(), gateway: gateway.cpuMs() };
       await profiled('until the first draw', async () => {
         await page.goto(`${gateway.url}/dashboard/#/map`);
         await page.locator('#map[data-ready]').waitFor({ timeout: 120_000 });
       });
       drawn = true;
+      const cpuAtDraw = { page: await rendererCpuMs(), gateway: gateway.cpuMs() };
       const drawnAt = Number(await page.locator('#map').getAttribute('data-drawn-at'));
       const status = await page.locator('#map-status').textContent();
       const longestBeforeDraw = Number(await page.evaluate('window.__longestBeforeDraw'));
       // Zoom and pan with real input while recording every frame: wheel in twice, drag, wheel out, drag.
       await page.waitForTimeout(1500);
+      const cpuAtZoom = { page: await rendererCpuMs(), gateway: gateway.cpuMs() };
       await profiled('zoom and pan', async () => {
         await page.evaluate(FRAME_RECORDER);
         const box = (await page.locator('#map').boundingBox())!;
@@ -184,6 +194,8 @@ async function main(): Promise<void> {
         await page.waitForTimeout(1000);
       });
       const frames = (await page.evaluate('(window.__recording = false, window.__frames)')) as number[];
+      const cpuAtEnd = { page: await rendererCpuMs(), gateway: gateway.cpuMs() };
+      const cpu = (a: { page: number; gateway: number }, b: { page: number; gateway: number }) => `page ${(b.page - a.page).toFixed(0)}, gateway ${(b.gateway - a.gateway).toFixed(0)}`;
       const sorted = [...frames].sort((a, b) => a - b);
       const longest = Number(await page.evaluate('window.__longest'));
       const parts = [...byKind.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KiB`).join(', ');
@@ -191,7 +203,8 @@ async function main(): Promise<void> {
         `${(wireBeforeDraw / MiB).toFixed(2)} MiB over the wire before it [${parts}], ${(wire / MiB).toFixed(2)} MiB by the end; ` +
         `longest main-thread task ${longestBeforeDraw.toFixed(0)} ms before the draw, ${longest.toFixed(0)} ms over the whole run; ` +
         `zoom/pan: ${frames.length} frames, p50 ${percentile(sorted, 0.5).toFixed(0)} ms, p95 ${percentile(sorted, 0.95).toFixed(0)} ms, ` +
-        `longest ${sorted[sorted.length - 1]?.toFixed(0)} ms, ${frames.filter((f) => f > 50).length} over 50 ms; load ${os.loadavg()[0].toFixed(1)}`);
+        `longest ${sorted[sorted.length - 1]?.toFixed(0)} ms, ${frames.filter((f) => f > 50).length} over 50 ms; ` +
+        `CPU-ms until the draw: ${cpu(cpuAtStart, cpuAtDraw)}; during zoom/pan: ${cpu(cpuAtZoom, cpuAtEnd)}; load ${os.loadavg()[0].toFixed(1)}`);
       await cdp.detach();
       await page.close();
     }

@@ -89,6 +89,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PUT /v1/users/:id/fraud': { summary: 'Set the fraud override of a user (bypass or block)', response: replies({ fraudOverride: FRAUD_OVERRIDE }) },
   'GET /v1/geofences': { summary: 'List geofences', response: replies({ geofences: arrayOf(GEOFENCE) }, LIST_META) },
   'POST /v1/geofences': { summary: 'Create a geofence (upsert when tag and externalId are given)', response: replies({ geofence: GEOFENCE }, { errors: [503] }) },
+  'POST /v1/geofences/preview': {
+    summary: 'The geofence a body would make (an isochrone\'s area computed, an address placed), not saved (for the dashboard)',
+    response: replies({ geofence: GEOFENCE }, { errors: [503] }),
+  },
   'PUT /v1/geofences/:tag/:externalId': { summary: 'Create or update the geofence with this tag and externalId', response: replies({ geofence: GEOFENCE }, { errors: [503] }) },
   'PUT /v1/geofences/:id': { summary: 'Update a geofence by _id', response: replies({ geofence: GEOFENCE }, { errors: [503] }) },
   'GET /v1/geofences/:id': { summary: 'Get a geofence by _id', response: replies({ geofence: GEOFENCE }) },

@@ -279,6 +279,35 @@ const CASINO: [number, number] = [7.4277, 43.7392];
     expect(answer.roads.length).toBeGreaterThan(10);
   });
 
+  test('POST /v1/geofences/preview computes an isochrone as a save would, and saves nothing', async () => {
+    const body = { description: 'Casino on foot', type: 'isochrone', coordinates: CASINO, radius: 3, mode: 'foot' };
+    const preview = await server.request('POST', '/v1/geofences/preview', { key: server.keys.testSk, body });
+    expect([preview.status, preview.body.meta]).toEqual([200, { code: 200 }]);
+    expect([preview.body.geofence.type, preview.body.geofence.geometryRadius, preview.body.geofence.mode]).toEqual(['isochrone', 3, 'foot']);
+    expect(preview.body.geofence.geometry.coordinates[0].length).toBeGreaterThan(4);
+    const list = await server.request('GET', '/v1/geofences', { key: server.keys.testSk });
+    expect(list.body.geofences.map((g: { externalId: string }) => g.externalId)).toEqual(['casino']);
+    const bad = await server.request('POST', '/v1/geofences/preview', { key: server.keys.testSk, body: { ...body, radius: 0 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.meta.param).toBeTruthy();
+    expect((await server.request('POST', '/v1/geofences/preview', { key: server.keys.testPk, body })).status).toBe(403);
+  });
+
+  test('changing an isochrone\'s time or mode shows its new area before saving', async () => {
+    await page.goto(`${server.url}/dashboard/#/geofences/${id}`);
+    const minutes = page.getByLabel(/Travel time/);
+    await minutes.waitFor();
+    await minutes.fill('2');
+    await page.getByLabel('Travel mode').selectOption('foot');
+    await until('the new area drawn', async () => /2 min by foot/.test(String(await page.locator('#isochrone-preview').textContent())), 30000, 200);
+    expect(await page.locator('path.isochrone-preview').count()).toBe(1);
+    await shot(page, 'geofence-isochrone-preview');
+    // Not saved: the stored geofence is still 5 minutes by car.
+    const stored = await server.request('GET', '/v1/geofences/iso/casino', { key: server.keys.testSk });
+    expect([stored.body.geofence.geometryRadius, stored.body.geofence.mode]).toEqual([5, 'car']);
+    await page.goto(`${server.url}/dashboard/#/geofences`);
+  }, 60_000);
+
   test('editing an isochrone shows its travel time and mode, and saves it as an isochrone', async () => {
     await page.goto(`${server.url}/dashboard/#/geofences/${id}`);
     const minutes = page.getByLabel(/Travel time/);

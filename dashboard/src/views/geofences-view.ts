@@ -9,6 +9,7 @@ import { sketchOf, shapeLabel } from '../map/map-data';
 import { addRoads } from '../map/roads';
 import { addressSearch, type FoundAddress } from '../map/address-search';
 import { editShapeOnMap } from '../map/shape-editor';
+import { previewIsochrone } from '../map/isochrone-preview';
 import { count } from '../words';
 import { geofenceForm, type ExistingGeofence } from './geofence-form';
 
@@ -107,6 +108,7 @@ async function geofenceDetail(ctx: ViewContext, id: string): Promise<void> {
     map.fitBounds([[s, w], [n, e]], { padding: [24, 24], maxZoom: 18, animate: false });
     new GeofenceLayer(map, () => undefined).set([sketch]);
     const editor = editShapeOnMap(map, form, geofence.type);
+    if (geofence.type === 'isochrone') mapEl.after(previewIsochrone(map, form, ctx.api));
     // Snapping to an address moves the shape there; nothing is saved until Save, like a drag.
     moveTo = ({ at, label }) => {
       editor.moveTo(at);

@@ -99,6 +99,18 @@ export function geofenceRoutes(store: Store, geofences: GeofenceService): Route[
         });
       },
     },
+    {
+      // Ours: the geofence a body would make, computed as a save computes it (an isochrone's area from
+      // the road network, an address placed) and not saved: the dashboard shows an isochrone's new area
+      // while its time or mode is being changed.
+      method: 'POST', path: '/v1/geofences/preview', auth: 'secret', rate,
+      handler: async (ctx) => {
+        const tag = readString(ctx.body.tag, 'tag', KEY_TEXT) ?? '';
+        const externalId = readString(ctx.body.externalId, 'externalId', KEY_TEXT) ?? '';
+        const input = parseGeofenceInput(await geofences.prepareBody(ctx.body), geofences.inputOptions('api'));
+        return { body: { geofence: publicGeofence(geofences.build(ctx.scope, input, tag, externalId, undefined, ctx.now)) } };
+      },
+    },
     { method: 'PUT', path: '/v1/geofences/:tag/:externalId', auth: 'secret', handler: upsert },
     { method: 'PUT', path: '/v1/geofences/:id', auth: 'secret', handler: upsert },
     {
