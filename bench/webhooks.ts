@@ -96,8 +96,9 @@
 //   ordering promise (docs/webhooks.md) does not allow today.
 // The sender thread (2026-11-27, delivery-sender.ts): part C before/after at load 22-28, the gateway at
 //   24-64 updates/s instead of 600, so no lag figure speaks to the target: main thread per delivery
-//   0.64 -> 0.55 ms (1 webhook), 0.46 -> 0.43 ms (6); the sending alone 795-825 -> 95-155 us of the event
-//   loop per request. Figures and what is left on the event loop: docs/webhooks.md, Known limits.
+//   0.64 -> 0.55 ms (1 webhook), 0.46 -> 0.43 ms (6); part A, event loop's CPU per request 820 -> 320 us
+//   (single x 1), 412 -> 148 us (single x 6). Figures and what is left on the event loop: docs/webhooks.md,
+//   Known limits.
 //   WAYMARK_WEBHOOK_SEND_THREAD=false runs part A (and the gateway) with the sending on the event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
