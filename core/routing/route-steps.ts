@@ -258,7 +258,14 @@ function decide(ctx: LegContext, vertex: number, prevPiece: Piece, piece: Piece,
     return { type: 'fork', modifier: moreLeft ? 'slight left' : 'slight right' };
   }
   if (straightOptions === 0 && Math.abs(angle) >= 40 && !sameRoad) return { type: 'end of road', modifier: angle > 0 ? 'right' : 'left' };
-  if (Math.abs(angle) < 20 && !sameRoad) return throughStreet(ctx, vertex, prevPiece, piece, cur) ? mergeOnto(angle) : { type: 'new name', modifier: 'straight' };
+  if (Math.abs(angle) < 20 && !sameRoad) {
+    if (throughStreet(ctx, vertex, prevPiece, piece, cur)) return mergeOnto(angle);
+    // Going straight on onto another name while the road driven goes on another way (South Ponca Street
+    // goes on to the right, the route keeps straight onto Poncabird Pass) is leaving that road: a turn
+    // OSRM announces (its obvious-turn rule favours the road of the same name), not a name change.
+    const roadGoesOn = prev.name !== '' && departures.some(([s, r]) => !(s === piece.segment && r === piece.reversed) && n.strings[n.wayName[n.segmentWay[s]]] === prev.name);
+    return roadGoesOn ? { type: 'turn', modifier: 'straight' } : { type: 'new name', modifier: 'straight' };
+  }
   return { type: sameRoad ? 'continue' : 'turn', modifier: modifierOf(angle) };
 }
 

@@ -26,7 +26,7 @@ const DISTANCE = 0.02;
 const DURATION = 0.1;
 /** Routes within DISTANCE / DURATION, and with OSRM's street names, when these floors were last raised. */
 const CLOSE_FLOOR = 377;
-const NAMES_FLOOR = 359;
+const NAMES_FLOOR = 361;
 
 function collapsed(names: string[]): string[] {
   return names.filter((n, i) => i === 0 || names[i - 1] !== n);
