@@ -8,7 +8,8 @@
 //   peak RSS printed is that stage's (plus reading the file and the node index, printed as "read only");
 // - serving: the compiled gateway in a child process over the imported data; the load generator in
 //   another child process (bench/http/sequential-child.ts), one request at a time on one keep-alive
-//   connection; queries sampled from the imported indexes with a fixed seed.
+//   connection; queries sampled from the imported indexes with a fixed seed; the gateway's CPU per request
+//   (from /proc, warm-up requests included) beside the latencies.
 //
 // Hits: forward, the top answer within 100 m of the sampled address point (compared on the queries that
 // name one place: the tiling tool leaves addresses on buildings with the source's town and postal code,
@@ -172,11 +173,15 @@ async function serve(label: string, dataDir: string): Promise<Record<string, Seq
       ['search places', work.places],
     ];
     for (const [title, requests] of jobs) {
-      const r = await sequentialInChild({ title, url: gw.url, key, warmup: Math.min(200, requests.length), requests });
+      // The gateway's CPU per request beside the wall clock: on a shared machine the latency is mostly the wait for a core.
+      const warmup = Math.min(200, requests.length);
+      const cpu0 = gw.cpuMs();
+      const r = await sequentialInChild({ title, url: gw.url, key, warmup, requests });
+      const cpuMs = (gw.cpuMs() - cpu0) / (warmup + r.count);
       out[title] = r;
       const clear = r.clearChecked < r.checked ? ` (${((100 * r.clearHits) / Math.max(1, r.clearChecked)).toFixed(1)} % of the ${r.clearChecked} not ambiguous)` : '';
       const hit = r.checked > 0 ? `   hits ${((100 * r.hits) / r.checked).toFixed(1)} % of ${r.checked}${clear}` : '';
-      console.log(`${label.padEnd(8)} ${title.padEnd(22)} p50 ${r.p50Ms.toFixed(2).padStart(6)} ms   p90 ${r.p90Ms.toFixed(2).padStart(6)} ms   p99 ${r.p99Ms.toFixed(2).padStart(6)} ms${hit}${r.non2xx ? `   non-2xx ${r.non2xx}` : ''}`);
+      console.log(`${label.padEnd(8)} ${title.padEnd(22)} p50 ${r.p50Ms.toFixed(2).padStart(6)} ms   p90 ${r.p90Ms.toFixed(2).padStart(6)} ms   p99 ${r.p99Ms.toFixed(2).padStart(6)} ms   CPU ${cpuMs.toFixed(2).padStart(5)} ms a request${hit}${r.non2xx ? `   non-2xx ${r.non2xx}` : ''}`);
     }
     console.log(`${label}: gateway RSS ${gw.rssMiB().toFixed(0)} MiB after the queries (peak ${gw.peakRssMiB().toFixed(0)} MiB); load average ${os.loadavg()[0].toFixed(2)}`);
   } finally {

@@ -6,6 +6,7 @@ import { ADMIN_COLUMNS, INDEX_FILE, INDEX_FORMAT, READABLE_INDEX_VERSIONS, nameK
 import { PointGrid } from '../../../core/geocoding/point-grid';
 import { nameTokens } from '../../../core/geocoding/normalize';
 import { NameDirectory } from '../../../core/geocoding/name-directory';
+import { rowsHoldingMost } from '../../../core/geocoding/area-choice';
 import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 
 export interface StreetRow extends AdminRow {
@@ -82,6 +83,8 @@ const FTS_LIMIT = 200;
 /** Rows of one name taken by area agreement, and by nearness: a name's best towns, not all of them. */
 const ROWS_BY_AREA = 8;
 const ROWS_BY_NEARNESS = 8;
+/** Rows of one name read for each town word: a name in every town of a country stays bounded. */
+const AREA_ROWS_READ = 5_000;
 const ADMIN = ADMIN_COLUMNS.map((c) => `a.${c}`).join(', ');
 /** Squared degrees with longitude scaled by cos(latitude): an order, not a distance. */
 const NEAREST_FIRST = 'ORDER BY ((a.lon - @lon) * @kx) * ((a.lon - @lon) * @kx) + (a.lat - @lat) * (a.lat - @lat) LIMIT @limit';
@@ -97,7 +100,8 @@ interface NearParams {
 export class ExtractIndex {
   private readonly db: Database.Database;
   private readonly streetNameSearch: Database.Statement<[string, number], NameRow>;
-  private readonly streetsByArea: Database.Statement<[string, number], StreetRow>;
+  private readonly streetAreaIds: Database.Statement<[string, number], number>;
+  private readonly streetById: Database.Statement<[number], StreetRow>;
   private readonly streetsNear: Database.Statement<[NearParams], StreetRow>;
   private readonly addressAt: Database.Statement<[number, string], AddressRow>;
   private readonly numberedFrom: Database.Statement<[number, string, string, number], AddressRow>;
@@ -105,7 +109,8 @@ export class ExtractIndex {
   private readonly above: Database.Statement<[number, number], AddressRow>;
   private readonly interpolationsOf: Database.Statement<[number], InterpolationRow>;
   private readonly placeNameSearch: Database.Statement<[string, number], NameRow>;
-  private readonly placesByArea: Database.Statement<[string, number], PlaceRow>;
+  private readonly placeAreaIds: Database.Statement<[string, number], number>;
+  private readonly placeRowById: Database.Statement<[number], PlaceRow>;
   private readonly placesNear: Database.Statement<[NearParams], PlaceRow>;
   private readonly areaSearch: Database.Statement<[string, number], AreaRow>;
   private readonly addressById: Database.Statement<[number], AddressRow>;
@@ -136,7 +141,9 @@ export class ExtractIndex {
     const addressSelect = `SELECT a.id, a.street, a.number, a.num, a.unit, a.flats, a.name, a.lon, a.lat, s.name AS street_name, ${ADMIN} FROM addresses a JOIN streets s ON s.id = a.street`;
     const streetColumns = `a.id, a.name_id, a.name, a.norm, a.lon, a.lat, ${ADMIN}`;
     this.streetNameSearch = this.db.prepare(`SELECT n.id, n.norm AS name, ${of} AS of FROM street_name_fts f JOIN street_names n ON n.id = f.rowid WHERE street_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
-    this.streetsByArea = this.db.prepare(`SELECT ${streetColumns} FROM street_area_fts f JOIN streets a ON a.id = f.rowid WHERE street_area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    // Unranked: FTS5's rank would count every row of the index holding each word (area-choice.ts).
+    this.streetAreaIds = this.db.prepare<[string, number], number>('SELECT rowid FROM street_area_fts WHERE street_area_fts MATCH ? LIMIT ?').pluck();
+    this.streetById = this.db.prepare(`SELECT ${streetColumns} FROM streets a WHERE a.id = ?`);
     this.streetsNear = this.db.prepare(`SELECT ${streetColumns} FROM streets a WHERE a.name_id = @id ${NEAREST_FIRST}`);
     this.addressAt = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.number = ?`);
     this.numberedFrom = this.db.prepare(`${addressSelect} WHERE a.street = ? AND a.number >= ? AND a.number < ? ORDER BY a.num LIMIT ?`);
@@ -145,7 +152,8 @@ export class ExtractIndex {
     this.interpolationsOf = this.db.prepare('SELECT first, last, step, coords FROM interpolations WHERE street = ?');
     const placeColumns = `a.id, a.name_id, a.name, a.kind, a.number, a.street_name, a.lon, a.lat, ${ADMIN}`;
     this.placeNameSearch = this.db.prepare(`SELECT n.id, n.name, ${of} AS of FROM place_name_fts f JOIN place_names n ON n.id = f.rowid WHERE place_name_fts MATCH ? ORDER BY f.rank LIMIT ?`);
-    this.placesByArea = this.db.prepare(`SELECT ${placeColumns} FROM place_area_fts f JOIN places a ON a.id = f.rowid WHERE place_area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
+    this.placeAreaIds = this.db.prepare<[string, number], number>('SELECT rowid FROM place_area_fts WHERE place_area_fts MATCH ? LIMIT ?').pluck();
+    this.placeRowById = this.db.prepare(`SELECT ${placeColumns} FROM places a WHERE a.id = ?`);
     this.placesNear = this.db.prepare(`SELECT ${placeColumns} FROM places a WHERE a.name_id = @id ${NEAREST_FIRST}`);
     this.areaSearch = this.db.prepare(`SELECT a.id, a.name, a.layer, a.lon, a.lat, ${ADMIN} FROM area_fts f JOIN areas a ON a.id = f.rowid WHERE area_fts MATCH ? ORDER BY f.rank LIMIT ?`);
     this.addressById = this.db.prepare(`${addressSelect} WHERE a.id = ?`);
@@ -190,7 +198,7 @@ export class ExtractIndex {
 
   /** Streets bearing this name (an id from streetNames), in the towns the choice prefers. */
   streetsNamed(nameId: number, choice: RowChoice): StreetRow[] {
-    return this.rowsOf(nameId, choice, this.streetsByArea, this.streetsNear);
+    return this.rowsOf(nameId, choice, { ids: this.streetAreaIds, row: this.streetById }, this.streetsNear);
   }
 
   address(street: number, number: string): AddressRow[] {
@@ -228,18 +236,18 @@ export class ExtractIndex {
 
   /** POIs bearing this name (an id from placeNames), in the towns the choice prefers. */
   placesNamed(nameId: number, choice: RowChoice): PlaceRow[] {
-    return this.rowsOf(nameId, choice, this.placesByArea, this.placesNear);
+    return this.rowsOf(nameId, choice, { ids: this.placeAreaIds, row: this.placeRowById }, this.placesNear);
   }
 
   /**
-   * A name's rows whose area holds the most of the query's town words, then its rows nearest the query's
-   * point (or, with neither, or no row agreeing, a few in a fixed order). Each row once; at most
-   * ROWS_BY_AREA + ROWS_BY_NEARNESS.
+   * A name's rows whose area holds the most of the query's town words (area-choice.ts), then its rows
+   * nearest the query's point (or, with neither, or no row agreeing, a few in a fixed order). Each row
+   * once; at most ROWS_BY_AREA + ROWS_BY_NEARNESS.
    */
   private rowsOf<R extends { id: number }>(
     id: number,
     choice: RowChoice,
-    byArea: Database.Statement<[string, number], R>,
+    byArea: { ids: Database.Statement<[string, number], number>; row: Database.Statement<[number], R> },
     near: Database.Statement<[NearParams], R>,
   ): R[] {
     const out: R[] = [];
@@ -251,11 +259,15 @@ export class ExtractIndex {
         out.push(r);
       }
     };
-    const words = choice.areaWords.filter((w) => w !== '').map((w) => `"${w.replace(/"/g, '""')}"`);
+    const words = [...new Set(choice.areaWords.filter((w) => w !== ''))];
+    if (words.length > 0) {
+      const key = `"${nameKey(id)}"`;
+      const held = words.map((w) => byArea.ids.all(`${key} AND "${w.replace(/"/g, '""')}"`, AREA_ROWS_READ));
+      take(rowsHoldingMost(held, ROWS_BY_AREA).map((rowId) => byArea.row.get(rowId)!));
+    }
     // Without a point the order is only a fixed one (by latitude from the equator).
     const [lon, lat] = choice.near ?? [0, 0];
     const kx = Math.cos((lat * Math.PI) / 180);
-    if (words.length > 0) take(byArea.all(`"${nameKey(id)}" AND (${words.join(' OR ')})`, ROWS_BY_AREA));
     if (choice.near !== undefined || out.length === 0) take(near.all({ id, lon, lat, kx, limit: ROWS_BY_NEARNESS }));
     return out;
   }
