@@ -27,7 +27,6 @@ import { createServices } from '../server/app';
 import { configFromEnv } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import { DEFAULT_LAYERS } from '../server/http/params/geocoding';
-import { createGeocoder } from '../server/features/geocode/geocode-feature';
 import { haversineMeters } from '../core/geo/sphere';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
@@ -98,7 +97,7 @@ async function main(): Promise<void> {
   }
 
   const services = await createServices({ ...configFromEnv({}), dataDir, port: 0 }, silentLogger());
-  const { geocoder } = createGeocoder(services);
+  const { geocoder } = services;
   const all = EXTRACTS.map((e) => ({ ...e, samples: samplesOf(dataDir, e.name, e.eu) }));
   // Warm-up: GeoNames, ZIP tables, region data and the indexes load on first use.
   const t0 = Date.now();

@@ -1,27 +1,23 @@
-// The composition root: configuration → adapters → services → Express app. The only file that knows
-// which adapter implements which port.
+// The composition root: configuration → adapters (adapters.ts, the one file that picks them) → services
+// and features → Express app.
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
-import type { RateLimiter } from '../../ports/rate-limiter';
-import type { Store } from '../../ports/store';
 import type { EventOutbox } from '../../ports/event-outbox';
-import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { createMaxmindIpLocator } from '../../adapters/ip-locator/maxmind/maxmind-ip-locator';
 import type { IpLocator } from '../../ports/ip-locator';
 import { createEmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
 import { createGeoTzTimeZones } from '../../adapters/time-zones/geo-tz/geo-tz-time-zones';
 import type { TimeZoneLookup } from '../../ports/time-zones';
 import type { ReloadableRegions } from '../features/regions/current-regions';
-import { defineCollections } from '../api/collections';
 import { GeofenceService } from '../features/geofences/geofence-service';
 import { createEmbeddedRouter, type EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
 import { CurrentPlaces } from '../../adapters/places/embedded/current-places';
 import { PlacesService } from '../features/places/places-service';
-import { createRouterSelection, type RouterSelection } from '../features/routing/router-selection';
+import type { RouterSelection } from '../features/routing/router-selection';
+import { createGeocoder, createGeofenceSources, createLimiter, createMailer, createRouter, createStore } from './adapters';
 import { metricsEndpoint } from '../features/webhooks/metrics-endpoint';
 import { healthEndpoints } from '../features/health/health-endpoints';
 import { Readiness } from '../features/health/readiness';
@@ -54,40 +50,6 @@ import { packageInfo } from '../features/health/package-version';
 
 export type { Services } from './services';
 
-export async function createStore(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Store> {
-  const store = config.store === 'postgres' ? await openPostgres(config, logger) : openSqlite(config, logger);
-  await defineCollections(store);
-  return store;
-}
-
-function openSqlite(config: GatewayConfig, logger: Logger): Store {
-  return new SqliteStore({
-    file: path.join(config.dataDir, 'waymark.sqlite'),
-    ...config.sqlite,
-    onError: (err) => logger.warn('sqlite store error', { error: err.message }),
-  });
-}
-
-async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Store> {
-  if (!config.databaseUrl) throw new Error('WAYMARK_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)');
-  // Loaded only when used, like the Redis client below: each costs memory from the moment it loads.
-  const { PostgresStore } = await import('../../adapters/store/postgres/postgres-store');
-  const store = await PostgresStore.open({
-    connectionString: config.databaseUrl,
-    schema: config.databaseSchema,
-    onError: (err) => logger.warn('postgres connection error', { error: err.message }),
-  });
-  logger.info('postgres store ready', { schema: store.schema, spatialIndex: store.spatial, why: store.spatialReason });
-  return store;
-}
-
-async function createLimiter(config: GatewayConfig, logger: Logger): Promise<RateLimiter> {
-  if (config.rateLimiter !== 'redis') return new MemoryRateLimiter();
-  if (!config.redisUrl) throw new Error('WAYMARK_RATE_LIMITER=redis needs REDIS_URL (redis://host:6379)');
-  const { RedisRateLimiter } = await import('../../adapters/rate-limiter/redis');
-  return RedisRateLimiter.connect({ url: config.redisUrl, onError: (err) => logger.warn('redis rate limiter error', { error: err.message }) });
-}
-
 export async function createServices(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Services> {
   const timeZones = createGeoTzTimeZones();
   // Before the store opens: a wrong database path stops start-up with nothing to clean up.
@@ -114,7 +76,10 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
   const embeddedRouter = createEmbeddedRouter(extracts);
-  const router = createRouterSelection(config.routing, embeddedRouter);
+  const router = createRouter(config.routing, embeddedRouter);
+  const geocoder = createGeocoder(config, regions, extracts, logger);
+  const mailer = createMailer(config.geofenceImport.smtp);
+  const geofenceSources = createGeofenceSources(config.geofenceImport.sync);
   geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
   const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
   // Features that write events (trips, conversions) are set up before the one that keeps the outbox
@@ -123,7 +88,14 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const outbox: EventOutbox = { opsFor: async (...args) => (provided ? provided.opsFor(...args) : []) };
   const services: Services = {
     config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, embeddedRouter,
-    storeFaults: new StoreFaults(store), outbox, features: new Map(),
+    geocoder: geocoder.adapter, mailer, geofenceSources, storeFaults: new StoreFaults(store), outbox, features: new Map(),
+    closeAdapters: async () => {
+      await limiter.close();
+      await router.close();
+      await geocoder.close();
+      await mailer.close();
+      await store.close();
+    },
   };
   for (const f of FEATURES) {
     const instance = await f.setup(services);
@@ -212,13 +184,11 @@ function listenProblem(err: NodeJS.ErrnoException, config: GatewayConfig): Error
   return err;
 }
 
-/** Closes what createServices opened (scheduler, features, rate limiter, router, store), in that order. */
+/** Closes what createServices opened (scheduler, features, then the adapters: rate limiter, router, geocoder, mailer, store), in that order. */
 export async function closeServices(services: Services): Promise<void> {
   await services.scheduler.stop();
   for (const instance of services.features.values()) await instance.stop?.();
-  await services.limiter.close();
-  await services.router.close();
-  await services.store.close();
+  await services.closeAdapters();
 }
 
 /** Starts the gateway; port 0 picks a free one (tests). With config.tls it speaks HTTPS. */

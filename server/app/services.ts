@@ -20,6 +20,9 @@ import type { PlacesService } from '../features/places/places-service';
 import type { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
 import type { EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
 import type { FeatureInstance } from '../feature';
+import type { Geocoder } from '../../ports/geocoder';
+import type { Mailer } from '../../ports/mailer';
+import type { GeofenceSources } from './adapters';
 
 /** What the composition root builds. */
 export interface Services {
@@ -49,6 +52,14 @@ export interface Services {
   storeFaults: StoreFaults;
   /** Where events written outside the track step go to be delivered (the webhooks feature's outbox; none: no rows). */
   outbox: EventOutbox;
+  /** The geocoder WAYMARK_GEOCODER selects (embedded or Pelias). */
+  geocoder: Geocoder;
+  /** Sync report mails: SMTP, or a mailer that says mail is not configured. */
+  mailer: Mailer;
+  /** Where geofence syncs download their CSVs, and the address rule they pass. */
+  geofenceSources: GeofenceSources;
   /** Installed features, by name. */
   features: Map<string, FeatureInstance>;
+  /** Closes the adapters createServices opened (after the features stopped). */
+  closeAdapters(): Promise<void>;
 }

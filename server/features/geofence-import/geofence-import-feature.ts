@@ -1,18 +1,14 @@
 // Geofence CSV import and nightly sync as a gateway feature: the upload endpoint, the sync settings
-// and run endpoints, their collections, the nightly job and the mailer. The CLI reaches the same
+// and run endpoints, their collections and the nightly job. The mailer and the CSV sources (with their
+// address rule) are the composition root's choice (server/app/adapters.ts). The CLI reaches the same
 // services through geofenceImportOf() (the instance's runtime, no state kept beside the gateway).
-import { fetchHttpCsv } from '../../../adapters/geofence-sources/http-source';
-import { CheckedHttp } from '../../../adapters/outbound-http/checked-http';
-import type { CsvSources } from '../../../ports/geofence-sources';
-import { fetchS3Csv } from '../../../adapters/geofence-sources/s3-source';
+import type { AddressGuard, CsvSources } from '../../../ports/geofence-sources';
 import type { Mailer } from '../../../ports/mailer';
-import { SmtpMailer, UnconfiguredMailer } from '../../../adapters/mailer/smtp-mailer';
 import { installedRuntime, type Feature, type InstalledFeatures } from '../../feature';
 import type { GatewayConfig } from '../../config';
 import type { Geofences } from '../../../ports/geofences';
 import type { Logger } from '../../../ports/logger';
 import type { Store } from '../../../ports/store';
-import { syncAddressGuard } from './address-guard';
 import { importRoutes } from './import-routes';
 import { GeofenceImporter } from './import-service';
 import { SecretBox } from './secret-box';
@@ -37,16 +33,15 @@ export function geofenceImportOf(services: InstalledFeatures): GeofenceImportRun
   return installedRuntime(services, geofenceImportFeature.name, GeofenceImportRuntime);
 }
 
-function createMailer(smtp: GatewayConfig['geofenceImport']['smtp']): Mailer {
-  if (!smtp.host) return new UnconfiguredMailer('mail is not configured on this gateway (WAYMARK_SMTP_HOST is unset)');
-  return new SmtpMailer({ ...smtp, host: smtp.host });
-}
-
 interface GeofenceImportNeeds {
   config: Pick<GatewayConfig, 'geofenceImport' | 'dataDir'>;
   store: Store;
   logger: Logger;
   geofences: Geofences;
+  /** Sends the sync report mails. */
+  mailer: Mailer;
+  /** Where syncs download their CSVs, and the address rule their URLs must pass. */
+  geofenceSources: { guard: AddressGuard; sources: CsvSources };
   /** A project's name for the sync report mails. */
   projects: { find(id: string): Promise<{ name: string } | undefined> };
 }
@@ -55,20 +50,13 @@ export const geofenceImportFeature: Feature<GeofenceImportNeeds> = {
   name: 'geofence-import',
   collections: SYNC_COLLECTIONS,
   setup(services) {
-    const { store, config, logger, geofences, projects } = services;
+    const { store, config, logger, geofences, projects, mailer } = services;
+    const { guard, sources } = services.geofenceSources;
     const c = config.geofenceImport;
     const importer = new GeofenceImporter(store, geofences, c.maxRows);
     const syncStore = new SyncStore(store);
     const secrets = new SecretBox(c.sync.secretKey, config.dataDir);
-    const guard = syncAddressGuard({ allowPrivate: c.sync.allowPrivate, allowedNetworks: c.sync.allowedNetworks });
-    const mailer = createMailer(c.smtp);
-    const outbound = new CheckedHttp({ guard, connectTimeoutMs: c.sync.timeoutMs });
     const settings = new SyncSettingsService(syncStore, secrets, guard, c.sync);
-    const sources: CsvSources = {
-      // Downloads close their connection when done (keepAlive false): the connector holds nothing between syncs.
-      http: (url, limits) => fetchHttpCsv(url, { ...limits, client: outbound }),
-      s3: (location, limits) => fetchS3Csv(location, { ...limits, endpoint: c.sync.s3Endpoint, forcePathStyle: c.sync.s3ForcePathStyle }),
-    };
     const runner = new SyncRunner({
       store, syncStore, importer, mailer, secrets, sources, logger, config: c.sync,
       projectName: async (id) => (await projects.find(id))?.name ?? id,
@@ -77,10 +65,7 @@ export const geofenceImportFeature: Feature<GeofenceImportNeeds> = {
       runtime: new GeofenceImportRuntime(importer, settings, runner, syncStore, mailer),
       routes: [...importRoutes(importer, c.uploadMaxBytes), ...syncRoutes(settings, runner, syncStore)],
       jobs: [{ periodMs: c.sync.checkMs, job: { name: 'geofence-sync', run: (now) => runner.runDue(now) } }],
-      stop: async () => {
-        await runner.stop();
-        await mailer.close();
-      },
+      stop: () => runner.stop(),
     };
   },
 };

@@ -1,11 +1,8 @@
 // Which Router answers a request: the external engine configured for the mode (OSRM or Valhalla), else the
 // embedded router where an imported network covers the points, else the geodesic estimate, flagged as one.
-// It is itself a Router, so trips and search users get the same choice as the routing endpoints.
-import { GeodesicRouter } from '../../../adapters/router/geodesic';
-import { OsrmRouter } from '../../../adapters/router/osrm/osrm-router';
+// It is itself a Router, so trips and search users get the same choice as the routing endpoints. Which
+// engines exist is the composition root's choice (server/app/adapters.ts, createRouter).
 import { OutsideNetwork, type Eta, type IsochroneRequest, type LngLat, type MatchRequest, type MatchResult, type RouteRequest, type RouteResult, type Router, type RouterMode, type RouterSource, type TableRequest, type TableResult } from '../../../ports/router';
-import { ValhallaRouter } from '../../../adapters/router/valhalla/valhalla-router';
-import type { RoutingConfig } from '../../config';
 import { degenerateRing } from '../../../core/isochrone/degenerate-ring';
 
 export interface PickedRouter {
@@ -17,7 +14,7 @@ interface Closable {
   close(): Promise<void>;
 }
 
-type FullRouter = PickedRouter['router'];
+export type FullRouter = PickedRouter['router'];
 
 function full(router: Router): FullRouter | undefined {
   return router.route && router.table ? (router as FullRouter) : undefined;
@@ -25,10 +22,14 @@ function full(router: Router): FullRouter | undefined {
 
 export class RouterSelection implements Router {
   readonly name = 'selection';
-  private readonly fallback = new GeodesicRouter();
 
+  /**
+   * `external`: the engine configured per mode; `fallback`: the estimate where nothing else answers
+   * (geodesic); `embedded`: the router over imported extracts, when the gateway has one.
+   */
   constructor(
     private readonly external: Partial<Record<RouterMode, { router: FullRouter; source: RouterSource }>>,
+    private readonly fallback: FullRouter,
     private readonly embedded?: Router,
     private readonly closables: Closable[] = [],
   ) {}
@@ -102,33 +103,4 @@ export class RouterSelection implements Router {
   async close(): Promise<void> {
     await Promise.all(this.closables.map((c) => c.close()));
   }
-}
-
-/**
- * The selection the configuration asks for. `embedded` is the router over imported extracts, when the
- * gateway has one (createEmbeddedRouter in embedded-router.ts); without it, modes left to the embedded
- * router are answered by the geodesic estimate.
- */
-export function createRouterSelection(config: RoutingConfig, embedded?: Router): RouterSelection {
-  const osrmUrls: Partial<Record<RouterMode, string>> = {};
-  let valhallaUrl: string | undefined;
-  for (const [mode, choice] of Object.entries(config.modes) as Array<[RouterMode, RoutingConfig['modes'][RouterMode]]>) {
-    if (choice.engine === 'osrm') osrmUrls[mode] = choice.url;
-    if (choice.engine === 'valhalla') valhallaUrl = choice.url;
-  }
-  const external: Partial<Record<RouterMode, { router: FullRouter; source: RouterSource }>> = {};
-  const closables: Closable[] = [];
-  if (Object.keys(osrmUrls).length) {
-    const osrm = new OsrmRouter({ urls: osrmUrls, timeoutMs: config.timeoutMs });
-    closables.push(osrm);
-    for (const mode of osrm.modes()) external[mode] = { router: osrm, source: 'osrm' };
-  }
-  if (valhallaUrl) {
-    const valhalla = new ValhallaRouter({ url: valhallaUrl, timeoutMs: config.timeoutMs });
-    closables.push(valhalla);
-    for (const [mode, choice] of Object.entries(config.modes) as Array<[RouterMode, RoutingConfig['modes'][RouterMode]]>) {
-      if (choice.engine === 'valhalla') external[mode] = { router: valhalla, source: 'valhalla' };
-    }
-  }
-  return new RouterSelection(external, embedded, closables);
 }

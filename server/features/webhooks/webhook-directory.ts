@@ -27,8 +27,7 @@ export class WebhookDirectory {
     const key = scopeKey(scope);
     const cached = this.byScope.get(key);
     if (cached && nowMs - cached.loadedMs < this.cacheMs) return cached.webhooks;
-    const { docs } = await this.store.list(WEBHOOKS, scope, { limit: MAX_WEBHOOKS_PER_ENVIRONMENT * 4, sortBy: 'createdAt', order: 'asc' });
-    const webhooks = docs as WebhookDoc[];
+    const { docs: webhooks } = await this.store.list(WEBHOOKS, scope, { limit: MAX_WEBHOOKS_PER_ENVIRONMENT * 4, sortBy: 'createdAt', order: 'asc' });
     this.byScope.set(key, { loadedMs: nowMs, webhooks });
     return webhooks;
   }

@@ -145,7 +145,7 @@ export class WebhookService {
 
   private async retryHeadNow(scope: Scope, webhookId: string, now: Date): Promise<void> {
     const { docs } = await this.store.list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1 });
-    const head = docs[0] as OutboxRow | undefined;
+    const head = docs.at(0);
     if (head && head.nextAttemptAt !== undefined && Date.parse(head.nextAttemptAt) > now.getTime()) {
       await this.store.write([put(OUTBOX, scope, { ...head, nextAttemptAt: now.toISOString(), updatedAt: now.toISOString() })]);
     }

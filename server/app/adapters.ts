@@ -1,0 +1,138 @@
+// Which adapter implements which port: the one file that reads the configuration's engine choices
+// (store, rate limiter, router engines, geocoder, mailer, geofence sources) and builds the adapters. The
+// composition root (index.ts) hands them to services and features, which see ports only.
+import path from 'node:path';
+import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
+import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
+import { PeliasGeocoder } from '../../adapters/geocoder/pelias/pelias-geocoder';
+import { CoarseIndex } from '../../adapters/geocoder/embedded/coarse-index';
+import { EmbeddedGeocoder } from '../../adapters/geocoder/embedded/embedded-geocoder';
+import { ExtractIndexes } from '../../adapters/geocoder/embedded/extract-indexes';
+import type { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
+import { GeodesicRouter } from '../../adapters/router/geodesic';
+import { OsrmRouter } from '../../adapters/router/osrm/osrm-router';
+import { ValhallaRouter } from '../../adapters/router/valhalla/valhalla-router';
+import { SmtpMailer, UnconfiguredMailer } from '../../adapters/mailer/smtp-mailer';
+import { fetchHttpCsv } from '../../adapters/geofence-sources/http-source';
+import { fetchS3Csv } from '../../adapters/geofence-sources/s3-source';
+import { CheckedHttp } from '../../adapters/outbound-http/checked-http';
+import type { Store } from '../../ports/store';
+import type { RateLimiter } from '../../ports/rate-limiter';
+import type { Logger } from '../../ports/logger';
+import type { Geocoder } from '../../ports/geocoder';
+import type { RegionLookup } from '../../ports/regions';
+import type { Router, RouterMode, RouterSource } from '../../ports/router';
+import type { Mailer } from '../../ports/mailer';
+import type { AddressGuard, CsvSources } from '../../ports/geofence-sources';
+import type { GatewayConfig, RoutingConfig } from '../config';
+import { defineCollections } from '../api/collections';
+import { RouterSelection, type FullRouter } from '../features/routing/router-selection';
+import { syncAddressGuard } from '../features/geofence-import/address-guard';
+
+export async function createStore(config: GatewayConfig, logger: Logger): Promise<Store> {
+  const store = config.store === 'postgres' ? await openPostgres(config, logger) : openSqlite(config, logger);
+  await defineCollections(store);
+  return store;
+}
+
+function openSqlite(config: GatewayConfig, logger: Logger): Store {
+  return new SqliteStore({
+    file: path.join(config.dataDir, 'waymark.sqlite'),
+    ...config.sqlite,
+    onError: (err) => logger.warn('sqlite store error', { error: err.message }),
+  });
+}
+
+async function openPostgres(config: GatewayConfig, logger: Logger): Promise<Store> {
+  if (!config.databaseUrl) throw new Error('WAYMARK_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)');
+  // Loaded only when used, like the Redis client below: each costs memory from the moment it loads.
+  const { PostgresStore } = await import('../../adapters/store/postgres/postgres-store');
+  const store = await PostgresStore.open({
+    connectionString: config.databaseUrl,
+    schema: config.databaseSchema,
+    onError: (err) => logger.warn('postgres connection error', { error: err.message }),
+  });
+  logger.info('postgres store ready', { schema: store.schema, spatialIndex: store.spatial, why: store.spatialReason });
+  return store;
+}
+
+export async function createLimiter(config: GatewayConfig, logger: Logger): Promise<RateLimiter> {
+  if (config.rateLimiter !== 'redis') return new MemoryRateLimiter();
+  if (!config.redisUrl) throw new Error('WAYMARK_RATE_LIMITER=redis needs REDIS_URL (redis://host:6379)');
+  const { RedisRateLimiter } = await import('../../adapters/rate-limiter/redis');
+  return RedisRateLimiter.connect({ url: config.redisUrl, onError: (err) => logger.warn('redis rate limiter error', { error: err.message }) });
+}
+
+/**
+ * The router per mode the configuration asks for: the external engine configured for it (OSRM or
+ * Valhalla), else `embedded` (the router over imported extracts) where its network covers the points,
+ * else the geodesic estimate.
+ */
+export function createRouter(config: RoutingConfig, embedded?: Router): RouterSelection {
+  const osrmUrls: Partial<Record<RouterMode, string>> = {};
+  let valhallaUrl: string | undefined;
+  for (const [mode, choice] of Object.entries(config.modes) as Array<[RouterMode, RoutingConfig['modes'][RouterMode]]>) {
+    if (choice.engine === 'osrm') osrmUrls[mode] = choice.url;
+    if (choice.engine === 'valhalla') valhallaUrl = choice.url;
+  }
+  const external: Partial<Record<RouterMode, { router: FullRouter; source: RouterSource }>> = {};
+  const closables: Array<{ close(): Promise<void> }> = [];
+  if (Object.keys(osrmUrls).length) {
+    const osrm = new OsrmRouter({ urls: osrmUrls, timeoutMs: config.timeoutMs });
+    closables.push(osrm);
+    for (const mode of osrm.modes()) external[mode] = { router: osrm, source: 'osrm' };
+  }
+  if (valhallaUrl) {
+    const valhalla = new ValhallaRouter({ url: valhallaUrl, timeoutMs: config.timeoutMs });
+    closables.push(valhalla);
+    for (const [mode, choice] of Object.entries(config.modes) as Array<[RouterMode, RoutingConfig['modes'][RouterMode]]>) {
+      if (choice.engine === 'valhalla') external[mode] = { router: valhalla, source: 'valhalla' };
+    }
+  }
+  return new RouterSelection(external, new GeodesicRouter(), embedded, closables);
+}
+
+/** A port implementation with what closes it on shutdown. */
+export interface Closing<T> {
+  adapter: T;
+  close(): Promise<void>;
+}
+
+/** The geocoder WAYMARK_GEOCODER selects (docs/geocoding.md): a Pelias API, or the embedded one over imported extracts and bundled coarse data. */
+export function createGeocoder(config: Pick<GatewayConfig, 'geocoding'>, regions: RegionLookup, extracts: ExtractCatalog, logger: Logger): Closing<Geocoder> {
+  const { geocoding } = config;
+  if (geocoding.engine === 'pelias') {
+    const pelias = new PeliasGeocoder({ url: geocoding.peliasUrl!, timeoutMs: geocoding.peliasTimeoutMs });
+    return { adapter: pelias, close: () => pelias.close() };
+  }
+  const indexes = new ExtractIndexes(extracts, logger);
+  return {
+    adapter: new EmbeddedGeocoder({ extracts: indexes, coarse: new CoarseIndex(), regions }),
+    close: async () => indexes.close(),
+  };
+}
+
+/** The mailer of sync reports: SMTP when WAYMARK_SMTP_HOST is set, else one that says mail is not configured. */
+export function createMailer(smtp: GatewayConfig['geofenceImport']['smtp']): Mailer {
+  if (!smtp.host) return new UnconfiguredMailer('mail is not configured on this gateway (WAYMARK_SMTP_HOST is unset)');
+  return new SmtpMailer({ ...smtp, host: smtp.host });
+}
+
+/** Where nightly geofence syncs download their CSVs, and the address rule their URLs are checked against. */
+export interface GeofenceSources {
+  guard: AddressGuard;
+  sources: CsvSources;
+}
+
+export function createGeofenceSources(sync: GatewayConfig['geofenceImport']['sync']): GeofenceSources {
+  const guard = syncAddressGuard({ allowPrivate: sync.allowPrivate, allowedNetworks: sync.allowedNetworks });
+  const outbound = new CheckedHttp({ guard, connectTimeoutMs: sync.timeoutMs });
+  return {
+    guard,
+    sources: {
+      // Downloads close their connection when done (keepAlive false): the connector holds nothing between syncs.
+      http: (url, limits) => fetchHttpCsv(url, { ...limits, client: outbound }),
+      s3: (location, limits) => fetchS3Csv(location, { ...limits, endpoint: sync.s3Endpoint, forcePathStyle: sync.s3ForcePathStyle }),
+    },
+  };
+}
