@@ -122,6 +122,36 @@ withFixtures('waymark data', () => {
     }
   }, IMPORT_TIMEOUT_MS);
 
+  test('a memory budget that holds one mode graph at a time builds them one after another, the same files', async () => {
+    // The compiled pipeline in this process (the tests' TypeScript has no worker file beside it), under
+    // a budget this process is already past: each graph is started only when the one before is done.
+    const modules = path.join(BUILD_DIR, 'node_modules');
+    if (!fs.existsSync(modules)) fs.symlinkSync(path.join(REPO, 'node_modules'), modules);
+    const compiled = require(path.join(BUILD_DIR, 'importers', 'osm', 'import-pipeline.js')) as typeof import('../../importers/osm/import-pipeline');
+    const routing = require(path.join(BUILD_DIR, 'importers', 'osm', 'stages', 'routing', 'routing-stage.js')) as typeof import('../../importers/osm/stages/routing/routing-stage');
+    const dataDir = path.join(WORK, 'one-at-a-time');
+    // Which modes were being built at each progress report.
+    let most = 0;
+    const result = await compiled.runImport({
+      file: path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf'), name: 'baltimore', dataDir, stages: [new routing.RoutingStage()],
+      memoryBudgetBytes: 2 ** 20,
+      onProgress: (e) => {
+        if (!e.phase.startsWith('building and contracting')) return;
+        const busy = (e.detail.match(/(contracted|ordering its vertices|building its turns|finding its connected roads)/g) ?? []).length;
+        most = Math.max(most, busy);
+      },
+    });
+    expect(result.manifest.stages.routing['graph threads']).toBe(1);
+    expect(most).toBe(1);
+    const dir = (root: string): string => path.join(root, 'extracts', 'baltimore', 'routing');
+    const names = fs.readdirSync(dir(DATA)).sort();
+    expect(fs.readdirSync(dir(dataDir)).sort()).toEqual(names);
+    for (const name of names) {
+      expect([name, fs.readFileSync(path.join(dir(dataDir), name)).equals(fs.readFileSync(path.join(dir(DATA), name)))]).toEqual([name, true]);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, IMPORT_TIMEOUT_MS);
+
   test('import bzip2 XML with the default name, and list as JSON', async () => {
     const run = await waymark(['data', 'import', path.join(OSM, 'us-ca-west-oakland-osmnx.osm.bz2')]);
     expect(run.code).toBe(0);

@@ -32,7 +32,7 @@ export interface ModeGraphJob {
 
 export type WorkerReply =
   | { kind: 'progress'; job: number; step: string; done: number; total?: number }
-  | { kind: 'graph'; job: number; graph: ModeGraph; seconds: number }
+  | { kind: 'graph'; job: number; graph: ModeGraph; seconds: number; peakBytes: number }
   | { kind: 'error'; job: number; message: string };
 
 /** The distinct buffers under a graph's arrays, to transfer rather than copy. */

@@ -1,7 +1,9 @@
-// Builds the routing stage's mode graphs, each mode's contraction on its own core: a pool of worker
-// threads (mode-graph-worker.ts), one per available core up to one per mode (fewer under a memory
-// budget), takes the dearest graphs first (edge-based before node-based) and hands each back as soon as it is built. The graphs are the same as built in turn on one thread, which is what happens for a small
-// extract, on one core, or with no compiled worker to start (the TypeScript sources run under the tests).
+// Builds the routing stage's mode graphs, each mode's contraction on its own core: each graph on a
+// worker thread of its own (mode-graph-worker.ts), as many at once as there are cores, jobs and, under a
+// memory budget, room for their expected memory (mode-graph-memory.ts); the dearest graphs first
+// (edge-based before node-based), each handed back as soon as it is built. The graphs are the same as
+// built in turn on one thread, which is what happens for a small extract, on one core, or with no compiled
+// worker to start (the TypeScript sources run under the tests).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,13 +70,20 @@ function withOrder(job: ModeGraphJob, ranks: ReadonlyMap<number, Uint32Array>): 
 
 /**
  * Takes each graph as soon as it is built (to write it and let it go: the graphs are not all held at
- * once); `seconds` is the wall time its worker spent on it.
+ * once); `seconds` is the wall time its worker spent on it, `peakBytes` the most its worker held (heap
+ * and array buffers, sampled at its progress reports; 0 on this thread).
  */
-export type ModeGraphSink = (job: ModeGraphJob, graph: ModeGraph, seconds: number) => void;
+export type ModeGraphSink = (job: ModeGraphJob, graph: ModeGraph, seconds: number, peakBytes: number) => void;
 
 export interface ModeGraphOptions {
-  /** At most this many graphs built at once (each holds its own working set); default one per core. */
+  /** At most this many graphs built at once; default one per core. */
   maxThreads?: number;
+  /**
+   * A memory budget for the process while the graphs are built: a graph starts only when the memory the
+   * process held when the building began, plus `jobBytes` of each graph in progress and of this one,
+   * stays within `budgetBytes`; the first always starts (one at a time is the least).
+   */
+  memory?: { budgetBytes: number; jobBytes: (job: ModeGraphJob) => number };
   /**
    * Stops the building: the workers are terminated at once (mid-contraction), no graph is handed on
    * afterwards, and the promise rejects with the signal's reason.
@@ -82,7 +91,13 @@ export interface ModeGraphOptions {
   signal?: AbortSignal;
 }
 
-/** Builds every job's graph and hands each to `onGraph`; returns the worker threads used (0: on this thread). */
+/**
+ * Builds every job's graph and hands each to `onGraph`; returns the most graphs built at once on worker
+ * threads (0: all on this thread). Each graph gets a worker of its own, ended as soon as its graph is
+ * back, so what the building left behind (its collected turns, its contraction's tables) goes with it;
+ * the network's arrays are shared with the workers when they live in SharedArrayBuffers (routing-stage.ts
+ * builds it so), not copied into each.
+ */
 export async function buildModeGraphs(
   network: Network, jobs: ModeGraphJob[], onProgress: ModeGraphProgress, onGraph: ModeGraphSink, options: ModeGraphOptions = {},
 ): Promise<number> {
@@ -107,7 +122,7 @@ export async function buildModeGraphs(
       const graph = buildJobGraph(network, withOrder(job, ranks), (step, done, total) => onProgress(job.id, step, done, total));
       if (signal?.aborted) throw signal.reason;
       keepRank(job, graph);
-      onGraph(job, graph, Number(process.hrtime.bigint() - started) / 1e9);
+      onGraph(job, graph, Number(process.hrtime.bigint() - started) / 1e9, 0);
     }
     return 0;
   }
@@ -115,10 +130,18 @@ export async function buildModeGraphs(
   // The dearest start first, so none is left alone at the end.
   const cost = new Map(jobs.map((j) => [j.id, expectedCost(j)]));
   const queue = [...jobs].sort((a, b) => cost.get(b.id)! - cost.get(a.id)!);
-  const byId = new Map(jobs.map((j) => [j.id, j]));
-  const workers = Array.from({ length: threads }, () => new Worker(WORKER_FILE, { workerData: network }));
-  // Workers with nothing they may start yet (the rest wait for an order): woken by the next graph.
-  const waiting: Array<() => void> = [];
+  const memory = options.memory;
+  const bytes = new Map(jobs.map((j) => [j.id, memory?.jobBytes(j) ?? 0]));
+  // What the process holds besides the graphs: the network, the node index, the stages' tables.
+  const base = process.memoryUsage.rss();
+  const running = new Map<number, Worker>();
+  let most = 0;
+  const fits = (job: ModeGraphJob): boolean => {
+    if (memory === undefined || running.size === 0) return true;
+    let held = base + bytes.get(job.id)!;
+    for (const id of running.keys()) held += bytes.get(id)!;
+    return held <= memory.budgetBytes;
+  };
   let stop: (() => void) | undefined;
   const stopped = new Promise<never>((_, reject) => {
     stop = () => reject(signal!.reason);
@@ -127,39 +150,53 @@ export async function buildModeGraphs(
   // The abort only rejects; the `finally` below terminates the workers, whatever they are doing.
   signal?.addEventListener('abort', stop!, { once: true });
   try {
-    await Promise.race([stopped, Promise.all(workers.map((worker) => new Promise<void>((resolve, reject) => {
-      const next = (): void => {
-        if (queue.length === 0) return resolve();
-        const at = queue.findIndex((j) => orderKnown(j, ids, built));
-        if (at < 0) {
-          waiting.push(next);
-          return;
+    await Promise.race([stopped, new Promise<void>((resolve, reject) => {
+      const fail = (err: Error): void => {
+        queue.length = 0;
+        reject(err);
+      };
+      // Starts what may start now: within the threads, in cost order, each whose order is known and
+      // whose memory fits beside those running.
+      const pump = (): void => {
+        if (queue.length === 0 && running.size === 0) return resolve();
+        while (running.size < threads) {
+          const at = queue.findIndex((j) => orderKnown(j, ids, built) && fits(j));
+          if (at < 0) break;
+          const [job] = queue.splice(at, 1);
+          start(job);
         }
-        const [job] = queue.splice(at, 1);
+        most = Math.max(most, running.size);
+      };
+      const start = (job: ModeGraphJob): void => {
+        const worker = new Worker(WORKER_FILE, { workerData: network });
+        running.set(job.id, worker);
+        let done = false;
+        worker.on('message', (m: WorkerReply) => {
+          // Stopped: whatever a worker still says before it is terminated is of no interest.
+          if (signal?.aborted) return;
+          if (m.kind === 'progress') onProgress(m.job, m.step, m.done, m.total);
+          else if (m.kind === 'error') fail(new Error(m.message));
+          else {
+            done = true;
+            keepRank(job, m.graph);
+            onGraph(job, m.graph, m.seconds, m.peakBytes);
+            running.delete(job.id);
+            // Its isolate goes with everything the building left in it; the next starts meanwhile.
+            void worker.terminate();
+            pump();
+          }
+        });
+        worker.on('error', fail);
+        worker.on('exit', (code) => {
+          if (!done && !signal?.aborted) fail(new Error(`mode graph worker exited with code ${code} before its graph was built`));
+        });
         worker.postMessage(withOrder(job, ranks));
       };
-      worker.on('message', (m: WorkerReply) => {
-        // Stopped: whatever a worker still says before it is terminated is of no interest.
-        if (signal?.aborted) return;
-        if (m.kind === 'progress') onProgress(m.job, m.step, m.done, m.total);
-        else if (m.kind === 'error') reject(new Error(m.message));
-        else {
-          const job = byId.get(m.job)!;
-          keepRank(job, m.graph);
-          onGraph(job, m.graph, m.seconds);
-          next();
-          for (const wake of waiting.splice(0)) wake();
-        }
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => {
-        if (code !== 0) reject(new Error(`mode graph worker exited with code ${code}`));
-      });
-      next();
-    })))]);
+      pump();
+    })]);
   } finally {
     signal?.removeEventListener('abort', stop!);
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all([...running.values()].map((w) => w.terminate()));
   }
-  return threads;
+  return most;
 }

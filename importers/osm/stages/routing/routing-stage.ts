@@ -18,6 +18,7 @@ import {
 import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmTags, OsmWay, StageContext, StageSummary } from '../../stage';
 import type { ModeGraphJob } from './mode-graph-job';
 import { buildModeGraphs } from './mode-graphs';
+import { jobBytes, jobSize } from './mode-graph-memory';
 import { writeModeGraph, writeNetwork } from '../../../../core/formats/routing/network-files';
 import { MODES, PROFILES } from './profiles/profiles';
 import type { RoutingMode } from './profiles/profile';
@@ -62,21 +63,21 @@ export class RoutingStage implements ImportStage {
 
   // Per kept way.
   private readonly wayOsmId: number[] = [];
-  private readonly wayName = new TypedList(Uint32Array);
-  private readonly wayRef = new TypedList(Uint32Array);
-  private readonly wayClass = new TypedList(Uint8Array);
-  private readonly wayMaxspeed = new TypedList(Uint16Array);
-  private readonly wayFlags = new TypedList(Uint8Array);
-  private readonly wayLength = new TypedList(Float32Array);
+  private wayName = new TypedList(Uint32Array);
+  private wayRef = new TypedList(Uint32Array);
+  private wayClass = new TypedList(Uint8Array);
+  private wayMaxspeed = new TypedList(Uint16Array);
+  private wayFlags = new TypedList(Uint8Array);
+  private wayLength = new TypedList(Float32Array);
   /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), restricted access (1), per way. */
-  private readonly waySpeed = MODES.map(() => ({
+  private waySpeed = MODES.map(() => ({
     fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array), restricted: new TypedList(Uint8Array),
     noStart: new TypedList(Uint8Array), pushed: new TypedList(Uint8Array),
   }));
   // Pieces: runs of a way's nodes present in the extract.
-  private readonly pieceWay = new TypedList(Uint32Array);
-  private readonly pieceStart = new TypedList(Uint32Array);
-  private readonly pieceNodes = new TypedList(Int32Array);
+  private pieceWay = new TypedList(Uint32Array);
+  private pieceStart = new TypedList(Uint32Array);
+  private pieceNodes = new TypedList(Int32Array);
   private useCount: Uint8Array | null = null;
   private readonly scratch: number[] = [];
 
@@ -174,6 +175,15 @@ export class RoutingStage implements ImportStage {
   }
 
   async finish(ctx: StageContext): Promise<StageSummary> {
+    const { network, jobs, vertices, applied } = this.prepare(ctx);
+    return this.buildGraphs(ctx, network, jobs, vertices, applied);
+  }
+
+  /**
+   * The network and each mode's job, from what the reading kept; the reading's tables go afterwards (and
+   * this function's per-node arrays with its frame), so the contractions do not run beside them.
+   */
+  private prepare(ctx: StageContext): { network: Network; jobs: ModeGraphJob[]; vertices: number; applied: number } {
     const nodes = ctx.nodes;
     const use = this.useCount ?? new Uint8Array(0);
     const pieceCount = this.pieceWay.length;
@@ -296,12 +306,16 @@ export class RoutingStage implements ImportStage {
     segmentStart.push(pointLon.length);
 
     const strings = [...this.strings.keys()];
+    // In SharedArrayBuffers, so that the mode graphs' worker threads share these arrays rather than each
+    // copying them (mode-graphs.ts); the flags, which the border marking below writes while the workers
+    // read them, are each worker's own copy (a byte a segment).
     const network: Network = {
-      pointLon: pointLon.toArray(), pointLat: pointLat.toArray(),
-      segmentStart: segmentStart.toArray(), segmentFrom: segmentFrom.toArray(), segmentTo: segmentTo.toArray(),
-      segmentLength: segmentLength.toArray(), segmentFlags: segmentFlags.toArray(), segmentWay: segmentWay.toArray(),
-      wayName: this.wayName.toArray(), wayRef: this.wayRef.toArray(), wayClass: this.wayClass.toArray(), wayMaxspeed: this.wayMaxspeed.toArray(), wayOsmId: Float64Array.from(this.wayOsmId),
-      strings, vertexPoint,
+      pointLon: pointLon.toShared(), pointLat: pointLat.toShared(),
+      segmentStart: segmentStart.toShared(), segmentFrom: segmentFrom.toShared(), segmentTo: segmentTo.toShared(),
+      segmentLength: segmentLength.toShared(), segmentFlags: segmentFlags.toArray(), segmentWay: segmentWay.toShared(),
+      wayName: this.wayName.toShared(), wayRef: this.wayRef.toShared(), wayClass: this.wayClass.toShared(), wayMaxspeed: this.wayMaxspeed.toShared(),
+      wayOsmId: shared(Float64Array.from(this.wayOsmId)),
+      strings, vertexPoint: shared(vertexPoint),
     };
     const vertexObstacles = obstaclesAtVertices(vertexNode, obstacleAt);
     let applied = 0;
@@ -349,7 +363,34 @@ export class RoutingStage implements ImportStage {
         orderFrom: mode === 'truck' ? MODES.indexOf('car') : null,
       }];
     });
-    // The workers start now with their own copy of the network; border flags (which no mode graph reads)
+    this.release();
+    return { network, jobs, vertices: vertexNode.length, applied };
+  }
+
+  /** Lets the reading's tables go once the network and the jobs are made of them. */
+  private release(): void {
+    this.pieceWay = new TypedList(Uint32Array, 0);
+    this.pieceStart = new TypedList(Uint32Array, 0);
+    this.pieceNodes = new TypedList(Int32Array, 0);
+    this.useCount = null;
+    this.waySpeed = [];
+    this.obstacles.clear();
+    for (const b of this.barriers) b.clear();
+    this.wayOsmId.length = 0;
+    this.restrictions.length = 0;
+    this.restrictionWays.clear();
+    this.restrictionWayEnds.clear();
+    this.strings.clear();
+    this.wayName = new TypedList(Uint32Array, 0);
+    this.wayRef = new TypedList(Uint32Array, 0);
+    this.wayClass = new TypedList(Uint8Array, 0);
+    this.wayMaxspeed = new TypedList(Uint16Array, 0);
+    this.wayFlags = new TypedList(Uint8Array, 0);
+    this.wayLength = new TypedList(Float32Array, 0);
+  }
+
+  private async buildGraphs(ctx: StageContext, network: Network, jobs: ModeGraphJob[], vertices: number, applied: number): Promise<StageSummary> {
+    // The workers start now and share the network's arrays; border flags (which no mode graph reads)
     // and the network file are done meanwhile. Each mode's file is written as soon as its graph is built.
     const budget = ctx.memoryBudgetBytes;
     const spillDir = budget === undefined ? null : fs.mkdtempSync(path.join(ctx.dir, '.spill-'));
@@ -361,7 +402,7 @@ export class RoutingStage implements ImportStage {
     const building = buildModeGraphs(network, jobs, (m, step, done, total) => {
       progress.update(MODES[m], step, done, total);
       report();
-    }, (job, graph, seconds) => {
+    }, (job, graph, seconds, peakBytes) => {
       const mode = MODES[job.id];
       bytes += writeModeGraph(ctx.dir, mode, graph);
       // A node-based graph (foot) has arcs along roads, not turns: its summary says so.
@@ -371,10 +412,14 @@ export class RoutingStage implements ImportStage {
         [graph.kind === 'node' ? `${mode} road arcs (node-based)` : `${mode} turns`]: graph.kind === 'node' ? graph.arcWeight.filter((w) => w >= 0).length : graph.arcTail.length,
         [`${mode} shortcuts`]: shortcuts,
         [`${mode} seconds`]: Math.round(seconds * 10) / 10,
+        // Its worker's own memory at the most (0 when built on the stage's thread), beside the estimate
+        // the stage started it on (mode-graph-memory.ts).
+        [`${mode} worker MiB`]: Math.round(peakBytes / 2 ** 20),
+        [`${mode} expected MiB`]: Math.round(jobBytes(jobSize(network, job)) / 2 ** 20),
       });
       progress.update(mode, 'done', 1, 1);
       report();
-    }, { maxThreads: budget === undefined ? undefined : modeThreadsWithin(budget, network.segmentFrom.length * 2), signal: ctx.signal });
+    }, { memory: budget === undefined ? undefined : { budgetBytes: budget, jobBytes: (job) => jobBytes(jobSize(network, job)) }, signal: ctx.signal });
     let borders: number;
     try {
       // The first lookup loads the bundled country boundaries (seconds on a busy machine): say so first.
@@ -386,7 +431,7 @@ export class RoutingStage implements ImportStage {
       await building.catch(() => undefined);
       throw err;
     }
-    const summary: StageSummary = { vertices: vertexNode.length, segments: network.segmentFrom.length, 'border segments': borders };
+    const summary: StageSummary = { vertices, segments: network.segmentFrom.length, 'border segments': borders };
     try {
       summary['graph threads'] = await building;
     } finally {
@@ -441,6 +486,13 @@ function insideObstacleSeconds(inside: readonly InsideObstacle[], length: number
   return seconds;
 }
 
+/** A copy of `a` in a SharedArrayBuffer (see the network's arrays). */
+function shared<T extends Uint32Array | Float64Array>(a: T): T {
+  const out = new (a.constructor as { new (buffer: SharedArrayBuffer): T })(new SharedArrayBuffer(a.byteLength));
+  out.set(a as never);
+  return out;
+}
+
 /** The obstacles standing on vertices, for the mode graphs' turns. */
 function obstaclesAtVertices(vertexNode: readonly number[], obstacleAt: ReadonlyMap<number, NodeObstacle>): VertexObstacles {
   const vertex: number[] = [];
@@ -454,17 +506,6 @@ function obstaclesAtVertices(vertexNode: readonly number[], obstacleAt: Readonly
     kind.push(obstacle.kind);
   });
   return { vertex: Uint32Array.from(vertex), seconds: Float32Array.from(seconds), kind: Uint8Array.from(kind) };
-}
-
-/**
- * Mode graphs built at once under a memory budget: a contraction's working set is about
- * CONTRACTION_BYTES_PER_DIRECTION a segment direction (edges of the vertices not yet contracted, their
- * lists, the witness search), its finished edges spilled to disk; at least one.
- */
-const CONTRACTION_BYTES_PER_DIRECTION = 400;
-
-function modeThreadsWithin(budgetBytes: number, directions: number): number {
-  return Math.max(1, Math.floor(budgetBytes / (directions * CONTRACTION_BYTES_PER_DIRECTION)));
 }
 
 /** The state of each mode's graph in words, and the contraction's overall count, for the progress line. */

@@ -23,6 +23,17 @@ export class TypedList<T extends Int32Array | Uint32Array | Float32Array | Float
     return this.data[i];
   }
 
+  /**
+   * The values in a SharedArrayBuffer, trimmed to length: worker threads sent the array share it instead
+   * of each getting a copy (the routing stage's network, mode-graphs.ts).
+   */
+  toShared(): T {
+    const shared = new this.Type(0);
+    const out = new (this.Type as unknown as { new (buffer: SharedArrayBuffer): T })(new SharedArrayBuffer(this.length * shared.BYTES_PER_ELEMENT));
+    out.set(this.data.subarray(0, this.length) as never);
+    return out;
+  }
+
   /** The values, trimmed to length (a copy, so the spare capacity goes). */
   toArray(): T {
     return this.data.slice(0, this.length) as T;
