@@ -7,13 +7,15 @@ import type { Network } from '../../../../core/routing/network';
 import type { ModeGraphJob } from './mode-graph-job';
 
 /**
- * Bytes a worker holds at its peak per arc of the graph it builds (turns, or segment directions for a
- * node-based graph), with the finished edges spilled: the arcs (20 bytes), the turns collected in
- * JavaScript arrays first (about 60), the contraction's edges still among uncontracted vertices and
- * their two edge lists (40 + 2 × 32 a live edge), then the assembled hierarchy (24 bytes an edge, arcs
- * and shortcuts, about three edges an arc on these regions).
+ * Bytes a worker holds at its peak per arc of the graph it builds (turns as jobSize counts them, or
+ * segment directions for a node-based graph), with the finished edges spilled: the arcs (20 bytes), the
+ * turns collected in JavaScript arrays first (about 60), the contraction's edges still among uncontracted
+ * vertices and their two edge lists (40 + 2 × 32 a live edge), then the assembled hierarchy (24 bytes an
+ * edge, arcs and shortcuts, about three edges an arc). Measured on Baltimore ×4×4 (the summary's `worker
+ * MiB`, heap and array buffers): 227 (car), 240 (truck), 263 (bike), 255 (foot) bytes an arc over the
+ * per-vertex and per-worker figures below.
  */
-export const BYTES_PER_ARC = 200;
+export const BYTES_PER_ARC = 270;
 /** Bytes per vertex of the graph: the contraction's per-vertex tables (witness search, queue, ranks, lists' heads). */
 export const BYTES_PER_VERTEX = 80;
 /** A worker thread's own isolate and the job's inputs before any graph: about 30 MiB here. */
