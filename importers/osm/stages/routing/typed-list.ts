@@ -1,6 +1,6 @@
 // Append-only typed arrays that grow, for collecting millions of values during an import without
 // boxing each one in a JS array.
-type Ctor<T> = { new (length: number): T };
+type Ctor<T> = { new (length: number): T; new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number };
 
 export class TypedList<T extends Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array> {
   private data: T;
@@ -28,8 +28,7 @@ export class TypedList<T extends Int32Array | Uint32Array | Float32Array | Float
    * of each getting a copy (the routing stage's network, mode-graphs.ts).
    */
   toShared(): T {
-    const shared = new this.Type(0);
-    const out = new (this.Type as unknown as { new (buffer: SharedArrayBuffer): T })(new SharedArrayBuffer(this.length * shared.BYTES_PER_ELEMENT));
+    const out = new this.Type(new SharedArrayBuffer(this.length * this.Type.BYTES_PER_ELEMENT));
     out.set(this.data.subarray(0, this.length) as never);
     return out;
   }
