@@ -429,9 +429,12 @@ class WitnessSearch {
   }
 }
 
-/** `ordering`: first priorities, vertex by vertex; `contraction`: vertices contracted. */
+/**
+ * `ordering`: first priorities, vertex by vertex; `contraction`: vertices contracted; `assembling`:
+ * finished edges put into the hierarchy. `shortcuts`: made so far.
+ */
 export interface ContractionProgress {
-  (step: 'ordering' | 'contraction', done: number, total: number): void;
+  (step: 'ordering' | 'contraction' | 'assembling', done: number, total: number, shortcuts: number): void;
 }
 
 /** Least time between two progress calls: the last vertices of a large graph take long each, so counts alone would go quiet. */
@@ -489,6 +492,8 @@ function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProg
     if (arcs.tail[i] === arcs.head[i] || !(arcs.weight[i] >= 0)) continue;
     g.addOrImprove(arcs.tail[i], arcs.head[i], arcs.weight[i], arcs.distance[i], -1, i, 1);
   }
+  const baseEdges = g.count;
+  const report = onProgress && ((step: 'ordering' | 'contraction', done: number): void => onProgress(step, done, n, g.count - baseEdges));
   const contracted = new Uint8Array(n);
   const depth = new Uint32Array(n);
   const priority = new Float64Array(n);
@@ -564,21 +569,21 @@ function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProg
       const v = order[k];
       if (contracted[v]) throw new RangeError(`contraction order names vertex ${v} twice`);
       contractNow(v);
-      if (onProgress && (k & 63) === 0 && due()) onProgress('contraction', done, n);
+      if (report && (k & 63) === 0 && due()) report('contraction', done);
     }
-    onProgress?.('contraction', n, n);
+    report?.('contraction', n);
     g.close();
-    return assemble(finished, g.count, rank, n);
+    return assemble(finished, g.count, rank, n, onProgress && ((done, total) => onProgress('assembling', done, total, g.count - baseEdges)));
   }
   const queue = new MinHeap(n + 16);
   for (let v = 0; v < n; v++) {
     priority[v] = visit(v, false);
     queue.push(v, priority[v]);
-    if (onProgress && (v & 1023) === 0 && due()) onProgress('ordering', v, n);
+    if (report && (v & 1023) === 0 && due()) report('ordering', v);
   }
   let pops = 0;
   while (queue.size > 0) {
-    if (onProgress && (++pops & 63) === 0 && due()) onProgress('contraction', done, n);
+    if (report && (++pops & 63) === 0 && due()) report('contraction', done);
     const v = queue.pop();
     if (contracted[v] || queue.lastKey !== priority[v]) continue;
     // Lazy update: the priority may have grown since it was queued (its neighbours were contracted).
@@ -590,16 +595,28 @@ function contractInto(arcs: BaseArcs, n: number, finished: FinishedEdges, onProg
     }
     contractNow(v);
   }
-  onProgress?.('contraction', n, n);
+  report?.('contraction', n);
   g.close();
-  return assemble(finished, g.count, rank, n);
+  return assemble(finished, g.count, rank, n, onProgress && ((done, total) => onProgress('assembling', done, total, g.count - baseEdges)));
 }
 
 /**
  * The hierarchy from the finished edges: each edge goes up from its lower-ranked end, into the forward
  * graph when that is its tail, the backward graph when its head; within a vertex in edge id order.
+ * Progress in edges read, over the two passes (2 × count); a region's edges come back from a spill
+ * file and take a while.
  */
-function assemble(finished: FinishedEdges, count: number, rank: Uint32Array, n: number): Hierarchy {
+function assemble(finished: FinishedEdges, count: number, rank: Uint32Array, n: number, onProgress?: (done: number, total: number) => void): Hierarchy {
+  let read = 0;
+  let lastReport = Date.now();
+  const chunkRead = (c: EdgeChunk): void => {
+    read += c.count;
+    const now = Date.now();
+    if (onProgress && now - lastReport >= PROGRESS_EVERY_MS) {
+      lastReport = now;
+      onProgress(read, 2 * count);
+    }
+  };
   const childA = new Int32Array(count);
   const childB = new Int32Array(count);
   const fwdCount = new Uint32Array(n + 1);
@@ -614,6 +631,7 @@ function assemble(finished: FinishedEdges, count: number, rank: Uint32Array, n: 
       if (rank[a] < rank[b]) fwdCount[a + 1]++;
       else bwdCount[b + 1]++;
     }
+    chunkRead(c);
   });
   for (let v = 0; v < n; v++) {
     fwdCount[v + 1] += fwdCount[v];
@@ -645,6 +663,7 @@ function assemble(finished: FinishedEdges, count: number, rank: Uint32Array, n: 
       graph.distance[at] = c.distance[i];
       graph.edge[at] = c.id[i];
     }
+    chunkRead(c);
   });
   sortRunsByEdge(forward, n);
   sortRunsByEdge(backward, n);

@@ -56,7 +56,8 @@ export interface ModeGraphInput {
   orderFrom?: Uint32Array;
   /** Edge-based even when every turn is free (tests compare both layouts); default: node-based then. */
   edgeBased?: boolean;
-  onProgress?(step: string, done: number, total?: number): void;
+  /** `shortcuts`: the contraction's so far (contraction.ts ContractionProgress). */
+  onProgress?(step: string, done: number, total?: number, shortcuts?: number): void;
 }
 
 /** Whether every turn of the mode costs nothing and none is forbidden: then the graph is node-based. */
@@ -245,7 +246,7 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
   // A copy made by a via-way restriction goes right after its original.
   const order = input.orderFrom === undefined || input.orderFrom.length < codes ? undefined
     : orderByRank(input.orderFrom, vertexCount, codes, (v) => duplicateOf[v - codes]);
-  const hierarchy = contract(arcs, (step, done, total) => input.onProgress?.(step, done, total), { finishedEdges: input.finishedEdges, order });
+  const hierarchy = contract(arcs, (step, done, total, shortcuts) => input.onProgress?.(step, done, total, shortcuts), { finishedEdges: input.finishedEdges, order });
   return {
     kind: 'edge',
     vertexCount, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy,

@@ -19,7 +19,7 @@ export interface NodeModeGraphInput {
   /** Vertices the mode cannot pass (barriers): each road direction reaching one ends at a vertex of its own there. */
   blockedVertices?: ReadonlySet<number>;
   finishedEdges?: FinishedEdges;
-  onProgress?(step: string, done: number, total?: number): void;
+  onProgress?(step: string, done: number, total?: number, shortcuts?: number): void;
 }
 
 /** Components with fewer open segment directions than this are islands (as mode-graph.ts counts them). */
@@ -77,7 +77,7 @@ export function buildNodeModeGraph(input: NodeModeGraphInput): ModeGraph {
   input.onProgress?.('ordering', 0, vertexCount);
   const hierarchy = contract(
     { vertexCount, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance },
-    (step, done, total) => input.onProgress?.(step, done, total),
+    (step, done, total, shortcuts) => input.onProgress?.(step, done, total, shortcuts),
     { finishedEdges: input.finishedEdges },
   );
   // No routing penalties: travel seconds are the weights.

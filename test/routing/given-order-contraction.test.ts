@@ -93,3 +93,12 @@ test('a copied vertex comes right after its original; an order naming a vertex t
   expect(() => contract(tiny, undefined, { order: Uint32Array.from([0, 1, 1]) })).toThrow(/twice/);
   expect(() => contract(tiny, undefined, { order: Uint32Array.from([0, 1]) })).toThrow(/order/);
 });
+
+test('progress names the shortcuts made so far: at the end, those of the hierarchy', () => {
+  const calls: Array<[string, number, number, number]> = [];
+  const h = contract(arcs, (step, done, total, shortcuts) => calls.push([step, done, total, shortcuts]));
+  const last = calls.filter(([step]) => step === 'contraction').pop()!;
+  expect(last.slice(1, 3)).toEqual([arcs.vertexCount, arcs.vertexCount]);
+  expect(last[3]).toBe(h.childA.filter((a) => a >= 0).length);
+  expect(last[3]).toBeGreaterThan(0);
+});

@@ -5,7 +5,7 @@ import type { ModeGraph, Network } from '../../../../core/routing/network';
 import { finishedEdgesFor } from './edge-spill';
 import type { ModeGraphJob } from './mode-graph-job';
 
-export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (step: string, done: number, total?: number) => void): ModeGraph {
+export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (step: string, done: number, total?: number, shortcuts?: number) => void): ModeGraph {
   return buildModeGraph({
     network,
     segmentForward: job.segmentForward,

@@ -31,7 +31,7 @@ export interface ModeGraphJob {
 }
 
 export type WorkerReply =
-  | { kind: 'progress'; job: number; step: string; done: number; total?: number }
+  | { kind: 'progress'; job: number; step: string; done: number; total?: number; shortcuts?: number }
   | { kind: 'graph'; job: number; graph: ModeGraph; seconds: number; peakBytes: number }
   | { kind: 'error'; job: number; message: string };
 

@@ -20,9 +20,9 @@ port.on('message', (job: ModeGraphJob) => {
   const started = process.hrtime.bigint();
   let peakBytes = held();
   try {
-    const graph = buildJobGraph(network, job, (step, done, total) => {
+    const graph = buildJobGraph(network, job, (step, done, total, shortcuts) => {
       peakBytes = Math.max(peakBytes, held());
-      reply({ kind: 'progress', job: job.id, step, done, total });
+      reply({ kind: 'progress', job: job.id, step, done, total, shortcuts });
     });
     peakBytes = Math.max(peakBytes, held());
     reply({ kind: 'graph', job: job.id, graph, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakBytes }, graphBuffers(graph));

@@ -13,7 +13,7 @@ import { buildJobGraph } from './job-graph';
 import type { ModeGraph, Network } from '../../../../core/routing/network';
 import type { ModeGraphJob, WorkerReply } from './mode-graph-job';
 
-export type ModeGraphProgress = (job: number, step: string, done: number, total?: number) => void;
+export type ModeGraphProgress = (job: number, step: string, done: number, total?: number, shortcuts?: number) => void;
 
 const WORKER_FILE = path.join(__dirname, 'mode-graph-worker.js');
 
@@ -119,7 +119,7 @@ export async function buildModeGraphs(
     for (const job of inOrder) {
       if (signal?.aborted) throw signal.reason;
       const started = process.hrtime.bigint();
-      const graph = buildJobGraph(network, withOrder(job, ranks), (step, done, total) => onProgress(job.id, step, done, total));
+      const graph = buildJobGraph(network, withOrder(job, ranks), (step, done, total, shortcuts) => onProgress(job.id, step, done, total, shortcuts));
       if (signal?.aborted) throw signal.reason;
       keepRank(job, graph);
       onGraph(job, graph, Number(process.hrtime.bigint() - started) / 1e9, 0);
@@ -174,7 +174,7 @@ export async function buildModeGraphs(
         worker.on('message', (m: WorkerReply) => {
           // Stopped: whatever a worker still says before it is terminated is of no interest.
           if (signal?.aborted) return;
-          if (m.kind === 'progress') onProgress(m.job, m.step, m.done, m.total);
+          if (m.kind === 'progress') onProgress(m.job, m.step, m.done, m.total, m.shortcuts);
           else if (m.kind === 'error') fail(new Error(m.message));
           else {
             done = true;

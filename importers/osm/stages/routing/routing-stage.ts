@@ -30,6 +30,7 @@ import { readRestriction, type TurnRestriction } from './restrictions';
 import { placeRestriction, type RestrictionPlaces } from './restriction-segments';
 import { TypedList } from './typed-list';
 import { closeDuplicateSegments, findParallelSegments } from './duplicate-segments';
+import { formatCount, formatDuration, formatRate } from '../../import-progress';
 
 const EARTH_RADIUS_M = 6371008.8;
 const RAD = Math.PI / 180;
@@ -399,8 +400,8 @@ export class RoutingStage implements ImportStage {
     const report = (): void => ctx.progress('building and contracting the road graph of each mode', progress.done, progress.total, progress.describe());
     let bytes = 0;
     const figures = new Map<number, StageSummary>();
-    const building = buildModeGraphs(network, jobs, (m, step, done, total) => {
-      progress.update(MODES[m], step, done, total);
+    const building = buildModeGraphs(network, jobs, (m, step, done, total, shortcuts) => {
+      progress.update(MODES[m], step, done, total, shortcuts);
       report();
     }, (job, graph, seconds, peakBytes) => {
       const mode = MODES[job.id];
@@ -510,20 +511,26 @@ function obstaclesAtVertices(vertexNode: readonly number[], obstacleAt: Readonly
 
 /** The state of each mode's graph in words, and the contraction's overall count, for the progress line. */
 class ModeGraphsProgress {
-  private readonly state = new Map<string, { step: string; done: number; total: number }>();
+  private readonly state = new Map<string, ModeState>();
 
   constructor(private readonly modes: readonly string[], private readonly perMode: number) {
-    for (const m of modes) this.state.set(m, { step: 'waiting', done: 0, total: perMode });
+    for (const m of modes) this.state.set(m, { step: 'waiting', done: 0, total: perMode, shortcuts: 0, rate: new RecentRate() });
   }
 
-  update(mode: string, step: string, done: number, total?: number): void {
-    this.state.set(mode, { step, done, total: total ?? this.perMode });
+  update(mode: string, step: string, done: number, total?: number, shortcuts?: number): void {
+    const s = this.state.get(mode)!;
+    if (step !== s.step) s.rate = new RecentRate();
+    s.step = step;
+    s.done = done;
+    s.total = total ?? this.perMode;
+    if (shortcuts !== undefined) s.shortcuts = shortcuts;
+    s.rate.sample(done);
   }
 
   /** Vertices contracted over all modes (a finished mode counts whole). */
   get done(): number {
     let done = 0;
-    for (const s of this.state.values()) done += s.step === 'done' ? this.perMode : s.step === 'contraction' ? s.done : 0;
+    for (const s of this.state.values()) done += s.step === 'done' || s.step === 'assembling' ? this.perMode : s.step === 'contraction' ? s.done : 0;
     return done;
   }
 
@@ -535,15 +542,54 @@ class ModeGraphsProgress {
     const words: Record<string, string> = {
       waiting: 'waiting', turns: 'building its turns', components: 'finding its connected roads', ordering: 'ordering its vertices', done: 'done',
     };
+    const share = (s: ModeState) => `${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
     return this.modes.map((m) => {
       const s = this.state.get(m)!;
-      if (s.step === 'contraction') return `${m} ${Math.floor((s.done / Math.max(1, s.total)) * 100)}% contracted`;
-      if (s.step === 'ordering') return `${m} ordering its vertices ${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
-      if (s.step === 'turns') return `${m} building its turns ${Math.floor((s.done / Math.max(1, s.total)) * 100)}%`;
+      const perSecond = s.rate.perSecond();
+      if (s.step === 'contraction') {
+        // The last vertices of a contraction take longest: the time left is from the recent rate, a lower bound.
+        const rate = perSecond > 0 ? `, ${formatRate(perSecond)}, about ${formatDuration((s.total - s.done) / perSecond)} left at that rate` : '';
+        return `${m} ${share(s)} contracted (${formatCount(s.done)} of ${formatCount(s.total)} vertices, ${formatCount(s.shortcuts)} shortcuts${rate})`;
+      }
+      if (s.step === 'ordering') return `${m} ordering its vertices ${share(s)}${perSecond > 0 ? ` (${formatRate(perSecond)})` : ''}`;
+      if (s.step === 'assembling') return `${m} assembling its hierarchy ${share(s)} (${formatCount(s.shortcuts)} shortcuts)`;
+      if (s.step === 'turns') return `${m} building its turns ${share(s)}`;
       return `${m} ${words[s.step] ?? s.step}`;
     }).join(', ');
   }
 }
+
+interface ModeState {
+  step: string;
+  done: number;
+  total: number;
+  shortcuts: number;
+  rate: RecentRate;
+}
+
+/** Items a second over the last half minute or more (a contraction slows as it goes: its rate since the start says too little). */
+class RecentRate {
+  private readonly started = Date.now();
+  private older = { at: this.started, done: 0 };
+  private newer = { at: this.started, done: 0 };
+  private last = { at: this.started, done: 0 };
+
+  sample(done: number): void {
+    const at = Date.now();
+    this.last = { at, done };
+    if (at - this.newer.at >= RATE_WINDOW_MS) {
+      this.older = this.newer;
+      this.newer = { at, done };
+    }
+  }
+
+  perSecond(): number {
+    const seconds = (this.last.at - this.older.at) / 1000;
+    return seconds > 0 ? (this.last.done - this.older.done) / seconds : 0;
+  }
+}
+
+const RATE_WINDOW_MS = 30_000;
 
 /** Flags segments whose two ends lie in different countries (bundled boundaries); returns how many. */
 function markBorderCrossings(n: Network, onProgress: (done: number, total: number) => void): number {
