@@ -17,7 +17,8 @@ fs.mkdirSync(out, { recursive: true });
 const result = await build({
   entryPoints: [path.join(here, 'src', 'main.ts')],
   bundle: true,
-  minify: true,
+  // DASHBOARD_MINIFY=0: readable function names in profiles (bench/dashboard.ts PROFILE=1).
+  minify: process.env.DASHBOARD_MINIFY !== '0',
   sourcemap: true,
   format: 'iife',
   target: ['chrome100', 'firefox100', 'safari15'],

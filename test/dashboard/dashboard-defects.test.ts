@@ -99,6 +99,7 @@ describeBrowser('dashboard defects of issue 33', () => {
     await signIn(page, server.url, other.testSk);
     await page.locator('#map[data-ready]').waitFor();
     // The users' canvas lists what it painted: two users, no bubble ("N users") holding both.
+    await page.locator('.user-list summary').click();
     await until('both users painted', async () => (await page.locator('.user-list button').count()) === 2, 10000, 100);
     expect(await page.locator('.user-list button[title]').count()).toBe(0);
     expect(String(await page.locator('#map-status').textContent())).toMatch(/\b2 users\b/);

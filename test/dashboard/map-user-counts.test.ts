@@ -155,6 +155,8 @@ withChromium('map counts in a browser')('map view in Chromium: the counted users
     await page.locator('#map[data-ready]').waitFor({ timeout: 60_000 });
     await expect(page.locator('#map-status').textContent()).resolves.toContain(`${USERS.toLocaleString('en-US')} users in view`);
     // Counted, not listed: the users are drawn as numbered cells whose counts add up to the total.
+    // The list of what the canvas shows, opened (its buttons are made while it is open).
+    await page.locator('.user-list summary').click();
     const titles = await page.locator('#map [title$="users"], #map [title$="user"]').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
     expect(titles.reduce((sum, t) => sum + Number(t!.split(' ')[0].replace(/,/g, '')), 0)).toBe(USERS);
     await page.close();

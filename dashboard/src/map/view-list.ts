@@ -1,7 +1,7 @@
 // What a canvas layer shows, as a list of buttons: the keyboard's and the screen reader's way to the
 // counts, clusters and users painted on the map (a canvas has no elements to focus). Folded in a
-// <details> in a map corner; a closed one lays out nothing, so thousands of entries cost only their
-// creation, once per answer that changes them.
+// <details> in a map corner, whose buttons are made only while it is open: made on every draw, 2,000 of
+// them were the page's largest script cost of a zoom (bench/dashboard.ts, PROFILE=1).
 import L from 'leaflet';
 
 export interface ListEntry {
@@ -16,10 +16,13 @@ export class ViewList {
   private readonly summary: HTMLElement;
   private readonly list: HTMLUListElement;
   private entries: ListEntry[] = [];
+  private readonly box: HTMLDetailsElement;
 
   constructor(map: L.Map, private readonly what: string, className: string) {
     const control = new L.Control({ position: 'topright' });
-    const box = L.DomUtil.create('details', `view-list ${className}`);
+    const box = L.DomUtil.create('details', `view-list ${className}`) as HTMLDetailsElement;
+    this.box = box;
+    box.addEventListener('toggle', () => this.render());
     this.summary = L.DomUtil.create('summary', '', box);
     this.list = L.DomUtil.create('ul', '', box) as HTMLUListElement;
     this.list.setAttribute('aria-label', what);
@@ -38,9 +41,14 @@ export class ViewList {
   set(entries: ListEntry[]): void {
     this.entries = entries;
     this.summary.textContent = `${this.what} (${entries.length.toLocaleString('en')})`;
-    (this.summary.parentElement as HTMLElement).hidden = entries.length === 0;
+    this.box.hidden = entries.length === 0;
+    this.render();
+  }
+
+  private render(): void {
+    if (!this.box.open) { this.list.replaceChildren(); return; }
     const items = document.createDocumentFragment();
-    entries.forEach((entry, i) => {
+    this.entries.forEach((entry, i) => {
       const li = document.createElement('li');
       const button = document.createElement('button');
       button.type = 'button';
