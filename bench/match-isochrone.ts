@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   console.log(`imported ${path.basename(FILE)} in ${((Date.now() - started) / 1000).toFixed(1)} s; load ${os.loadavg()[0].toFixed(1)}`);
   void imported;
   const router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 0 }));
-  const network = router.networksLoaded[0].routers.car.network;
+  const network = (await router.settled())[0].network;
   const random = prng(42);
   const onRoad = (): LngLat => {
     const s = Math.floor(random() * network.segmentFrom.length);

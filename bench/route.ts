@@ -212,7 +212,7 @@ async function benchQueries(): Promise<void> {
   try {
     await runImport({ file, name: 'baltimore', dataDir, stages: [new RoutingStage()] });
     const router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 60_000 }));
-    const mr = router.networksLoaded[0].routers.car;
+    const mr = (await router.settled())[0].routers.car;
     const point = pointsOn(mr, 42, false);
     const pairs = Array.from({ length: ROUTES }, () => [point(), point()] as [LngLat, LngLat]);
     console.log(`\n## Queries, east Baltimore, car (load ${os.loadavg()[0].toFixed(2)})`);

@@ -74,8 +74,21 @@ export class OutsideNetwork extends Error {
   }
 }
 
+/**
+ * The engine has the road network for these points but is still reading it (a gateway just started, or
+ * a mode asked for the first time on a large region): not the caller's fault, retry after the seconds.
+ */
+export class RouterLoading extends Error {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+    this.name = 'RouterLoading';
+  }
+}
+
 export interface Router {
   readonly name: string;
+  /** What the engine is still loading (extracts, modes), one phrase each; empty when nothing is. */
+  loading?(): string[];
   eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta>;
   /** How far (metres, straight line) one can get in `minutes`; used to bound searches by travel time. */
   reach(minutes: number, mode: RouterMode): number;

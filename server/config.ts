@@ -71,6 +71,8 @@ export interface GeocodingConfig {
 export interface ExtractsConfig {
   /** Least time between two looks for extracts imported or removed while running, ms; 0: on every use. */
   reloadCheckMs: number;
+  /** How long a routing request waits for a road network still being read before a 503 with Retry-After, ms (default 5000). */
+  loadWaitMs?: number;
 }
 
 /** Region data (docs/data-regions.md). */
@@ -258,6 +260,7 @@ export const ENV = {
   WAYMARK_IP_ANONYMOUS_DATABASE: v(text, undefined, 'a MaxMind GeoIP2 Anonymous IP `.mmdb`: enables `proxy`'),
   // Imported OSM extracts (docs/data-import.md).
   WAYMARK_EXTRACTS_RELOAD_CHECK_MS: v(ms, '1000', 'how often a running gateway looks for OSM extracts imported or removed with `waymark data`; `0`: on every use'),
+  WAYMARK_EXTRACTS_LOAD_WAIT_MS: v(ms, '5000', 'how long a routing request waits for a road network still being read (after start, after a re-import) before a 503 with `Retry-After`; `0`: not at all'),
   // Routing (docs/routing.md).
   WAYMARK_ROUTER: v(engineChoice, 'embedded', 'engine of every travel mode: `embedded` (imported extracts, else the straight-line estimate), `osrm` or `valhalla`'),
   WAYMARK_ROUTER_CAR: v(engineChoice, undefined, 'engine for `car`; unset: `WAYMARK_ROUTER`'),
@@ -450,7 +453,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     metricsToken: r.optional('WAYMARK_METRICS_TOKEN'),
     geofenceImport: geofenceImportConfigFromEnv(r),
     regions: { reloadCheckMs: r.value('WAYMARK_REGIONS_RELOAD_CHECK_MS') },
-    extracts: { reloadCheckMs: r.value('WAYMARK_EXTRACTS_RELOAD_CHECK_MS') },
+    extracts: { reloadCheckMs: r.value('WAYMARK_EXTRACTS_RELOAD_CHECK_MS'), loadWaitMs: r.value('WAYMARK_EXTRACTS_LOAD_WAIT_MS') },
     ipGeocode: ipGeocodeConfigFromEnv(r),
     routing: routingConfigFromEnv(r),
     geocoding: geocodingConfigFromEnv(r),

@@ -38,7 +38,7 @@ export class ModeRouter {
   private readonly query: ChQuery;
   private baseSearch: BaseSearch | undefined;
   private bounded: BoundedTable | undefined;
-  private readonly graph: BaseGraph;
+  private baseGraph: BaseGraph | undefined;
   /** Turn arcs arriving at each code (vertex), CSR: the target seeds. */
   private readonly inFirst: Uint32Array;
   private readonly inArc: Uint32Array;
@@ -68,24 +68,13 @@ export class ModeRouter {
       else this.copies.set(c, [this.codes + i]);
     });
     this.nodeBased = mode.kind === 'node';
-    const penalised = mode.arcSeconds !== mode.arcWeight && mode.arcSeconds.some((s, a) => s !== mode.arcWeight[a]);
+    let penalised = false;
+    if (mode.arcSeconds !== mode.arcWeight) {
+      const { arcSeconds, arcWeight } = mode;
+      for (let a = 0; a < arcSeconds.length && !penalised; a++) penalised = arcSeconds[a] !== arcWeight[a];
+    }
     this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
-    const arcs = mode.arcTail.length;
-    const n = mode.vertexCount;
-    // Closed arcs (negative weight: a node-based graph's closed segment directions) are in no list.
-    const weight = mode.arcWeight;
-    const csr = (key: Uint32Array): [Uint32Array, Uint32Array] => {
-      const first = new Uint32Array(n + 1);
-      for (let a = 0; a < arcs; a++) if (weight[a] >= 0) first[key[a] + 1]++;
-      for (let v = 0; v < n; v++) first[v + 1] += first[v];
-      const list = new Uint32Array(first[n]);
-      const pos = first.slice(0, n);
-      for (let a = 0; a < arcs; a++) if (weight[a] >= 0) list[pos[key[a]]++] = a;
-      return [first, list];
-    };
-    const [outFirst, outArc] = csr(mode.arcTail);
-    [this.inFirst, this.inArc] = csr(mode.arcHead);
-    this.graph = { vertexCount: n, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance, arcSeconds: mode.arcSeconds };
+    [this.inFirst, this.inArc] = arcsBy(mode, mode.arcHead);
     // Open segment directions leaving each network vertex, for the maneuvers.
     const vertices = network.vertexPoint.length;
     const leaveFirst = new Uint32Array(vertices + 1);
@@ -133,6 +122,18 @@ export class ModeRouter {
    */
   private get base(): BaseSearch {
     return (this.baseSearch ??= new BaseSearch(this.graph));
+  }
+
+  /**
+   * The turn graph with the arcs leaving each vertex, made when first needed: only the base-graph
+   * searches (avoid, alternatives, isochrones, matching legs) read it, and on a region the list is a
+   * second copy of the arcs' size that a plain route never touches (and time at start).
+   */
+  private get graph(): BaseGraph {
+    const mode = this.mode;
+    if (this.baseGraph) return this.baseGraph;
+    const [outFirst, outArc] = arcsBy(mode, mode.arcTail);
+    return (this.baseGraph = { vertexCount: mode.vertexCount, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance, arcSeconds: mode.arcSeconds });
   }
 
   private segmentOpen(segment: number, avoidMask: number): boolean {
@@ -594,6 +595,20 @@ export class ModeRouter {
     });
     return lines;
   }
+}
+
+/** The open arcs grouped by `key` (their tail or head), CSR; closed arcs (negative weight: a node-based graph's closed segment directions) are in no list. */
+function arcsBy(mode: ModeGraph, key: Uint32Array): [Uint32Array, Uint32Array] {
+  const arcs = key.length;
+  const n = mode.vertexCount;
+  const weight = mode.arcWeight;
+  const first = new Uint32Array(n + 1);
+  for (let a = 0; a < arcs; a++) if (weight[a] >= 0) first[key[a] + 1]++;
+  for (let v = 0; v < n; v++) first[v + 1] += first[v];
+  const list = new Uint32Array(first[n]);
+  const pos = first.slice(0, n);
+  for (let a = 0; a < arcs; a++) if (weight[a] >= 0) list[pos[key[a]]++] = a;
+  return [first, list];
 }
 
 /**

@@ -34,11 +34,12 @@ export class SegmentIndex {
   constructor(private readonly n: Network) {
     const points = n.pointLon.length;
     const segments = n.segmentFrom.length;
+    const { pointLon, pointLat, segmentStart } = n;
     this.pieceSegment = new Uint32Array(points);
     this.pointAlong = new Float32Array(points);
     let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity;
     for (let p = 0; p < points; p++) {
-      const lon = n.pointLon[p] / 1e7, lat = n.pointLat[p] / 1e7;
+      const lon = pointLon[p] / 1e7, lat = pointLat[p] / 1e7;
       if (lon < west) west = lon;
       if (lon > east) east = lon;
       if (lat < south) south = lat;
@@ -49,37 +50,44 @@ export class SegmentIndex {
     this.south = south;
     this.cols = Math.max(1, Math.ceil((east - west) / CELL_DEG) + 1);
     this.rows = Math.max(1, Math.ceil((north - south) / CELL_DEG) + 1);
-    const counts = new Uint32Array(this.cols * this.rows + 1);
-    const forEachPiece = (visit: (p: number, c0: number, c1: number, r0: number, r1: number) => void) => {
-      for (let s = 0; s < segments; s++) {
-        for (let p = n.segmentStart[s]; p < n.segmentStart[s + 1] - 1; p++) {
-          const x0 = this.col(n.pointLon[p] / 1e7), x1 = this.col(n.pointLon[p + 1] / 1e7);
-          const y0 = this.row(n.pointLat[p] / 1e7), y1 = this.row(n.pointLat[p + 1] / 1e7);
-          visit(p, Math.min(x0, x1), Math.max(x0, x1), Math.min(y0, y1), Math.max(y0, y1));
-        }
-      }
-    };
+    // Each point's cell once (a gateway builds this index at start: on a region, tens of millions of points).
+    const pointCol = new Uint32Array(points);
+    const pointRow = new Uint32Array(points);
+    for (let p = 0; p < points; p++) {
+      pointCol[p] = this.col(pointLon[p] / 1e7);
+      pointRow[p] = this.row(pointLat[p] / 1e7);
+    }
+    const cols = this.cols;
+    const counts = new Uint32Array(cols * this.rows + 1);
     for (let s = 0; s < segments; s++) {
       let along = 0;
-      for (let p = n.segmentStart[s]; p < n.segmentStart[s + 1]; p++) {
+      const first = segmentStart[s], end = segmentStart[s + 1];
+      for (let p = first; p < end; p++) {
         this.pieceSegment[p] = s;
-        if (p > n.segmentStart[s]) along += planarMetres(n.pointLon[p - 1] / 1e7, n.pointLat[p - 1] / 1e7, n.pointLon[p] / 1e7, n.pointLat[p] / 1e7);
+        if (p > first) along += planarMetres(pointLon[p - 1] / 1e7, pointLat[p - 1] / 1e7, pointLon[p] / 1e7, pointLat[p] / 1e7);
         this.pointAlong[p] = along;
       }
       // Scale to the segment's stored (haversine) length so offsets agree with it.
       const total = along;
-      if (total > 0) for (let p = n.segmentStart[s]; p < n.segmentStart[s + 1]; p++) this.pointAlong[p] *= n.segmentLength[s] / total;
+      if (total > 0) for (let p = first; p < end; p++) this.pointAlong[p] *= n.segmentLength[s] / total;
+      // A piece is listed in every cell its bounding box touches.
+      for (let p = first; p < end - 1; p++) {
+        const c0 = Math.min(pointCol[p], pointCol[p + 1]), c1 = Math.max(pointCol[p], pointCol[p + 1]);
+        const r0 = Math.min(pointRow[p], pointRow[p + 1]), r1 = Math.max(pointRow[p], pointRow[p + 1]);
+        for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) counts[r * cols + c + 1]++;
+      }
     }
-    forEachPiece((_p, c0, c1, r0, r1) => {
-      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) counts[r * this.cols + c + 1]++;
-    });
-    for (let i = 0; i < this.cols * this.rows; i++) counts[i + 1] += counts[i];
+    for (let i = 0; i < cols * this.rows; i++) counts[i + 1] += counts[i];
     this.cellFirst = counts;
-    this.cellItems = new Uint32Array(counts[this.cols * this.rows]);
-    const pos = counts.slice(0, this.cols * this.rows);
-    forEachPiece((p, c0, c1, r0, r1) => {
-      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) this.cellItems[pos[r * this.cols + c]++] = p;
-    });
+    this.cellItems = new Uint32Array(counts[cols * this.rows]);
+    const pos = counts.slice(0, cols * this.rows);
+    for (let s = 0; s < segments; s++) {
+      for (let p = segmentStart[s]; p < segmentStart[s + 1] - 1; p++) {
+        const c0 = Math.min(pointCol[p], pointCol[p + 1]), c1 = Math.max(pointCol[p], pointCol[p + 1]);
+        const r0 = Math.min(pointRow[p], pointRow[p + 1]), r1 = Math.max(pointRow[p], pointRow[p + 1]);
+        for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) this.cellItems[pos[r * cols + c]++] = p;
+      }
+    }
   }
 
   private col(lon: number): number {

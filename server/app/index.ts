@@ -75,7 +75,7 @@ export async function createServices(config: GatewayConfig, logger: Logger = con
   const track = new TrackService(store, geofences, { hotUsers: config.trackHotUsers });
   const scheduler = new Scheduler(logger);
   const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
-  const embeddedRouter = createEmbeddedRouter(extracts);
+  const embeddedRouter = createEmbeddedRouter(extracts, { loadWaitMs: config.extracts.loadWaitMs });
   const router = createRouter(config.routing, embeddedRouter);
   const geocoder = createGeocoder(config, regions, extracts, logger);
   const mailer = createMailer(config.geofenceImport.smtp);
@@ -155,7 +155,7 @@ export function createApp(services: Services): Express {
   // GET /, /health, /ready: no key, outside /v1 (docs/operations.md).
   const faults = services.storeFaults;
   const probe = config.store === 'postgres' ? undefined : new DiskProbe(config.dataDir);
-  app.use(healthEndpoints(new Readiness(services.store, services.regions, { faults, probe })));
+  app.use(healthEndpoints(new Readiness(services.store, services.regions, { faults, probe }, services.router)));
   const routes = v1Routes(services);
   app.use(apiDocs(() => openApiDocument(routes, { version: packageInfo().version, docs: ROUTE_DOCS })));
   app.use(wireRoutes(routes, { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));

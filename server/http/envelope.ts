@@ -1,7 +1,7 @@
 // The response envelope: every body is JSON with meta.code equal to the HTTP status, errors included.
 // This file is the one place where errors become responses.
 import type { ErrorRequestHandler, Response } from 'express';
-import { ApiError, apiErrorOf, BadRequest, Busy, PayloadTooLarge, StoreUnavailable, TooManyRequests } from './errors';
+import { ApiError, apiErrorOf, BadRequest, Busy, EngineLoading, PayloadTooLarge, StoreUnavailable, TooManyRequests } from './errors';
 import { FaultLog } from './fault-log';
 import { LockWaitTimeout } from '../../ports/store';
 import { stringifyWithText } from './json-text';
@@ -108,7 +108,7 @@ export function errorHandler(logger: Logger, faults?: StoreFaults): ErrorRequest
       sendEnvelope(res, 500, { message: 'Internal server error', type: 'ERROR_SERVER' });
       return;
     }
-    if (known instanceof TooManyRequests || known instanceof Busy || known instanceof StoreUnavailable) res.setHeader('Retry-After', String(known.retryAfterSeconds));
+    if (known instanceof TooManyRequests || known instanceof Busy || known instanceof StoreUnavailable || known instanceof EngineLoading) res.setHeader('Retry-After', String(known.retryAfterSeconds));
     const meta: Record<string, unknown> = { message: known.message };
     if (known.param !== undefined) meta.param = known.param;
     if (known.type !== undefined) meta.type = known.type;

@@ -75,6 +75,13 @@ export class EngineUnavailable extends ApiError {
   }
 }
 
+/** The engine is still reading the data this request needs (a gateway just started, a re-import): retry after the seconds. */
+export class EngineLoading extends EngineUnavailable {
+  constructor(engine: string, detail: string, readonly retryAfterSeconds: number) {
+    super(engine, detail);
+  }
+}
+
 /** Contention: the work is locked by another request for longer than we wait. Safe to retry. */
 export class Busy extends ApiError {
   constructor(

@@ -83,7 +83,7 @@ withFixtures('access-restriction extracts', () => {
   test('a re-import under the same name is picked up by the router through the catalog', async () => {
     const before = imported.router.networksLoaded.find((n) => n.extract === 'nh')!;
     await runImport({ file: path.join(OSM, FILES.pa), name: 'nh', dataDir: imported.dataDir, stages: [new RoutingStage()] });
-    const after = imported.router.networksLoaded.find((n) => n.extract === 'nh')!;
+    const after = (await imported.router.settled()).find((n) => n.extract === 'nh')!;
     expect(after).not.toBe(before);
     expect(after.bbox).toEqual(imported.router.networksLoaded.find((n) => n.extract === 'pa')!.bbox);
     expect(fs.existsSync(path.join(imported.dataDir, 'extracts', 'nh', 'routing', 'car.bin'))).toBe(true);

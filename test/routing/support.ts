@@ -34,9 +34,12 @@ export async function importForRouting(extracts: Record<string, string>): Promis
   return routerOver(dataDir);
 }
 
-function routerOver(dataDir: string): ImportedRouter {
+/** The router once it has read every extract (it reads them in the background). */
+async function routerOver(dataDir: string): Promise<ImportedRouter> {
   const catalog = new ExtractCatalog({ dataDir, checkMs: 0 });
-  return { dataDir, catalog, router: createEmbeddedRouter(catalog), close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  const router = createEmbeddedRouter(catalog);
+  await router.settled();
+  return { dataDir, catalog, router, close: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
 /**
@@ -50,7 +53,7 @@ export function routerForXml(name: string, xml: string): () => EmbeddedRouter {
     const file = path.join(dataDir, `${name}.osm`);
     fs.writeFileSync(file, xml);
     await runImport({ file, name, dataDir, stages: [new RoutingStage()] });
-    imported = routerOver(dataDir);
+    imported = await routerOver(dataDir);
   }, 60_000);
   afterAll(() => imported?.close());
   return () => imported!.router;

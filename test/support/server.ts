@@ -57,14 +57,18 @@ export function tempDataDir(): string {
 
 export async function startTestServer(overrides: Partial<GatewayConfig> & { dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? tempDataDir();
+  const base = configFromEnv({});
   const config: GatewayConfig = {
-    ...configFromEnv({}),
+    ...base,
     port: 0,
     host: '127.0.0.1',
     rateLimitScale: 0,
     logRequests: false,
     jobIntervalMs: 0,
     ...overrides,
+    // Requests wait for the road networks however slow the machine is (the gateway reads them after it
+    // listens): a test that wants the 503 of a network still loading sets loadWaitMs itself.
+    extracts: { ...base.extracts, loadWaitMs: 600_000, ...overrides.extracts },
     dataDir,
   };
   const running = await startServer(config, silentLogger());

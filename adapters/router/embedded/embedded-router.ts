@@ -3,8 +3,13 @@
 // SNAP_RADIUS_M of a road open to the mode, the one whose roads lie nearest the points answers
 // (extract-choice.ts); when none does, the first point no extract reaches is named in an OutsideNetwork
 // error. Matching takes the extract nearest most of the trace's points.
+//
+// Networks are read in the background (network-loader.ts openNetwork: large reads that do not block the
+// thread), so the gateway listens at once on a region of gigabytes. A request near an extract still being
+// read, or needing a mode whose graph is being read, waits for it up to loadWaitMs, then fails with
+// RouterLoading (a 503 with Retry-After); readiness says what is being read (loading()).
 import {
-  OutsideNetwork, type AvoidOption, type IsochroneRequest, type MatchRequest, type MatchResult, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode,
+  OutsideNetwork, RouterLoading, type AvoidOption, type IsochroneRequest, type MatchRequest, type MatchResult, type Eta, type LngLat, type RouteRequest, type RouteResult, type Router, type RouterMode,
   type RouterSource, type TableRequest, type TableResult,
 } from '../../../ports/router';
 import { reachPolygon } from '../../../core/isochrone/reach-polygon';
@@ -15,7 +20,7 @@ import type { Snap } from '../../../core/routing/segment-index';
 import type { ExtractCatalog, LoadedExtract } from '../../extracts/extract-catalog';
 import { bestFit, fitOf } from './extract-choice';
 import { collectGarbage } from './collect-garbage';
-import { loadNetwork, type LoadedNetwork } from './network-loader';
+import { openNetwork, type LoadedNetwork } from './network-loader';
 
 /**
  * Every point is near a road, but the network joins none of the ways between them: the error names the
@@ -32,8 +37,11 @@ const MATCH_FIT_RADIUS_M = 200;
 /** Margin around an extract's bounding box inside which its roads are looked for, degrees. */
 const BOX_MARGIN_DEG = 0.02;
 
-function nearBox(n: LoadedNetwork, [x, y]: LngLat): boolean {
-  const [w, s, e, no] = n.bbox;
+function nearBox(n: LoadedNetwork, p: LngLat): boolean {
+  return inBox(n.bbox, p);
+}
+
+function inBox([w, s, e, no]: [number, number, number, number], [x, y]: LngLat): boolean {
   return x >= w - BOX_MARGIN_DEG && x <= e + BOX_MARGIN_DEG && y >= s - BOX_MARGIN_DEG && y <= no + BOX_MARGIN_DEG;
 }
 
@@ -52,54 +60,166 @@ function round1(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
+export interface EmbeddedRouterOptions {
+  /**
+   * How long a request waits for the network or mode it needs while that is being read, ms; past it the
+   * request fails with RouterLoading (a 503 with Retry-After). Default LOAD_WAIT_MS.
+   */
+  loadWaitMs?: number;
+}
+
+/** A request's wait for a network being read, by default: most loads end within it, so few callers ever see a 503. */
+export const LOAD_WAIT_MS = 5000;
+
+/** Retry-After of a request that waited in vain for a network being read, seconds. */
+const LOADING_RETRY_S = 2;
+
+/** An extract listed by the catalog with no network of its serving yet: requests near its box wait for it. */
+interface Opening {
+  bbox: [number, number, number, number];
+  done: Promise<void>;
+  finish(): void;
+}
+
+interface Located {
+  router: ModeRouter;
+  snaps: Snap[];
+  candidates: Snap[][];
+}
+
 export class EmbeddedRouter implements Router {
   readonly name = 'embedded';
+  /** The networks that answer, in the catalog's order. */
   private networks: LoadedNetwork[] = [];
+  /** Extracts whose first network is being read, by name. */
+  private readonly opening = new Map<string, Opening>();
+  /** What is being read now, one phrase each (readiness, operators). */
+  private readonly reading = new Set<string>();
+  /** The extracts the catalog listed last: what the loading job works towards. */
+  private wanted: readonly LoadedExtract[] = [];
+  /** The loading job: one at a time, each working towards `wanted` as it is when it starts. */
+  private job: Promise<void> = Promise.resolve();
+  private jobQueued = false;
+  private readonly loadWaitMs: number;
   /** Extracts whose routing files failed to load, with why; for operators. */
   problems: Record<string, string> = {};
 
-  constructor(private readonly catalog: ExtractCatalog) {
+  constructor(private readonly catalog: ExtractCatalog, options: EmbeddedRouterOptions = {}) {
+    this.loadWaitMs = options.loadWaitMs ?? LOAD_WAIT_MS;
     catalog.subscribe((extracts) => this.load(extracts));
     this.load(catalog.current());
   }
 
+  /**
+   * Starts reading what the catalog lists, in the background: nothing here blocks on a file. An extract
+   * with no network serving yet is marked as opening at once, so a request near it waits for it rather
+   * than getting the straight-line estimate.
+   */
   private load(extracts: readonly LoadedExtract[]): void {
-    // A re-imported or removed extract's network is let go before any new one is read, and its memory
-    // collected, so a region is never held twice (its files can be most of the memory); load() runs to
-    // its end before any request, so none sees the gap: a request waits for the new network.
-    const kept = this.networks.filter((n) => extracts.some((e) => e.name === n.extract && this.loadedFrom.get(n) === e.manifest.importedAt));
-    const dropped = this.networks.filter((n) => !kept.includes(n));
-    for (const n of dropped) n.release();
-    this.networks = kept;
-    if (dropped.length > 0) collectGarbage();
-    const networks: LoadedNetwork[] = [];
-    const problems: Record<string, string> = {};
+    this.wanted = extracts;
     for (const e of extracts) {
-      // An extract already loaded from the same manifest is kept as is.
-      const same = this.networks.find((n) => n.extract === e.name && this.loadedFrom.get(n) === e.manifest.importedAt);
-      if (same) {
-        networks.push(same);
-        continue;
-      }
+      if (this.networks.some((n) => n.extract === e.name) || this.opening.has(e.name)) continue;
+      let finish = (): void => undefined;
+      const done = new Promise<void>((resolve) => (finish = resolve));
+      this.opening.set(e.name, { bbox: e.manifest.bbox, done, finish });
+    }
+    if (this.jobQueued) return;
+    this.jobQueued = true;
+    this.job = this.job.then(() => {
+      this.jobQueued = false;
+      return this.reconcile(this.wanted);
+    });
+  }
+
+  /**
+   * Brings the served networks to the listed extracts, one extract at a time. A re-imported extract's
+   * new network (geometry and index) is read beside the old one, which answers meanwhile; then the old
+   * one is let go with all its modes and its memory collected, and the modes it had read are read anew
+   * one by one (car first), requests for a mode waiting for its read. So only the network is ever held
+   * twice, never a mode's graph (most of a region's memory).
+   */
+  private async reconcile(wanted: readonly LoadedExtract[]): Promise<void> {
+    const dropped = this.networks.filter((n) => !wanted.some((e) => e.name === n.extract));
+    for (const n of dropped) n.release();
+    this.networks = this.networks.filter((n) => !dropped.includes(n));
+    if (dropped.length > 0) collectGarbage();
+    for (const name of Object.keys(this.problems)) if (!wanted.some((e) => e.name === name)) delete this.problems[name];
+    for (const e of wanted) {
+      const current = this.networks.find((n) => n.extract === e.name);
+      if (current && this.loadedFrom.get(current) === e.manifest.importedAt) continue;
+      const phrase = `the road network of ${e.name}`;
+      this.reading.add(phrase);
+      let next: LoadedNetwork | null;
       try {
-        const n = loadNetwork(e.name, e.dir, e.manifest.bbox);
-        if (n) {
-          this.loadedFrom.set(n, e.manifest.importedAt);
-          networks.push(n);
-        }
+        next = await openNetwork(e.name, e.dir, e.manifest.bbox);
       } catch (err) {
-        problems[e.name] = err instanceof Error ? err.message : String(err);
+        // The network answering before (if any) goes on answering.
+        this.problems[e.name] = err instanceof Error ? err.message : String(err);
+        this.opened(e.name);
+        continue;
+      } finally {
+        this.reading.delete(phrase);
+      }
+      const modes: RouterMode[] = current ? current.modesRead() : [];
+      if (!modes.includes('car')) modes.unshift('car');
+      if (current) current.release();
+      this.networks = this.networks.filter((n) => n !== current);
+      if (next) {
+        this.loadedFrom.set(next, e.manifest.importedAt);
+        this.networks = wanted.flatMap((w) => (w.name === e.name ? [next!] : this.networks.filter((n) => n.extract === w.name)));
+      }
+      if (current) collectGarbage();
+      delete this.problems[e.name];
+      this.opened(e.name);
+      if (!next) continue;
+      for (const mode of modes) {
+        const phrase = `the ${mode} graph of ${e.name}`;
+        this.reading.add(phrase);
+        try {
+          await next.mode(mode);
+        } catch (err) {
+          // A car graph that cannot be read takes its network out of service (the default mode fails).
+          this.problems[e.name] = err instanceof Error ? err.message : String(err);
+          if (mode === 'car') {
+            next.release();
+            this.networks = this.networks.filter((n) => n !== next);
+            break;
+          }
+        } finally {
+          this.reading.delete(phrase);
+        }
       }
     }
-    this.networks = networks;
-    this.problems = problems;
+  }
+
+  private opened(name: string): void {
+    this.opening.get(name)?.finish();
+    this.opening.delete(name);
   }
 
   private readonly loadedFrom = new WeakMap<LoadedNetwork, string>();
 
-  /** The loaded networks, by extract name (operators' tools and tests look inside). */
+  /** The networks serving now, in the catalog's order (operators' tools and tests look inside). */
   get networksLoaded(): readonly LoadedNetwork[] {
     this.catalog.current();
+    return this.networks;
+  }
+
+  /** The networks serving, once extracts read for the first time are (a re-import's old network serves meanwhile). */
+  async servedNetworks(): Promise<readonly LoadedNetwork[]> {
+    this.catalog.current();
+    await Promise.all([...this.opening.values()].map((o) => o.done));
+    return this.networks;
+  }
+
+  /** The networks once everything the catalog lists now has been read (tests and tools wait for it). */
+  async settled(): Promise<readonly LoadedNetwork[]> {
+    this.catalog.current();
+    let job: Promise<void>;
+    do {
+      job = this.job;
+      await job;
+    } while (job !== this.job);
     return this.networks;
   }
 
@@ -109,17 +229,49 @@ export class EmbeddedRouter implements Router {
     return this.networks.length > 0;
   }
 
-  /** The extract reaching every point whose roads lie nearest them, with the snaps (and each point's candidates); else the first unreached point. */
-  private locate(points: LngLat[], mode: RouterMode, mask = 0): { router: ModeRouter; snaps: Snap[]; candidates: Snap[][] } {
+  loading(): string[] {
     this.catalog.current();
-    let worst = 0;
-    const reaching: Array<{ router: ModeRouter; snaps: Snap[]; candidates: Snap[][] }> = [];
+    return [...this.reading];
+  }
+
+  /** The promise, or RouterLoading once the request has waited loadWaitMs for it. */
+  private async waitFor<T>(work: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RouterLoading(`the road network is still loading (${what}): retry in a few seconds`, LOADING_RETRY_S)), this.loadWaitMs);
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits for the extracts being opened near the first point, then for the mode's graph of each served network near it. */
+  private async routers(first: LngLat, mode: RouterMode): Promise<Map<LoadedNetwork, ModeRouter>> {
+    this.catalog.current();
+    for (const [name, o] of this.opening) if (inBox(o.bbox, first)) await this.waitFor(o.done, `the road network of ${name}`);
+    const out = new Map<LoadedNetwork, ModeRouter>();
     for (const n of this.networks) {
-      // The points near the box first: an extract the first point is not near need not load the mode's graph.
+      if (!nearBox(n, first)) continue;
+      out.set(n, n.ready(mode) ?? (await this.waitFor(n.mode(mode), `the ${mode} graph of ${n.extract}`)));
+    }
+    return out;
+  }
+
+  /** The extract reaching every point whose roads lie nearest them, with the snaps (and each point's candidates); else the first unreached point. */
+  private async locate(points: LngLat[], mode: RouterMode, mask = 0): Promise<Located> {
+    return this.pick(points, mode, mask, await this.routers(points[0], mode));
+  }
+
+  /** `locate` over the routers given (networks near the first point). */
+  private pick(points: LngLat[], mode: RouterMode, mask: number, routers: Map<LoadedNetwork, ModeRouter>): Located {
+    let worst = 0;
+    const reaching: Located[] = [];
+    for (const [n, router] of routers) {
+      // The points near the box first: an extract the first point is not near need not be searched.
       let near = 0;
       while (near < points.length && nearBox(n, points[near])) near++;
-      if (near === 0) continue;
-      const router = n.routers[mode];
       const candidates: Snap[][] = [];
       for (const p of points.slice(0, near)) {
         const found = router.snapCandidates(p, SNAP_RADIUS_M, mask);
@@ -138,9 +290,23 @@ export class EmbeddedRouter implements Router {
     throw new OutsideNetwork(index, points[index]);
   }
 
+  /**
+   * Embedded where a served network reaches every point, and where a network the points lie in is still
+   * being read (its request waits for it, and fails with a 503 rather than answering a straight line).
+   */
   sourceFor(locations: LngLat[], mode: RouterMode): RouterSource {
+    this.catalog.current();
+    const first = locations[0];
+    for (const o of this.opening.values()) if (inBox(o.bbox, first)) return 'embedded';
+    const routers = new Map<LoadedNetwork, ModeRouter>();
+    for (const n of this.networks) {
+      if (!nearBox(n, first)) continue;
+      const router = n.ready(mode);
+      if (!router) return 'embedded';
+      routers.set(n, router);
+    }
     try {
-      this.locate(locations, mode);
+      this.pick(locations, mode, 0, routers);
       return 'embedded';
     } catch {
       return 'geodesic-estimate';
@@ -148,7 +314,7 @@ export class EmbeddedRouter implements Router {
   }
 
   async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
-    const { router, snaps } = this.locate([from, to], mode);
+    const { router, snaps } = await this.locate([from, to], mode);
     const t = router.table([snaps[0]], [snaps[1]]);
     if (!Number.isFinite(t.cost[0])) throw new NoRouteBetween(1, to, `no ${mode} route connects location 0 and location 1`);
     return { duration: round1(t.seconds[0] / 60), distance: Math.round(t.metres[0]) };
@@ -160,7 +326,7 @@ export class EmbeddedRouter implements Router {
 
   async route(req: RouteRequest): Promise<RouteResult> {
     const mask = avoidMask(req.avoid);
-    const located = this.locate(req.locations, req.mode, mask);
+    const located = await this.locate(req.locations, req.mode, mask);
     const { router } = located;
     let snaps = located.snaps;
     // Motor vehicles go on through intermediate points as OSRM's car profile does (continue_straight).
@@ -184,7 +350,7 @@ export class EmbeddedRouter implements Router {
 
   async table(req: TableRequest): Promise<TableResult> {
     const mask = avoidMask(req.avoid);
-    const { router, snaps } = this.locate([...req.sources, ...req.destinations], req.mode, mask);
+    const { router, snaps } = await this.locate([...req.sources, ...req.destinations], req.mode, mask);
     const S = req.sources.length;
     const t = router.table(snaps.slice(0, S), snaps.slice(S), mask);
     const D = req.destinations.length;
@@ -209,20 +375,28 @@ export class EmbeddedRouter implements Router {
    */
   async match(req: MatchRequest): Promise<MatchResult> {
     this.catalog.current();
-    const inBox = this.networks.map((n) => req.points.filter(({ location }) => nearBox(n, location)).length);
+    for (const [name, o] of this.opening) {
+      if (req.points.some(({ location }) => inBox(o.bbox, location))) await this.waitFor(o.done, `the road network of ${name}`);
+    }
+    const networks = this.networks;
+    const inBoxes = networks.map((n) => req.points.filter(({ location }) => nearBox(n, location)).length);
+    const routers = new Map<LoadedNetwork, ModeRouter>();
+    for (const [i, n] of networks.entries()) {
+      if (inBoxes[i] > 0) routers.set(n, n.ready(req.mode) ?? (await this.waitFor(n.mode(req.mode), `the ${req.mode} graph of ${n.extract}`)));
+    }
     // With one candidate extract the choice below always lands on it: skip snapping every point.
-    const alone = inBox.filter((count) => count > 0).length === 1;
-    const fits = this.networks.map((n, i) => {
-      if (inBox[i] === 0 || alone) return undefined;
-      const router = n.routers[req.mode];
+    const alone = inBoxes.filter((count) => count > 0).length === 1;
+    const fits = networks.map((n, i) => {
+      if (inBoxes[i] === 0 || alone) return undefined;
+      const router = routers.get(n)!;
       return fitOf(req.points.map(({ location }) => (nearBox(n, location) ? router.snap(location, MATCH_FIT_RADIUS_M)?.distance ?? null : null)));
     });
     let chosen = bestFit(fits);
-    if (chosen < 0) chosen = bestFit(inBox.map((count) => ({ reached: count, metres: 0 })));
-    const best = chosen >= 0 ? this.networks[chosen] : undefined;
+    if (chosen < 0) chosen = bestFit(inBoxes.map((count) => ({ reached: count, metres: 0 })));
+    const best = chosen >= 0 ? networks[chosen] : undefined;
     const first = req.points[0].location;
     if (!best) throw new OutsideNetwork(0, first);
-    const result = matchOnNetwork(best.routers[req.mode], req.points, defaultMatcherParams(TOP_KPH[req.mode]));
+    const result = matchOnNetwork(routers.get(best)!, req.points, defaultMatcherParams(TOP_KPH[req.mode]));
     if (result.matchedPoints.length === 0) throw new OutsideNetwork(0, first, `no point of the path is near a ${req.mode} road of the imported networks`);
     return result;
   }
@@ -234,7 +408,7 @@ export class EmbeddedRouter implements Router {
    * the centre, and the outline shrank to the centre alone.
    */
   async isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
-    const { router, snaps } = this.locate([req.center], req.mode);
+    const { router, snaps } = await this.locate([req.center], req.mode);
     const snap = snaps[0];
     const lines = router.reach(snap, req.minutes * 60);
     if (lines.count === 0) {
@@ -262,6 +436,6 @@ function otherChoices(candidates: Snap[][]): Snap[][] {
   return out;
 }
 
-export function createEmbeddedRouter(catalog: ExtractCatalog): EmbeddedRouter {
-  return new EmbeddedRouter(catalog);
+export function createEmbeddedRouter(catalog: ExtractCatalog, options?: EmbeddedRouterOptions): EmbeddedRouter {
+  return new EmbeddedRouter(catalog, options);
 }

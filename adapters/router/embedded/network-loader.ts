@@ -8,7 +8,7 @@ import type { Hierarchy } from '../../../core/routing/contraction';
 import { ModeRouter } from '../../../core/routing/mode-router';
 import type { ModeGraph, Network } from '../../../core/routing/network';
 import { SegmentIndex } from '../../../core/routing/segment-index';
-import { decodeArrays } from '../../../core/formats/routing/typed-container';
+import { decodeArrays, readArrays, type DecodedArrays } from '../../../core/formats/routing/typed-container';
 
 export const ROUTING_STAGE = 'routing';
 const MODES: readonly RouterMode[] = ['car', 'truck', 'bike', 'foot'];
@@ -18,7 +18,16 @@ export interface LoadedNetwork {
   extract: string;
   /** [west, south, east, north]. */
   bbox: [number, number, number, number];
+  /** Geometry, segments and ways, shared by the modes. */
+  network: Network;
+  /** Each mode's router; a mode not read yet is read here, blocking (tools and tests; the gateway uses `mode`). */
   routers: Record<RouterMode, ModeRouter>;
+  /** The mode's router when its file has been read, else undefined (nothing is read). */
+  ready(mode: RouterMode): ModeRouter | undefined;
+  /** The mode's router, its file read without blocking the thread the first time; callers share one read. */
+  mode(mode: RouterMode): Promise<ModeRouter>;
+  /** Modes read so far. */
+  modesRead(): RouterMode[];
   /** Lets the mode files go (closes those not read yet): the network is not asked again after. */
   release(): void;
 }
@@ -27,7 +36,10 @@ export interface LoadedNetwork {
 type Arrays = Record<string, any>;
 
 export function readNetwork(dir: string): Network {
-  const { meta, arrays } = decodeArrays(fs.readFileSync(path.join(dir, 'network.bin')));
+  return networkOf(decodeArrays(fs.readFileSync(path.join(dir, 'network.bin'))));
+}
+
+function networkOf({ meta, arrays }: DecodedArrays): Network {
   const a = arrays as Arrays;
   return {
     pointLon: a.pointLon, pointLat: a.pointLat, segmentStart: a.segmentStart, segmentFrom: a.segmentFrom, segmentTo: a.segmentTo,
@@ -41,11 +53,10 @@ const MODE_FILE_VERSIONS = [1, 2];
 
 export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
   const file = path.join(dir, `${mode}.bin`);
-  return modeGraphOf(fs.readFileSync(file), file);
+  return modeGraphOf(decodeArrays(fs.readFileSync(file)), file);
 }
 
-function modeGraphOf(bytes: Buffer, file: string): ModeGraph {
-  const { meta, arrays } = decodeArrays(bytes);
+function modeGraphOf({ meta, arrays }: DecodedArrays, file: string): ModeGraph {
   const { version, graph } = meta as { version?: number; graph?: string };
   if (version !== undefined && !MODE_FILE_VERSIONS.includes(version)) {
     throw new Error(`${file} is mode file version ${version}, newer than this gateway reads (${MODE_FILE_VERSIONS.join(', ')}): upgrade it or re-import the extract`);
@@ -70,74 +81,171 @@ const unreleased = new FinalizationRegistry<Map<RouterMode, number>>((open) => {
   for (const fd of open.values()) fs.closeSync(fd);
 });
 
+const opened = (file: string): Promise<number> =>
+  new Promise((resolve, reject) => fs.open(file, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
+
 /**
- * The network and its index at once, the car's graph too (the default mode, and a bad file shows at
- * load rather than on a request); the other modes' graphs on their first request. On a region most
- * requests are by car: reading and preparing all four modes doubled the start-up time and held the
- * others' files and workspaces for nothing. A mode file that is missing fails the load all the same.
- *
- * The mode files are opened here and read on first use from the open file: a re-import renames the
- * folder away (and deletes it) before the gateway looks again, and a mode read by path in between
- * would pair the new import's graph with this network.
+ * Opens the four mode files (a missing one fails the load): a re-import renames the folder away (and
+ * deletes it) before the gateway looks again, and a mode read later by path would pair the new import's
+ * graph with this network. Read from the open file, it comes from the import its network came from.
  */
-export function loadNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): LoadedNetwork | null {
-  const dir = path.join(extractDir, ROUTING_STAGE);
-  if (!fs.existsSync(path.join(dir, 'network.bin'))) return null;
-  const open = new Map<RouterMode, number>();
-  const close = (): void => {
-    for (const fd of open.values()) fs.closeSync(fd);
-    open.clear();
-  };
-  let network: Network;
+async function openModeFiles(dir: string): Promise<Map<RouterMode, number>> {
+  const fds = new Map<RouterMode, number>();
   try {
     for (const mode of MODES) {
-      const file = path.join(dir, `${mode}.bin`);
       try {
-        open.set(mode, fs.openSync(file, 'r'));
+        fds.set(mode, await opened(path.join(dir, `${mode}.bin`)));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`routing file ${mode}.bin is missing in ${dir}`);
         throw err;
       }
     }
-    network = readNetwork(dir);
   } catch (err) {
-    close();
+    for (const fd of fds.values()) fs.closeSync(fd);
     throw err;
   }
+  return fds;
+}
+
+/** A network and its index, with its mode files open and each mode's graph read on first use. */
+function networkWithModes(extract: string, bbox: [number, number, number, number], dir: string, network: Network, open: Map<RouterMode, number>): LoadedNetwork {
   const index = new SegmentIndex(network);
   const made: Partial<Record<RouterMode, ModeRouter>> = {};
+  const reading: Partial<Record<RouterMode, Promise<ModeRouter>>> = {};
   let released = false;
-  const router = (mode: RouterMode): ModeRouter => {
-    const ready = made[mode];
-    if (ready) return ready;
+  const fdOf = (mode: RouterMode): number => {
     const fd = open.get(mode);
     if (released || fd === undefined) throw new Error(`the ${mode} graph of ${extract} was let go (the extract was re-imported or removed)`);
-    try {
-      // The file was opened at load and not read since, so reading it from its position reads all of it.
-      made[mode] = new ModeRouter(network, modeGraphOf(fs.readFileSync(fd), path.join(dir, `${mode}.bin`)), index, TRAVEL_MODE[mode]);
-    } finally {
-      fs.closeSync(fd);
-      open.delete(mode);
-    }
-    return made[mode]!;
+    return fd;
   };
+  const done = (mode: RouterMode, graph: ModeGraph): ModeRouter => {
+    const fd = open.get(mode);
+    if (fd !== undefined) fs.closeSync(fd);
+    open.delete(mode);
+    if (released) throw new Error(`the ${mode} graph of ${extract} was let go (the extract was re-imported or removed)`);
+    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode]));
+  };
+  const file = (mode: RouterMode): string => path.join(dir, `${mode}.bin`);
   const routers = {} as Record<RouterMode, ModeRouter>;
-  for (const mode of MODES) Object.defineProperty(routers, mode, { enumerable: true, get: () => router(mode) });
+  for (const mode of MODES) {
+    Object.defineProperty(routers, mode, {
+      enumerable: true,
+      get: () => {
+        const ready = made[mode];
+        if (ready) return ready;
+        if (reading[mode]) throw new Error(`the ${mode} graph of ${extract} is being read`);
+        // The file was opened at load and not read since, so reading it from its position reads all of it.
+        const fd = fdOf(mode);
+        let graph: ModeGraph;
+        try {
+          graph = modeGraphOf(decodeArrays(fs.readFileSync(fd)), file(mode));
+        } catch (err) {
+          fs.closeSync(fd);
+          open.delete(mode);
+          throw err;
+        }
+        return done(mode, graph);
+      },
+    });
+  }
   const loaded: LoadedNetwork = {
-    extract, bbox, routers,
+    extract, bbox, network, routers,
+    ready: (mode) => made[mode],
+    mode: (mode) => {
+      const ready = made[mode];
+      if (ready) return Promise.resolve(ready);
+      const fd = fdOf(mode);
+      return (reading[mode] ??= readArrays(fd).then(
+        (arrays) => done(mode, modeGraphOf(arrays, file(mode))),
+        (err: unknown) => {
+          if (open.delete(mode)) fs.closeSync(fd);
+          delete reading[mode];
+          throw err;
+        },
+      ));
+    },
+    modesRead: () => MODES.filter((mode) => made[mode] !== undefined),
     release: () => {
       released = true;
       unreleased.unregister(loaded);
-      close();
+      // A mode being read keeps its descriptor until the read ends (done() closes it then).
+      for (const [mode, fd] of open) {
+        if (reading[mode]) continue;
+        fs.closeSync(fd);
+        open.delete(mode);
+      }
       for (const mode of MODES) delete made[mode];
     },
   };
   unreleased.register(loaded, open, loaded);
+  return loaded;
+}
+
+/**
+ * The network and its index at once, the car's graph too (the default mode, and a bad file shows at
+ * load rather than on a request); the other modes' graphs on their first request. Blocking: tools and
+ * tests; the gateway opens networks with `openNetwork`.
+ */
+export function loadNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): LoadedNetwork | null {
+  const dir = path.join(extractDir, ROUTING_STAGE);
+  if (!fs.existsSync(path.join(dir, 'network.bin'))) return null;
+  const open = new Map<RouterMode, number>();
+  for (const mode of MODES) {
+    try {
+      open.set(mode, fs.openSync(path.join(dir, `${mode}.bin`), 'r'));
+    } catch (err) {
+      for (const fd of open.values()) fs.closeSync(fd);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`routing file ${mode}.bin is missing in ${dir}`);
+      throw err;
+    }
+  }
+  let loaded: LoadedNetwork;
   try {
-    router('car');
+    loaded = networkWithModes(extract, bbox, dir, readNetwork(dir), open);
+  } catch (err) {
+    for (const fd of open.values()) fs.closeSync(fd);
+    throw err;
+  }
+  try {
+    void loaded.routers.car;
   } catch (err) {
     loaded.release();
     throw err;
   }
   return loaded;
+}
+
+/**
+ * The gateway's load: the network file read and its index built without blocking the thread on the
+ * reads (the index is built in one go); no mode's graph is read (`mode()` reads them). Null when the
+ * extract has no routing files.
+ */
+export async function openNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): Promise<LoadedNetwork | null> {
+  const dir = path.join(extractDir, ROUTING_STAGE);
+  let networkFd: number;
+  try {
+    networkFd = await opened(path.join(dir, 'network.bin'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  let open: Map<RouterMode, number>;
+  let network: Network;
+  try {
+    open = await openModeFiles(dir);
+    try {
+      network = networkOf(await readArrays(networkFd));
+    } catch (err) {
+      for (const fd of open.values()) fs.closeSync(fd);
+      throw err;
+    }
+  } finally {
+    fs.closeSync(networkFd);
+  }
+  try {
+    return networkWithModes(extract, bbox, dir, network, open);
+  } catch (err) {
+    for (const fd of open.values()) fs.closeSync(fd);
+    throw err;
+  }
 }

@@ -122,10 +122,10 @@ export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, sto
         const box = readBox(required(query.bbox, 'bbox'));
         const roads: RoadLine[] = [];
         let cut = false;
-        for (const n of router.networksLoaded) {
+        for (const n of await router.servedNetworks()) {
           const [w, s, e, no] = n.bbox;
           if (w > box[2] || e < box[0] || s > box[3] || no < box[1]) continue;
-          const found = roadsInBox(n.routers.car.network, box, MAX_ROADS - roads.length);
+          const found = roadsInBox(n.network, box, MAX_ROADS - roads.length);
           roads.push(...found.roads);
           cut ||= found.cut;
         }

@@ -4,7 +4,7 @@
 // LISTEN/NOTIFY): the changed geofences are read again, or the whole index when a change was too big
 // to list or the announcements were interrupted.
 import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
-import { OutsideNetwork, type RouterMode } from '../../../ports/router';
+import { OutsideNetwork, RouterLoading, type RouterMode } from '../../../ports/router';
 import type { Geofences } from '../../../ports/geofences';
 import { put, remove, type RemoteChange, type Scope, type Store } from '../../../ports/store';
 import { GEOFENCES } from '../../api/collections';
@@ -16,6 +16,7 @@ import { newObjectId } from '../../../core/object-id';
 import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 import type { Geofence, LngLat } from '../../../core/types';
 import { MAX_ISOCHRONE_MINUTES, MIN_ISOCHRONE_MINUTES, TRAVEL_MODES, type GeofenceInput, type GeofenceInputOptions, type PlaceShape } from '../../../core/input/geofence-input';
+import { EngineLoading } from '../../http/errors';
 
 export type ZoneLookup = (point: LngLat) => string | undefined;
 
@@ -116,6 +117,8 @@ export class GeofenceService implements Geofences {
       try {
         shape = await this.isochroneMaker(wanted.center, wanted.mode, wanted.minutes);
       } catch (err) {
+        // A network still being read: the geofence is not written without its outline; the client retries.
+        if (err instanceof RouterLoading) throw new EngineLoading('The routing engine', err.message, err.retryAfterSeconds);
         if (!(err instanceof OutsideNetwork || err instanceof RouterRejected || err instanceof RouterUnavailable)) throw err;
         shape = `no ${wanted.mode} road network reaches (${wanted.center[1]},${wanted.center[0]}) to compute the isochrone: ${err.message}`;
       }

@@ -1,4 +1,5 @@
-// Whether this node can serve: the store answers a read within a deadline, and the region data that track
+// Whether this node can serve: the store answers a read within a deadline, the imported road networks are
+// read (they load in the background after the gateway listens), and the region data that track
 // and context read is loaded (the first readiness probe loads it, so a load balancer's probe also warms
 // the node before traffic arrives). Liveness (GET /health) checks none of this: a slow database must not
 // get healthy processes restarted.
@@ -47,6 +48,11 @@ export interface WriteChecks {
   probe?: DiskProbe;
 }
 
+/** What the router is still reading (Router.loading): the node is not ready while the road networks load. */
+export interface RoutingLoad {
+  loading?(): string[];
+}
+
 export class Readiness {
   private regionsLoaded = false;
 
@@ -54,6 +60,7 @@ export class Readiness {
     private readonly store: Store,
     private readonly regions: RegionLookup,
     private readonly writeChecks?: WriteChecks,
+    private readonly routing?: RoutingLoad,
   ) {}
 
   async report(): Promise<ReadinessReport> {
@@ -71,7 +78,12 @@ export class Readiness {
       }
       return undefined;
     });
-    const checks = { store, ...(writes ? { writes } : {}), regions };
+    const routing = this.routing && (await timed(async () => {
+      const loading = this.routing?.loading?.() ?? [];
+      if (loading.length > 0) throw new Error(`reading ${loading.join(', ')}`);
+      return undefined;
+    }));
+    const checks = { store, ...(writes ? { writes } : {}), regions, ...(routing ? { routing } : {}) };
     return { ready: Object.values(checks).every((c) => c.ok), checks };
   }
 

@@ -46,6 +46,11 @@ export class RouterSelection implements Router {
     return this.pick(locations, mode).source;
   }
 
+  /** What the embedded router is still reading (external engines load on their own). */
+  loading(): string[] {
+    return this.embedded?.loading?.() ?? [];
+  }
+
   async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
     const { router, source } = this.pick([from, to], mode);
     if (source === 'geodesic-estimate') return this.fallback.eta(from, to, mode);

@@ -1,10 +1,10 @@
 // The four routing operations over the router selection: which router answers, what its failures mean to
 // the client (a point off the network → 400 naming it; an engine down → 503), and Radar's response shapes.
 import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
-import { OutsideNetwork, type AvoidOption, type LngLat, type RouterMode, type RouterSource } from '../../../ports/router';
+import { OutsideNetwork, RouterLoading, type AvoidOption, type LngLat, type RouterMode, type RouterSource } from '../../../ports/router';
 import { haversineMeters } from '../../../core/geo/sphere';
 import { bestOrder } from '../../../core/routing/best-order';
-import { BadRequest, EngineUnavailable } from '../../http/errors';
+import { BadRequest, EngineLoading, EngineUnavailable } from '../../http/errors';
 import { NoRouteBetween } from '../../../adapters/router/embedded/embedded-router';
 import { directionsRoute, geometryOf, joinShapes, latLng, measures, type GeometryFormat } from './route-format';
 import { distanceMeasure, type Units } from './route-units';
@@ -40,6 +40,7 @@ function asApiError(err: unknown, named: NamedPoints): unknown {
   }
   if (err instanceof RouterRejected) return new BadRequest(err.param ?? named[0]?.param ?? 'locations', err.message);
   if (err instanceof RouterUnavailable) return new EngineUnavailable('The routing engine', err.message.replace(/^.*? is unavailable: /, `${err.engine}: `));
+  if (err instanceof RouterLoading) return new EngineLoading('The routing engine', err.message, err.retryAfterSeconds);
   return err;
 }
 

@@ -2,9 +2,9 @@
 // within the time, found with one-to-many tables (one request per batch, not one route per user). Routers
 // without tables (none in this build; the port allows it) are asked one ETA at a time.
 import { RouterRejected, RouterUnavailable } from '../../../adapters/router/engine-errors';
-import { OutsideNetwork, type Router, type RouterMode } from '../../../ports/router';
+import { OutsideNetwork, RouterLoading, type Router, type RouterMode } from '../../../ports/router';
 import type { LngLat } from '../../../core/types';
-import { BadRequest, EngineUnavailable } from '../../http/errors';
+import { BadRequest, EngineLoading, EngineUnavailable } from '../../http/errors';
 
 /** Destinations per table request: small enough for any engine's table limit, large enough to be cheap. */
 const BATCH = 100;
@@ -51,6 +51,7 @@ async function minutesFrom(router: Router, near: LngLat, points: LngLat[], mode:
         continue;
       }
       if (err instanceof RouterUnavailable) throw new EngineUnavailable('The routing engine', err.message);
+      if (err instanceof RouterLoading) throw new EngineLoading('The routing engine', err.message, err.retryAfterSeconds);
       if (err instanceof RouterRejected) throw new BadRequest('mode', err.message);
       throw err;
     }
