@@ -9,7 +9,8 @@
 // opposite sides (no left turn in with a right turn out, no outs to both sides). Its step is then no
 // step: it joins the step before it, and the maneuver after it is announced as before.
 import type { OsrmStep } from './route-shapes';
-import { bearing, turnAngle } from './geometry';
+import { turnAngle } from './geometry';
+import { segmentBearing } from './segment-bearing';
 import type { StepStart } from './sliproads';
 import type { StepJunctions } from './step-collapse';
 import { ROAD_CLASSES, SEGMENT_LINK, SEGMENT_ROUNDABOUT, type Network } from './network';
@@ -38,14 +39,6 @@ export interface StepPlace extends StepStart {
   leftReversed: boolean;
 }
 
-function endBearing(n: Network, segment: number, reversed: boolean, arriving: boolean): number {
-  const first = n.segmentStart[segment], last = n.segmentStart[segment + 1] - 1;
-  let a: number, b: number;
-  if (!reversed) [a, b] = arriving ? [last - 1, last] : [first, first + 1];
-  else [a, b] = arriving ? [first + 1, first] : [last, last - 1];
-  return bearing(n.pointLon[a] / 1e7, n.pointLat[a] / 1e7, n.pointLon[b] / 1e7, n.pointLat[b] / 1e7);
-}
-
 /** A one-way road of a carriageway's kind (OSRM: not bidirectional, not a link, a road). */
 function carriageway(ctx: InternalEdgeContext, segment: number): boolean {
   const n = ctx.network;
@@ -64,7 +57,7 @@ function isInternal(ctx: InternalEdgeContext, step: OsrmStep, junctions: StepJun
   let onewayIn = false;
   for (const [s, r] of ctx.arrivals!(start.vertex)) {
     if (s === start.leftOn) continue;
-    const angle = turnAngle(endBearing(n, s, r, true), step.maneuver.bearing_after);
+    const angle = turnAngle(segmentBearing(n, s, r, true), step.maneuver.bearing_after);
     inAngles.push(angle);
     if (carriageway(ctx, s) && Math.abs(angle) >= STRAIGHT_DEGREES) onewayIn = true;
   }
@@ -73,7 +66,7 @@ function isInternal(ctx: InternalEdgeContext, step: OsrmStep, junctions: StepJun
   let onewayOut = false;
   for (const [s, r] of ctx.departures(end.vertex)) {
     if (s === end.arrivedOn) continue;
-    const angle = turnAngle(endBearing(n, end.arrivedOn, end.arrivedReversed, true), endBearing(n, s, r, false));
+    const angle = turnAngle(segmentBearing(n, end.arrivedOn, end.arrivedReversed, true), segmentBearing(n, s, r, false));
     outAngles.push(angle);
     if (carriageway(ctx, s) && Math.abs(angle) >= STRAIGHT_DEGREES) onewayOut = true;
   }

@@ -4,12 +4,13 @@
 // bearing change, new name, continue, fork, end of road, merge, on/off ramp, roundabout with its exit
 // number and exit roundabout; a road that only bends, or a vertex without a choice, makes no step.
 import type { LngLat, OsrmLeg, OsrmStep } from './route-shapes';
-import { bearing, modifierOf, turnAngle } from './geometry';
+import { modifierOf, turnAngle } from './geometry';
 import { collapseShortSteps } from './step-collapse';
 import { suppressShortNameSegments } from './short-name-segments';
 import { nameChangeAnnounced } from './name-changes';
 import { foldSliproads } from './sliproads';
 import { foldInternalEdges, type StepPlace } from './internal-edges';
+import { segmentBearing } from './segment-bearing';
 import type { StepJunctions } from './step-collapse';
 import { SEGMENT_FERRY, SEGMENT_LINK, SEGMENT_MOTORWAY, SEGMENT_ROUNDABOUT, type Network } from './network';
 
@@ -85,15 +86,6 @@ export function piecePoints(ctx: LegContext, piece: Piece, visit: (lng: number, 
 
 function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;
-}
-
-/** Bearing of a segment's first (leaving) or last (arriving) straight piece in travel direction. */
-function segmentBearing(n: Network, segment: number, reversed: boolean, arriving: boolean): number {
-  const first = n.segmentStart[segment], last = n.segmentStart[segment + 1] - 1;
-  let a: number, b: number;
-  if (!reversed) [a, b] = arriving ? [last - 1, last] : [first, first + 1];
-  else [a, b] = arriving ? [first + 1, first] : [last, last - 1];
-  return bearing(n.pointLon[a] / 1e7, n.pointLat[a] / 1e7, n.pointLon[b] / 1e7, n.pointLat[b] / 1e7);
 }
 
 interface Attrs {
