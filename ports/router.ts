@@ -94,6 +94,11 @@ export interface Router {
   reach(minutes: number, mode: RouterMode): number;
   /** What answers for this mode and area; `geodesic-estimate` when no network covers it. */
   sourceFor?(locations: LngLat[], mode: RouterMode): RouterSource;
+  /**
+   * Reads what answering for these points and mode needs (a network or a mode's graph still being read),
+   * so that sourceFor decides on the graph rather than guessing; may fail with RouterLoading.
+   */
+  prepare?(locations: LngLat[], mode: RouterMode): Promise<void>;
   route?(req: RouteRequest): Promise<RouteResult>;
   table?(req: TableRequest): Promise<TableResult>;
   match?(req: MatchRequest): Promise<MatchResult>;

@@ -290,9 +290,15 @@ export class EmbeddedRouter implements Router {
     throw new OutsideNetwork(index, points[index]);
   }
 
+  /** Waits for the networks near the first point and their graphs of the mode (RouterLoading past loadWaitMs). */
+  async prepare(locations: LngLat[], mode: RouterMode): Promise<void> {
+    await this.routers(locations[0], mode);
+  }
+
   /**
    * Embedded where a served network reaches every point, and where a network the points lie in is still
-   * being read (its request waits for it, and fails with a 503 rather than answering a straight line).
+   * being read (its request waits for it, and fails with a 503 rather than answering a straight line);
+   * callers that can wait call prepare() first, so a mode not yet read is judged on its graph.
    */
   sourceFor(locations: LngLat[], mode: RouterMode): RouterSource {
     this.catalog.current();

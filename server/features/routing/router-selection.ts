@@ -42,6 +42,15 @@ export class RouterSelection implements Router {
     return { router: this.fallback, source: 'geodesic-estimate' };
   }
 
+  /**
+   * `pick` once the embedded router has read what these points need: a mode whose graph is read on first
+   * use would otherwise be taken as covering points its roads do not reach (a 400, not an estimate).
+   */
+  async pickReady(locations: readonly LngLat[], mode: RouterMode): Promise<PickedRouter> {
+    if (!this.external[mode]) await this.embedded?.prepare?.([...locations], mode);
+    return this.pick(locations, mode);
+  }
+
   sourceFor(locations: LngLat[], mode: RouterMode): RouterSource {
     return this.pick(locations, mode).source;
   }
@@ -52,7 +61,7 @@ export class RouterSelection implements Router {
   }
 
   async eta(from: LngLat, to: LngLat, mode: RouterMode): Promise<Eta> {
-    const { router, source } = this.pick([from, to], mode);
+    const { router, source } = await this.pickReady([from, to], mode);
     if (source === 'geodesic-estimate') return this.fallback.eta(from, to, mode);
     const { routes } = await router.route({ locations: [from, to], mode });
     return { duration: routes[0].duration / 60, distance: routes[0].distance };
@@ -64,22 +73,23 @@ export class RouterSelection implements Router {
     return Math.max(router.reach(minutes, mode), this.fallback.reach(minutes, mode));
   }
 
-  route(req: RouteRequest): Promise<RouteResult> {
-    return this.pick(req.locations, req.mode).router.route(req);
+  async route(req: RouteRequest): Promise<RouteResult> {
+    return (await this.pickReady(req.locations, req.mode)).router.route(req);
   }
 
-  table(req: TableRequest): Promise<TableResult> {
-    return this.pick([...req.sources, ...req.destinations], req.mode).router.table(req);
+  async table(req: TableRequest): Promise<TableResult> {
+    return (await this.pickReady([...req.sources, ...req.destinations], req.mode)).router.table(req);
   }
 
   /**
    * Matching and isochrones need a road network: the configured engine's, else the embedded one's; the
    * straight-line estimate cannot answer them, so a path or centre no network covers is refused.
    */
-  private networkRouter(locations: readonly LngLat[], mode: RouterMode): Router {
+  private async networkRouter(locations: readonly LngLat[], mode: RouterMode): Promise<Router> {
     const external = this.external[mode]?.router;
     if (external) return external;
     const embedded = this.embedded;
+    await embedded?.prepare?.([...locations], mode);
     if (embedded && (embedded.sourceFor?.([...locations], mode) ?? 'embedded') === 'embedded') return embedded;
     throw new OutsideNetwork(0, locations[0], `no imported road network for ${mode} covers (${locations[0][1]},${locations[0][0]})`);
   }
@@ -95,7 +105,7 @@ export class RouterSelection implements Router {
 
   /** Every engine's outline is checked: a degenerate one is refused with the reason, never stored. */
   async isochrone(req: IsochroneRequest): Promise<LngLat[][]> {
-    const router = this.networkRouter([req.center], req.mode);
+    const router = await this.networkRouter([req.center], req.mode);
     if (!router.isochrone) throw new OutsideNetwork(0, req.center, `the ${router.name} router does not compute isochrones`);
     const rings = await router.isochrone(req);
     const why = rings.length === 0 ? 'it has no outline' : degenerateRing(rings[0]);

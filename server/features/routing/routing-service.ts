@@ -107,7 +107,7 @@ export class RoutingService {
     let estimated = false;
     const travelModes = q.modes.filter((mode): mode is RouterMode => mode !== 'geodesic');
     const answers = await Promise.all(travelModes.map(async (mode) => {
-      const { router, source } = this.routers.pick([q.origin, q.destination], mode);
+      const { router, source } = await guarded(named, () => this.routers.pickReady([q.origin, q.destination], mode));
       const result = await guarded(named, () => router.route({ locations: [q.origin, q.destination], mode, avoid: q.avoid }));
       const route = result.routes[0];
       const out: Record<string, unknown> = measures(route, q.units);
@@ -124,7 +124,7 @@ export class RoutingService {
 
   async matrix(q: MatrixQuery): Promise<Answer> {
     const named: NamedPoints = [{ param: 'origins', points: q.origins }, { param: 'destinations', points: q.destinations }];
-    const { router, source } = this.routers.pick([...q.origins, ...q.destinations], q.mode);
+    const { router, source } = await guarded(named, () => this.routers.pickReady([...q.origins, ...q.destinations], q.mode));
     const table = await guarded(named, () => router.table({ sources: q.origins, destinations: q.destinations, mode: q.mode, avoid: q.avoid }));
     const estimated = source === 'geodesic-estimate';
     const matrix = q.origins.map((_, i) => q.destinations.map((__, j) => {
@@ -148,7 +148,7 @@ export class RoutingService {
 
   async directions(q: DirectionsQuery): Promise<Answer> {
     const named: NamedPoints = [{ param: 'locations', points: q.locations }];
-    const { router, source } = this.routers.pick(q.locations, q.mode);
+    const { router, source } = await guarded(named, () => this.routers.pickReady(q.locations, q.mode));
     const result = await guarded(named, () => router.route({
       locations: q.locations, mode: q.mode, avoid: q.avoid, alternatives: q.alternatives, steps: true, heading: q.heading,
     }));
@@ -167,7 +167,7 @@ export class RoutingService {
   async optimize(q: OptimizeQuery): Promise<Answer> {
     const named: NamedPoints = [{ param: 'locations', points: q.locations }];
     const n = q.locations.length;
-    const { router, source } = this.routers.pick(q.locations, q.mode);
+    const { router, source } = await guarded(named, () => this.routers.pickReady(q.locations, q.mode));
     const table = await guarded(named, () => router.table({ sources: q.locations, destinations: q.locations, mode: q.mode }));
     const cost = new Float64Array(n * n);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) cost[i * n + j] = table.durations[i][j] ?? Infinity;
