@@ -34,7 +34,8 @@ export class RouterSelection implements Router {
     private readonly closables: Closable[] = [],
   ) {}
 
-  pick(locations: readonly LngLat[], mode: RouterMode): PickedRouter {
+  /** Callers go through pickReady: before prepare, a mode not yet read looks as if it covered every point near its network. */
+  private pick(locations: readonly LngLat[], mode: RouterMode): PickedRouter {
     const external = this.external[mode];
     if (external) return external;
     const embedded = this.embedded && full(this.embedded);
