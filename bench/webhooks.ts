@@ -700,12 +700,14 @@ async function keepingPace(receiverCount: number): Promise<PaceRun> {
 function printPace(r: PaceRun, base: PaceRun | undefined): void {
   const s = (x: Summary): string => `p50 ${f0(x.median)} ms, p99 ${f0(x.p99)} ms, max ${f0(x.max)} ms`;
   const perUpdate = (run: PaceRun): number => run.cpuAllS / (run.track.ok / 1000);
+  const mainPerUpdate = (run: PaceRun): number => run.mainAllS / (run.track.ok / 1000);
   const deliveries = r.received;
   const cpu = r.receivers === 0
-    ? `gateway CPU ${r.cpuAllS.toFixed(1)} s (main thread ${r.mainAllS.toFixed(1)} s): ${perUpdate(r).toFixed(2)} CPU-s per 1,000 updates`
+    ? `gateway CPU ${r.cpuAllS.toFixed(1)} s (main thread ${r.mainAllS.toFixed(1)} s): per 1,000 updates ${perUpdate(r).toFixed(2)} CPU-s, main thread ${mainPerUpdate(r).toFixed(2)}`
     : `gateway CPU ${r.cpuDuringS.toFixed(1)} s during the load, ${r.cpuAllS.toFixed(1)} s to the last arrival (main thread ${r.mainAllS.toFixed(1)} s)` +
-      (base ? `; less track at the run without webhooks' ${perUpdate(base).toFixed(2)} CPU-s per 1,000 updates: ` +
-        `${((r.cpuAllS - perUpdate(base) * (r.track.ok / 1000)) / (deliveries / 1000)).toFixed(2)} CPU-s per 1,000 deliveries` : '');
+      (base ? `; less track at the run without webhooks' ${perUpdate(base).toFixed(2)} CPU-s per 1,000 updates (main thread ${mainPerUpdate(base).toFixed(2)}): ` +
+        `per 1,000 deliveries ${((r.cpuAllS - perUpdate(base) * (r.track.ok / 1000)) / (deliveries / 1000)).toFixed(2)} CPU-s, ` +
+        `main thread ${((r.mainAllS - mainPerUpdate(base) * (r.track.ok / 1000)) / (deliveries / 1000)).toFixed(2)}` : '');
   console.log(
     `  ${r.receivers} webhook(s), load average before the run ${r.load}:` +
     `\n      track: ${f0(r.track.requestsPerSecond)} updates/s (p50 ${r.track.p50Ms} ms, p99 ${r.track.p99Ms} ms, ${r.track.ok} answered 2xx); bare GET /v1/config ${f0(r.bare.requestsPerSecond)} req/s` +
@@ -713,7 +715,8 @@ function printPace(r: PaceRun, base: PaceRun | undefined): void {
     `\n      deliveries: ${f0(r.deliveredDuring)} events/s during the load, ${f0(r.deliveredOverall)} events/s until the last; caught up ${r.catchUpSeconds.toFixed(1)} s after the load` +
     (r.receivers > 0 ? `; an attempt took ${r.attemptMs.toFixed(2)} ms on average (one endpoint's requests go one at a time)` : '') +
     `\n      ${r.received} of ${r.expected} stored events received (${r.missing} missing, ${r.repeats} received again)` +
-    `\n      ${cpu}`,
+    `\n      ${cpu}` +
+    `\n      load average after the run ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`,
   );
 }
 

@@ -120,6 +120,11 @@ export interface ListQuery {
   equals?: Record<string, Scalar | Scalar[]>;
   /** Equality on `metadata.<key>`, type-aware (true ≠ "true"). */
   metadata?: Record<string, Scalar>;
+  /**
+   * Documents left out by `_id`, as if absent: a caller that holds newer states of some in memory (the
+   * webhook delivery worker's rows whose outcomes are not committed yet) need not have them read.
+   */
+  exceptIds?: readonly string[];
 }
 
 export interface ListResult<T extends DocBase> {

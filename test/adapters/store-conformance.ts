@@ -253,6 +253,9 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         ['metadata text "false"', { limit: 10, sortBy: 'createdAt', metadata: { trial: 'false' } }, [2], false],
         ['metadata key nobody has', { limit: 10, sortBy: 'createdAt', metadata: { region: 'eu' } }, [], false],
         ['two metadata filters', { limit: 10, sortBy: 'createdAt', metadata: { plan: 'pro', seats: 10 } }, [4], false],
+        ['except ids', { limit: 10, sortBy: 'createdAt', order: 'asc', exceptIds: [idOf(2), idOf(4)] }, [1, 3, 5], false],
+        ['except ids, equals and limit: hasMore counts only the rest', { limit: 1, sortBy: 'createdAt', order: 'asc', equals: { tag: 'odd' }, exceptIds: [idOf(1), idOf(3)] }, [5], false],
+        ['except no id', { limit: 10, sortBy: 'createdAt', exceptIds: [] }, [5, 4, 3, 2, 1], false],
         ['metadata, equals and a range', { limit: 10, sortBy: 'createdAt', metadata: { plan: 'pro' }, equals: { tag: 'odd' }, ranges: [{ field: 'createdAt', after: at(1) }] }, [3], false],
       ];
       test.each(rows.map(([label, query, want, hasMore]) => ({ label, query, want, hasMore })))('$label', async ({ query, want, hasMore }) => {

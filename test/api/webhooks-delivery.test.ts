@@ -315,7 +315,7 @@ test('after the maximum attempts a row is a dead letter; redelivering it deliver
 });
 
 test('a failed row whose next try would fall after the maximum age becomes a dead letter at once', async () => {
-  const expiring = await startTestServer({ webhooks: fastWebhooks({ maxAgeMs: 150, backoffBaseMs: 400, backoffMaxMs: 400, maxAttempts: 100 }) });
+  const expiring = await startTestServer({ webhooks: fastWebhooks({ maxAgeMs: 3000, backoffBaseMs: 6000, backoffMaxMs: 6000, maxAttempts: 100 }) });
   try {
     const keys = expiring.keys;
     await expiring.request('PUT', '/v1/geofences/venue/cafe', { key: keys.testSk, body: { type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100, description: 'Café' } });
@@ -325,14 +325,18 @@ test('a failed row whose next try would fall after the maximum age becomes a dea
     const r = await expiring.request('POST', '/v1/track', { key: keys.testPk, body: { deviceId: 'x', latitude: CAFE.lat, longitude: CAFE.lng, accuracy: 5, foreground: true } });
     expect(r.body.events).toHaveLength(1);
     const deadline = Date.now() + 15_000;
-    let dead: Array<{ deadReason: string }> = [];
+    let dead: Array<{ deadReason: string; deadAt: string; lastAttemptAt: string }> = [];
     while (dead.length === 0 && Date.now() < deadline) {
       dead = (await expiring.request('GET', `/v1/webhooks/${hook._id}/dead-letters`, { key: keys.testSk })).body.deadLetters;
       await new Promise((res) => setTimeout(res, 20));
     }
     expect(dead).toHaveLength(1);
     expect(dead[0].deadReason).toBe('max-age');
-    // The first attempt failed and the next (400 ms later) would be past the 150 ms maximum age.
+    // Given up as the attempt ended, not when the next try came due (and found the row too old).
+    // (The next try would come 3-6 s after the attempt: the backoff with its jitter.)
+    expect(Date.parse(dead[0].deadAt) - Date.parse(dead[0].lastAttemptAt)).toBeLessThan(3000);
+    // The first attempt failed and the next (6 s later) would be past the 3 s maximum age. (The age leaves
+    // room for the first attempt on a busy machine: a row older than it is given up without being sent.)
     expect(at(path)(receiver.received)).toHaveLength(1);
   } finally {
     await expiring.close();

@@ -250,6 +250,7 @@ export class PostgresStore implements Store {
       }
     }
     filterSql(spec, query, where, p);
+    if (query.exceptIds !== undefined && query.exceptIds.length > 0) where.push(`id <> ALL(${p.add([...query.exceptIds])}::text[])`);
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     // The hour first: the same order (the hour is a prefix of updated_at), which the hour index gives,

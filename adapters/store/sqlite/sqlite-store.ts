@@ -364,6 +364,11 @@ export class SqliteStore implements Store {
       }
     }
     this.filterSql(spec, query, where, args);
+    if (query.exceptIds !== undefined && query.exceptIds.length > 0) {
+      // One parameter however many ids: one statement in the cache.
+      where.push('id NOT IN (SELECT value FROM json_each(?))');
+      args.push(JSON.stringify(query.exceptIds));
+    }
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     // Without statistics the planner likes walking the date index newest-first and filtering as it goes,

@@ -17,6 +17,7 @@ export interface ScopedWebhook {
 export class WebhookDirectory {
   private readonly byScope = new Map<string, { loadedMs: number; webhooks: WebhookDoc[] }>();
   private everything: { loadedMs: number; list: ScopedWebhook[] } | undefined;
+  private editCount = 0;
 
   constructor(
     private readonly store: Store,
@@ -43,7 +44,13 @@ export class WebhookDirectory {
     return list;
   }
 
+  /** Webhook writes through this node so far: a delivery drain reads its webhook again when it changed. */
+  get edits(): number {
+    return this.editCount;
+  }
+
   invalidate(scope: Scope): void {
+    this.editCount++;
     this.byScope.delete(scopeKey(scope));
     this.everything = undefined;
   }

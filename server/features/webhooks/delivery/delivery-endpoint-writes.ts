@@ -55,13 +55,16 @@ export class EndpointWrites {
   }
 
   /**
-   * A page of pending rows as this node knows them: rows delivered or given up in memory left out, a
-   * bundle's progress and a retry's schedule as decided. `read` is asked for `limit` rows plus as many
-   * as memory may hide; `full` says whether the Store had more than were asked.
+   * A page of pending rows as this node knows them: rows delivered or given up in memory left out (not
+   * even read: parsing them cost as much as the rows the page is for, under load a group of 25 and the
+   * one being written), a bundle's progress and a retry's schedule as decided. `read` is asked for
+   * `limit` rows plus those memory may still show as pending; `full` says whether the Store had more.
    */
-  async view(read: (limit: number) => Promise<OutboxRow[]>, limit: number): Promise<{ docs: OutboxRow[]; full: boolean }> {
-    const asked = limit + this.overlay.size;
-    const raw = await read(asked);
+  async view(read: (limit: number, exceptIds: string[]) => Promise<OutboxRow[]>, limit: number): Promise<{ docs: OutboxRow[]; full: boolean }> {
+    const gone: string[] = [];
+    for (const [id, known] of this.overlay) if (known.doc === null || known.doc.state !== 'pending') gone.push(id);
+    const asked = limit + this.overlay.size - gone.length;
+    const raw = await read(asked, gone);
     const docs: OutboxRow[] = [];
     for (const row of raw) {
       const known = this.overlay.get(row._id);

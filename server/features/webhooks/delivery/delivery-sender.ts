@@ -179,10 +179,8 @@ export class ThreadSender implements DeliverySender {
     worker.on('message', (message: FromSenderThread) => {
       const run = this.runs.get(message.id);
       if (run === undefined) return;
-      if (message.type === 'sent') {
-        run.push(message.sent);
-        return;
-      }
+      for (const sent of message.sent) run.push(sent);
+      if (message.type === 'sent') return;
       if (message.error !== undefined) this.settings.logger.error('webhook sending failed', { error: message.error });
       this.finish(message.id, run);
     });

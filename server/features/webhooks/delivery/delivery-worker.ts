@@ -74,10 +74,24 @@ const BATCH = 25;
  * around it, before a lease is considered abandoned.
  */
 const LEASE_MARGIN_MS = 5000;
+/**
+ * How long a drain goes on with the webhook as it read it (ms). An edit through this node is seen at the
+ * drain's next page (the directory counts them); one made elsewhere (another node, the CLI) within this.
+ */
+const WEBHOOK_RECHECK_MS = 1000;
 /** How long a node trusts its memory that an endpoint's head row is not due (another node may redeliver). */
 const BLOCK_RECHECK_MS = 30_000;
 /** Drains one sweep starts at most; the next sweep goes on from there. */
 const SWEEP_STARTS = 64;
+/**
+ * How long a woken endpoint waits before its drain reads the queue (ms), and how long a drain that found
+ * a short page waits before it looks again for rows committed meanwhile. Under steady track load every
+ * commit wakes the endpoint: woken at once, a drain found one or two rows, and what a drain costs the
+ * event loop besides sending (the page read, the lease, the messages to and from the sender thread)
+ * was paid per delivery, nearly as much as the sending itself (issue 31 item 6). Gathered for this
+ * long, one page holds the rows of many commits. It adds at most this much to a delivery's lag.
+ */
+export const GATHER_MS = 20;
 
 interface Drain {
   /** Rows were written for the endpoint while it was draining: look again before stopping. */
@@ -92,6 +106,10 @@ export class DeliveryWorker {
   /** Each endpoint's outcome writes, kept between its drains until they are written. */
   private readonly writes = new Map<string, EndpointWrites>();
   private readonly blockedUntil = new Map<string, number>();
+  /** Endpoints woken and not draining, started together once GATHER_MS has passed. */
+  private readonly woken = new Map<string, { scope: Scope; webhookId: string }>();
+  /** The pending start of the woken endpoints, if any; resolved once they started (idle() waits for it). */
+  private gathering: { timer: NodeJS.Timeout; started: Promise<void>; resolve: () => void } | undefined;
   /** Where in the list of webhooks the next sweep begins. */
   private sweepFrom = 0;
   private readonly sender: DeliverySender;
@@ -144,13 +162,33 @@ export class DeliveryWorker {
     this.active = true;
   }
 
-  /** New rows were committed for these webhooks: deliver now rather than at the next poll. */
+  /**
+   * New rows were committed for these webhooks: deliver within GATHER_MS rather than at the next poll.
+   * A draining endpoint reads its queue again before it stops.
+   */
   wake(scope: Scope, webhookIds: Iterable<string>): void {
     if (!this.active || this.stopping) return;
     const now = this.clock().getTime();
     for (const id of webhookIds) {
-      if ((this.blockedUntil.get(scopeKey(scope, id)) ?? 0) > now) continue;
-      this.start(scope, id);
+      const key = scopeKey(scope, id);
+      if ((this.blockedUntil.get(key) ?? 0) > now) continue;
+      const running = this.drains.get(key);
+      if (running) running.again = true;
+      else this.woken.set(key, { scope, webhookId: id });
+    }
+    if (this.woken.size > 0 && this.gathering === undefined) {
+      let resolve!: () => void;
+      const started = new Promise<void>((r) => {
+        resolve = r;
+      });
+      const timer = setTimeout(() => {
+        this.gathering = undefined;
+        const woken = [...this.woken.values()];
+        this.woken.clear();
+        if (!this.stopping) for (const { scope: s, webhookId } of woken) this.start(s, webhookId);
+        resolve();
+      }, GATHER_MS);
+      this.gathering = { timer, started, resolve };
     }
   }
 
@@ -195,15 +233,25 @@ export class DeliveryWorker {
   /** Resolves once no endpoint is being drained and every outcome is written (benchmarks, tests, shutdown). */
   async idle(): Promise<void> {
     for (;;) {
-      while (this.drains.size > 0) await Promise.all([...this.drains.values()].map((d) => d.done));
+      while (this.drains.size > 0 || this.gathering !== undefined) {
+        await this.gathering?.started;
+        await Promise.all([...this.drains.values()].map((d) => d.done));
+      }
       await Promise.all([...this.writes.values()].map((w) => w.flush().catch((err: unknown) => this.writeFailed(err))));
-      if (this.drains.size === 0) return;
+      if (this.drains.size === 0 && this.gathering === undefined) return;
     }
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     this.slots.clearWaiting();
+    if (this.gathering !== undefined) {
+      // Nothing more starts; the woken endpoints' rows stay pending for the next process (or node).
+      clearTimeout(this.gathering.timer);
+      this.gathering.resolve();
+      this.woken.clear();
+      this.gathering = undefined;
+    }
     this.sender.abort();
     await Promise.all([this.idle(), this.queuePurge.stop()]);
     await this.leases.releaseAll();
@@ -267,16 +315,16 @@ export class DeliveryWorker {
     return writes;
   }
 
-  private pendingPage(scope: Scope, webhookId: string, limit: number): Promise<OutboxRow[]> {
+  private pendingPage(scope: Scope, webhookId: string, limit: number, exceptIds: string[] = []): Promise<OutboxRow[]> {
     return this.deps.store
-      .list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit })
+      .list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit, exceptIds })
       .then((r) => r.docs as OutboxRow[]);
   }
 
   private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
     const key = scopeKey(scope, webhookId);
     const existing = this.writes.get(key);
-    const read = (limit: number): Promise<OutboxRow[]> => this.pendingPage(scope, webhookId, limit);
+    const read = (limit: number, exceptIds?: string[]): Promise<OutboxRow[]> => this.pendingPage(scope, webhookId, limit, exceptIds);
     // A read before the lease: waking an endpoint with nothing due must not cost two writes. Rows this
     // node delivered whose outcomes are not written yet are not due either.
     drain.again = false;
@@ -289,19 +337,33 @@ export class DeliveryWorker {
     // page is the queue as it is, and the first turn goes without reading it again. A lease taken now
     // may follow another node's, which may have delivered some of those rows meanwhile.
     let unread: { docs: OutboxRow[]; full: boolean } | undefined = claimed === 'kept' && (existing === writes || existing === undefined) ? head : undefined;
+    // The webhook as read (once per drain, again after an edit or WEBHOOK_RECHECK_MS).
+    let webhook: WebhookDoc | undefined;
+    let webhookRead = { atMs: 0, edits: -1 };
+    // The last page was the whole queue: rows that came since are gathered a moment before reading again.
+    let short = false;
     try {
       for (;;) {
         if (this.stopping || writes.lost) return;
-        const webhook = await this.deps.store.get(WEBHOOKS, scope, webhookId);
-        if (!webhook || !webhook.enabled) return;
         // The page as this node knows it: rows whose outcomes are only buffered are left out, so the next
         // page does not wait for the buffer's commit (delivery-endpoint-writes.ts).
         let page = unread;
         unread = undefined;
         if (page === undefined) {
+          if (short) {
+            await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+            if (this.stopping || writes.lost) return;
+          }
           drain.again = false;
           page = await writes.view(read, PAGE);
         }
+        short = !page.full;
+        const readMs = this.clock().getTime();
+        if (webhook === undefined || webhookRead.edits !== this.deps.directory.edits || readMs - webhookRead.atMs >= WEBHOOK_RECHECK_MS) {
+          webhookRead = { atMs: readMs, edits: this.deps.directory.edits };
+          webhook = await this.deps.store.get(WEBHOOKS, scope, webhookId);
+        }
+        if (!webhook || !webhook.enabled) return;
         const docs = page.docs;
         if (docs.length === 0) {
           if (drain.again) continue;
