@@ -8,24 +8,114 @@
 // length), when its best path is missing or too long: any cheaper path still to come is too long too.
 // A search that reaches `maxCost` first leaves the undecided targets NaN, for the caller to ask the
 // hierarchy (slow roads, restricted-access penalties): the cap bounds the work, never the answer.
+//
+// Each search also keeps its tree, so the path of every pair it answers can be handed back (FoundPaths):
+// map matching's legs between the chosen candidates then need no search of their own. The search makes
+// the same heap operations in the same order as BaseSearch.run (dijkstra.ts) up to the point where that
+// one settles a single target, so the path is the one BaseSearch finds, ties included.
 import type { BaseGraph } from './dijkstra';
 import { MinHeap } from './min-heap';
-import type { SearchSeed } from './search-seed';
+import type { SearchResult, SearchSeed } from './search-seed';
+
+/** In `pathOf`: the pair's best is the direct path along a shared segment (no arcs). */
+export const DIRECT_PATH = -2;
+/** In `pathOf`: no path kept (none within the bound, or the pair was left undecided). */
+export const NO_PATH = -1;
+
+/**
+ * The paths a BoundedTable run answered with, in typed arrays that grow as needed: one entry per pair,
+ * its arcs in one shared pool. Cleared by the caller (one map match keeps the paths of all its steps).
+ */
+export class FoundPaths {
+  private arcs = new Int32Array(2048);
+  private arcCount = 0;
+  private first = new Int32Array(256);
+  private length = new Int32Array(256);
+  private cost = new Float64Array(256);
+  private metres = new Float64Array(256);
+  private seconds = new Float64Array(256);
+  private sourceOption = new Int32Array(256);
+  private targetOption = new Int32Array(256);
+  count = 0;
+
+  clear(): void {
+    this.count = 0;
+    this.arcCount = 0;
+  }
+
+  /** Room for `more` arcs; returns where they go. */
+  reserveArcs(more: number): Int32Array {
+    if (this.arcCount + more > this.arcs.length) {
+      const grown = new Int32Array(Math.max(this.arcs.length * 2, this.arcCount + more));
+      grown.set(this.arcs.subarray(0, this.arcCount));
+      this.arcs = grown;
+    }
+    return this.arcs;
+  }
+
+  /** Records a path whose `arcCount` arcs were written after the current end of the pool; returns its index. */
+  add(arcCount: number, cost: number, metres: number, seconds: number, sourceOption: number, targetOption: number): number {
+    if (this.count === this.first.length) this.grow();
+    const k = this.count++;
+    this.first[k] = this.arcCount;
+    this.length[k] = arcCount;
+    this.arcCount += arcCount;
+    this.cost[k] = cost;
+    this.metres[k] = metres;
+    this.seconds[k] = seconds;
+    this.sourceOption[k] = sourceOption;
+    this.targetOption[k] = targetOption;
+    return k;
+  }
+
+  /** Where the next path's arcs start in the pool. */
+  get end(): number {
+    return this.arcCount;
+  }
+
+  result(k: number): SearchResult {
+    const arcs = Array.from(this.arcs.subarray(this.first[k], this.first[k] + this.length[k]));
+    return { cost: this.cost[k], metres: this.metres[k], seconds: this.seconds[k], sourceOption: this.sourceOption[k], targetOption: this.targetOption[k], arcs };
+  }
+
+  private grow(): void {
+    const size = this.first.length * 2;
+    const int = (a: Int32Array) => { const b = new Int32Array(size); b.set(a); return b; };
+    const float = (a: Float64Array) => { const b = new Float64Array(size); b.set(a); return b; };
+    this.first = int(this.first);
+    this.length = int(this.length);
+    this.cost = float(this.cost);
+    this.metres = float(this.metres);
+    this.seconds = float(this.seconds);
+    this.sourceOption = int(this.sourceOption);
+    this.targetOption = int(this.targetOption);
+  }
+}
 
 export class BoundedTable {
   private readonly cost: Float64Array;
   private readonly metres: Float64Array;
   private readonly stamp: Uint32Array;
+  /** Per labelled vertex: the arc it was reached by (-1 at a source seed) and the source seed it grew from. */
+  private readonly parentArc: Int32Array;
+  private readonly seedOf: Int32Array;
   private generation = 0;
   private readonly heap = new MinHeap(256);
   /** Target seeds waiting at a vertex: a list per vertex (stamped), in reused arrays. */
   private readonly waitStamp: Uint32Array;
   private readonly waitHead: Int32Array;
+  /** Last seed of a vertex's list: seeds are listed in the targets' order, as BaseSearch looks at them. */
+  private readonly waitTail: Int32Array;
   private waitNext = new Int32Array(64);
   private waitTarget = new Int32Array(64);
   private waitCost = new Float64Array(64);
   private waitMetres = new Float64Array(64);
+  private waitSeconds = new Float64Array(64);
+  private waitOption = new Int32Array(64);
   private best = new Float64Array(8);
+  /** Per target: the vertex and the target seed (wait index) its best path ends with; -1 for none (or direct). */
+  private bestVertex = new Int32Array(8);
+  private bestWait = new Int32Array(8);
   private bestMetres = new Float64Array(8);
   private final = new Uint8Array(8);
   /** Vertices settled by the last `run`, all sources together (for benchmarks and tests). */
@@ -36,8 +126,11 @@ export class BoundedTable {
     this.cost = new Float64Array(n);
     this.metres = new Float64Array(n);
     this.stamp = new Uint32Array(n);
+    this.parentArc = new Int32Array(n);
+    this.seedOf = new Int32Array(n);
     this.waitStamp = new Uint32Array(n);
     this.waitHead = new Int32Array(n);
+    this.waitTail = new Int32Array(n);
   }
 
   private nextGeneration(): number {
@@ -55,18 +148,24 @@ export class BoundedTable {
    * within `maxCost`. `direct` (same layout, Infinity where none) holds the cost and metres of going
    * straight along a shared segment, which no arc path represents; it wins when strictly cheaper, as in
    * ModeRouter.table. Returns the number of NaN entries.
+   *
+   * With `found`, each finite entry's path is kept there and `pathOf` (same layout) says where: an index
+   * into `found`, DIRECT_PATH, or NO_PATH (Infinity and NaN entries).
    */
   run(
     sources: ReadonlyArray<readonly SearchSeed[]>, targets: ReadonlyArray<readonly SearchSeed[]>,
     directCost: Float64Array, directMetres: Float64Array, maxMetres: number, maxCost: number, out: Float64Array,
+    found?: FoundPaths, pathOf?: Int32Array,
   ): number {
     const T = targets.length;
     if (this.best.length < T) {
       this.best = new Float64Array(T);
       this.bestMetres = new Float64Array(T);
       this.final = new Uint8Array(T);
+      this.bestVertex = new Int32Array(T);
+      this.bestWait = new Int32Array(T);
     }
-    const { g, heap, cost, metres, stamp, best, bestMetres, final } = this;
+    const { g, heap, cost, metres, stamp, parentArc, seedOf, best, bestMetres, final, bestVertex, bestWait } = this;
     this.settled = 0;
     // The targets' seeds, by vertex; the same for every source.
     const waitGen = this.nextGeneration();
@@ -78,17 +177,23 @@ export class BoundedTable {
       this.waitTarget = new Int32Array(size);
       this.waitCost = new Float64Array(size);
       this.waitMetres = new Float64Array(size);
+      this.waitSeconds = new Float64Array(size);
+      this.waitOption = new Int32Array(size);
     }
     let k = 0;
     for (let j = 0; j < T; j++) {
       for (const t of targets[j]) {
         const v = t.vertex;
-        this.waitNext[k] = this.waitStamp[v] === waitGen ? this.waitHead[v] : -1;
+        this.waitNext[k] = -1;
+        if (this.waitStamp[v] === waitGen) this.waitNext[this.waitTail[v]] = k;
+        else this.waitHead[v] = k;
         this.waitStamp[v] = waitGen;
-        this.waitHead[v] = k;
+        this.waitTail[v] = k;
         this.waitTarget[k] = j;
         this.waitCost[k] = t.cost;
         this.waitMetres[k] = t.metres;
+        this.waitSeconds[k] = t.seconds;
+        this.waitOption[k] = t.option;
         k++;
       }
     }
@@ -99,16 +204,29 @@ export class BoundedTable {
       // Labels in the queue whose metres are within the bound: while there are some, a target may still
       // be reached by a short enough path.
       let shortOpen = 0;
-      for (const s of sources[i]) {
+      // Of those, the ones within `maxCost`: once none is left and every open target's best is past the
+      // cap, nothing the search can still do before the cap decides them (see below).
+      let shortUnderCap = 0;
+      const seeds = sources[i];
+      for (let si = 0; si < seeds.length; si++) {
+        const s = seeds[si];
         const v = s.vertex;
         if (stamp[v] === gen) {
           if (cost[v] <= s.cost) continue;
-          if (metres[v] <= maxMetres) shortOpen--;
+          if (metres[v] <= maxMetres) {
+            shortOpen--;
+            if (cost[v] <= maxCost) shortUnderCap--;
+          }
         }
         stamp[v] = gen;
         cost[v] = s.cost;
         metres[v] = s.metres;
-        if (s.metres <= maxMetres) shortOpen++;
+        parentArc[v] = -1;
+        seedOf[v] = si;
+        if (s.metres <= maxMetres) {
+          shortOpen++;
+          if (s.cost <= maxCost) shortUnderCap++;
+        }
         heap.push(v, s.cost);
       }
       // The least best cost of the open targets: below it a key decides nothing (unless no short label is
@@ -117,6 +235,7 @@ export class BoundedTable {
       for (let j = 0; j < T; j++) {
         best[j] = directCost[i * T + j];
         bestMetres[j] = directMetres[i * T + j];
+        bestVertex[j] = -1;
         final[j] = 0;
         if (best[j] < openMin) openMin = best[j];
       }
@@ -136,7 +255,12 @@ export class BoundedTable {
           }
           if (open === 0) break;
         }
-        if (key > maxCost) {
+        // Past the cap, or (the restricted-access case: a target behind a turn onto a private road costs
+        // an hour) every open target's best is past it and no short label within it is queued: a target
+        // still open can then only be decided below the cap by a long path reaching it cheaper than its
+        // best, which makes it Infinity, what the hierarchy answers too. Searching on to the cap would
+        // settle the whole neighbourhood within `maxCost` seconds (thousands of vertices) to learn that.
+        if (key > maxCost || (shortUnderCap === 0 && openMin > maxCost)) {
           capped = true;
           break;
         }
@@ -144,7 +268,10 @@ export class BoundedTable {
         if (key > cost[v]) continue;
         this.settled++;
         const m = metres[v];
-        if (m <= maxMetres) shortOpen--;
+        if (m <= maxMetres) {
+          shortOpen--;
+          shortUnderCap--;
+        }
         if (this.waitStamp[v] === waitGen) {
           for (let w = this.waitHead[v]; w >= 0; w = this.waitNext[w]) {
             const j = this.waitTarget[w];
@@ -152,6 +279,8 @@ export class BoundedTable {
             if (c < best[j]) {
               best[j] = c;
               bestMetres[j] = m + this.waitMetres[w];
+              bestVertex[j] = v;
+              bestWait[j] = w;
               if (final[j] === 0 && c < openMin) openMin = c;
             }
           }
@@ -162,13 +291,21 @@ export class BoundedTable {
           const c = key + g.arcWeight[arc];
           if (stamp[w] === gen) {
             if (c >= cost[w]) continue;
-            if (metres[w] <= maxMetres) shortOpen--;
+            if (metres[w] <= maxMetres) {
+              shortOpen--;
+              if (cost[w] <= maxCost) shortUnderCap--;
+            }
           }
           const mw = m + g.arcDistance[arc];
           stamp[w] = gen;
           cost[w] = c;
           metres[w] = mw;
-          if (mw <= maxMetres) shortOpen++;
+          parentArc[w] = arc;
+          seedOf[w] = seedOf[v];
+          if (mw <= maxMetres) {
+            shortOpen++;
+            if (c <= maxCost) shortUnderCap++;
+          }
           heap.push(w, c);
         }
       }
@@ -176,9 +313,27 @@ export class BoundedTable {
       for (let j = 0; j < T; j++) {
         const decided = final[j] === 1 || !capped;
         if (!decided) undecided++;
-        out[i * T + j] = !decided ? NaN : bestMetres[j] <= maxMetres && best[j] < Infinity ? bestMetres[j] : Infinity;
+        const value = !decided ? NaN : bestMetres[j] <= maxMetres && best[j] < Infinity ? bestMetres[j] : Infinity;
+        out[i * T + j] = value;
+        if (pathOf && found) pathOf[i * T + j] = Number.isFinite(value) ? (bestVertex[j] < 0 ? DIRECT_PATH : this.keep(found, seeds, bestVertex[j], bestWait[j])) : NO_PATH;
       }
     }
     return undecided;
+  }
+
+  /** Copies the path of the last search from its source seed to vertex v, ending with target seed w, into `found`. */
+  private keep(found: FoundPaths, seeds: readonly SearchSeed[], v: number, w: number): number {
+    const { g, parentArc } = this;
+    let count = 0;
+    for (let u = v; parentArc[u] >= 0; u = g.arcTail[parentArc[u]]) count++;
+    const pool = found.reserveArcs(count);
+    const start = found.end;
+    let at = start + count;
+    for (let u = v; parentArc[u] >= 0; u = g.arcTail[parentArc[u]]) pool[--at] = parentArc[u];
+    // Travel seconds summed from the source as BaseSearch sums them, so the leg's times are the same to the bit.
+    const seed = seeds[this.seedOf[v]];
+    let seconds = seed.seconds;
+    for (let a = start; a < start + count; a++) seconds += g.arcSeconds[pool[a]];
+    return found.add(count, this.cost[v] + this.waitCost[w], this.metres[v] + this.waitMetres[w], seconds + this.waitSeconds[w], seed.option, this.waitOption[w]);
   }
 }

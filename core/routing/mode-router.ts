@@ -2,7 +2,7 @@
 // partial segments at both ends, the hierarchy for plain queries, a base-graph Dijkstra when segments
 // must be avoided or alternatives are asked for, and the OSRM-shaped result.
 import type { LngLat, OsrmRoute } from './route-shapes';
-import { BoundedTable } from './bounded-table';
+import { BoundedTable, DIRECT_PATH, type FoundPaths } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery, hierarchySeconds } from './ch-query';
 import { MAIN_PART, NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
@@ -474,9 +474,10 @@ export class ModeRouter {
    * Metres of the least-cost path between every (source, target) pair, row-major, into `out`; Infinity
    * where that path is longer than `maxMetres` or there is none (map matching's transitions). The same
    * answers as `table`, found by searches bounded to the neighbourhood (bounded-table.ts), with the
-   * hierarchy asked only for the pairs those leave undecided within `maxCost` seconds.
+   * hierarchy asked only for the pairs those leave undecided within `maxCost` seconds. With `found`, the
+   * searches' paths are kept for `transitionLeg` (`pathOf`, same layout, says where; bounded-table.ts).
    */
-  transitionMetres(sources: readonly Snap[], targets: readonly Snap[], maxMetres: number, maxCost: number, out: Float64Array): void {
+  transitionMetres(sources: readonly Snap[], targets: readonly Snap[], maxMetres: number, maxCost: number, out: Float64Array, found?: FoundPaths, pathOf?: Int32Array): void {
     const S = sources.length, T = targets.length;
     const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
     const targetSeeds = targets.map((t) => this.targetSeeds(t));
@@ -493,7 +494,7 @@ export class ModeRouter {
       }
     }
     this.bounded ??= new BoundedTable(this.graph);
-    const undecided = this.bounded.run(sourceSeeds, targetSeeds, directCost, directMetres, maxMetres, maxCost, out);
+    const undecided = this.bounded.run(sourceSeeds, targetSeeds, directCost, directMetres, maxMetres, maxCost, out, found, pathOf);
     this.transitionStats.settled += this.bounded.settled;
     this.transitionStats.pairs += S * T;
     this.transitionStats.undecided += undecided;
@@ -517,6 +518,20 @@ export class ModeRouter {
       }
       out[k] = Number.isFinite(cost) && metres <= maxMetres ? metres : Infinity;
     }));
+  }
+
+  /**
+   * The leg between two candidates of consecutive trace points from what `transitionMetres` kept of the
+   * pair (`path`: its `pathOf` entry): the pieces nearLegPieces(from, to, maxCost) gives, without a search
+   * when the transition's search answered the pair.
+   */
+  transitionLeg(from: Snap, to: Snap, found: FoundPaths, path: number, maxCost: number): Piece[] | null {
+    if (path >= 0) return this.pieces(from, to, found.result(path));
+    if (path === DIRECT_PATH) {
+      const direct = this.direct(from, to, this.sourceSeeds(from));
+      if (direct) return this.pieces(from, to, direct);
+    }
+    return this.nearLegPieces(from, to, maxCost);
   }
 
   /** What `transitionMetres` has done so far: vertices its searches settled, pairs asked, pairs left to the hierarchy (benchmarks read it). */

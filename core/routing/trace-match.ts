@@ -1,9 +1,10 @@
 // Map matching on one mode's network: candidates from the segment index, road distances between
 // consecutive points' candidates from searches bounded to their neighbourhood (one small table per
 // step, ModeRouter.transitionMetres), the HMM of engine/matching, and the matched route rebuilt leg by
-// leg with the roads it uses.
+// leg with the roads it uses, from the paths those searches found (no search of its own per leg).
 import type { LngLat, MatchedRoad, MatchResult, TracePoint } from './route-shapes';
 import { matchTrace, type Candidate, type MatcherParams } from '../matching/hmm-matcher';
+import { FoundPaths } from './bounded-table';
 import type { ModeRouter } from './mode-router';
 import { ROAD_CLASSES } from './network';
 import type { Piece } from './route-steps';
@@ -41,6 +42,9 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
   let tableFrom = -1, tableTo = -1, tableBound = -1;
   const table = new Float64Array(MAX_CANDIDATES * MAX_CANDIDATES);
   let metres = table.subarray(0, 0);
+  // The paths of each step's table, kept for the legs: pathsInto[t] for the step into point t.
+  const found = new FoundPaths();
+  const pathsInto: Array<Int32Array | undefined> = new Array(points.length);
   const outcome = matchTrace(points.map((p) => ({ lng: p.location[0], lat: p.location[1], time: p.time, accuracy: p.accuracy })), {
     candidates: (i) => candidates[i],
     roadDistances(from, to, maxDistance) {
@@ -50,7 +54,9 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
         tableTo = toPoint;
         tableBound = maxDistance;
         metres = table.subarray(0, candidates[from.point].length * to.length);
-        router.transitionMetres(candidates[from.point].map((c) => c.snap), to.map((c) => c.snap), maxDistance, TRANSITION_SEARCH_SECONDS, metres);
+        const pathOf = new Int32Array(metres.length);
+        pathsInto[toPoint] = pathOf;
+        router.transitionMetres(candidates[from.point].map((c) => c.snap), to.map((c) => c.snap), maxDistance, TRANSITION_SEARCH_SECONDS, metres, found, pathOf);
       }
       return metres.subarray(from.k * to.length, (from.k + 1) * to.length);
     },
@@ -59,14 +65,19 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
   const matchedPoints: MatchResult['matchedPoints'] = [];
   const pieces: Piece[] = [];
   for (const [first, last] of outcome.runs) {
-    let previous: Snap | undefined;
+    let previous = -1;
     for (let i = first; i <= last; i++) {
       const k = outcome.chosen[i];
       if (k < 0) continue;
       const snap = candidates[i][k].snap;
       matchedPoints.push({ location: [round6(snap.lon), round6(snap.lat)], originalIndex: i });
-      if (previous) pieces.push(...(router.nearLegPieces(previous, snap, TRANSITION_SEARCH_SECONDS) ?? []));
-      previous = snap;
+      if (previous >= 0) {
+        // The step's table was asked for these two points: the HMM's transitions are the legs' pairs.
+        const from = candidates[previous][outcome.chosen[previous]].snap;
+        const path = pathsInto[i]![outcome.chosen[previous] * candidates[i].length + k];
+        pieces.push(...(router.transitionLeg(from, snap, found, path, TRANSITION_SEARCH_SECONDS) ?? []));
+      }
+      previous = i;
     }
   }
   const geometry = router.piecesGeometry(pieces).map(([lng, lat]) => [round6(lng), round6(lat)] as LngLat);

@@ -1,10 +1,12 @@
 // Map matching's transitions (ModeRouter.transitionMetres, bounded-table.ts) answer what the hierarchy's
 // table answers: for candidates of nearby points on Monaco's real network, the metres of the least-cost
 // path when within the bound, else Infinity, whatever the search cap leaves to the hierarchy; and the leg
-// between two matched candidates (ModeRouter.nearLegPieces) is the hierarchy's, below or past its cap.
+// between two matched candidates (ModeRouter.nearLegPieces) is the hierarchy's, below or past its cap;
+// and the leg kept from the transitions' searches (ModeRouter.transitionLeg) is nearLegPieces', exactly.
 import path from 'node:path';
 import { prng } from '../../bench/support/prng';
 import type { RouterMode } from '../../ports/router';
+import { DIRECT_PATH, FoundPaths } from '../../core/routing/bounded-table';
 import type { ModeRouter } from '../../core/routing/mode-router';
 import type { Snap } from '../../core/routing/segment-index';
 import { OSM, fixturesPresent, importForRouting, type ImportedRouter } from './support';
@@ -85,5 +87,32 @@ function candidateSets(r: ModeRouter, count: number, spread: number, seed: numbe
     expect(legs).toBeGreaterThan(30);
     // Both the bounded search's answer and the hierarchy's (past the cap) were exercised.
     expect(capped).toBeGreaterThan(30);
+  });
+
+  test.each(['car', 'foot', 'bike'] as const)('%s: the leg kept from the transitions\' search is nearLegPieces\' leg, to the bit', (mode) => {
+    const r = modeRouter(mode);
+    const found = new FoundPaths();
+    const kinds = { kept: 0, direct: 0, searched: 0 };
+    for (const [from, to] of candidateSets(r, 120, 250, mode === 'car' ? 7 : mode === 'foot' ? 8 : 9)) {
+      for (const cap of [10, 120]) {
+        const out = new Float64Array(from.length * to.length);
+        const pathOf = new Int32Array(out.length);
+        found.clear();
+        r.transitionMetres(from, to, 400, cap, out, found, pathOf);
+        from.forEach((a, i) => to.forEach((b, j) => {
+          const path = pathOf[i * to.length + j];
+          if (!Number.isFinite(out[i * to.length + j])) return;
+          if (path >= 0) kinds.kept++;
+          else if (path === DIRECT_PATH) kinds.direct++;
+          else kinds.searched++;
+          // Durations too: matching sums the legs' pieces, so equal must mean equal.
+          expect(r.transitionLeg(a, b, found, path, cap)).toEqual(r.nearLegPieces(a, b, cap));
+        }));
+      }
+    }
+    // Legs from kept paths, from the shared segment, and (left to the hierarchy) searched anew.
+    expect(kinds.kept).toBeGreaterThan(300);
+    expect(kinds.direct).toBeGreaterThan(10);
+    expect(kinds.searched).toBeGreaterThan(0);
   });
 });
