@@ -10,6 +10,11 @@
 // BENCH_DATA=/some/dir keeps the seeded data there and reuses it on the next run with the same counts
 // (seeding 100,000 geofences and 10,000 users takes minutes on a loaded machine); without it a
 // temporary folder is seeded and removed.
+//
+// TRACE=/some/dir: a Chromium performance trace of each run's first load and of its zoom and pan (the
+// categories of DevTools' Performance panel), written there and summed up: the renderer's CPU per thread,
+// its main thread by kind (script, style, layout, paint, GC), the long tasks and what they hold, and the
+// JavaScript functions with the most self time. DASHBOARD_MINIFY=0 keeps the bundle's function names.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,12 +24,14 @@ import { startGatewayProcess } from './http/gateway-process';
 import { METRO_CENTER, randomPoint, prng } from './support/metro';
 import { seedGeofences } from './support/seed';
 import { topSelfTime, type CpuProfile } from './support/cpu-profile';
+import { summarizeTrace, TRACE_CATEGORIES } from './support/trace-summary';
 
 const GEOFENCES = Number(process.argv[2] ?? 100_000);
 const USERS = Number(process.argv[3] ?? 10_000);
 const RUNS = 3;
 /** PROFILE=1: a V8 CPU profile of the page's main thread until the first draw and during zoom/pan (slows it). */
 const PROFILE = process.env.PROFILE === '1';
+const TRACE = process.env.TRACE;
 const MiB = 1024 * 1024;
 
 async function seedUsers(url: string, key: string, count: number): Promise<void> {
@@ -159,6 +166,17 @@ async function main(): Promise<void> {
         byKind.set(kind, (byKind.get(kind) ?? 0) + e.encodedDataLength);
       });
       const profiled = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
+        if (TRACE) {
+          fs.mkdirSync(TRACE, { recursive: true });
+          await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+          const result = await fn();
+          const file = path.join(TRACE, `run${run}-${phase.replace(/\W+/g, '-')}.json`);
+          const buffer = await browser.stopTracing();
+          fs.writeFileSync(file, buffer);
+          const summary = summarizeTrace(JSON.parse(buffer.toString('utf8')), phase === 'until the first draw' ? 'waymark:map-drawn' : undefined);
+          console.log(`  run ${run} ${phase}, trace ${file}:\n    ${summary.join('\n    ')}`);
+          return result;
+        }
         if (!PROFILE) return fn();
         await cdp.send('Profiler.enable');
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });

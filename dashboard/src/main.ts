@@ -102,7 +102,12 @@ async function switchEnvironment(env: Environment): Promise<void> {
   route();
 }
 
-function route(): void {
+/**
+ * Shows the view the hash names. `moveFocus`: after a navigation, focus goes to the new content (a
+ * screen reader announces it); on the page's first load it stays where the browser put it, since focusing
+ * forces a style and layout pass in the task that also builds the map (the longest task before its first draw).
+ */
+function route(moveFocus = true): void {
   for (const fn of leave.splice(0)) fn();
   if (!keys) return signIn();
   nav.hidden = false;
@@ -123,10 +128,10 @@ function route(): void {
     replaceKey: (key) => { if (keys) { keys[keys.current] = key; saveKeys(keys); } },
   };
   void Promise.resolve(view(ctx, arg ?? query)).catch((err) => main.append(h('p', { class: 'error', role: 'alert' }, String(err?.message ?? err))));
-  main.focus({ preventScroll: true });
+  if (moveFocus) main.focus({ preventScroll: true });
 }
 
 envSwitch.addEventListener('change', () => void switchEnvironment(envSwitch.value as Environment));
 document.getElementById('sign-out')!.addEventListener('click', () => { clearKeys(); keys = undefined; location.hash = ''; route(); });
-window.addEventListener('hashchange', route);
-route();
+window.addEventListener('hashchange', () => route());
+route(false);

@@ -5,6 +5,7 @@
 // its box meets the view, so standing inside a big isochrone at street zoom still shows it.
 import L from 'leaflet';
 import { CanvasPane, shortCount } from './canvas-pane';
+import { bubblesOf } from './cell-bubbles';
 import type { Cell, GeofenceSketch } from './map-data';
 import { ViewList } from './view-list';
 
@@ -24,6 +25,8 @@ interface Drawn {
 export class GeofenceLayer {
   private shapes: GeofenceSketch[] = [];
   private cells: Cell[] = [];
+  /** The cells as last drawn: summed into bubbles that do not cover each other (cell-bubbles.ts). */
+  private bubbles: Cell[] = [];
   private selected?: string;
   private drawn: Drawn[] = [];
   private readonly pane: CanvasPane;
@@ -34,12 +37,20 @@ export class GeofenceLayer {
 
   /**
    * `onCell` given: a crowded cell zooms in, and the shapes and cells are listed for the keyboard.
-   * Clicks reach hit(): the map view asks the users first.
+   * Clicks reach hit(): the map view asks the users first. `followsView`: the owner calls set() with the
+   * new view's shapes after every move (or redraw() when it cannot), so a move's end draws nothing: the
+   * canvas is carried or scaled with the map until then.
    */
-  constructor(private readonly map: L.Map, private readonly onSelect: (g: GeofenceSketch) => void, private readonly onCell?: (c: Cell) => void) {
+  constructor(private readonly map: L.Map, private readonly onSelect: (g: GeofenceSketch) => void, private readonly onCell?: (c: Cell) => void, followsView = false) {
     this.pane = new CanvasPane(map, 'geofences', 410, 'geofence-canvas');
     if (onCell) this.list = new ViewList(map, 'Geofences in view', 'geofence-list');
-    map.on('moveend resize', () => this.draw());
+    map.on('resize', () => this.draw());
+    if (!followsView) map.on('moveend', () => this.draw());
+  }
+
+  /** Draws what it holds for the current view (the owner's answer for a move did not come). */
+  redraw(): void {
+    this.draw();
   }
 
   set(shapes: GeofenceSketch[], cells: Cell[] = []): void {
@@ -98,7 +109,8 @@ export class GeofenceLayer {
       else this.paint(ctx, d, g, false);
     }
     if (selectedDrawn) this.paint(ctx, selectedDrawn, this.shapes[selectedDrawn.index], true);
-    if (this.cells.length) {
+    this.bubbles = bubblesOf(this.cells, (lng, lat) => map.latLngToContainerPoint([lat, lng]));
+    if (this.bubbles.length) {
       // Set once for every bubble: setting a canvas font or dash per bubble is most of their cost.
       ctx.setLineDash([]);
       this.dashed = false;
@@ -107,14 +119,14 @@ export class GeofenceLayer {
       ctx.textBaseline = 'middle';
       ctx.lineWidth = 1.5;
       ctx.strokeStyle = '#fff';
-      for (const [lng, lat, n] of this.cells) this.paintCell(ctx, map.latLngToContainerPoint([lat, lng]), n);
+      for (const [lng, lat, n] of this.bubbles) this.paintCell(ctx, map.latLngToContainerPoint([lat, lng]), n);
     }
     this.list?.set([
       ...this.drawn.map((d) => {
         const g = this.shapes[d.index];
         return { label: g.description || g.externalId || g._id, activate: () => this.onSelect(g) };
       }),
-      ...this.cells.map((c) => ({ label: `${shortCount(c[2])} geofences, zoom in`, title: `${c[2]} ${c[2] === 1 ? 'geofence' : 'geofences'}`, activate: () => this.onCell?.(c) })),
+      ...this.bubbles.map((c) => ({ label: `${shortCount(c[2])} geofences, zoom in`, title: `${c[2]} ${c[2] === 1 ? 'geofence' : 'geofences'}`, activate: () => this.onCell?.(c) })),
     ]);
   }
 
@@ -149,7 +161,11 @@ export class GeofenceLayer {
   }
 
   /** Selects the smallest drawn shape under a click (nested geofences: the inner one); false for none. */
-  hit(point: L.Point): boolean {
+  hit(clicked: L.Point): boolean {
+    // What was drawn is where it was drawn, moved with the map since; scaled by a zoom, it is drawn anew.
+    let shift = this.pane.shift();
+    if (!shift) { this.draw(); shift = L.point(0, 0); }
+    const point = clicked.subtract(shift);
     let best: Drawn | undefined;
     let bestArea = Infinity;
     for (const d of this.drawn) {
@@ -159,9 +175,9 @@ export class GeofenceLayer {
       if (area < bestArea) { best = d; bestArea = area; }
     }
     if (best) { this.onSelect(this.shapes[best.index]); return true; }
-    for (const c of this.cells) {
+    for (const c of this.bubbles) {
       const p = this.map.latLngToContainerPoint([c[1], c[0]]);
-      if (p.distanceTo(point) <= 20) { this.onCell?.(c); return true; }
+      if (p.distanceTo(clicked) <= 20) { this.onCell?.(c); return true; }
     }
     return false;
   }

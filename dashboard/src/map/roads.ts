@@ -15,7 +15,6 @@ export async function addRoads(map: L.Map, api: Api): Promise<void> {
     return;
   }
   if (extracts.length === 0) return;
-  const renderer = L.canvas({ padding: 0.2 });
   const layer = L.layerGroup().addTo(map);
   let generation = 0;
   const draw = async () => {
@@ -27,9 +26,10 @@ export async function addRoads(map: L.Map, api: Api): Promise<void> {
       if (mine !== generation) return;
       layer.clearLayers();
       for (const road of roads ?? []) {
+        // On the map's one vector renderer, under the shapes it draws (basemap.ts says why).
         L.polyline((road.coordinates as Array<[number, number]>).map(([x, y]) => [y, x] as [number, number]), {
-          renderer, color: '#b8c4cf', weight: road.major ? 3 : 1.5, interactive: false,
-        }).addTo(layer);
+          color: '#b8c4cf', weight: road.major ? 3 : 1.5, interactive: false,
+        }).addTo(layer).bringToBack();
       }
     } catch {
       // A failed base-layer fetch leaves the map as it was.

@@ -6,8 +6,10 @@
 import L from 'leaflet';
 import Supercluster from 'supercluster';
 import { CanvasPane, shortCount } from './canvas-pane';
+import { bubblesOf } from './cell-bubbles';
 import type { Cell, UserPoint } from './map-data';
 import { ViewList, type ListEntry } from './view-list';
+import { thousands } from '../words';
 
 /** A single user's dot, CSS pixels; a click this close to its centre selects it. */
 const DOT_RADIUS = 6;
@@ -34,16 +36,22 @@ export class UserLayer {
   /** What was drawn last: the 3-second poll answering the same users redraws nothing. */
   private drawnSignature = '';
 
+  /** The owner calls set() with the view's users after every move (GeofenceLayer's `followsView`). */
   constructor(private readonly map: L.Map, private readonly onSelect: (u: UserPoint) => void) {
     this.pane = new CanvasPane(map, 'users', 420, 'user-canvas');
     this.list = new ViewList(map, 'Users in view', 'user-list');
-    map.on('moveend resize', () => this.draw());
+    map.on('resize', () => this.draw());
     map.on('mousemove', (e: L.LeafletMouseEvent) => this.hover(e.containerPoint));
+  }
+
+  /** Draws what it holds for the current view (the owner's answer for a move did not come). */
+  redraw(): void {
+    this.draw();
   }
 
   set(users: UserPoint[], cells: Cell[] = []): void {
     const signature = `${cells.length}:${cells.join(';')}|${users.length}:${users.map((u) => `${u._id}@${u.coordinates}`).join(';')}`;
-    if (signature === this.drawnSignature) return;
+    if (signature === this.drawnSignature && this.pane.current()) return;
     this.drawnSignature = signature;
     this.users = users;
     this.cells = cells;
@@ -58,26 +66,38 @@ export class UserLayer {
 
   /** Selects what was painted under a click; false when nothing was (the geofences' turn). */
   hit(point: L.Point): boolean {
-    const found = this.at(point);
-    found?.activate();
+    const found = this.at(point, true);
+    found?.painted.activate();
     return found !== undefined;
   }
 
-  private at(point: L.Point): Painted | undefined {
+  /**
+   * What was painted under a pointer (container pixels), and where it is now on the screen. What was
+   * drawn moved with the map since; scaled by a zoom, a click has it drawn anew, a hover finds nothing.
+   */
+  private at(pointer: L.Point, drawIfScaled: boolean): { painted: Painted; at: L.Point } | undefined {
+    let shift = this.pane.shift();
+    if (!shift) {
+      if (!drawIfScaled) return undefined;
+      this.draw();
+      shift = L.point(0, 0);
+    }
+    const point = pointer.subtract(shift);
     // The last painted is on top.
     for (let i = this.painted.length - 1; i >= 0; i--) {
       const p = this.painted[i];
-      if ((point.x - p.x) ** 2 + (point.y - p.y) ** 2 <= (p.r + HIT_SLOP) ** 2) return p;
+      if ((point.x - p.x) ** 2 + (point.y - p.y) ** 2 <= (p.r + HIT_SLOP) ** 2) return { painted: p, at: L.point(p.x, p.y).add(shift) };
     }
     return undefined;
   }
 
   private hover(point: L.Point): void {
-    const found = this.at(point);
-    this.map.getContainer().style.cursor = found ? 'pointer' : '';
-    if (!found) { this.hovered?.remove(); this.hovered = undefined; return; }
-    const text = found.user ? found.user.userId ?? found.user.deviceId ?? found.user._id : `${found.count.toLocaleString('en')} users`;
-    const at = this.map.containerPointToLatLng([found.x, found.y]);
+    const hit = this.at(point, false);
+    this.map.getContainer().style.cursor = hit ? 'pointer' : '';
+    if (!hit) { this.hovered?.remove(); this.hovered = undefined; return; }
+    const found = hit.painted;
+    const text = found.user ? found.user.userId ?? found.user.deviceId ?? found.user._id : `${thousands(found.count)} users`;
+    const at = this.map.containerPointToLatLng(hit.at);
     if (!this.hovered) this.hovered = L.tooltip({ direction: 'top', offset: [0, -found.r] });
     this.hovered.setLatLng(at).setContent(text);
     if (!this.map.hasLayer(this.hovered)) this.hovered.addTo(this.map);
@@ -93,7 +113,8 @@ export class UserLayer {
       const p = this.map.latLngToContainerPoint([lat, lng]);
       painted.push({ x: p.x, y: p.y, r: (24 + Math.min(24, Math.log2(n) * 3)) / 2, count: n, activate: zoomTo });
     };
-    for (const [lng, lat, n] of this.cells) {
+    // A crowded view's counts, summed into bubbles that do not cover each other (cell-bubbles.ts).
+    for (const [lng, lat, n] of bubblesOf(this.cells, (x, y) => this.map.latLngToContainerPoint([y, x]))) {
       bubble(lng, lat, n, () => this.map.setView([lat, lng], this.map.getZoom() + 2));
     }
     if (this.users.length > 0) {

@@ -3,6 +3,7 @@
 // <details> in a map corner, whose buttons are made only while it is open: made on every draw, 2,000 of
 // them were the page's largest script cost of a zoom (bench/dashboard.ts, PROFILE=1).
 import L from 'leaflet';
+import { thousands } from '../words';
 
 export interface ListEntry {
   /** The button's text. */
@@ -40,7 +41,7 @@ export class ViewList {
 
   set(entries: ListEntry[]): void {
     this.entries = entries;
-    this.summary.textContent = `${this.what} (${entries.length.toLocaleString('en')})`;
+    this.summary.textContent = `${this.what} (${thousands(entries.length)})`;
     this.box.hidden = entries.length === 0;
     this.render();
   }

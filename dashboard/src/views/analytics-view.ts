@@ -5,7 +5,7 @@
 import type { ViewContext } from '../context';
 import { attempt, field, h, table } from '../elements';
 import type { EventItem } from '../events-feed';
-import { count, eventLabel } from '../words';
+import { count, eventLabel, thousands } from '../words';
 
 const MAX_EVENTS = 10_000;
 const MAX_TRIPS = 1000;
@@ -71,7 +71,7 @@ export async function analyticsView(ctx: ViewContext): Promise<void> {
     const maxTop = top[0]?.[1] ?? 0;
     const maxDwell = Math.max(...dwell);
     out.replaceChildren(
-      h('p', { class: 'muted', id: 'analytics-summary' }, `${count(events.length, 'event')} and ${count(trips.length, 'trip')} in the period${cut ? ` (stopped at the newest ${MAX_EVENTS.toLocaleString('en')} events)` : ''}.`),
+      h('p', { class: 'muted', id: 'analytics-summary' }, `${count(events.length, 'event')} and ${count(trips.length, 'trip')} in the period${cut ? ` (stopped at the newest ${thousands(MAX_EVENTS)} events)` : ''}.`),
       h('section', { class: 'card', 'aria-labelledby': 'per-day-h' }, h('h2', { id: 'per-day-h' }, 'Events per day'),
         dayRows.length ? table(['Day', ...types.map(eventLabel)], dayRows) : h('p', { class: 'muted' }, 'No events in the period.')),
       h('section', { class: 'card', 'aria-labelledby': 'top-h' }, h('h2', { id: 'top-h' }, 'Top geofences by entries'),
