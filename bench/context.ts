@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../server/app';
+import { createGateway } from '../server/app';
 import { configFromEnv } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import type { RequestContext } from '../server/http/route';
@@ -62,17 +62,17 @@ function usPoints(seed: number): LngLat[] {
 }
 
 async function inProcess(dataDir: string, pk: string): Promise<void> {
-  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
   try {
-    const auth = await services.auth.authenticate(pk, 'publishable');
+    const auth = await services.shared.auth.authenticate(pk, 'publishable');
     const scope = { projectId: auth.projectId, live: auth.live };
-    await services.geofences.index(scope);
-    const route = services.features.get('regions')?.routes?.find((r) => r.path === '/v1/context');
+    await services.shared.geofences.index(scope);
+    const route = services.installed.features.get('regions')?.routes?.find((r) => r.path === '/v1/context');
     if (route === undefined) throw new Error('no GET /v1/context route');
 
     const before = memory();
     const loadStarted = process.hrtime.bigint();
-    services.regions.lookup([-73.98, 40.75]);
+    services.adapters.regions.lookup([-73.98, 40.75]);
     const loadMs = Number(process.hrtime.bigint() - loadStarted) / 1e6;
     const after = memory();
     console.log(`region data load (first lookup)                      ${loadMs.toFixed(0)} ms${DMA_TOPOJSON ? ' (bundled + imported DMA layer)' : ' (bundled only)'}`);
@@ -95,11 +95,11 @@ async function inProcess(dataDir: string, pk: string): Promise<void> {
     await timeRuns('handler, contiguous US', us, async (p) => ((await route.handler(ctxFor(p))).body?.geofences as unknown[]).length);
     const now = new Date();
     await timeRuns('  geofences alone, NY metro', metro, async (p) =>
-      (await geofencesAt(services.geofences, { scope, point: p, at: now, ip: '127.0.0.1', settings: auth.settings })).length);
-    await timeRuns('  regions alone, NY metro', metro, (p) => Object.keys(services.regions.lookup(p)).length);
-    await timeRuns('  regions alone, contiguous US', us, (p) => Object.keys(services.regions.lookup(p)).length);
+      (await geofencesAt(services.shared.geofences, { scope, point: p, at: now, ip: '127.0.0.1', settings: auth.settings })).length);
+    await timeRuns('  regions alone, NY metro', metro, (p) => Object.keys(services.adapters.regions.lookup(p)).length);
+    await timeRuns('  regions alone, contiguous US', us, (p) => Object.keys(services.adapters.regions.lookup(p)).length);
   } finally {
-    await services.store.close();
+    await services.adapters.store.close();
   }
 }
 

@@ -23,7 +23,7 @@ import { runImport } from '../importers/osm/import-pipeline';
 import { stageDir } from '../core/formats/extract-layout';
 import { GeocodingStage } from '../importers/osm/stages/geocoding/geocoding-stage';
 import { INDEX_FILE } from '../core/formats/geocoding-index';
-import { createServices } from '../server/app';
+import { createGateway } from '../server/app';
 import { configFromEnv } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import { DEFAULT_LAYERS } from '../server/http/params/geocoding';
@@ -96,8 +96,8 @@ async function main(): Promise<void> {
     console.log(`${e.name.padEnd(14)} ${((Date.now() - t) / 1000).toFixed(2).padStart(6)} s   index ${(bytes / 1048576).toFixed(2).padStart(6)} MB   ${s.addresses} addresses, ${s.streets} streets, ${s.places} places, ${s.interpolations} interpolation lines, ${s.boundaries}/${Number(s.boundaries) + Number(s.openBoundaries)} boundaries closed`);
   }
 
-  const services = await createServices({ ...configFromEnv({}), dataDir, port: 0 }, silentLogger());
-  const { geocoder } = services;
+  const services = await createGateway({ ...configFromEnv({}), dataDir, port: 0 }, silentLogger());
+  const { geocoder } = services.adapters;
   const all = EXTRACTS.map((e) => ({ ...e, samples: samplesOf(dataDir, e.name, e.eu) }));
   // Warm-up: GeoNames, ZIP tables, region data and the indexes load on first use.
   const t0 = Date.now();
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     console.log(`${''.padEnd(14)} autocomplete ${percentiles(auto)}   within first 5 ${((100 * aHits) / n).toFixed(1)} %`);
   }
   console.log(`${'all'.padEnd(14)} forward      ${percentiles(forwardAll)}\n${''.padEnd(14)} reverse      ${percentiles(reverseAll)}\n${''.padEnd(14)} autocomplete ${percentiles(autoAll)}`);
-  await services.store.close();
+  await services.adapters.store.close();
 
   console.log(`\nHTTP (gateway in a child process, ${CONNECTIONS} connections, ${SECONDS} s each; load average ${os.loadavg()[0].toFixed(2)})`);
   const gw = await startGatewayProcess(dataDir);

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../server/app';
+import { createGateway } from '../server/app';
 import { configFromEnv } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import { mb, memory } from './support/memory';
@@ -23,15 +23,15 @@ async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) console.warn('run node with --expose-gc: without it the figures include garbage');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-geofence-memory-'));
   const seeded = await seedGeofences(dataDir, GEOFENCES);
-  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
   const before = memory();
   const t0 = process.hrtime.bigint();
-  const index = await services.geofences.index({ projectId: seeded.projectId, live: false });
+  const index = await services.shared.geofences.index({ projectId: seeded.projectId, live: false });
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const after = memory();
   console.log(`${index.size} geofences loaded in ${loadMs.toFixed(0)} ms`);
   console.log(`held after load: heap +${mb(after.heap - before.heap)}, typed arrays +${mb(after.arrayBuffers - before.arrayBuffers)}, RSS +${mb(after.rss - before.rss)} (RSS ${mb(after.rss)}, peak ${mb(peakRss())})`);
-  await services.store.close();
+  await services.adapters.store.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices, startServer, type Services } from '../server/app';
+import { createGateway, startServer, type Gateway } from '../server/app';
 import { geofenceImportOf } from '../server/features/geofence-import/geofence-import-feature';
 import { configFromEnv, type GatewayConfig } from '../server/config';
 import { silentLogger } from '../ports/logger';
@@ -31,15 +31,15 @@ function config(dataDir: string): GatewayConfig {
   return { ...configFromEnv({}), dataDir, port: 0, host: '127.0.0.1', logRequests: false, rateLimitScale: 0, jobIntervalMs: 0 };
 }
 
-async function freshServices(): Promise<{ services: Services; dir: string; scope: { projectId: string; live: boolean } }> {
+async function freshServices(): Promise<{ services: Gateway; dir: string; scope: { projectId: string; live: boolean } }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-import-'));
-  const services = await createServices(config(dir), silentLogger());
-  const project = await services.projects.create('bench');
+  const services = await createGateway(config(dir), silentLogger());
+  const project = await services.shared.projects.create('bench');
   return { services, dir, scope: { projectId: project.id, live: false } };
 }
 
-async function importWith(services: Services, scope: { projectId: string; live: boolean }, csv: string, expect: 'created' | 'updated'): Promise<number> {
-  const runtime = geofenceImportOf(services);
+async function importWith(services: Gateway, scope: { projectId: string; live: boolean }, csv: string, expect: 'created' | 'updated'): Promise<number> {
+  const runtime = geofenceImportOf(services.installed);
   if (!runtime) throw new Error('geofence import feature not installed');
   const report = await runtime.importer.importCsv(scope, csv);
   if (!report.ok || report[expect] !== ROWS) throw new Error(`unexpected report: ${JSON.stringify({ ...report, errors: report.errors.slice(0, 3) })}`);
@@ -56,9 +56,9 @@ async function main(): Promise<void> {
   {
     const warm = await freshServices();
     const small = generateCsv(5000, 7);
-    const report = await geofenceImportOf(warm.services)?.importer.importCsv(warm.scope, small);
+    const report = await geofenceImportOf(warm.services.installed)?.importer.importCsv(warm.scope, small);
     sink += report?.imported ?? 0;
-    await warm.services.store.close();
+    await warm.services.adapters.store.close();
     fs.rmSync(warm.dir, { recursive: true, force: true });
   }
 
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   for (let run = 0; run < RUNS; run++) {
     const { services, dir, scope } = await freshServices();
     // Loading the (empty) index is part of a real first import but not of the file's work.
-    await services.geofences.index(scope);
+    await services.shared.geofences.index(scope);
     global.gc?.();
     let t0 = process.hrtime.bigint();
     sink += await importWith(services, scope, csv, 'created');
@@ -82,14 +82,14 @@ async function main(): Promise<void> {
     sink += await importWith(services, scope, csv, 'updated');
     results[1].seconds.push(Number(process.hrtime.bigint() - t0) / 1e9);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    await services.store.close();
+    await services.adapters.store.close();
     fs.rmSync(dir, { recursive: true, force: true });
 
     const httpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-import-http-'));
     const server = await startServer(config(httpDir), silentLogger());
-    const project = await server.services.projects.create('bench');
+    const project = await server.gateway.shared.projects.create('bench');
     const sk = project.keys.find((k) => !k.record.live && k.record.kind === 'secret')?.key ?? '';
-    await server.services.geofences.index({ projectId: project.id, live: false });
+    await server.gateway.shared.geofences.index({ projectId: project.id, live: false });
     global.gc?.();
     t0 = process.hrtime.bigint();
     const res = await fetch(`${server.url}/v1/geofences/import`, { method: 'POST', headers: { authorization: sk, 'content-type': 'text/csv' }, body: csv });

@@ -17,7 +17,7 @@ import { runImport } from '../importers/osm/import-pipeline';
 import { PlacesStage } from '../importers/osm/stages/places/places-stage';
 import { PLACES_FORMAT, PLACES_VERSION, placeIdOf, writePlacesFile, type PlaceRecord } from '../core/formats/places/places-file';
 import { MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_VERSION, extractDir } from '../core/formats/extract-layout';
-import { createServices } from '../server/app';
+import { createGateway } from '../server/app';
 import { configFromEnv } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import { readSearchPlaces } from '../server/features/places/search-places-input';
@@ -95,13 +95,13 @@ async function importTimes(): Promise<void> {
 
 /** Runs the in-process figures; returns the test publishable key of the project it made. */
 async function inProcess(dataDir: string): Promise<string> {
-  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false }, silentLogger());
   try {
-    const created = await services.projects.create('bench');
+    const created = await services.shared.projects.create('bench');
     const scope = { projectId: created.id, live: false };
     const before = memory();
     const t0 = process.hrtime.bigint();
-    const index = services.places.index(new Date());
+    const index = services.shared.places.index(new Date());
     console.log(`places load (${index.size} places)                       ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0)} ms, heap +${mb(memory().heap - before.heap)}, typed arrays +${mb(memory().arrayBuffers - before.arrayBuffers)}`);
     const rnd = prng(3);
     const points: LngLat[] = Array.from({ length: QUERIES }, () => randomPoint(rnd));
@@ -111,7 +111,7 @@ async function inProcess(dataDir: string): Promise<string> {
       for (const p of points) {
         const started = process.hrtime.bigint();
         const q = readSearchPlaces({ near: `${p[1]},${p[0]}`, ...extra });
-        found += (await services.places.search(scope, q, new Date())).length;
+        found += (await services.shared.places.search(scope, q, new Date())).length;
         times.push(Number(process.hrtime.bigint() - started) / 1e3);
       }
       times.sort((a, b) => a - b);
@@ -126,7 +126,7 @@ async function inProcess(dataDir: string): Promise<string> {
     const run = async (settings: typeof settingsOn, tag: string): Promise<number> => {
       const started = process.hrtime.bigint();
       for (let i = 0; i < walk.length; i++) {
-        const r = await services.track.track(
+        const r = await services.shared.track.track(
           { scope, settings, ip: '127.0.0.1', now: new Date() },
           { deviceId: `${tag}-${i % 100}`, location: walk[i], accuracy: 10, foreground: true, replayed: false },
         );
@@ -147,7 +147,7 @@ async function inProcess(dataDir: string): Promise<string> {
       for (const p of walk) {
         const r = detectPlace({
           location: p, accuracy: 10, stopped: false, foreground: true, at: new Date(), stopDetection: false,
-          candidates: services.places.candidates(p, 10, new Date()), previous: undefined, lookup: (id) => index.get(id),
+          candidates: services.shared.places.candidates(p, 10, new Date()), previous: undefined, lookup: (id) => index.get(id),
         });
         n += r.events.length;
       }
@@ -157,7 +157,7 @@ async function inProcess(dataDir: string): Promise<string> {
     if (!pk) throw new Error('the bench project has no test publishable key');
     return pk.key;
   } finally {
-    await services.store.close();
+    await services.adapters.store.close();
   }
 }
 

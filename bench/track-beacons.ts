@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import type { Doc } from '../ports/store';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../server/app';
+import { createGateway } from '../server/app';
 import { TrackService } from '../server/features/track/track-service';
 import type { TrackContext } from '../server/track-step';
 import type { TrackInput } from '../core/model/track-input';
@@ -50,15 +50,15 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-beacons-'));
   console.log(`seeding 2000 geofences and ${BEACONS} beacons into ${dataDir} …`);
   const seeded = await seedGeofences(dataDir, 2_000);
-  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false, jobIntervalMs: 0 }, silentLogger());
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, jobIntervalMs: 0 }, silentLogger());
   const scope = { projectId: seeded.projectId, live: false };
   const docs = beaconDocs(BEACONS);
-  await services.store.write(docs.map((doc) => ({ op: 'put' as const, collection: 'beacons', scope, doc })));
-  await services.geofences.index(scope);
+  await services.adapters.store.write(docs.map((doc) => ({ op: 'put' as const, collection: 'beacons', scope, doc })));
+  await services.shared.geofences.index(scope);
 
-  const bare = new TrackService(services.store, services.geofences);
-  const withBeacons = new TrackService(services.store, services.geofences);
-  for (const step of services.features.get('beacons')?.trackSteps ?? []) withBeacons.use(step);
+  const bare = new TrackService(services.adapters.store, services.shared.geofences);
+  const withBeacons = new TrackService(services.adapters.store, services.shared.geofences);
+  for (const step of services.installed.features.get('beacons')?.trackSteps ?? []) withBeacons.use(step);
 
   const ctx = (): TrackContext => ({ scope, settings: DEFAULT_PROJECT_SETTINGS, ip: '127.0.0.1', now: new Date() });
   const base = (prefix: string) => (d: number, location: [number, number]): TrackInput => ({
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   });
   const rebuild = timePure(20, 3, () => new BeaconIndex(docs).size);
   console.log(`engine: beaconTransitions, 3 ranged of ${BEACONS}: ${engine.toFixed(2)} µs; index rebuild after a beacon write: ${rebuild.toFixed(0)} µs; sink ${sink}`);
-  await services.store.close();
+  await services.adapters.store.close();
 }
 
 main().catch((err) => {

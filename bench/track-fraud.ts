@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createMaxmindIpLocator } from '../adapters/ip-locator/maxmind/maxmind-ip-locator';
-import { createServices } from '../server/app';
+import { createGateway } from '../server/app';
 import { FraudTrackStep } from '../server/features/fraud/fraud-track-step';
 import { TrackService } from '../server/features/track/track-service';
 import type { TrackContext } from '../server/track-step';
@@ -41,13 +41,13 @@ async function main(): Promise<void> {
   // Run from dist/bench or straight from bench/: find the fixture either way.
   const mmdb = [ANONYMOUS_DB, ANONYMOUS_DB_SRC].find((f) => fs.existsSync(f));
   if (!mmdb) console.warn('../shared/fixtures/mmdb absent: case 4 is skipped');
-  const plain = await createServices({ ...configFromEnv({}), dataDir, logRequests: false, jobIntervalMs: 0 }, silentLogger());
+  const plain = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, jobIntervalMs: 0 }, silentLogger());
   const scope = { projectId: seeded.projectId, live: false };
-  await plain.geofences.index(scope);
+  await plain.shared.geofences.index(scope);
 
-  const bare = new TrackService(plain.store, plain.geofences);
-  const withFraud = new TrackService(plain.store, plain.geofences);
-  for (const step of plain.features.get('fraud')?.trackSteps ?? []) withFraud.use(step);
+  const bare = new TrackService(plain.adapters.store, plain.shared.geofences);
+  const withFraud = new TrackService(plain.adapters.store, plain.shared.geofences);
+  for (const step of plain.installed.features.get('fraud')?.trackSteps ?? []) withFraud.use(step);
 
   const settings = (fraud: boolean): ProjectSettings => ({ ...DEFAULT_PROJECT_SETTINGS, fraud });
   // A public address, so the anonymous-IP lookup really searches the tree.
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   if (mmdb) {
     // The same step over a locator with the anonymous-IP database. Its first lookup also reads the bundled
     // city databases (the adapter opens all its files together): that happens in the warm-up run.
-    const trackDb = new TrackService(plain.store, plain.geofences);
+    const trackDb = new TrackService(plain.adapters.store, plain.shared.geofences);
     trackDb.use(new FraudTrackStep(createMaxmindIpLocator({ anonymousIpDatabase: mmdb }), silentLogger()));
     cases.push({ name: '4. fraud on, anonymous-IP .mmdb (MaxMind test file)', track: trackDb, ctx: ctx(true), input: input('mmdb') });
   }
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     return f.jumped ? 1 : 0;
   });
   console.log(`engine: checkFraud ${engine.toFixed(2)} µs per call; sink ${sink}`);
-  await plain.store.close();
+  await plain.adapters.store.close();
 }
 
 main().catch((err) => {

@@ -23,7 +23,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices, type Services } from '../server/app';
+import { createGateway, type Gateway } from '../server/app';
 import { TrackService } from '../server/features/track/track-service';
 import type { TrackContext } from '../server/track-step';
 import type { TrackInput } from '../core/model/track-input';
@@ -55,13 +55,13 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-trips-'));
   console.log(`seeding ${GEOFENCES} geofences into ${dataDir} …`);
   const seeded = await seedGeofences(dataDir, GEOFENCES);
-  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false, jobIntervalMs: 0 }, silentLogger());
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, jobIntervalMs: 0 }, silentLogger());
   const scope = { projectId: seeded.projectId, live: false };
-  await services.geofences.index(scope);
+  await services.shared.geofences.index(scope);
   // Only geofencing, and geofencing + the trips step: other features' steps (webhooks) stay out.
-  const bare = new TrackService(services.store, services.geofences);
-  const withTrips = new TrackService(services.store, services.geofences);
-  for (const step of services.features.get('trips')?.trackSteps ?? []) withTrips.use(step);
+  const bare = new TrackService(services.adapters.store, services.shared.geofences);
+  const withTrips = new TrackService(services.adapters.store, services.shared.geofences);
+  for (const step of services.installed.features.get('trips')?.trackSteps ?? []) withTrips.use(step);
 
   const rnd = prng(11);
   const results: Figures[] = [];
@@ -101,13 +101,13 @@ async function main(): Promise<void> {
   for (const f of results) {
     console.log(f.name.padEnd(50), f.min.toFixed(0).padStart(8), f.median.toFixed(0).padStart(8), f.mean.toFixed(0).padStart(8), (f.median - floor).toFixed(0).padStart(8));
   }
-  const sample = await services.store.findOne(TRIPS, scope, { externalId: 'capped-trip-0' });
+  const sample = await services.adapters.store.findOne(TRIPS, scope, { externalId: 'capped-trip-0' });
   console.log(`\ncapped trip document: ${sample ? JSON.stringify(sample).length : 0} bytes of JSON; sink ${sink}`);
-  await services.store.close();
+  await services.adapters.store.close();
 }
 
 /** One trip per device `prefix-<d>`, to a store geofence, with `trail` points already kept. */
-async function seedTrips(services: Services, scope: { projectId: string; live: boolean }, prefix: string, status: 'pending' | 'started', trail: number): Promise<void> {
+async function seedTrips(services: Gateway, scope: { projectId: string; live: boolean }, prefix: string, status: 'pending' | 'started', trail: number): Promise<void> {
   const now = new Date();
   const at = now.toISOString();
   const rnd = prng(5);
@@ -122,7 +122,7 @@ async function seedTrips(services: Services, scope: { projectId: string; live: b
     };
     ops.push(put(TRIPS, scope, trip));
   }
-  await services.store.write(ops);
+  await services.adapters.store.write(ops);
 }
 
 main().catch((err) => {

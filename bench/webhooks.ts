@@ -105,7 +105,7 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../server/app';
+import { createGateway } from '../server/app';
 import { publicView } from '../core/model/views';
 import { webhooksOf } from '../server/features/webhooks/webhooks-feature';
 import { configFromEnv } from '../server/config';
@@ -358,9 +358,9 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     // are written, before the receiver's count is reset and the clock starts.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-webhooks-'));
     // No poll job: the benchmark starts the worker itself, so the clock starts with the drain.
-    const services = await createServices({ ...base, dataDir, logRequests: false, webhooks: { ...base.webhooks, allowPrivate: true, pollMs: 0, concurrency: 16, sendThread: SEND_THREAD } }, silentLogger());
-    const runtime = webhooksOf(services)!;
-    const project = await services.projects.create('bench');
+    const services = await createGateway({ ...base, dataDir, logRequests: false, webhooks: { ...base.webhooks, allowPrivate: true, pollMs: 0, concurrency: 16, sendThread: SEND_THREAD } }, silentLogger());
+    const runtime = webhooksOf(services.installed)!;
+    const project = await services.shared.projects.create('bench');
     const scope = { projectId: project.id, live: false };
     for (let w = 0; w < endpoints; w++) await runtime.service.create(scope, { url: `${receiver.url}/w${w}`, mode: mode === 'batch' ? 'batch' : 'single' }, new Date());
     // Events of one user come in groups of 1–3, as track updates produce them.
@@ -371,14 +371,14 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
       const group = Math.min(EVENTS - i, 1 + Math.floor(rnd() * 3));
       const events = Array.from({ length: group }, (_, k) => syntheticEvent(i + k, rnd, user, now));
       // The service's own method, not outboxOpsFor: that one also wakes the worker.
-      await services.store.write((await runtime.service.outboxFor(scope, events, publicView(user), now)).ops);
+      await services.adapters.store.write((await runtime.service.outboxFor(scope, events, publicView(user), now)).ops);
       i += group;
     }
     await receiver.stats(true);
     const profiler = PROFILE_DIR && run > 0 ? await startProfile() : undefined;
     let writes = 0;
-    const write = services.store.write.bind(services.store);
-    services.store.write = (ops) => {
+    const write = services.adapters.store.write.bind(services.adapters.store);
+    services.adapters.store.write = (ops) => {
       writes++;
       return write(ops);
     };
@@ -390,17 +390,17 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     for (let i = 0; oneByOne && i < EVENTS; i++) {
       const at = new Date();
       const user = syntheticUser(i % 200, at);
-      await services.store.write((await runtime.service.outboxFor(scope, [syntheticEvent(i, rnd, user, at)], publicView(user), at)).ops);
+      await services.adapters.store.write((await runtime.service.outboxFor(scope, [syntheticEvent(i, rnd, user, at)], publicView(user), at)).ops);
       if (mode === 'trickle') await runtime.worker.idle();
       else while (delivered() - before < (i + 1) * endpoints) await new Promise((r) => setTimeout(r, 1));
     }
     await runtime.worker.idle();
     const taken = stop();
-    services.store.write = write;
+    services.adapters.store.write = write;
     if (profiler) await profiler.stop(path.join(PROFILE_DIR!, `drain-${mode}-${endpoints}-run${run}.cpuprofile`));
     const got = await receiver.stats();
     if (got.events !== EVENTS * endpoints) {
-      const log = await services.store.list(DELIVERY_LOG, scope, { limit: 5, sortBy: 'createdAt', equals: { outcome: 'retry' } });
+      const log = await services.adapters.store.list(DELIVERY_LOG, scope, { limit: 5, sortBy: 'createdAt', equals: { outcome: 'retry' } });
       throw new Error(`receiver got ${got.events} events, expected ${EVENTS * endpoints}; retries: ${JSON.stringify(log.docs.map((d) => d.error))}`);
     }
     // Run 0 is the warm-up (JIT, undici, SQLite).
@@ -409,7 +409,7 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
       runs.writesPerRequest.push(writes / got.requests);
     }
     await runtime.worker.stop();
-    await services.store.close();
+    await services.adapters.store.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return runs;

@@ -1,6 +1,6 @@
 // Seeds a data directory with geofences through the gateway's own services (the same code path as the
 // API, minus HTTP), so a benchmark can start from 100,000 geofences in seconds.
-import { createServices } from '../../server/app';
+import { createGateway } from '../../server/app';
 import { parseGeofenceInput } from '../../core/input/geofence-input';
 import { configFromEnv, type GatewayConfig } from '../../server/config';
 import { silentLogger } from '../../ports/logger';
@@ -16,8 +16,8 @@ export interface Seeded {
 
 /** `config` picks another store (PostgreSQL benches); SQLite in `dataDir` by default. */
 export async function seedGeofences(dataDir: string, count: number, seed = 42, config: Partial<GatewayConfig> = {}): Promise<Seeded> {
-  const services = await createServices({ ...configFromEnv({}), dataDir, logRequests: false, ...config }, silentLogger());
-  const created = await services.projects.create('default');
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, ...config }, silentLogger());
+  const created = await services.shared.projects.create('default');
   const scope = { projectId: created.id, live: false };
   const rnd = prng(seed);
   const started = process.hrtime.bigint();
@@ -28,20 +28,20 @@ export async function seedGeofences(dataDir: string, count: number, seed = 42, c
     for (let j = i; j < Math.min(count, i + BATCH); j++) {
       const body = geofenceBody(j, rnd);
       const input = parseGeofenceInput(body, { mode: 'api' });
-      batch.push(services.geofences.build(scope, input, String(body.tag), String(body.externalId), undefined, now));
+      batch.push(services.shared.geofences.build(scope, input, String(body.tag), String(body.externalId), undefined, now));
     }
-    await services.geofences.save(scope, batch);
+    await services.shared.geofences.save(scope, batch);
   }
   const seedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await services.store.close();
+  await services.adapters.store.close();
 
   // A fresh process-like start: measure loading the index from the Store.
-  const again = await createServices({ ...configFromEnv({}), dataDir, logRequests: false, ...config }, silentLogger());
+  const again = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, ...config }, silentLogger());
   const t0 = process.hrtime.bigint();
-  const index = await again.geofences.index(scope);
+  const index = await again.shared.geofences.index(scope);
   const indexLoadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (index.size !== count) throw new Error(`seeded ${count} geofences but the index holds ${index.size}`);
-  await again.store.close();
+  await again.adapters.store.close();
   const keys = Object.fromEntries(created.keys.map((k) => [`${k.record.live ? 'live' : 'test'} ${k.record.kind}`, k.key]));
   return { projectId: created.id, keys, seedSeconds, indexLoadSeconds };
 }

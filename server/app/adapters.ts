@@ -1,14 +1,20 @@
 // Which adapter implements which port: the one file that reads the configuration's engine choices
-// (store, rate limiter, router engines, geocoder, mailer, geofence sources) and builds the adapters. The
-// composition root (index.ts) hands them to services and features, which see ports only.
+// (store, rate limiter, router engines, geocoder, mailer, geofence sources) and builds the adapters, all
+// of them in one record (`Adapters`, built by createAdapters) with the one close of what they opened.
+// The composition root (index.ts) hands each service and feature the ones it names; they see ports only.
 import path from 'node:path';
+import { createMaxmindIpLocator } from '../../adapters/ip-locator/maxmind/maxmind-ip-locator';
+import { createEmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
+import { createGeoTzTimeZones } from '../../adapters/time-zones/geo-tz/geo-tz-time-zones';
+import { createEmbeddedRouter, type EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
+import { CurrentPlaces } from '../../adapters/places/embedded/current-places';
+import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
 import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { PeliasGeocoder } from '../../adapters/geocoder/pelias/pelias-geocoder';
 import { CoarseIndex } from '../../adapters/geocoder/embedded/coarse-index';
 import { EmbeddedGeocoder } from '../../adapters/geocoder/embedded/embedded-geocoder';
 import { ExtractIndexes } from '../../adapters/geocoder/embedded/extract-indexes';
-import type { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
 import { GeodesicRouter } from '../../adapters/router/geodesic';
 import { OsrmRouter } from '../../adapters/router/osrm/osrm-router';
 import { ValhallaRouter } from '../../adapters/router/valhalla/valhalla-router';
@@ -19,6 +25,9 @@ import { CheckedHttp } from '../../adapters/outbound-http/checked-http';
 import type { Store } from '../../ports/store';
 import type { RateLimiter } from '../../ports/rate-limiter';
 import type { Logger } from '../../ports/logger';
+import type { IpLocator } from '../../ports/ip-locator';
+import type { TimeZoneLookup } from '../../ports/time-zones';
+import type { ReloadableRegions } from '../features/regions/current-regions';
 import type { Geocoder } from '../../ports/geocoder';
 import type { RegionLookup } from '../../ports/regions';
 import type { Router, RouterMode, RouterSource } from '../../ports/router';
@@ -133,6 +142,64 @@ export function createGeofenceSources(sync: GatewayConfig['geofenceImport']['syn
       // Downloads close their connection when done (keepAlive false): the connector holds nothing between syncs.
       http: (url, limits) => fetchHttpCsv(url, { ...limits, client: outbound }),
       s3: (location, limits) => fetchS3Csv(location, { ...limits, endpoint: sync.s3Endpoint, forcePathStyle: sync.s3ForcePathStyle }),
+    },
+  };
+}
+
+/** The port implementations the configuration chose, built once; `close` closes what they opened. */
+export interface Adapters {
+  store: Store;
+  limiter: RateLimiter;
+  /** Per mode: the configured external engine, else the embedded router, else the geodesic estimate. */
+  router: RouterSelection;
+  /** The road networks of the imported extracts (also inside `router`), for the data endpoints. */
+  embeddedRouter: EmbeddedRouter;
+  /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
+  extracts: ExtractCatalog;
+  /** Bundled region data plus boundaries imported into <dataDir>/regions/; loads on first lookup. */
+  regions: ReloadableRegions;
+  timeZones: TimeZoneLookup;
+  /** IP databases are read on first use. */
+  ipLocator: IpLocator;
+  /** The places of the imported extracts (and bundled airports); loads on first use, reloads on re-import. */
+  places: CurrentPlaces;
+  /** The geocoder WAYMARK_GEOCODER selects (embedded or Pelias). */
+  geocoder: Geocoder;
+  /** Sync report mails: SMTP, or a mailer that says mail is not configured. */
+  mailer: Mailer;
+  /** Where geofence syncs download their CSVs, and the address rule they pass. */
+  geofenceSources: GeofenceSources;
+  /** Closes the rate limiter, router, geocoder, mailer and store, in that order (after the features stopped). */
+  close(): Promise<void>;
+}
+
+/** Builds every adapter the configuration asks for; a failure closes what was already opened. */
+export async function createAdapters(config: GatewayConfig, logger: Logger): Promise<Adapters> {
+  const timeZones = createGeoTzTimeZones();
+  // Before the store opens: a wrong database path stops start-up with nothing to clean up.
+  const ipLocator = createMaxmindIpLocator({ ...config.ipGeocode, timeZones });
+  const regions = createEmbeddedRegions({ dataDir: config.dataDir });
+  const store = await createStore(config, logger);
+  const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
+  const embeddedRouter = createEmbeddedRouter(extracts, { loadWaitMs: config.extracts.loadWaitMs });
+  const router = createRouter(config.routing, embeddedRouter);
+  const geocoder = createGeocoder(config, regions, extracts, logger);
+  const mailer = createMailer(config.geofenceImport.smtp);
+  return {
+    store, limiter, router, embeddedRouter, extracts, regions, timeZones, ipLocator, mailer,
+    places: new CurrentPlaces({ extracts, logger }),
+    geocoder: geocoder.adapter,
+    geofenceSources: createGeofenceSources(config.geofenceImport.sync),
+    close: async () => {
+      await limiter.close();
+      await router.close();
+      await geocoder.close();
+      await mailer.close();
+      await store.close();
     },
   };
 }

@@ -1,38 +1,23 @@
-// The composition root: configuration → adapters (adapters.ts, the one file that picks them) → services
-// and features → Express app.
+// The composition root: configuration → adapters (adapters.ts, the one file that picks them) → shared
+// services (shared-services.ts) → features (features.ts, each with the context it names) → Express app.
+// What it builds is kept as three records with one job each (`Gateway`): no feature, route list or CLI
+// command receives them; each gets the parts it names.
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { EventOutbox } from '../../ports/event-outbox';
-import { createMaxmindIpLocator } from '../../adapters/ip-locator/maxmind/maxmind-ip-locator';
-import type { IpLocator } from '../../ports/ip-locator';
-import { createEmbeddedRegions } from '../../adapters/regions/embedded/embedded-regions';
-import { createGeoTzTimeZones } from '../../adapters/time-zones/geo-tz/geo-tz-time-zones';
-import type { TimeZoneLookup } from '../../ports/time-zones';
-import type { ReloadableRegions } from '../features/regions/current-regions';
-import { GeofenceService } from '../features/geofences/geofence-service';
-import { createEmbeddedRouter, type EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
-import { CurrentPlaces } from '../../adapters/places/embedded/current-places';
-import { PlacesService } from '../features/places/places-service';
-import type { RouterSelection } from '../features/routing/router-selection';
-import { createGeocoder, createGeofenceSources, createLimiter, createMailer, createRouter, createStore } from './adapters';
+import { createAdapters, type Adapters } from './adapters';
+import { createSharedServices, type SharedServices } from './shared-services';
 import { metricsEndpoint } from '../features/webhooks/metrics-endpoint';
 import { healthEndpoints } from '../features/health/health-endpoints';
 import { Readiness } from '../features/health/readiness';
 import { DiskProbe } from '../features/health/disk-probe';
-import { TrackService } from '../features/track/track-service';
-import type { Services } from './services';
 import { FEATURES } from './features';
-import { Scheduler } from '../jobs/scheduler';
-import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
-import { ProjectService } from '../features/projects/project-service';
 import { v1Routes } from './v1';
 import type { GatewayConfig } from '../config';
-import { Authenticator } from '../http/auth';
+import type { FeatureInstance, InstalledFeatures } from '../feature';
+import type { Route } from '../http/route';
 import { errorHandler } from '../http/envelope';
-import { StoreFaults } from '../http/store-faults';
 import { NotFound } from '../http/errors';
 import { consoleLogger, type Logger } from '../../ports/logger';
 import { answerClientError } from '../http/client-error';
@@ -48,76 +33,63 @@ import { openApiDocument } from '../http/openapi';
 import { ROUTE_DOCS } from '../api/route-docs';
 import { packageInfo } from '../features/health/package-version';
 
-export type { Services } from './services';
+export type { Adapters } from './adapters';
+export type { SharedServices } from './shared-services';
 
-export async function createServices(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Services> {
-  const timeZones = createGeoTzTimeZones();
-  // Before the store opens: a wrong database path stops start-up with nothing to clean up.
-  const ipLocator = createMaxmindIpLocator({ ...config.ipGeocode, timeZones });
-  const regions = createEmbeddedRegions({ dataDir: config.dataDir });
-  const store = await createStore(config, logger);
-  for (const f of FEATURES) for (const c of f.collections ?? []) await store.define(c);
-  for (const warning of store.warnings) logger.warn('store', { warning });
-  const limiter = await createLimiter(config, logger).catch(async (err: unknown) => {
-    await store.close();
-    throw err;
-  });
-  const auth = new Authenticator(store);
-  const projects = new ProjectService(store);
-  projects.onChange((id) => auth.forget(id));
-  // Keys rotated or settings changed by another node or the CLI (PostgreSQL): drop what auth cached.
-  store.onRemoteChange((change) => {
-    if (change.collection === 'projects' && change.projectId !== undefined) auth.forget(change.projectId);
-    else if (change.collection === '*') auth.forgetAll();
-  });
-  // Operating hours are read in the geofence's own zone.
-  const geofences = new GeofenceService(store, (point) => timeZones.zoneAt(point));
-  const track = new TrackService(store, geofences, { hotUsers: config.trackHotUsers });
-  const scheduler = new Scheduler(logger);
-  const extracts = new ExtractCatalog({ dataDir: config.dataDir, checkMs: config.extracts.reloadCheckMs });
-  const embeddedRouter = createEmbeddedRouter(extracts, { loadWaitMs: config.extracts.loadWaitMs });
-  const router = createRouter(config.routing, embeddedRouter);
-  const geocoder = createGeocoder(config, regions, extracts, logger);
-  const mailer = createMailer(config.geofenceImport.smtp);
-  const geofenceSources = createGeofenceSources(config.geofenceImport.sync);
-  geofences.makeIsochronesWith(async (center, mode, minutes) => (await router.isochrone({ center, mode, minutes }))[0]);
-  const places = new PlacesService(store, new CurrentPlaces({ extracts, logger }));
-  // Features that write events (trips, conversions) are set up before the one that keeps the outbox
-  // (webhooks, last in the pipeline); they use it only when serving, after every feature is set up.
-  let provided: EventOutbox | undefined;
-  const outbox: EventOutbox = { opsFor: async (...args) => (provided ? provided.opsFor(...args) : []) };
-  const services: Services = {
-    config, store, limiter, logger, auth, projects, geofences, track, router, regions, timeZones, ipLocator, places, scheduler, extracts, embeddedRouter,
-    geocoder: geocoder.adapter, mailer, geofenceSources, storeFaults: new StoreFaults(store), outbox, features: new Map(),
-    closeAdapters: async () => {
-      await limiter.close();
-      await router.close();
-      await geocoder.close();
-      await mailer.close();
-      await store.close();
-    },
-  };
+/** What the composition root built: the adapters, the shared services and the installed features. */
+export interface Gateway {
+  config: GatewayConfig;
+  logger: Logger;
+  adapters: Adapters;
+  shared: SharedServices;
+  installed: InstalledFeatures;
+}
+
+export async function createGateway(config: GatewayConfig, logger: Logger = consoleLogger()): Promise<Gateway> {
+  const adapters = await createAdapters(config, logger);
+  for (const f of FEATURES) for (const c of f.collections) await adapters.store.define(c);
+  for (const warning of adapters.store.warnings) logger.warn('store', { warning });
+  const shared = createSharedServices(config, adapters, logger);
+  const features = new Map<string, FeatureInstance>();
   for (const f of FEATURES) {
-    const instance = await f.setup(services);
-    services.features.set(f.name, instance);
-    for (const step of instance.trackSteps ?? []) track.use(step);
-    provided ??= instance.outbox;
+    const instance = await f.install({ config, logger, adapters, shared });
+    features.set(f.name, instance);
+    for (const step of instance.trackSteps ?? []) shared.track.use(step);
+    if (instance.outbox) shared.provideOutbox(instance.outbox);
   }
-  return services;
+  return { config, logger, adapters, shared, installed: { features } };
+}
+
+/** Every v1 endpoint of a built gateway, each route list given the parts it uses. */
+export function gatewayRoutes({ logger, adapters, shared, installed }: Gateway): Route[] {
+  return v1Routes({
+    store: adapters.store,
+    logger,
+    track: shared.track,
+    geofences: shared.geofences,
+    projects: shared.projects,
+    places: shared.places,
+    router: adapters.router,
+    embeddedRouter: adapters.embeddedRouter,
+    extracts: adapters.extracts,
+    outbox: shared.outbox,
+    featureRoutes: [...installed.features.values()].flatMap((f) => f.routes ?? []),
+  });
 }
 
 /** Background work of a serving gateway: expiry of geofences past deleteAfter. */
-function scheduleJobs(s: Services): void {
-  s.scheduler.every(s.config.jobIntervalMs, { name: 'geofence-expiry', run: (now) => s.geofences.deleteExpired(now) });
+function scheduleJobs({ config, adapters, shared, installed }: Gateway): void {
+  const { scheduler, geofences } = shared;
+  scheduler.every(config.jobIntervalMs, { name: 'geofence-expiry', run: (now) => geofences.deleteExpired(now) });
   // Subscribers (router, geocoder, places) hear of a finished import within the period, requests or not.
-  s.scheduler.every(s.config.extracts.reloadCheckMs, { name: 'extract-catalog', run: async (now) => (s.extracts.check(now.getTime()) ? 1 : 0) });
-  for (const instance of s.features.values()) {
-    for (const { periodMs, job } of instance.jobs ?? []) s.scheduler.every(periodMs, job);
+  scheduler.every(config.extracts.reloadCheckMs, { name: 'extract-catalog', run: async (now) => (adapters.extracts.check(now.getTime()) ? 1 : 0) });
+  for (const instance of installed.features.values()) {
+    for (const { periodMs, job } of instance.jobs ?? []) scheduler.every(periodMs, job);
   }
 }
 
-export function createApp(services: Services): Express {
-  const { config, logger } = services;
+export function createApp(gateway: Gateway): Express {
+  const { config, logger, adapters, shared, installed } = gateway;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -149,16 +121,16 @@ export function createApp(services: Services): Express {
   }
   app.use(requestBody(config.bodyLimit));
   // Operators' endpoint, outside /v1: plain text, its own guard (operator token or loopback), no project key.
-  app.get('/metrics', metricsEndpoint(services));
+  app.get('/metrics', metricsEndpoint({ features: installed.features, config: { metricsToken: config.metricsToken }, storeFaults: shared.storeFaults }));
   // The browser dashboard: static files; it calls the API below with the signed-in key.
   app.use(dashboardFiles());
   // GET /, /health, /ready: no key, outside /v1 (docs/operations.md).
-  const faults = services.storeFaults;
+  const faults = shared.storeFaults;
   const probe = config.store === 'postgres' ? undefined : new DiskProbe(config.dataDir);
-  app.use(healthEndpoints(new Readiness(services.store, services.regions, { faults, probe }, services.router)));
-  const routes = v1Routes(services);
+  app.use(healthEndpoints(new Readiness(adapters.store, adapters.regions, { faults, probe }, adapters.router)));
+  const routes = gatewayRoutes(gateway);
   app.use(apiDocs(() => openApiDocument(routes, { version: packageInfo().version, docs: ROUTE_DOCS })));
-  app.use(wireRoutes(routes, { auth: services.auth, limiter: services.limiter, rateLimitScale: config.rateLimitScale }));
+  app.use(wireRoutes(routes, { auth: shared.auth, limiter: adapters.limiter, rateLimitScale: config.rateLimitScale }));
   app.use((req) => {
     throw new NotFound(`No endpoint ${req.method} ${req.path}`, 'path');
   });
@@ -170,7 +142,7 @@ export interface RunningServer {
   /** Where a client on this machine reaches it: http://, or https:// with built-in TLS. */
   url: string;
   port: number;
-  services: Services;
+  gateway: Gateway;
   close(): Promise<void>;
 }
 
@@ -184,20 +156,20 @@ function listenProblem(err: NodeJS.ErrnoException, config: GatewayConfig): Error
   return err;
 }
 
-/** Closes what createServices opened (scheduler, features, then the adapters: rate limiter, router, geocoder, mailer, store), in that order. */
-export async function closeServices(services: Services): Promise<void> {
-  await services.scheduler.stop();
-  for (const instance of services.features.values()) await instance.stop?.();
-  await services.closeAdapters();
+/** Closes what createGateway opened (scheduler, features, then the adapters: rate limiter, router, geocoder, mailer, store), in that order. */
+export async function closeGateway({ shared, installed, adapters }: Gateway): Promise<void> {
+  await shared.scheduler.stop();
+  for (const instance of installed.features.values()) await instance.stop?.();
+  await adapters.close();
 }
 
 /** Starts the gateway; port 0 picks a free one (tests). With config.tls it speaks HTTPS. */
 export async function startServer(config: GatewayConfig, logger?: Logger): Promise<RunningServer> {
   // A certificate that cannot be used stops start-up before anything is opened.
   if (config.tls) readTlsPair(config.tls);
-  const services = await createServices(config, logger);
-  const app = createApp(services);
-  const secure = config.tls ? reloadingHttpsServer(config.tls, app, services.logger) : undefined;
+  const gateway = await createGateway(config, logger);
+  const app = createApp(gateway);
+  const secure = config.tls ? reloadingHttpsServer(config.tls, app, gateway.logger) : undefined;
   const server = secure?.server ?? http.createServer(app);
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
@@ -208,23 +180,23 @@ export async function startServer(config: GatewayConfig, logger?: Logger): Promi
     });
   } catch (err) {
     secure?.stopWatching();
-    await closeServices(services);
+    await closeGateway(gateway);
     throw listenProblem(err as NodeJS.ErrnoException, config);
   }
-  scheduleJobs(services);
+  scheduleJobs(gateway);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {
     url: `${secure ? 'https' : 'http'}://${host}:${port}`,
     port,
-    services,
+    gateway,
     close: async () => {
       secure?.stopWatching();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await closeServices(services);
+      await closeGateway(gateway);
     },
   };
 }

@@ -10,6 +10,7 @@ import { projectCommand } from './commands/project';
 import { regionsCommand } from './commands/regions';
 import { webhooksCommand } from './commands/webhooks';
 import { cliOutput } from './output';
+import type { StoreCommandParts } from './store-commands';
 import { checkOptions, helpFor, USAGE, USAGES } from './usage';
 
 async function run(argv: string[]): Promise<number> {
@@ -36,16 +37,17 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'regions') return regionsCommand(config, args, out);
   // OSM extracts too: files in the data directory.
   if (command === 'data') return dataCommand(config, args, out);
-  const { createServices, closeServices } = await import('../app');
-  const services = await createServices(config, silentLogger());
+  const { createGateway, closeGateway } = await import('../app');
+  const gateway = await createGateway(config, silentLogger());
+  const parts: StoreCommandParts = { store: gateway.adapters.store, projects: gateway.shared.projects, installed: gateway.installed };
   try {
-    if (command === 'webhooks') return await webhooksCommand(services, args, out);
-    if (command === 'geofences') return await geofencesCommand(services, args, out);
-    return await projectCommand(services, args, out);
+    if (command === 'webhooks') return await webhooksCommand(parts, args, out);
+    if (command === 'geofences') return await geofencesCommand(parts, args, out);
+    return await projectCommand(parts, args, out);
   } finally {
-    // Everything createServices opened, not the store alone: an open Redis client (the rate limiter) or a
+    // Everything createGateway opened, not the store alone: an open Redis client (the rate limiter) or a
     // feature's timer kept the process alive after its answer.
-    await closeServices(services);
+    await closeGateway(gateway);
   }
 }
 

@@ -1,7 +1,7 @@
 // Authentication (DESIGN §2, spec "Authentication"): the key in the Authorization header decides the
 // project and the environment; publishable keys cannot call secret endpoints; rotated keys stop working;
 // projects and environments never see each other's data.
-import { v1Routes } from '../../server/app/v1';
+import { gatewayRoutes } from '../../server/app';
 import type { Route } from '../../server/http/route';
 import { startTestServer, type ProjectKeys, type TestServer } from '../support/server';
 import { assertWant, call, expectCase } from './foundation-expect';
@@ -11,7 +11,7 @@ let routes: Route[];
 
 beforeAll(async () => {
   s = await startTestServer();
-  routes = v1Routes(s.running.services);
+  routes = gatewayRoutes(s.running.gateway);
 });
 afterAll(async () => {
   await s.close();
@@ -141,7 +141,7 @@ describe('key rotation', () => {
     for (const key of [k.testSk, k.liveSk]) expect((await call(s, 'GET', '/v1/beacons', { key })).status).toBe(200);
     for (const key of [k.testPk, k.livePk]) expect((await call(s, 'GET', '/v1/beacons', { key })).status).toBe(403);
 
-    const issued = await s.running.services.projects.rotateKeys(k.id);
+    const issued = await s.running.gateway.shared.projects.rotateKeys(k.id);
     const [testPk, livePk, testSk, liveSk] = issued.map((i) => i.key);
 
     const rows: Array<[string, string, number]> = [
@@ -167,7 +167,7 @@ describe('key rotation', () => {
 
   test('secret keys are not stored in the clear', async () => {
     const k = await s.newProject('hashed');
-    const records = await s.running.services.store.projects.keys(k.id);
+    const records = await s.running.gateway.adapters.store.projects.keys(k.id);
     const stored = JSON.stringify(records);
     expect(stored).not.toContain(k.testSk);
     expect(stored).not.toContain(k.liveSk);

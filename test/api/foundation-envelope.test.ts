@@ -235,7 +235,7 @@ describe('internal failures', () => {
   test('a failing store answers 500 with a plain message and no stack', async () => {
     const broken = await startTestServer();
     try {
-      await broken.running.services.store.close();
+      await broken.running.gateway.adapters.store.close();
       // A 500 is no documented answer: the OpenAPI check would (rightly) refuse it.
       const reply = await broken.request('GET', '/v1/beacons', { key: broken.keys.testSk, openApi: false });
       assertEnvelope(reply);
@@ -253,11 +253,11 @@ describe('log lines', () => {
     const logger: Logger = { info: sink('info'), warn: sink('warn'), error: sink('error') };
     const server = await startServer({ ...configFromEnv({}), port: 0, host: '127.0.0.1', dataDir: tempDataDir(), logRequests: true, rateLimitScale: 0 }, logger);
     try {
-      const created = await server.services.projects.create('logged');
+      const created = await server.gateway.shared.projects.create('logged');
       const sk = created.keys[2].key;
       await fetch(`${server.url}/v1/beacons`, { headers: { authorization: sk, 'x-request-id': 'trace-ok' } });
       await fetch(`${server.url}/v1/nowhere`, { headers: { 'x-request-id': 'trace-404' } });
-      await server.services.store.close();
+      await server.gateway.adapters.store.close();
       const failed = await fetch(`${server.url}/v1/beacons`, { headers: { authorization: 'prj_test_sk_unknown', 'x-request-id': 'trace-500' } });
       expect(failed.status).toBe(500);
       const requestLines = lines.filter((l) => l.message === 'request').map((l) => [l.fields.requestId, l.fields.method, l.fields.path, l.fields.status]);

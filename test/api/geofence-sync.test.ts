@@ -315,7 +315,7 @@ describe('object storage (S3-compatible server)', () => {
     const shown = await server.request('GET', '/v1/geofence-sync', { key: server.keys.liveSk });
     expect(shown.body.sync).toMatchObject({ protocol: 's3', accessKeyId: 'S3RVER', secretAccessKeySet: true, liveObjectKey: 'exports/live.csv' });
     expect(JSON.stringify(shown.body)).not.toMatch(/secretAccessKey"|Sealed/);
-    const stored = await server.running.services.store.get(SYNC_SETTINGS, { projectId: server.keys.id, live: false }, server.keys.id);
+    const stored = await server.running.gateway.adapters.store.get(SYNC_SETTINGS, { projectId: server.keys.id, live: false }, server.keys.id);
     expect(JSON.stringify(stored)).not.toContain('"S3RVER"}');
     expect(stored?.secretAccessKeySealed).toMatch(/^v1:/);
   });
@@ -344,7 +344,7 @@ describe('object storage (S3-compatible server)', () => {
 
 describe('nightly job and history', () => {
   test('runs each due project once, then schedules the following night', async () => {
-    const runner = geofenceImportOf(server.running.services)?.runner;
+    const runner = geofenceImportOf(server.running.gateway.installed)?.runner;
     if (!runner) throw new Error('geofence import feature not installed');
     const sync = (await server.request('GET', '/v1/geofence-sync', { key: server.keys.liveSk })).body.sync;
     const due = new Date(sync.nextRunAt);

@@ -132,7 +132,7 @@ test('deleteAfter: the expiry job deletes the geofence, and nothing fires after 
   const r = await server.request('POST', '/v1/track', { key: pk, body: { deviceId: 'tmp-dev', latitude: 30, longitude: 30, accuracy: 5 } });
   expect(r.body.events).toEqual([]);
   expect((await server.request('GET', '/v1/geofences/tmp/x', { key: sk })).status).toBe(200);
-  const deleted = await server.running.services.geofences.deleteExpired(new Date());
+  const deleted = await server.running.gateway.shared.geofences.deleteExpired(new Date());
   expect(deleted).toBeGreaterThanOrEqual(1);
   expect((await server.request('GET', '/v1/geofences/tmp/x', { key: sk })).status).toBe(404);
 });

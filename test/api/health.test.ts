@@ -32,7 +32,7 @@ test('GET /ready checks the store and loads the region data', async () => {
 test('GET /ready is 503 naming the store when the store cannot answer; /health stays 200', async () => {
   const broken = await startTestServer();
   try {
-    await broken.running.services.store.close();
+    await broken.running.gateway.adapters.store.close();
     const r = await broken.request('GET', '/ready');
     expect(r.status).toBe(503);
     expect(r.body.meta).toMatchObject({ code: 503, message: 'Not ready: store' });

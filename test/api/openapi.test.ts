@@ -2,7 +2,7 @@
 // @seriousme/openapi-schema-validator), and GET /docs rendering it from local files only.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ROUTE_DOCS } from '../../server/api/route-docs';
-import { v1Routes } from '../../server/app/v1';
+import { gatewayRoutes } from '../../server/app';
 import { openApiDocument, openApiPath, routeKey } from '../../server/http/openapi';
 import type { Route } from '../../server/http/route';
 import { startTestServer, type TestServer } from '../support/server';
@@ -12,7 +12,7 @@ let routes: Route[];
 let doc: any;
 beforeAll(async () => {
   server = await startTestServer();
-  routes = v1Routes(server.running.services);
+  routes = gatewayRoutes(server.running.gateway);
   const res = await fetch(`${server.url}/v1/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/application\/json/);

@@ -48,7 +48,7 @@ describe('a restart on the same data directory', () => {
     const other = await first.newProject('other');
     const otherBeacon = (await call(first, 'POST', '/v1/beacons', { key: other.testSk, body: ibeacon('other') })).body.beacon;
     const rotating = await first.newProject('rotating');
-    const rotatedIn = (await first.running.services.projects.rotateKeys(rotating.id))[2].key;
+    const rotatedIn = (await first.running.gateway.shared.projects.rotateKeys(rotating.id))[2].key;
     await first.close();
     before = { testBeacons, liveBeacon, user, places, livePlaces, project, other, otherBeacon, rotatedAway: rotating.testSk, rotatedIn };
     after = await startTestServer({ dataDir });

@@ -28,7 +28,7 @@ d('track journey on PostgreSQL', () => {
   });
 
   test('the server runs on the PostgreSQL store', () => {
-    expect(server.running.services.store.kind).toBe('postgres');
+    expect(server.running.gateway.adapters.store.kind).toBe('postgres');
   });
 
   test('enter and exit a circle geofence; events stored and listed', async () => {

@@ -39,8 +39,8 @@ d('two gateway nodes sharing PostgreSQL and Redis', () => {
   });
 
   test('both nodes use the shared adapters', () => {
-    expect([nodeA.running.services.store.kind, nodeB.services.store.kind]).toEqual(['postgres', 'postgres']);
-    expect(nodeB.services.limiter.constructor.name).toBe('RedisRateLimiter');
+    expect([nodeA.running.gateway.adapters.store.kind, nodeB.gateway.adapters.store.kind]).toEqual(['postgres', 'postgres']);
+    expect(nodeB.gateway.adapters.limiter.constructor.name).toBe('RedisRateLimiter');
   });
 
   test('a user tracked on node A is read on node B with the same key', async () => {

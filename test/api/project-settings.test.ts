@@ -80,7 +80,7 @@ describe('PATCH', () => {
   test('changes made through the project service show at once', async () => {
     const k = await s.newProject('ps-service');
     expect(await settingsOf(k.testSk)).toEqual(DEFAULTS);
-    await s.running.services.projects.updateSettings(k.id, { places: true });
+    await s.running.gateway.shared.projects.updateSettings(k.id, { places: true });
     expect(await settingsOf(k.testSk)).toEqual({ ...DEFAULTS, places: true });
   });
 });

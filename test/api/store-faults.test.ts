@@ -41,7 +41,7 @@ async function gateway(overrides: Partial<GatewayConfig>): Promise<Gateway> {
   const lines: LogLine[] = [];
   const config: GatewayConfig = { ...configFromEnv({}), port: 0, host: '127.0.0.1', rateLimitScale: 0, logRequests: false, jobIntervalMs: 0, ...overrides };
   const running = await startServer(config, capturingLogger(lines));
-  const project = await running.services.projects.create('faults');
+  const project = await running.gateway.shared.projects.create('faults');
   const pk = project.keys.map((k) => k.key).find((k) => k.startsWith('prj_test_pk_'))!;
   return {
     running, pk, lines,

@@ -21,7 +21,7 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
     const scope = { projectId: server.keys.id, live: false };
     const docs = Array.from({ length: count }, (_, i) => ({ ...template, _id: `${prefix}${String(i).padStart(23, '0')}`, createdAt: at(i), updatedAt: at(i) }));
     for (let i = 0; i < docs.length; i += 500) {
-      await server.running.services.store.write(docs.slice(i, i + 500).map((doc) => (put(EVENTS, scope, doc))));
+      await server.running.gateway.adapters.store.write(docs.slice(i, i + 500).map((doc) => (put(EVENTS, scope, doc))));
     }
   }
 
@@ -44,7 +44,7 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
   /** The events' _ids in list order as the store holds them: createdAt, then _id. */
   async function storedOrder(order: 'asc' | 'desc'): Promise<string[]> {
     const scope = { projectId: server.keys.id, live: false };
-    const { docs } = await server.running.services.store.list(EVENTS, scope, { limit: 10_000, sortBy: 'createdAt', order });
+    const { docs } = await server.running.gateway.adapters.store.list(EVENTS, scope, { limit: 10_000, sortBy: 'createdAt', order });
     return docs.map((d) => d._id);
   }
 
@@ -52,7 +52,7 @@ describe.each(stores)('date cursors with tied timestamps on %s', (_name, config)
     const r = await server.request('POST', '/v1/events', { key: server.keys.testPk, body: { type: 'opened_app', userId: 'cursor-user' } });
     expect(r.status).toBe(200);
     const scope = { projectId: server.keys.id, live: false };
-    const template = (await server.running.services.store.list(EVENTS, scope, { limit: 1, sortBy: 'createdAt' })).docs[0];
+    const template = (await server.running.gateway.adapters.store.list(EVENTS, scope, { limit: 1, sortBy: 'createdAt' })).docs[0];
     await copiesOf(template, 1005, () => '2026-01-01T00:00:00.000Z', 'a');
     // Groups of 7 sharing a millisecond: with pages of 100, most boundaries fall inside a group.
     await copiesOf(template, 700, (i) => new Date(Date.UTC(2025, 11, 1) + Math.floor(i / 7)).toISOString(), 'b');

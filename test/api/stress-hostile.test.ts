@@ -80,7 +80,7 @@ describe('rate-limiter memory under refused device ids (item 5)', () => {
     // Keyed by the client address instead: the first is a 400, the rest share one bucket (429 or 400).
     expect(replies[0].status).toBe(400);
     expect(replies.every((r) => r.status === 400 || r.status === 429)).toBe(true);
-    const limiter = server.running.services.limiter as MemoryRateLimiter;
+    const limiter = server.running.gateway.adapters.limiter as MemoryRateLimiter;
     expect(limiter.size).toBeLessThanOrEqual(2);
   });
 

@@ -66,7 +66,7 @@ describe.each(stores)('bounded updates and /v1/search/users on %s', (_name, conf
   });
 
   test('past 20,000 candidates the nearest users are still returned', async () => {
-    const store = server.running.services.store;
+    const store = server.running.gateway.adapters.store;
     const scope = { projectId: server.keys.id, live: false };
     expect((await track('template', 30, 30)).status).toBe(200);
     const template = (await store.findOne(USERS, scope, { userId: 'template' }))!;

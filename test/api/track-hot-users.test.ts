@@ -53,14 +53,14 @@ describe.each(eachStore('hot users on one node'))('one node, %s: a user changed 
   const track = (userId: string, where: typeof INSIDE) => trackOn(server.url, server.keys.testPk, userId, where);
 
   test('a deleted user does not come back: the next update creates a new one', async () => {
-    const { kept } = server.running.services.track.hotUsers;
+    const { kept } = server.running.gateway.shared.track.hotUsers;
     // A new user is kept from its first update on, under its userId's key (though that update locked the device's).
     expect((await track('deleted-one', OUTSIDE)).events).toEqual([]);
-    expect(server.running.services.track.hotUsers.kept).toBe(kept + 1);
-    const { used } = server.running.services.track.hotUsers;
+    expect(server.running.gateway.shared.track.hotUsers.kept).toBe(kept + 1);
+    const { used } = server.running.gateway.shared.track.hotUsers;
     const first = await track('deleted-one', INSIDE);
     expect([first.status, first.events]).toEqual([200, ['user.entered_geofence']]);
-    expect(server.running.services.track.hotUsers).toMatchObject({ kept: kept + 1, used: used + 1 });
+    expect(server.running.gateway.shared.track.hotUsers).toMatchObject({ kept: kept + 1, used: used + 1 });
     expect((await server.request('DELETE', '/v1/users/deleted-one', { key: server.keys.testSk })).status).toBe(200);
 
     const again = await track('deleted-one', INSIDE);
@@ -82,7 +82,7 @@ describe.each(eachStore('hot users on one node'))('one node, %s: a user changed 
       headers: { authorization: server.keys.testPk, 'content-type': 'application/json' },
       body: JSON.stringify({ deviceId: 'shared-device', ...INSIDE, accuracy: 5, ...body }),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as { user: { _id: string; userId?: string; updatedAt: string } } }));
-    const stats = () => server.running.services.track.hotUsers;
+    const stats = () => server.running.gateway.shared.track.hotUsers;
     const bob = await device({ userId: 'bob' });
     expect(bob.status).toBe(200);
     // The device's newest user is bob, at the revision this node kept: both updates start from the copy.
@@ -172,7 +172,7 @@ describeWithPostgres('two gateway nodes on one PostgreSQL')('two nodes, one devi
     // Each node keeps the user from its first update there on (A from step 0, which created it; B from
     // step 1) and found its copy stale exactly when the other node had written since: A at steps 3, 5, 8
     // and 11 (fresh at 6), B at steps 4, 7 and 9 (fresh at 2 and 10).
-    const stats = [nodeA.running.services.track.hotUsers, nodeB.services.track.hotUsers];
+    const stats = [nodeA.running.gateway.shared.track.hotUsers, nodeB.gateway.shared.track.hotUsers];
     expect(stats).toEqual([{ kept: 1, used: 5, stale: 4 }, { kept: 1, used: 5, stale: 3 }]);
 
     // The store holds what the responses said: three entries and three exits, and the user outside.

@@ -23,7 +23,7 @@ afterAll(async () => {
 const HOUR = 3_600_000;
 
 async function runExpiry(at: Date): Promise<number> {
-  const trips = server.running.services.features.get('trips');
+  const trips = server.running.gateway.installed.features.get('trips');
   const job = trips?.jobs?.find((j) => j.job.name === 'trip-expiry')?.job;
   if (!job) throw new Error('the trips feature has no trip-expiry job');
   return job.run(at);

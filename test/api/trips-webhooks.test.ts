@@ -48,7 +48,7 @@ test('started (POST), updated and approaching (track), stopped (PATCH) and stopp
 
   // A second trip left to expire.
   const expiring = await server.request('POST', '/v1/trips', { key: keys.testPk, body: { externalId: 'left', userId: 'rider', status: 'started' } });
-  const job = server.running.services.features.get('trips')?.jobs?.find((j) => j.job.name === 'trip-expiry')?.job;
+  const job = server.running.gateway.installed.features.get('trips')?.jobs?.find((j) => j.job.name === 'trip-expiry')?.job;
   expect(await job?.run(new Date(Date.parse(expiring.body.trip.updatedAt) + 25 * 3_600_000))).toBe(1);
 
   await receiver.waitFor(() => delivered(path).length >= 6, 10_000, 'six trip events');

@@ -30,8 +30,8 @@ describe.each(eachStore('large-queue delete tests'))('deleting a webhook with a 
     const sk = server.keys.testSk;
     const pk = server.keys.testPk;
     const scope: Scope = { projectId: server.keys.id, live: false };
-    const { store } = server.running.services;
-    const runtime = webhooksOf(server.running.services)!;
+    const { store } = server.running.gateway.adapters;
+    const runtime = webhooksOf(server.running.gateway.installed)!;
     expect((await server.request('PUT', '/v1/geofences/venue/cafe', { key: sk, body: { description: 'Café', type: 'circle', coordinates: [CAFE.lng, CAFE.lat], radius: 100 } })).status).toBe(200);
     const hook = (await server.request('POST', '/v1/webhooks', { key: sk, body: { url: 'http://127.0.0.1:9/dead' } })).body.webhook;
     const kept = (await server.request('POST', '/v1/webhooks', { key: sk, body: { url: 'http://127.0.0.1:9/kept' } })).body.webhook;

@@ -128,7 +128,7 @@ test.each([
 test('an update that enters three geofences queues one row holding its user once; each of its requests carries it whole, dead letters too', async () => {
   const { keys, hook, path } = await setup({}, 3);
   const scope = { projectId: keys.id, live: false };
-  const store = server.running.services.store;
+  const store = server.running.gateway.adapters.store;
   const outbox = async (): Promise<OutboxRow[]> => (await store.list(OUTBOX, scope, { limit: 10, sortBy: 'createdAt', order: 'asc' })).docs;
   // The receiver asks the first request to come back in a second, so the queue can be seen meanwhile.
   receiver.script = [{ status: 503, headers: { 'retry-after': '1' } }];
@@ -177,7 +177,7 @@ test('an update that enters three geofences queues one row holding its user once
 test('a part of a queued row that dies becomes a dead letter, and the row goes on with its next part', async () => {
   const { keys, hook, path } = await setup({}, 3);
   const scope = { projectId: keys.id, live: false };
-  const store = server.running.services.store;
+  const store = server.running.gateway.adapters.store;
   receiver.script = [{ status: 200 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }];
   const events = await walkIn(keys.testPk, 'd1');
   await receiver.waitFor((rs) => at(path)(rs).length === 6, undefined, 'one delivery, four failures, one delivery');
@@ -192,7 +192,7 @@ test('a part of a queued row that dies becomes a dead letter, and the row goes o
 test('rows queued by an earlier version whose shared user is gone are sent with the user as stored now', async () => {
   const { keys, hook, path } = await setup({}, 2);
   const scope = { projectId: keys.id, live: false };
-  const store = server.running.services.store;
+  const store = server.running.gateway.adapters.store;
   await walkIn(keys.testPk, 'd1');
   await receiver.waitFor((rs) => at(path)(rs).length === 2, undefined, 'two deliveries');
   const [first] = at(path)(receiver.received);
@@ -231,7 +231,7 @@ test('rows queued before payloads were kept as text are sent byte for byte as th
   const sharedId = newObjectId(now);
   const [inline, shared] = [event(1), event(2)];
   // As the gateway stored them before: the payload as an object, the shared user as an object.
-  await server.running.services.store.write([
+  await server.running.gateway.adapters.store.write([
     put(SHARED_USERS, scope, { _id: sharedId, createdAt: iso, updatedAt: iso, user, expiresAt: new Date(now.getTime() + 86_400_000).toISOString() }),
     put(named(OUTBOX.name), scope, row({ event: inline, user })),
     put(named(OUTBOX.name), scope, row({ event: shared, user: null }, { sharedUser: sharedId })),
@@ -445,7 +445,7 @@ test('test and live environments have their own webhooks and events', async () =
 test('clean-up drops delivery-log entries after 7 days, shared payload users (of rows queued by earlier versions) after the maximum age and a day, and dead letters after 30', async () => {
   const { keys, hook } = await setup({}, 2);
   const scope = { projectId: keys.id, live: false };
-  const store = server.running.services.store;
+  const store = server.running.gateway.adapters.store;
   const sharedUsers = async (): Promise<unknown[]> => (await store.list(SHARED_USERS, scope, { limit: 10, sortBy: 'createdAt' })).docs;
   // A shared user as earlier versions wrote them, kept for the maximum age (a day here) and a day more.
   const now = new Date();
@@ -461,7 +461,7 @@ test('clean-up drops delivery-log entries after 7 days, shared payload users (of
   expect(await sharedUsers()).toHaveLength(1);
 
   // The clean-up job, run as its schedule would run it on later days (the maximum age here is a day).
-  const worker = webhooksOf(server.running.services)!.worker;
+  const worker = webhooksOf(server.running.gateway.installed)!.worker;
   const day = 24 * 3_600_000;
   await worker.purge(new Date(Date.now() + 1.5 * day));
   expect(await sharedUsers()).toHaveLength(1);

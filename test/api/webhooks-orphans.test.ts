@@ -57,7 +57,7 @@ async function track(url: string, key: string, deviceId: string, at: { lat: numb
 }
 
 function probe(runtime: WebhooksRuntime, running: RunningServer, scope: Scope) {
-  const { store } = running.services;
+  const { store } = running.gateway.adapters;
   return {
     /** The outbox rows of a webhook, any state. */
     rows: async (webhookId: string) => (await store.list(OUTBOX, scope, { equals: { webhookId }, sortBy: 'createdAt', limit: 100 })).docs,
@@ -79,10 +79,10 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
   test('rows written after the delete are swept by the clean-up job; the tombstone goes after its grace period and an empty sweep', async () => {
     const env = await setup(server);
     const { gone, kept, scope } = env;
-    const runtime = webhooksOf(server.running.services)!;
-    const { store } = server.running.services;
+    const runtime = webhooksOf(server.running.gateway.installed)!;
+    const { store } = server.running.gateway.adapters;
     const p = probe(runtime, server.running, scope);
-    const grace = TOMBSTONE_GRACE_MS + server.running.services.config.webhooks.cacheMs;
+    const grace = TOMBSTONE_GRACE_MS + server.running.gateway.config.webhooks.cacheMs;
 
     await track(server.url, env.keys.testPk, 'd1', AWAY);
     const [entry] = await track(server.url, env.keys.testPk, 'd1', CAFE);
@@ -149,7 +149,7 @@ describe.each(eachStore('webhook tombstone tests'))('rows of a deleted webhook o
 
   test('a removal cut off after parking the endpoint (a crash before the delete) silences the webhook for minutes, not days', async () => {
     const env = await setup(server);
-    const runtime = webhooksOf(server.running.services)!;
+    const runtime = webhooksOf(server.running.gateway.installed)!;
     const p = probe(runtime, server.running, env.scope);
     const before = Date.now();
     // remove()'s first step alone, as when the node dies right after it: the webhook stays.
@@ -184,7 +184,7 @@ describeWithPostgres()('rows of a deleted webhook written by another node', () =
     const env = await setup(nodeA);
     const { gone, kept, scope } = env;
     const urlB = nodeB.url;
-    const runtimeA = webhooksOf(nodeA.running.services)!;
+    const runtimeA = webhooksOf(nodeA.running.gateway.installed)!;
     const p = probe(runtimeA, nodeA.running, scope);
 
     // Node B learns of the geofence by change notification; its first event loads its list of webhooks.

@@ -30,7 +30,7 @@ describe.each(eachStore('webhook queue cap tests'))('a dead receiver on %s', (_n
       ...storeConfig(),
       webhooks: fastWebhooks({ pollMs: 0, maxQueued: CAP, disableAfterMs: 60_000, maxAttempts: 2, deadPayloadMaxBytes: 200 }),
     });
-    runtime = webhooksOf(server.running.services)!;
+    runtime = webhooksOf(server.running.gateway.installed)!;
   });
   afterAll(async () => {
     await server?.close();
@@ -58,7 +58,7 @@ describe.each(eachStore('webhook queue cap tests'))('a dead receiver on %s', (_n
   }
 
   const pendingOf = async (scope: Scope, webhookId: string) =>
-    (await server.running.services.store.list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1000 })).docs.length;
+    (await server.running.gateway.adapters.store.list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1000 })).docs.length;
   const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await runtime.metrics.render(Date.now()))?.[1] ?? 0);
 
   test('a webhook whose head request keeps failing is disabled, and stops queueing', async () => {
@@ -68,8 +68,8 @@ describe.each(eachStore('webhook queue cap tests'))('a dead receiver on %s', (_n
     // The head has failed once, as the worker records an attempt to a dead receiver, and waits for its
     // retry. Written here: this test runs first, before any sweep made the worker deliver, so no
     // attempt of the worker's races the test's clock.
-    const [row] = (await server.running.services.store.list(OUTBOX, scope, { equals: { webhookId: hook._id, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1 })).docs;
-    await server.running.services.store.write([put(OUTBOX, scope, { ...row, attempts: 1, lastError: 'connect ECONNREFUSED 127.0.0.1:9', nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString() })]);
+    const [row] = (await server.running.gateway.adapters.store.list(OUTBOX, scope, { equals: { webhookId: hook._id, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit: 1 })).docs;
+    await server.running.gateway.adapters.store.write([put(OUTBOX, scope, { ...row, attempts: 1, lastError: 'connect ECONNREFUSED 127.0.0.1:9', nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString() })]);
     const t0 = new Date();
     await runtime.caps.check(t0);
     expect((await server.request('GET', `/v1/webhooks/${hook._id}`, { key: keys.testSk })).body.webhook).toMatchObject({ enabled: true, status: 'active' });
@@ -131,7 +131,7 @@ describe.each(eachStore('webhook queue cap tests'))('a dead receiver on %s', (_n
     for (const letter of dead.body.deadLetters) {
       expect(letter).toMatchObject({ payload: null, payloadDropped: true, eventIds: [expect.any(String)] });
     }
-    const stored = await server.running.services.store.list(OUTBOX, scope, { equals: { webhookId: hook._id, state: 'dead' }, sortBy: 'createdAt', order: 'asc', limit: 10 });
+    const stored = await server.running.gateway.adapters.store.list(OUTBOX, scope, { equals: { webhookId: hook._id, state: 'dead' }, sortBy: 'createdAt', order: 'asc', limit: 10 });
     for (const row of stored.docs) expect(JSON.stringify(row).length).toBeLessThan(1000);
 
     receiver.fallback = { status: 200 };

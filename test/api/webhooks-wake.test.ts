@@ -61,7 +61,7 @@ describe.each(stores)('delivery wake-up on %s', (_name, schema) => {
   test('rows delivered by one wake are not sent again by the next, before their outcomes are written', async () => {
     const { key, sk, hookId, path, projectId } = await setup();
     const scope = { projectId, live: false };
-    const worker = webhooksOf(server.running.services)!.worker;
+    const worker = webhooksOf(server.running.gateway.installed)!.worker;
     await track(key, 'buffered-1', AWAY);
     const sent: string[] = [];
     // One event per update, each delivered by a drain of its own before the next update: the drains that
@@ -74,7 +74,7 @@ describe.each(stores)('delivery wake-up on %s', (_name, schema) => {
     await worker.idle();
     const got = receiver.received.filter((r) => r.path === path).map((r) => r.json.event._id as string);
     expect(got).toEqual(sent);
-    const pending = await server.running.services.store.list(OUTBOX, scope, { equals: { webhookId: hookId, state: 'pending' }, sortBy: 'createdAt', limit: 10 });
+    const pending = await server.running.gateway.adapters.store.list(OUTBOX, scope, { equals: { webhookId: hookId, state: 'pending' }, sortBy: 'createdAt', limit: 10 });
     expect(pending.docs).toEqual([]);
     const log = await server.request('GET', `/v1/webhooks/${hookId}/deliveries`, { key: sk });
     expect(log.body.deliveries.map((d: { outcome: string }) => d.outcome)).toEqual(sent.map(() => 'delivered'));
@@ -85,8 +85,8 @@ describe.each(stores)('delivery wake-up on %s', (_name, schema) => {
     const scope = { projectId, live: false };
     const until = new Date(Date.now() + 20_000).toISOString();
     const now = new Date().toISOString();
-    await server.running.services.store.write([put(ENDPOINT_LEASES, scope, { _id: hookId, createdAt: now, updatedAt: now, owner: 'node-dead', until })]);
-    const worker = webhooksOf(server.running.services)!.worker;
+    await server.running.gateway.adapters.store.write([put(ENDPOINT_LEASES, scope, { _id: hookId, createdAt: now, updatedAt: now, owner: 'node-dead', until })]);
+    const worker = webhooksOf(server.running.gateway.installed)!.worker;
     await track(key, 'lease-1', AWAY);
     await track(key, 'lease-1', CAFE);
     await worker.idle();

@@ -1,4 +1,4 @@
-// The CLI's store commands open everything a gateway opens (createServices: store, rate limiter, router,
+// The CLI's store commands open everything a gateway opens (createGateway: store, rate limiter, router,
 // features) and must close all of it, or the process stays up after printing its answer. With Redis as
 // the rate limiter an open client kept `waymark project list` alive (issue 34): here the compiled CLI
 // runs as a child process and must end by itself with exit code 0.

@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 function served(): string[] {
-  return server!.running.services.extracts.current().map((e) => `${e.name}:${e.manifest.import?.nodes}`);
+  return server!.running.gateway.adapters.extracts.current().map((e) => `${e.name}:${e.manifest.import?.nodes}`);
 }
 
 withFixtures('waymark data', () => {

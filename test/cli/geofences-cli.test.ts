@@ -49,8 +49,8 @@ function waymark(args: string[], extraEnv: Record<string, string> = {}): Promise
 async function withServer<T>(fn: (server: RunningServer, keys: { sk: string; pk: string; liveSk: string }) => Promise<T>): Promise<T> {
   const server = await startServer({ ...configFromEnv({}), port: 0, host: '127.0.0.1', dataDir: DATA, logRequests: false, rateLimitScale: 0, jobIntervalMs: 0 }, silentLogger());
   try {
-    const [project] = await server.services.store.projects.list();
-    const [pk, , sk, liveSk] = (await server.services.projects.rotateKeys(project._id)).map((k) => k.key);
+    const [project] = await server.gateway.adapters.store.projects.list();
+    const [pk, , sk, liveSk] = (await server.gateway.shared.projects.rotateKeys(project._id)).map((k) => k.key);
     return await fn(server, { sk, pk, liveSk });
   } finally {
     await server.close();
@@ -174,7 +174,7 @@ describe('geofences import --url (through a running gateway)', () => {
 
   beforeAll(async () => {
     gateway = await startServer({ ...configFromEnv({}), port: 0, host: '127.0.0.1', dataDir: gatewayDir, logRequests: false, rateLimitScale: 0, jobIntervalMs: 0 }, silentLogger());
-    const created = await gateway.services.projects.create('remote');
+    const created = await gateway.gateway.shared.projects.create('remote');
     pk = created.keys.find((k) => !k.record.live && k.record.kind === 'publishable')?.key ?? '';
     sk = created.keys.find((k) => !k.record.live && k.record.kind === 'secret')?.key ?? '';
   });

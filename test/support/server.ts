@@ -99,15 +99,15 @@ async function openApiText(url: string): Promise<string> {
 
 async function speakTo(running: RunningServer, dataDir: string): Promise<TestServer> {
   const newProject = async (name: string): Promise<ProjectKeys> => {
-    const created = await running.services.projects.create(name);
+    const created = await running.gateway.shared.projects.create(name);
     const [testPk, livePk, testSk, liveSk] = created.keys.map((k) => k.key);
     return { id: created.id, testPk, livePk, testSk, liveSk };
   };
-  const existing = await running.services.store.projects.list();
+  const existing = await running.gateway.adapters.store.projects.list();
   // Reusing a data directory (restart tests) keeps its project; keys are then re-issued for the test.
   const keys = existing.length
     ? await (async () => {
-        const issued = await running.services.projects.rotateKeys(existing[0]._id);
+        const issued = await running.gateway.shared.projects.rotateKeys(existing[0]._id);
         const [testPk, livePk, testSk, liveSk] = issued.map((k) => k.key);
         return { id: existing[0]._id, testPk, livePk, testSk, liveSk };
       })()

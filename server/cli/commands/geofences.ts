@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Scope } from '../../../ports/store';
-import type { Services } from '../../app';
+import type { StoreCommandParts } from '../store-commands';
 import { geofenceImportOf, type GeofenceImportRuntime } from '../../features/geofence-import/geofence-import-feature';
 import type { ImportReport } from '../../features/geofence-import/import-service';
 import type { SyncRunRecord } from '../../features/geofence-import/sync-store';
@@ -130,7 +130,7 @@ async function remoteImport(args: ParsedArgs, file: string, url: string, out: Cl
   return printImport(out, reply.import, file, seconds, `the ${reply.import.environment} environment at ${endpoint.origin}`);
 }
 
-async function importCommand(s: Services, runtime: GeofenceImportRuntime, args: ParsedArgs, out: CliOutput): Promise<number> {
+async function importCommand(s: StoreCommandParts, runtime: GeofenceImportRuntime, args: ParsedArgs, out: CliOutput): Promise<number> {
   const file = args.words[2];
   if (!file) throw new UsageError(`geofences import needs a FILE (or - for standard input)\n${GEOFENCES_USAGE}`);
   const url = flag(args, 'url');
@@ -202,7 +202,7 @@ function setBody(args: ParsedArgs): Record<string, unknown> {
   return body;
 }
 
-async function syncCommand(s: Services, runtime: GeofenceImportRuntime, args: ParsedArgs, out: CliOutput): Promise<number> {
+async function syncCommand(s: StoreCommandParts, runtime: GeofenceImportRuntime, args: ParsedArgs, out: CliOutput): Promise<number> {
   const { settings, runner, syncStore } = runtime;
   const sub = args.words[2];
   switch (sub) {
@@ -263,8 +263,8 @@ async function syncCommand(s: Services, runtime: GeofenceImportRuntime, args: Pa
   }
 }
 
-export async function geofencesCommand(s: Services, args: ParsedArgs, out: CliOutput): Promise<number> {
-  const runtime = geofenceImportOf(s);
+export async function geofencesCommand(s: StoreCommandParts, args: ParsedArgs, out: CliOutput): Promise<number> {
+  const runtime = geofenceImportOf(s.installed);
   if (!runtime) throw new UsageError('The geofence import feature is not installed in this build');
   try {
     if (args.words[1] === 'import') return await importCommand(s, runtime, args, out);

@@ -1,5 +1,5 @@
 // waymark project create|list|keys|rotate-keys|settings
-import type { Services } from '../../app';
+import type { StoreCommandParts } from '../store-commands';
 import type { IssuedKey } from '../../http/api-keys';
 import { keyLabel } from '../../http/api-keys';
 import { readSettingsPatch } from '../../../core/input/project-settings';
@@ -25,7 +25,7 @@ export function printIssuedKeys(out: CliOutput, keys: IssuedKey[]): void {
  * else the one named "default" (the one the first `serve` makes). Several projects and none of them
  * "default" is a usage error: guessing would let a command change the wrong project.
  */
-export async function resolveProject(s: Services, args: ParsedArgs): Promise<{ _id: string; name: string }> {
+export async function resolveProject(s: StoreCommandParts, args: ParsedArgs): Promise<{ _id: string; name: string }> {
   const wanted = flag(args, 'project');
   if (wanted !== undefined) {
     if (wanted === 'true') throw new UsageError('--project needs an id or a name');
@@ -57,7 +57,7 @@ async function confirmed(args: ParsedArgs, what: string, question: string): Prom
   }
 }
 
-export async function projectCommand(s: Services, args: ParsedArgs, out: CliOutput): Promise<number> {
+export async function projectCommand(s: StoreCommandParts, args: ParsedArgs, out: CliOutput): Promise<number> {
   const sub = args.words[1];
   switch (sub) {
     case 'create': {

@@ -2,7 +2,7 @@
 // The same operations as /v1/webhooks, straight on the data directory. A running gateway sees CLI
 // edits after its webhook cache period (WAYMARK_WEBHOOK_CACHE_MS, 5 s by default).
 import type { Scope } from '../../../ports/store';
-import type { Services } from '../../app';
+import type { StoreCommandParts } from '../store-commands';
 import { webhooksOf } from '../../features/webhooks/webhooks-feature';
 import { publicDeadLetter, publicDelivery, publicWebhook, type WebhookDoc } from '../../features/webhooks/webhook-docs';
 import { readWebhookFields } from '../../features/webhooks/webhook-input';
@@ -26,7 +26,7 @@ waymark webhooks redeliver ID --dead-letters [--ids ROW,…] ${COMMON}
 waymark webhooks redeliver ID --events EVENT,… | --since ISO [--until ISO] [--limit N] ${COMMON}
   (--env defaults to test; --live is short for --env live)`;
 
-async function resolveScope(s: Services, args: ParsedArgs): Promise<Scope> {
+async function resolveScope(s: StoreCommandParts, args: ParsedArgs): Promise<Scope> {
   const project = await resolveProject(s, args);
   return { projectId: project._id, live: environmentFlag(args) === 'live' };
 }
@@ -54,8 +54,8 @@ function requireId(args: ParsedArgs): string {
   return id;
 }
 
-export async function webhooksCommand(s: Services, args: ParsedArgs, out: CliOutput): Promise<number> {
-  const runtime = webhooksOf(s);
+export async function webhooksCommand(s: StoreCommandParts, args: ParsedArgs, out: CliOutput): Promise<number> {
+  const runtime = webhooksOf(s.installed);
   if (!runtime) throw new UsageError('The webhooks feature is not installed in this build');
   const { service } = runtime;
   const sub = args.words[1];

@@ -9,10 +9,10 @@ import { BeaconsTrackStep } from './beacons-track-step';
 
 export const beaconsFeature: Feature<{ store: Store }> = {
   name: 'beacons',
-  setup(services) {
-    const directory = new BeaconDirectory(services.store);
+  setup(context) {
+    const directory = new BeaconDirectory(context.store);
     return {
-      routes: beaconRoutes(services.store, directory),
+      routes: beaconRoutes(context.store, directory),
       trackSteps: [new BeaconsTrackStep(directory)],
     };
   },

@@ -27,8 +27,8 @@ const LIST = paramSpec('query', {
   afterId: AFTER_ID,
 });
 
-export function eventRoutes(services: { store: Store; outbox: EventOutbox }): Route[] {
-  const { store } = services;
+export function eventRoutes(context: { store: Store; outbox: EventOutbox }): Route[] {
+  const { store } = context;
   const rate = { name: 'events', perSecond: 10 };
   return [
     {
@@ -97,7 +97,7 @@ export function eventRoutes(services: { store: Store; outbox: EventOutbox }): Ro
         if (duration !== undefined) event.duration = duration;
         if (installId !== undefined) event.installId = installId;
         // Conversions reach webhooks like track's events: outbox rows in the same write.
-        const outbox = await services.outbox.opsFor(scope, [event], user ? publicView(user) : null, now);
+        const outbox = await context.outbox.opsFor(scope, [event], user ? publicView(user) : null, now);
         await store.write([put(EVENTS, scope, event), ...outbox]);
         return { body: { event: publicEvent(event) } };
       },

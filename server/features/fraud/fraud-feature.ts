@@ -10,10 +10,10 @@ import { FraudTrackStep } from './fraud-track-step';
 
 export const fraudFeature: Feature<{ store: Store; ipLocator: IpLocator; logger: Logger }> = {
   name: 'fraud',
-  setup(services) {
+  setup(context) {
     return {
-      routes: fraudRoutes(services.store),
-      trackSteps: [new FraudTrackStep(services.ipLocator, services.logger)],
+      routes: fraudRoutes(context.store),
+      trackSteps: [new FraudTrackStep(context.ipLocator, context.logger)],
     };
   },
 };

@@ -7,7 +7,7 @@ import { ipGeocodeRoutes } from './ip-geocode-routes';
 
 export const ipGeocodeFeature: Feature<{ ipLocator: IpLocator; timeZones: TimeZoneLookup }> = {
   name: 'ip-geocode',
-  setup(services) {
-    return { routes: ipGeocodeRoutes(services.ipLocator, services.timeZones) };
+  setup(context) {
+    return { routes: ipGeocodeRoutes(context.ipLocator, context.timeZones) };
   },
 };

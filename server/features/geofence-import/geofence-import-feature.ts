@@ -49,9 +49,9 @@ interface GeofenceImportNeeds {
 export const geofenceImportFeature: Feature<GeofenceImportNeeds> = {
   name: 'geofence-import',
   collections: SYNC_COLLECTIONS,
-  setup(services) {
-    const { store, config, logger, geofences, projects, mailer } = services;
-    const { guard, sources } = services.geofenceSources;
+  setup(context) {
+    const { store, config, logger, geofences, projects, mailer } = context;
+    const { guard, sources } = context.geofenceSources;
     const c = config.geofenceImport;
     const importer = new GeofenceImporter(store, geofences, c.maxRows);
     const syncStore = new SyncStore(store);

@@ -1,6 +1,6 @@
 // Places as a gateway feature: GET /v1/search/places, the places step of track, geofences made from a
 // placeId (their geometry at write time, and again after every reload of the places). The places
-// themselves (services.places) come from the composition root, since context, SDK region sync and
+// themselves (context.places) come from the composition root, since context, SDK region sync and
 // geofences read them too. Listed before trips and webhooks so place events are delivered.
 import type { Feature } from '../../feature';
 import type { Store } from '../../../ports/store';
@@ -14,8 +14,8 @@ import { searchPlacesRoutes } from './search-places-routes';
 
 export const placesFeature: Feature<{ places: PlacesService; geofences: Geofences; store: Store; logger: Logger }> = {
   name: 'places',
-  setup(services) {
-    const { places, geofences, store, logger } = services;
+  setup(context) {
+    const { places, geofences, store, logger } = context;
     geofences.placeShape = (placeId) => {
       const place = places.get(placeId, new Date());
       return place ? placeGeofenceShape(place) : undefined;

@@ -1,6 +1,6 @@
 // Regions as a gateway feature: GET /v1/context and the regions step of track. Listed before trips and
 // webhooks in features.ts, so region events are in the update when those steps run (webhooks deliver
-// them). The Regions adapter comes from the composition root (services.regions); this feature adds the
+// them). The Regions adapter comes from the composition root (context.regions); this feature adds the
 // watch that reloads boundaries imported while the gateway runs.
 import type { Feature } from '../../feature';
 import type { GatewayConfig } from '../../config';
@@ -19,13 +19,13 @@ interface RegionsNeeds {
 
 export const regionsFeature: Feature<RegionsNeeds> = {
   name: 'regions',
-  setup(services) {
-    const regions = new CurrentRegions(services.regions, {
-      dataDir: services.config.dataDir,
-      reloadCheckMs: services.config.regions.reloadCheckMs,
+  setup(context) {
+    const regions = new CurrentRegions(context.regions, {
+      dataDir: context.config.dataDir,
+      reloadCheckMs: context.config.regions.reloadCheckMs,
     });
     return {
-      routes: contextRoutes(services.geofences, regions, services.places),
+      routes: contextRoutes(context.geofences, regions, context.places),
       trackSteps: [new RegionsTrackStep(regions)],
     };
   },

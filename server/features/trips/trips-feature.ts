@@ -24,16 +24,16 @@ interface TripsNeeds {
 
 export const tripsFeature: Feature<TripsNeeds> = {
   name: 'trips',
-  setup(services) {
+  setup(context) {
     // Events of PATCH, create-with-status and expiry reach webhooks through the same outbox as track's.
     const trips = new TripService(
-      services.store, services.geofences, services.router, services.projects, services.logger,
-      (scope, events, user) => services.outbox.opsFor(scope, events, user),
+      context.store, context.geofences, context.router, context.projects, context.logger,
+      (scope, events, user) => context.outbox.opsFor(scope, events, user),
     );
     return {
       routes: tripRoutes(trips),
       trackSteps: [new TripTrackStep(trips)],
-      jobs: [{ periodMs: services.config.jobIntervalMs, job: { name: 'trip-expiry', run: (now) => trips.expireDue(now) } }],
+      jobs: [{ periodMs: context.config.jobIntervalMs, job: { name: 'trip-expiry', run: (now) => trips.expireDue(now) } }],
     };
   },
 };

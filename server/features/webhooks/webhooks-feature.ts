@@ -74,8 +74,8 @@ function eventOutbox(service: WebhookService): EventOutbox {
 export const webhooksFeature: Feature<{ store: Store; config: Pick<GatewayConfig, 'webhooks'>; logger: Logger }> = {
   name: 'webhooks',
   collections: WEBHOOK_COLLECTIONS,
-  setup(services) {
-    const { store, config, logger } = services;
+  setup(context) {
+    const { store, config, logger } = context;
     const c = config.webhooks;
     const directory = new WebhookDirectory(store, c.cacheMs);
     const metrics = new WebhookMetrics(store, directory);
