@@ -39,6 +39,8 @@ export interface ModeGraphInput {
   turnCosts: TurnCostSpec | null;
   /** Per segment, 1 when its access is restricted for the mode (OSRM's `restricted` roads). */
   restricted?: Uint8Array;
+  /** Per segment direction (code), the routability rate in percent (ModeGraph.ratePercent); absent: 100. */
+  ratePercent?: Uint8Array;
   /** Vertices the mode cannot pass (barriers): no turn through them. */
   blockedVertices?: ReadonlySet<number>;
   /** Per segment, 1 when a route may not start or end on it (marked NO_START in `segmentMain`). */
@@ -61,9 +63,10 @@ export interface ModeGraphInput {
 }
 
 /** Whether every turn of the mode costs nothing and none is forbidden: then the graph is node-based. */
-export function turnsAreFree(input: Pick<ModeGraphInput, 'turnCosts' | 'restrictions' | 'obstacles' | 'restricted'>): boolean {
+export function turnsAreFree(input: Pick<ModeGraphInput, 'turnCosts' | 'restrictions' | 'obstacles' | 'restricted' | 'ratePercent'>): boolean {
   return input.turnCosts === null && input.restrictions.length === 0 && (input.obstacles === undefined || input.obstacles.vertex.length === 0)
-    && (input.restricted === undefined || input.restricted.every((r) => r === 0));
+    && (input.restricted === undefined || input.restricted.every((r) => r === 0))
+    && (input.ratePercent === undefined || input.ratePercent.every((r) => r === 100));
 }
 
 /**
@@ -194,6 +197,9 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
   const seconds: number[] = [];
   const distance: number[] = [];
   const restricted = input.restricted;
+  // The routing weight of crossing code d: its seconds over its rate (OSRM's routability weight).
+  const rates = input.ratePercent;
+  const weightOfCrossing = rates === undefined ? weightOf : (d: number) => (weightOf(d) * 100) / rates[d];
   for (let c = 0; c < codes; c++) {
     // Counted in segment directions; the caller throttles (a large region's turns take a minute).
     if ((c & 16383) === 0) input.onProgress?.('turns', c, codes);
@@ -219,7 +225,9 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
       const modeChange = ((n.segmentFlags[c >> 1] ^ n.segmentFlags[d >> 1]) & SEGMENT_FERRY) !== 0;
       const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], turningBack, modeChange) + obstacleSeconds(c, d, v);
       seconds.push(travel);
-      weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? weightOf(d) + RESTRICTED_ENTRY_SECONDS : travel);
+      const crossing = weightOfCrossing(d);
+      weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? crossing + RESTRICTED_ENTRY_SECONDS
+        : rates === undefined ? travel : travel - weightOf(d) + crossing);
       distance.push(n.segmentLength[d >> 1]);
     }
   }
@@ -250,7 +258,7 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
   return {
     kind: 'edge',
     vertexCount, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy,
-    duplicateOf: Uint32Array.from(duplicateOf),
+    duplicateOf: Uint32Array.from(duplicateOf), ...(rates === undefined ? {} : { ratePercent: rates }),
   };
 }
 

@@ -159,23 +159,30 @@ export class ModeRouter {
   }
 
   /**
-   * The snaps a route may start or end at, best first: the nearest startable segment of the large part,
-   * and, when a small part's segment is nearer, that one after it (OSRM routes from both and keeps what
-   * connects).
+   * The snaps a route may start or end at, best first: the nearest place on a startable segment (with
+   * every segment there, `Snap.ties`) when the large part is among them, else the nearest place of the
+   * large part and that nearer place after it (OSRM snaps to the large part unless every point is on the
+   * same small one; trying the nearer place when the large part connects nothing covers that).
    */
   snapCandidates(point: LngLat, radius: number, avoidMask = 0): Snap[] {
     // Only start points, as OSRM snaps: a point near nothing but ferries or private service roads is off the network.
-    const nearest = this.index.nearest(point[0], point[1], radius, (s) => this.startable(s, avoidMask));
+    const nearest = this.index.nearestPlace(point[0], point[1], radius, (s) => this.startable(s, avoidMask));
     if (nearest === null) return [];
-    if (!this.bigComponent || (this.mode.segmentMain[nearest.segment] & MAIN_PART) !== 0) return [nearest];
-    const main = this.index.nearest(point[0], point[1], radius, (s) => (this.mode.segmentMain[s] & MAIN_PART) !== 0 && this.startable(s, avoidMask));
+    if (!this.bigComponent || positions(nearest).some((p) => (this.mode.segmentMain[p.segment] & MAIN_PART) !== 0)) return [nearest];
+    const main = this.index.nearestPlace(point[0], point[1], radius, (s) => (this.mode.segmentMain[s] & MAIN_PART) !== 0 && this.startable(s, avoidMask));
     return main === null ? [nearest] : [main, nearest];
+  }
+
+  /** The position of a snapped point on segment s: its own, or the tie on s (a point at a junction is on every road there). */
+  private on(snap: Snap, s: number): Snap {
+    return snap.segment === s || snap.ties === undefined ? snap : (snap.ties.find((t) => t.segment === s) ?? snap);
   }
 
   /** Share of the segment behind the snapped point in the direction of code c. */
   private travelled(snap: Snap, c: number): number {
-    const len = this.network.segmentLength[snap.segment];
-    const f = len > 0 ? snap.along / len : 0;
+    const at = this.on(snap, c >> 1);
+    const len = this.network.segmentLength[at.segment];
+    const f = len > 0 ? at.along / len : 0;
     return (c & 1) === 0 ? f : 1 - f;
   }
 
@@ -188,41 +195,56 @@ export class ModeRouter {
     return (c & 1) === 0 ? this.mode.segmentForward[c >> 1] : this.mode.segmentBackward[c >> 1];
   }
 
+  /** Routing weight per travel second on code c: over 1 where a rate penalty applies (ModeGraph.ratePercent). */
+  private weightPerSecond(c: number): number {
+    const rates = this.mode.ratePercent;
+    return rates === undefined ? 1 : 100 / rates[c];
+  }
+
   /** The segment direction an arc of a path enters: a turn's next segment (a copy's original), or (node-based) the arc's own. */
   private arcCode(a: number): number {
     return this.nodeBased ? a : this.codeOf(this.mode.arcHead[a]);
   }
 
-  /** Seeds leaving a snapped point: at the end of its segment's open directions (option = code). */
+  /** Seeds leaving a snapped point: at the end of its segments' open directions (option = code). */
   sourceSeeds(snap: Snap, heading?: number): SearchSeed[] {
-    const s = snap.segment;
-    const len = this.network.segmentLength[s];
     const seeds: SearchSeed[] = [];
-    for (const c of [2 * s, 2 * s + 1]) {
-      const secs = this.seconds(c);
-      if (secs < 0) continue;
-      const left = 1 - this.travelled(snap, c);
-      // Edge-based the search starts on c itself; node-based, at the vertex c leads to.
-      const vertex = this.nodeBased ? this.mode.arcHead[c] : c;
-      seeds.push({ vertex, cost: secs * left, metres: len * left, seconds: secs * left, option: c });
+    for (const at of positions(snap)) {
+      const s = at.segment;
+      const len = this.network.segmentLength[s];
+      for (const c of [2 * s, 2 * s + 1]) {
+        const secs = this.seconds(c);
+        if (secs < 0) continue;
+        const left = 1 - this.travelled(at, c);
+        // Edge-based the search starts on c itself; node-based, at the vertex c leads to.
+        const vertex = this.nodeBased ? this.mode.arcHead[c] : c;
+        seeds.push({ vertex, cost: secs * left * this.weightPerSecond(c), metres: len * left, seconds: secs * left, option: c });
+      }
     }
-    if (heading !== undefined && seeds.length === 2) {
+    if (heading !== undefined && seeds.length > 1) {
       const off = (b: number) => Math.abs(((b - heading + 540) % 360) - 180);
-      const keep = seeds.filter((seed) => off((seed.option & 1) === 0 ? snap.bearing : (snap.bearing + 180) % 360) <= 90);
+      const bearing = (c: number) => this.on(snap, c >> 1).bearing;
+      const keep = seeds.filter((seed) => off((seed.option & 1) === 0 ? bearing(seed.option) : (bearing(seed.option) + 180) % 360) <= 90);
       if (keep.length > 0) return keep;
     }
     return seeds;
   }
 
-  /** Seeds arriving at a snapped point: every turn onto its segment's open directions (option = code). */
+  /** Seeds arriving at a snapped point: every turn onto its segments' open directions (option = code). */
   targetSeeds(snap: Snap): SearchSeed[] {
+    const seeds: SearchSeed[] = [];
+    for (const at of positions(snap)) this.targetSeedsOn(at, seeds);
+    return seeds;
+  }
+
+  private targetSeedsOn(snap: Snap, seeds: SearchSeed[]): void {
     const s = snap.segment;
     const len = this.network.segmentLength[s];
-    const seeds: SearchSeed[] = [];
     for (const c of [2 * s, 2 * s + 1]) {
       const secs = this.seconds(c);
       if (secs < 0) continue;
       const share = this.travelled(snap, c);
+      const crossing = secs * this.weightPerSecond(c);
       if (this.nodeBased) {
         // Reached at the vertex c starts from, whatever road led there (turns are free).
         seeds.push({ vertex: this.mode.arcTail[c], cost: secs * share, metres: len * share, seconds: secs * share, option: c });
@@ -232,27 +254,27 @@ export class ModeRouter {
         for (let i = this.inFirst[v]; i < this.inFirst[v + 1]; i++) {
           const a = this.inArc[i];
           // The turn's own cost is the arc's weight beyond the segment's (its time, the arc's travel seconds beyond).
-          const turn = this.mode.arcWeight[a] - secs;
+          const turn = this.mode.arcWeight[a] - crossing;
           const turnTime = this.mode.arcSeconds[a] - secs;
-          seeds.push({ vertex: this.mode.arcTail[a], cost: turn + secs * share, metres: len * share, seconds: turnTime + secs * share, option: c });
+          seeds.push({ vertex: this.mode.arcTail[a], cost: turn + crossing * share, metres: len * share, seconds: turnTime + secs * share, option: c });
         }
       }
     }
-    return seeds;
   }
 
-  /** Both points on one segment, going the open way from one to the other. */
+  /** Both points on one segment (a position of each), going the open way from one to the other. */
   private direct(from: Snap, to: Snap, sources: SearchSeed[]): SearchResult | null {
-    if (from.segment !== to.segment) return null;
-    const len = this.network.segmentLength[from.segment];
-    if (len <= 0) return null;
     let best: SearchResult | null = null;
     for (const seed of sources) {
       const c = seed.option;
+      if (this.on(to, c >> 1).segment !== c >> 1) continue;
+      const len = this.network.segmentLength[c >> 1];
+      if (len <= 0) continue;
       const ahead = this.travelled(to, c) - this.travelled(from, c);
       if (ahead < 0) continue;
-      const cost = this.seconds(c) * ahead;
-      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, seconds: cost, sourceOption: c, targetOption: c, arcs: [] };
+      const seconds = this.seconds(c) * ahead;
+      const cost = seconds * this.weightPerSecond(c);
+      if (best === null || cost < best.cost) best = { cost, metres: len * ahead, seconds, sourceOption: c, targetOption: c, arcs: [] };
     }
     return best;
   }
@@ -282,7 +304,7 @@ export class ModeRouter {
   /** The pieces of a leg from a search result. */
   pieces(from: Snap, to: Snap, r: SearchResult): Piece[] {
     const piece = (c: number, startShare: number, endShare: number) => this.piece(c, startShare, endShare);
-    if (r.arcs.length === 0 && r.sourceOption === r.targetOption && from.segment === to.segment && this.travelled(to, r.targetOption) >= this.travelled(from, r.sourceOption)) {
+    if (r.arcs.length === 0 && r.sourceOption === r.targetOption && this.travelled(to, r.targetOption) >= this.travelled(from, r.sourceOption)) {
       return [piece(r.sourceOption, this.travelled(from, r.sourceOption), this.travelled(to, r.targetOption))];
     }
     const out: Piece[] = [piece(r.sourceOption, this.travelled(from, r.sourceOption), 1)];
@@ -485,7 +507,7 @@ export class ModeRouter {
     const directMetres = new Float64Array(S * T).fill(Infinity);
     for (let i = 0; i < S; i++) {
       for (let j = 0; j < T; j++) {
-        if (sources[i].segment !== targets[j].segment) continue;
+        if (!positions(sources[i]).some((p) => this.on(targets[j], p.segment).segment === p.segment)) continue;
         const d = this.direct(sources[i], targets[j], sourceSeeds[i]);
         if (d) {
           directCost[i * T + j] = d.cost;
@@ -610,6 +632,11 @@ export class ModeRouter {
     });
     return lines;
   }
+}
+
+/** The positions a snapped point stands for: its own and its ties' (one per segment). */
+function positions(snap: Snap): Snap[] {
+  return snap.ties === undefined ? [snap] : [snap, ...snap.ties];
 }
 
 /** The open arcs grouped by `key` (their tail or head), CSR; closed arcs (negative weight: a node-based graph's closed segment directions) are in no list. */

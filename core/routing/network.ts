@@ -88,6 +88,12 @@ export interface ModeGraph {
    * ways (via-way-restrictions.ts): the code each copies. Empty (or absent in older files) without any.
    */
   duplicateOf?: Uint32Array;
+  /**
+   * Per segment direction (code), the share of its speed in percent that its routing weight counts with
+   * (OSRM's routability rate penalties: 50 on an alley weighs its seconds twice); absent when 100 everywhere.
+   * Arc weights hold it already; the router reads it for the part of a segment at a route's ends.
+   */
+  ratePercent?: Uint8Array;
 }
 
 /** Road classes (`wayClass`), for maneuvers and summaries. */

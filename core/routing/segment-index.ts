@@ -2,10 +2,17 @@
 // is listed in each cell its bounding box touches), searched in growing rings of cells until no
 // unvisited cell can hold anything closer. Distances are metres in a local equirectangular plane,
 // exact enough within the snap radius.
+import { FixedProjection, type FixedPlace } from './fixed-mercator';
 import type { Network } from './network';
 
 const CELL_DEG = 0.005;
 const M_PER_DEG = 111_320;
+/**
+ * How much nearer than the planar nearest OSRM's rounding can put another piece: its fixed point moves a
+ * point by up to about 7 cm per coordinate, and Web Mercator's scale drifts from the local plane's by about
+ * 1e-4 of the distance per kilometre; pieces within this margin (and a thousandth) are ranked OSRM's way.
+ */
+const PLACE_MARGIN_M = 0.5;
 
 export interface Snap {
   segment: number;
@@ -17,6 +24,11 @@ export interface Snap {
   distance: number;
   /** Bearing (degrees clockwise from north) of the segment's piece at the snapped point, in segment order. */
   bearing: number;
+  /**
+   * Other segments whose nearest point is this same place (`nearestPlace`), one snap each: a point nearest
+   * a junction is on every road there, and a route may leave or reach it along whichever serves best.
+   */
+  ties?: Snap[];
 }
 
 export class SegmentIndex {
@@ -132,6 +144,52 @@ export class SegmentIndex {
       }
     }
     return best < 0 ? null : this.project(best, lon, lat, kx, ky);
+  }
+
+  /**
+   * The nearest place on a segment `accept` allows within `maxMetres`, as OSRM snaps (fixed-mercator.ts):
+   * the segment OSRM ranks nearest, with every other allowed segment whose nearest point rounds to the same
+   * place as its `ties`; null when none. Pieces the planar search finds within a few decimetres of the
+   * nearest are ranked OSRM's way, which only decides between near-equal ones.
+   */
+  nearestPlace(lon: number, lat: number, maxMetres: number, accept: (segment: number) => boolean): Snap | null {
+    const planar = this.nearest(lon, lat, maxMetres, accept);
+    if (planar === null) return null;
+    const reach = planar.distance * 1.001 + PLACE_MARGIN_M;
+    const kx = Math.cos(lat * Math.PI / 180) * M_PER_DEG;
+    const ky = M_PER_DEG;
+    const c0 = this.col(lon - reach / kx), c1 = this.col(lon + reach / kx);
+    const r0 = this.row(lat - reach / ky), r1 = this.row(lat + reach / ky);
+    const fixed = new FixedProjection(lon, lat);
+    const { pointLon, pointLat } = this.n;
+    const near: Array<{ piece: number; distance: number; place: FixedPlace }> = [];
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const cell = r * this.cols + c;
+        for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
+          const p = this.cellItems[i];
+          // Once per piece: in the first of its cells this scan visits.
+          const pr = Math.min(this.row(pointLat[p] / 1e7), this.row(pointLat[p + 1] / 1e7));
+          const pc = Math.min(this.col(pointLon[p] / 1e7), this.col(pointLon[p + 1] / 1e7));
+          if (r !== Math.max(r0, pr) || c !== Math.max(c0, pc)) continue;
+          const distance = this.distanceTo(p, lon, lat, kx, ky);
+          if (distance > reach || !accept(this.pieceSegment[p])) continue;
+          near.push({ piece: p, distance, place: fixed.place(pointLon[p], pointLat[p], pointLon[p + 1], pointLat[p + 1]) });
+        }
+      }
+    }
+    // OSRM's order; between equal squared distances, the planar one.
+    near.sort((a, b) => a.place.squared - b.place.squared || a.distance - b.distance);
+    const best = near[0].place;
+    const segments = new Set<number>();
+    const snaps: Snap[] = [];
+    for (const { piece, place } of near) {
+      if (place.x !== best.x || place.y !== best.y || segments.has(this.pieceSegment[piece])) continue;
+      segments.add(this.pieceSegment[piece]);
+      snaps.push(this.project(piece, lon, lat, kx, ky));
+    }
+    const [first, ...ties] = snaps;
+    return ties.length > 0 ? { ...first, ties } : first;
   }
 
   /**

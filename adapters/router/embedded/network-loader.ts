@@ -73,6 +73,7 @@ function modeGraphOf({ meta, arrays }: DecodedArrays, file: string): ModeGraph {
     // Files written before arcSeconds existed had no routing penalties: their weights are the times.
     arcWeight: a.arcWeight, arcDistance: a.arcDistance, arcSeconds: a.arcSeconds ?? a.arcWeight, segmentForward: a.segmentForward,
     segmentBackward: a.segmentBackward, segmentMain: a.segmentMain, hierarchy, duplicateOf: a.duplicateOf as Uint32Array | undefined,
+    ratePercent: a.ratePercent !== undefined && a.ratePercent.length > 0 ? (a.ratePercent as Uint8Array) : undefined,
   };
 }
 

@@ -34,6 +34,7 @@ export function writeModeGraph(dir: string, mode: string, g: ModeGraph): number 
     arcTail: g.arcTail, arcHead: g.arcHead, arcWeight: g.arcWeight, arcDistance: g.arcDistance, arcSeconds: g.arcSeconds,
     segmentForward: g.segmentForward, segmentBackward: g.segmentBackward, segmentMain: g.segmentMain,
     duplicateOf: g.duplicateOf ?? new Uint32Array(0),
+    ...(g.ratePercent ? { ratePercent: g.ratePercent } : {}),
     rank: h.rank, childA: h.childA, childB: h.childB,
     fFirst: h.forward.first, fOther: h.forward.other, fWeight: h.forward.weight, fDistance: h.forward.distance, fEdge: h.forward.edge,
     bFirst: h.backward.first, bOther: h.backward.other, bWeight: h.backward.weight, bDistance: h.backward.distance, bEdge: h.backward.edge,

@@ -13,7 +13,7 @@ export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (
     restrictions: job.restrictions,
     turnCosts: job.turnCosts,
     blockedVertices: new Set(job.blockedVertices),
-    restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, obstacles: job.obstacles ?? undefined,
+    restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, ratePercent: job.ratePercent ?? undefined, obstacles: job.obstacles ?? undefined,
     finishedEdges: finishedEdgesFor(job), orderFrom: job.orderRank,
     onProgress,
   });

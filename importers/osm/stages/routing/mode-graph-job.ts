@@ -17,6 +17,8 @@ export interface ModeGraphJob {
   noStart: Uint8Array;
   /** Per segment, bit 1 / bit 2 when a bike is pushed along / against it. */
   pushed: Uint8Array;
+  /** Per segment direction (code), the routability rate in percent (ModeGraph.ratePercent); null: 100 everywhere. */
+  ratePercent?: Uint8Array | null;
   /** Obstacles at vertices whose seconds the mode's turns pay; null for modes that pay none. */
   obstacles: VertexObstacles | null;
   /** Where the contraction writes its finished edges instead of keeping them in memory; null: memory. */
@@ -40,7 +42,7 @@ export function graphBuffers(g: ModeGraph): ArrayBuffer[] {
   const h = g.hierarchy;
   const arrays = [
     g.arcTail, g.arcHead, g.arcWeight, g.arcDistance, g.arcSeconds, g.segmentForward, g.segmentBackward, g.segmentMain,
-    ...(g.duplicateOf ? [g.duplicateOf] : []), h.rank, h.childA, h.childB,
+    ...(g.duplicateOf ? [g.duplicateOf] : []), ...(g.ratePercent ? [g.ratePercent] : []), h.rank, h.childA, h.childB,
     h.forward.first, h.forward.other, h.forward.weight, h.forward.distance, h.forward.edge,
     h.backward.first, h.backward.other, h.backward.weight, h.backward.distance, h.backward.edge,
   ];

@@ -33,7 +33,7 @@ export interface JobSize {
  * vertex times every one leaving it, an upper bound (u-turns and restricted turns are dropped later).
  */
 export function jobSize(network: Network, job: ModeGraphJob): JobSize {
-  const nodeBased = turnsAreFree({ turnCosts: job.turnCosts, restrictions: job.restrictions, obstacles: job.obstacles ?? undefined, restricted: job.restricted });
+  const nodeBased = turnsAreFree({ turnCosts: job.turnCosts, restrictions: job.restrictions, obstacles: job.obstacles ?? undefined, restricted: job.restricted, ratePercent: job.ratePercent ?? undefined });
   const { segmentFrom, segmentTo } = network;
   const { segmentForward, segmentBackward } = job;
   const segments = segmentFrom.length;

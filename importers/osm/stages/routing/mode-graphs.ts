@@ -52,6 +52,7 @@ const GIVEN_ORDER_COST = 0.6;
 function expectedCost(job: ModeGraphJob): number {
   const nodeBased = turnsAreFree({
     turnCosts: job.turnCosts, restrictions: job.restrictions, obstacles: job.obstacles ?? undefined, restricted: job.restricted,
+    ratePercent: job.ratePercent ?? undefined,
   });
   return openDirections(job) * (nodeBased ? 1 : EDGE_BASED_COST) * (job.orderFrom != null ? GIVEN_ORDER_COST : 1);
 }

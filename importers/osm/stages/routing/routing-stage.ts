@@ -70,10 +70,13 @@ export class RoutingStage implements ImportStage {
   private wayMaxspeed = new TypedList(Uint16Array);
   private wayFlags = new TypedList(Uint8Array);
   private wayLength = new TypedList(Float32Array);
-  /** Per mode: forward km/h, backward km/h, ferry seconds (0 none), restricted access (1), per way. */
+  /**
+   * Per mode: forward km/h, backward km/h, ferry seconds (0 none), restricted access (1), no start (1),
+   * pushed (bits), and the routability rate per direction in percent (WaySpeeds.forwardRate), per way.
+   */
   private waySpeed = MODES.map(() => ({
     fwd: new TypedList(Float32Array), bwd: new TypedList(Float32Array), ferry: new TypedList(Float32Array), restricted: new TypedList(Uint8Array),
-    noStart: new TypedList(Uint8Array), pushed: new TypedList(Uint8Array),
+    noStart: new TypedList(Uint8Array), pushed: new TypedList(Uint8Array), rateFwd: new TypedList(Uint8Array), rateBwd: new TypedList(Uint8Array),
   }));
   // Pieces: runs of a way's nodes present in the extract.
   private pieceWay = new TypedList(Uint32Array);
@@ -151,6 +154,8 @@ export class RoutingStage implements ImportStage {
       this.waySpeed[m].restricted.push(s?.restricted ? 1 : 0);
       this.waySpeed[m].noStart.push(s?.startpoint === false ? 1 : 0);
       this.waySpeed[m].pushed.push((s?.pushing?.forward ? 1 : 0) | (s?.pushing?.backward ? 2 : 0));
+      this.waySpeed[m].rateFwd.push(Math.round((s?.forwardRate ?? 1) * 100));
+      this.waySpeed[m].rateBwd.push(Math.round((s?.backwardRate ?? 1) * 100));
     });
 
     const use = (this.useCount ??= new Uint8Array(nodes.size));
@@ -195,6 +200,16 @@ export class RoutingStage implements ImportStage {
     for (const id of this.obstacles.keys()) {
       const i = nodes.indexOf(id);
       if (i >= 0 && i < use.length && use[i] > 0) use[i] = Math.max(use[i], 2);
+    }
+    // So is a barrier node: OSRM keeps barrier nodes out of its graph compression and lets a vehicle turn
+    // back at one, so the road up to a barrier inside a way is reached from either side (a route may start
+    // or end there) while nothing passes it (mode graph: only the u-turn at a blocked vertex; a walker's
+    // node-based graph splits it into dead ends).
+    for (const ids of this.barriers) {
+      for (const id of ids) {
+        const i = nodes.indexOf(id);
+        if (i >= 0 && i < use.length && use[i] > 0) use[i] = Math.max(use[i], 2);
+      }
     }
     // Vertices.
     const vertexOf = new Int32Array(use.length).fill(-1);
@@ -251,7 +266,6 @@ export class RoutingStage implements ImportStage {
         segmentStart.push(pointLon.length);
         let length = 0;
         let signal = false;
-        let closedModes = 0;
         inside.length = 0;
         for (let q = segFirstNode; q <= k; q++) {
           const node = this.pieceNodes.get(q);
@@ -267,8 +281,6 @@ export class RoutingStage implements ImportStage {
             const obstacle = obstacleAt.get(node);
             if (obstacle !== undefined) inside.push({ obstacle, along: length });
           }
-          // A barrier inside a segment closes it; one at a vertex stops turns there (mode graph).
-          if (q > segFirstNode && q < k) closedModes |= blocked[node];
           const v = vertexOf[node];
           if ((q === segFirstNode || q === k) && v >= 0 && vertexPoint[v] === 0xffffffff) vertexPoint[v] = pointLon.length;
           pointLon.push(Math.round(lon * 1e7));
@@ -287,7 +299,7 @@ export class RoutingStage implements ImportStage {
           const ferrySeconds = sp.ferry.get(w);
           const obstacles = OBSTACLE_MODES.has(mode);
           const seconds = (kph: number, extra: number) => {
-            if (kph <= 0 || (closedModes & (1 << m)) !== 0) return -1;
+            if (kph <= 0) return -1;
             if (ferrySeconds > 0 && wayLength > 0) return (ferrySeconds * length) / wayLength;
             return length / (kph / 3.6) + (obstacles ? extra : 0);
           };
@@ -349,6 +361,7 @@ export class RoutingStage implements ImportStage {
       const noStart = Uint8Array.from(network.segmentWay, (w) => wayNoStart.get(w));
       const wayPushed = this.waySpeed[m].pushed;
       const pushed = Uint8Array.from(network.segmentWay, (w) => wayPushed.get(w));
+      const ratePercent = codeRates(network.segmentWay, this.waySpeed[m].rateFwd, this.waySpeed[m].rateBwd);
       const blockedVertices: number[] = [];
       for (let v = 0; v < vertexNode.length; v++) if (blocked[vertexNode[v]] & (1 << m)) blockedVertices.push(v);
       if (mode === 'car') applied = restrictions.length;
@@ -358,7 +371,7 @@ export class RoutingStage implements ImportStage {
       closeDuplicateSegments(network, segmentForward, segmentBackward, parallel);
       return [{
         id: m, segmentForward, segmentBackward,
-        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted, noStart, pushed,
+        restrictions, turnCosts: TURN_COSTS[mode], blockedVertices, restricted, noStart, pushed, ratePercent,
         obstacles: OBSTACLE_MODES.has(mode) ? vertexObstacles : null, contractionSpillDir: null,
         // Truck's roads and turns are car's, give or take access: car's order serves it (mode-graphs.ts).
         orderFrom: mode === 'truck' ? MODES.indexOf('car') : null,
@@ -455,6 +468,18 @@ function wayName(tags: OsmTags): string | undefined {
   const beside = tags['is_sidepath:of:name'] ?? tags['street:name'];
   if (beside === undefined || !['footway', 'cycleway', 'path'].includes(tags.highway ?? '')) return undefined;
   return tags.footway === 'sidewalk' || tags.cycleway === 'sidepath' || tags.is_sidepath === 'yes' ? beside : undefined;
+}
+
+/** Per segment direction (code), the way's routability rate in percent; null when every one is 100 (no penalty). */
+function codeRates(segmentWay: Uint32Array, rateFwd: TypedList<Uint8Array>, rateBwd: TypedList<Uint8Array>): Uint8Array | null {
+  const rates = new Uint8Array(segmentWay.length * 2);
+  let any = false;
+  segmentWay.forEach((w, s) => {
+    rates[2 * s] = rateFwd.get(w);
+    rates[2 * s + 1] = rateBwd.get(w);
+    any ||= rates[2 * s] !== 100 || rates[2 * s + 1] !== 100;
+  });
+  return any ? rates : null;
 }
 
 /** A gate's seconds (profiles/barriers.ts) joined to the node's other obstacle, for car and truck alike. */

@@ -5,6 +5,8 @@
 // `unknown` keep the main road classes open but restricted (a route uses them only to start or end
 // there); elsewhere those and `no`, agricultural, forestry, emergency, public-transport, `foot`,
 // `restricted`, `military`, `official` close the way. Steps, construction and proposed roads never.
+// Alleys, driveways, narrow two-way roads and the like weigh more than their travel time (current OSRM's
+// routability rate penalties, profile.ts `ratePenalties`).
 import type { ProfileSpec } from './profile';
 
 export const CAR_SPEEDS: Readonly<Record<string, number>> = {
@@ -56,9 +58,8 @@ export const car: ProfileSpec = {
   smoothnessKph: CAR_SMOOTHNESS_KPH,
   servicePrivateNoStart: true,
   hovRestricted: true,
+  ratePenalties: true,
   adjust(tags, result) {
-    // Parking aisles, drive-throughs, alleys and driveways keep the service road's speed: OSRM halves
-    // their routing weight, not their travel time.
     if (tags.highway === 'service' && tags.service === 'emergency_access') {
       result.forwardKph = 0;
       result.backwardKph = 0;

@@ -55,6 +55,11 @@ export interface ProfileSpec {
    * is restricted as a `private` one is (OSRM's car profile, its `handle_hov`).
    */
   hovRestricted?: boolean;
+  /**
+   * OSRM's routability rate penalties (car.lua's `penalties` handler): a road's routing weight counts
+   * its travel time divided by a share (WaySpeeds.forwardRate); its travel time stays the speed's.
+   */
+  ratePenalties?: boolean;
   /** Mode-specific rule (bicycle contraflow, pushing, escalators…), after the generic ones. */
   adjust?(tags: OsmTags, result: WaySpeeds): void;
 }
@@ -71,6 +76,9 @@ export interface WaySpeeds {
   startpoint?: boolean;
   /** A mode other than the profile's own (bicycles pushed on foot-only ways): `pushing bike`. */
   pushing?: { forward: boolean; backward: boolean };
+  /** Share of the speed the routing weight counts with, per direction (ProfileSpec.ratePenalties); 1 when absent. */
+  forwardRate?: number;
+  backwardRate?: number;
 }
 
 const ONEWAY_YES = new Set(['yes', 'true', '1']);
@@ -283,9 +291,37 @@ export function waySpeeds(spec: ProfileSpec, tags: OsmTags, lengthMetres: number
     restricted: !ferry && (fwdRestricted || bwdRestricted || (spec.hovRestricted === true && hovOnly(tags))),
     startpoint,
   };
+  if (spec.ratePenalties) [result.forwardRate, result.backwardRate] = ratePenalties(tags, forwardOpen && backwardOpen);
   spec.adjust?.(tags, result);
   if (result.forwardKph <= 0 && result.backwardKph <= 0) return null;
   return result;
+}
+
+/** OSRM's `service_penalties`: service roads that are not through roads. */
+const SERVICE_RATE: Readonly<Record<string, number>> = {
+  alley: 0.5, parking: 0.5, parking_aisle: 0.5, driveway: 0.5, 'drive-through': 0.5, 'drive-thru': 0.5,
+};
+
+/**
+ * The routability rate penalties of current OSRM's car profile (its `penalties` way handler), forward and
+ * backward: the smallest of a service road's (SERVICE_RATE), a narrow two-way road's (`width` 3 m or less
+ * 0.5, under 4 m 0.6, under 5 m 0.75, under 6 m 0.8; `lanes=1` 0.5; `lane_markings=no` 0.75), a side road's
+ * (`side_road=yes|rotary` 0.8), an alternating one-way's (0.4) and, against a `priority` direction, 0.7.
+ */
+function ratePenalties(tags: OsmTags, bidirectional: boolean): [number, number] {
+  let narrow = 1;
+  if (bidirectional) {
+    if (tags.lane_markings === 'no') narrow = 0.75;
+    const width = parseMetres(tags.width);
+    if (width !== null) narrow = width <= 3 ? 0.5 : width < 4 ? 0.6 : width < 5 ? 0.75 : width < 6 ? 0.8 : narrow;
+    // OSRM reads the leading digits of `lanes`.
+    const lanes = /^\d+/.exec(tags.lanes ?? '');
+    if (lanes !== null && Number(lanes[0]) <= 1) narrow = 0.5;
+  }
+  const side = tags.side_road === 'yes' || tags.side_road === 'rotary' ? 0.8 : 1;
+  const alternating = tags.oneway === 'alternating' ? 0.4 : 1;
+  const both = Math.min(SERVICE_RATE[tags.service ?? ''] ?? 1, narrow, side, alternating);
+  return [Math.min(both, tags.priority === 'backward' ? 0.7 : 1), Math.min(both, tags.priority === 'forward' ? 0.7 : 1)];
 }
 
 /** Every lane of the road is for high-occupancy vehicles only. */
