@@ -40,8 +40,12 @@ export interface MatcherParams {
 export interface MatcherOracle<C extends Candidate> {
   /** Candidate positions of point i, within the search radius the caller derives from its accuracy. */
   candidates(i: number): C[];
-  /** Road distances (metres) from `from` to each of `to`, Infinity when unreachable within `maxDistance`. */
-  roadDistances(from: C, to: C[], maxDistance: number): Float64Array;
+  /**
+   * Road distances (metres) from each of `from` to each of `to`, row-major (from.length × to.length),
+   * Infinity when unreachable within `maxDistance`. `from` holds only the previous point's candidates the
+   * decoding can still be at (in candidate order): the others' searches would be wasted.
+   */
+  roadDistances(from: C[], to: C[], maxDistance: number): Float64Array;
 }
 
 export interface MatchOutcome {
@@ -118,11 +122,13 @@ export function matchTrace<C extends Candidate>(points: MatchPoint[], oracle: Ma
         next = new Float64Array(here.length).fill(-Infinity);
         from = new Int32Array(here.length).fill(-1);
         const there = candidates[previous];
-        for (let j = 0; j < there.length; j++) {
-          if (score[j] === -Infinity) continue;
-          const road = oracle.roadDistances(there[j], here, bound);
+        const live: number[] = [];
+        for (let j = 0; j < there.length; j++) if (score[j] !== -Infinity) live.push(j);
+        const road = oracle.roadDistances(live.map((j) => there[j]), here, bound);
+        for (let r = 0; r < live.length; r++) {
+          const j = live[r];
           for (let k = 0; k < here.length; k++) {
-            const d = road[k];
+            const d = road[r * here.length + k];
             if (!Number.isFinite(d)) continue;
             // Faster than the mode can go: impossible, not merely unlikely.
             if (dt !== undefined && dt > 0 && d / dt > params.maxSpeed) continue;

@@ -38,27 +38,20 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
     const radius = Math.min(MAX_RADIUS, Math.max(MIN_RADIUS, 3 * sigma));
     return router.candidates(p.location, radius, MAX_CANDIDATES).map((snap, k) => ({ snap, distance: snap.distance, point: i, k }));
   });
-  // One table per pair of consecutive matched points, asked for on the first transition between them.
-  let tableFrom = -1, tableTo = -1, tableBound = -1;
-  const table = new Float64Array(MAX_CANDIDATES * MAX_CANDIDATES);
-  let metres = table.subarray(0, 0);
-  // The paths of each step's table, kept for the legs: pathsInto[t] for the step into point t.
+  // One table per pair of consecutive matched points, from the candidates of the first still reachable;
+  // its paths are kept for the legs: into[t] for the step into point t.
   const found = new FoundPaths();
-  const pathsInto: Array<Int32Array | undefined> = new Array(points.length);
+  const into: Array<{ rowOf: Int32Array; pathOf: Int32Array } | undefined> = new Array(points.length);
   const outcome = matchTrace(points.map((p) => ({ lng: p.location[0], lat: p.location[1], time: p.time, accuracy: p.accuracy })), {
     candidates: (i) => candidates[i],
     roadDistances(from, to, maxDistance) {
-      const toPoint = to[0]?.point ?? -1;
-      if (from.point !== tableFrom || toPoint !== tableTo || maxDistance !== tableBound) {
-        tableFrom = from.point;
-        tableTo = toPoint;
-        tableBound = maxDistance;
-        metres = table.subarray(0, candidates[from.point].length * to.length);
-        const pathOf = new Int32Array(metres.length);
-        pathsInto[toPoint] = pathOf;
-        router.transitionMetres(candidates[from.point].map((c) => c.snap), to.map((c) => c.snap), maxDistance, TRANSITION_SEARCH_SECONDS, metres, found, pathOf);
-      }
-      return metres.subarray(from.k * to.length, (from.k + 1) * to.length);
+      const metres = new Float64Array(from.length * to.length);
+      const pathOf = new Int32Array(metres.length);
+      const rowOf = new Int32Array(candidates[from[0].point].length).fill(-1);
+      from.forEach((c, r) => { rowOf[c.k] = r; });
+      into[to[0].point] = { rowOf, pathOf };
+      router.transitionMetres(from.map((c) => c.snap), to.map((c) => c.snap), maxDistance, TRANSITION_SEARCH_SECONDS, metres, found, pathOf);
+      return metres;
     },
   }, params);
 
@@ -74,7 +67,8 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
       if (previous >= 0) {
         // The step's table was asked for these two points: the HMM's transitions are the legs' pairs.
         const from = candidates[previous][outcome.chosen[previous]].snap;
-        const path = pathsInto[i]![outcome.chosen[previous] * candidates[i].length + k];
+        const step = into[i]!;
+        const path = step.pathOf[step.rowOf[outcome.chosen[previous]] * candidates[i].length + k];
         pieces.push(...(router.transitionLeg(from, snap, found, path, TRANSITION_SEARCH_SECONDS) ?? []));
       }
       previous = i;

@@ -29,13 +29,13 @@ function oracle(points: MatchPoint[], radius = 60): MatcherOracle<RoadCandidate>
       }
       return out;
     },
-    roadDistances(from, to, max) {
-      return Float64Array.from(to, (c) => {
+    roadDistances(froms, to, max) {
+      return Float64Array.from(froms.flatMap((from) => to.map((c) => {
         const d = c.road === from.road
           ? Math.abs(c.along - from.along)
           : Math.min(from.along + 40 + c.along, (ROAD_LENGTH - from.along) + 40 + (ROAD_LENGTH - c.along));
         return d <= max ? d : Infinity;
-      });
+      })));
     },
   };
 }
