@@ -27,7 +27,9 @@
 //   of updates that make an event, 1),
 //   MODES (A's cases: single:N, batch:N, trickle:N, paced:N (as trickle, but the next row is written once the
 //   last was delivered, not once its outcome is written too: delivery keeping pace), transport:1 (the HTTP
-//   client alone, same bodies);
+//   client alone, same bodies); steady:N (one event per commit at STEADY_RATE commits/s, default 600, each
+//   commit waking the worker as a track update's does: delivery keeping pace with a steady track rate,
+//   the rows' writes included in the figures; also prints Store page reads per request);
 //   default "single:1,batch:1,single:4"),
 //   PROFILE_DIR (A: a CPU profile of the event loop during each measured drain, written there)
 //
@@ -100,6 +102,11 @@
 //   (single x 1), 412 -> 148 us (single x 6). Figures and what is left on the event loop: docs/webhooks.md,
 //   Known limits.
 //   WAYMARK_WEBHOOK_SEND_THREAD=false runs part A (and the gateway) with the sending on the event loop.
+// Batched across commits (2026-11-27, a5a558f), load 29-35, this file's steady mode against main before
+//   (0fb2ef7) and after, two rounds alternated: steady x 1 CPU per request 1,456/1,446 -> 1,255/1,255 us
+//   (main thread 360/353 -> 280/287), page reads per request 0.17 -> 0.02; steady x 6 (a backlog: the
+//   machine could not keep pace) 569/587 -> 677/662 us, main 160/171 -> 177/172, requests/s 491/837 ->
+//   321/434. Figures and caveats: docs/webhooks.md, Known limits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -134,10 +141,12 @@ const RECEIVERS = (process.env.RECEIVERS ?? '0,1,6').split(',').map(Number);
 /** A: sign and send on the sender thread (WAYMARK_WEBHOOK_SEND_THREAD=false: on the event loop, as before it). */
 const SEND_THREAD = process.env.WAYMARK_WEBHOOK_SEND_THREAD !== 'false';
 const EVENT_SHARE = Number(process.env.EVENT_SHARE ?? 1);
+/** A's steady mode: commits (one event each) per second. */
+const STEADY_RATE = Number(process.env.STEADY_RATE ?? 600);
 const PACED_CHILD = path.join(__dirname, 'http', 'paced-track-child.js');
 const MODES = (process.env.MODES ?? 'single:1,batch:1,single:4').split(',').map((m) => {
   const [mode, n] = m.split(':');
-  if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle' && mode !== 'paced' && mode !== 'transport') throw new Error(`MODES: ${m} is not single:N, batch:N, trickle:N, paced:N or transport:1`);
+  if (mode !== 'single' && mode !== 'batch' && mode !== 'trickle' && mode !== 'paced' && mode !== 'steady' && mode !== 'transport') throw new Error(`MODES: ${m} is not single:N, batch:N, trickle:N, paced:N, steady:N or transport:1`);
   return [mode, Number(n ?? 1)] as const;
 });
 const CAFE = { lat: 40.7831, lng: -73.9712 };
@@ -258,6 +267,8 @@ interface ThroughputRuns {
   loopPerRequest: number[];
   /** Store writes (transactions asked for) per request sent, the rows written by the benchmark included. */
   writesPerRequest: number[];
+  /** Store list() calls (pages of the queue read) per request sent. */
+  readsPerRequest: number[];
 }
 
 /** CPU time of this process's main thread so far, µs, from /proc (clock ticks of 10 ms); NaN where there is none. */
@@ -294,7 +305,7 @@ function startMeasuring(): () => Taken {
 }
 
 function noRuns(): ThroughputRuns {
-  return { eventsPerSecond: [], requestsPerSecond: [], cpuPerRequest: [], mainPerRequest: [], loopPerRequest: [], writesPerRequest: [] };
+  return { eventsPerSecond: [], requestsPerSecond: [], cpuPerRequest: [], mainPerRequest: [], loopPerRequest: [], writesPerRequest: [], readsPerRequest: [] };
 }
 
 /** Adds a measured drain's figures, per request and per second of what the receiver got. */
@@ -311,7 +322,7 @@ function record(runs: ThroughputRuns, taken: Taken, got: { events: number; reque
  * event at a time, each written as a track update writes it (its commit wakes the worker) and delivered
  * before the next: a drain per request, as when updates come one by one; its figures include writing the row.
  */
-type ThroughputMode = 'single' | 'batch' | 'trickle' | 'paced';
+type ThroughputMode = 'single' | 'batch' | 'trickle' | 'paced' | 'steady';
 
 /**
  * transport: the same bodies POSTed one after the other through the delivery client alone
@@ -365,7 +376,7 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     for (let w = 0; w < endpoints; w++) await runtime.service.create(scope, { url: `${receiver.url}/w${w}`, mode: mode === 'batch' ? 'batch' : 'single' }, new Date());
     // Events of one user come in groups of 1–3, as track updates produce them.
     const now = new Date();
-    const oneByOne = mode === 'trickle' || mode === 'paced';
+    const oneByOne = mode === 'trickle' || mode === 'paced' || mode === 'steady';
     for (let i = 0; !oneByOne && i < EVENTS; ) {
       const user = syntheticUser(i % 200, now);
       const group = Math.min(EVENTS - i, 1 + Math.floor(rnd() * 3));
@@ -382,21 +393,42 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
       writes++;
       return write(ops);
     };
+    let reads = 0;
+    const list = services.adapters.store.list.bind(services.adapters.store);
+    services.adapters.store.list = (ref, s, query) => {
+      reads++;
+      return list(ref, s, query);
+    };
     const stop = startMeasuring();
     await runtime.worker.sweep(new Date());
     await runtime.worker.idle();
     const delivered = (): number => runtime.metrics.requests.value({ result: 'delivered' });
     const before = delivered();
+    const steadyFrom = Date.now();
+    const commits: Array<Promise<void>> = [];
     for (let i = 0; oneByOne && i < EVENTS; i++) {
+      if (mode === 'steady') {
+        // Commit i is due i / STEADY_RATE s after the start; commits are not awaited (track's come from many requests).
+        const wait = steadyFrom + (1000 * i) / STEADY_RATE - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
       const at = new Date();
       const user = syntheticUser(i % 200, at);
-      await services.adapters.store.write((await runtime.service.outboxFor(scope, [syntheticEvent(i, rnd, user, at)], publicView(user), at)).ops);
+      const commit = runtime.service.outboxFor(scope, [syntheticEvent(i, rnd, user, at)], publicView(user), at).then((a) => services.adapters.store.write(a.ops));
+      if (mode === 'steady') {
+        commits.push(commit);
+        continue;
+      }
+      await commit;
       if (mode === 'trickle') await runtime.worker.idle();
       else while (delivered() - before < (i + 1) * endpoints) await new Promise((r) => setTimeout(r, 1));
     }
+    await Promise.all(commits);
+    while (mode === 'steady' && delivered() - before < EVENTS * endpoints) await new Promise((r) => setTimeout(r, 5));
     await runtime.worker.idle();
     const taken = stop();
     services.adapters.store.write = write;
+    services.adapters.store.list = list;
     if (profiler) await profiler.stop(path.join(PROFILE_DIR!, `drain-${mode}-${endpoints}-run${run}.cpuprofile`));
     const got = await receiver.stats();
     if (got.events !== EVENTS * endpoints) {
@@ -407,6 +439,7 @@ async function throughput(receiver: Receiver, mode: ThroughputMode, endpoints: n
     if (run > 0) {
       record(runs, taken, got);
       runs.writesPerRequest.push(writes / got.requests);
+      runs.readsPerRequest.push(reads / got.requests);
     }
     await runtime.worker.stop();
     await services.adapters.store.close();
@@ -736,11 +769,12 @@ async function main(): Promise<void> {
       const m = summarize(r.mainPerRequest);
       const l = summarize(r.loopPerRequest);
       const w = r.writesPerRequest.length > 0 ? summarize(r.writesPerRequest) : undefined;
+      const reads = r.readsPerRequest.length > 0 ? summarize(r.readsPerRequest) : undefined;
       sink += e.mean;
       console.log(
         `  ${mode.padEnd(6)} × ${endpoints} endpoint(s): events/s min ${f0(e.min)} median ${f0(e.median)} mean ${f0(e.mean)}; requests/s median ${f0(q.median)}` +
         `\n      per request: CPU median ${f0(c.median)} µs (min ${f0(c.min)}), main thread's ${f0(m.median)} µs (min ${f0(m.min)}), event loop busy ${f0(l.median)} µs` +
-        (w ? `; Store writes ${w.median.toFixed(2)}` : ''),
+        (w ? `; Store writes ${w.median.toFixed(2)}` : '') + (reads ? `, Store reads ${reads.median.toFixed(2)}` : ''),
       );
     }
     if (PART.includes('C')) {
