@@ -5,7 +5,7 @@
 // answers it, so a region's places cost their compact columns (place-source.ts), not an object each.
 import { EARTH_RADIUS_M } from '../geo/sphere';
 import type { LngLat } from '../types';
-import type { Place } from './place';
+import type { Place, PlaceKind } from './place';
 import { arrayPlaceSource, type PlaceSource } from './place-source';
 
 const RAD = Math.PI / 180;
@@ -22,7 +22,8 @@ export interface NearbyPlace {
 export interface NearQuery {
   radiusM: number;
   limit: number;
-  filter?: (place: Place) => boolean;
+  /** Judged on the place's kind, before its Place is made: only the places answered are made. */
+  filter?: (place: PlaceKind) => boolean;
 }
 
 function cellOf(lng: number, lat: number): number {
@@ -165,9 +166,9 @@ export class PlaceIndex {
     const found: NearbyPlace[] = [];
     for (const k of order) {
       if (found.length >= q.limit) break;
-      const place = this.sources[this.src[at[k]]].placeAt(this.row[at[k]]);
-      if (q.filter && !q.filter(place)) continue;
-      found.push({ place, distanceM: dist[k] });
+      const source = this.sources[this.src[at[k]]];
+      if (q.filter && !q.filter(source.kindAt(this.row[at[k]]))) continue;
+      found.push({ place: source.placeAt(this.row[at[k]]), distanceM: dist[k] });
     }
     return found;
   }

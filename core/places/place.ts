@@ -22,3 +22,6 @@ export interface Place {
   /** `n123`, `w456`, `r789` for OSM places; `ourairports:<id>` for bundled airports. */
   osm: string;
 }
+
+/** What a search or an event filter asks of a place: its categories and chain, read without making the place. */
+export type PlaceKind = Pick<Place, 'categories' | 'chain'>;

@@ -2,7 +2,7 @@
 // borders, the antimeridian and near a pole; filters and limits.
 import { prng } from '../../bench/support/prng';
 import { haversineMeters } from '../../core/geo/sphere';
-import type { Place } from '../../core/places/place';
+import type { Place, PlaceKind } from '../../core/places/place';
 import { PlaceIndex } from '../../core/places/place-index';
 
 function placesAround(center: [number, number], spreadDeg: number, n: number, seed: number): Place[] {
@@ -47,7 +47,7 @@ test.each([
 test('filter and limit', () => {
   const places = placesAround([-73.99, 40.72], 0.02, 500, 3);
   const index = new PlaceIndex(places);
-  const even = (p: Place) => p.categories[0] === 'even';
+  const even = (p: PlaceKind) => p.categories[0] === 'even';
   const got = index.near([-73.99, 40.72], { radiusM: 1500, limit: 7, filter: even });
   expect(got.map((r) => r.place._id)).toEqual(brute(places, [-73.99, 40.72], 1500, even).slice(0, 7));
   expect(got.every((r, i) => i === 0 || r.distanceM >= got[i - 1].distanceM)).toBe(true);

@@ -3,7 +3,7 @@
 // answers. Implements the engine's PlaceSource, so the place index reads positions and ids from it.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import type { Place, PlaceChain } from '../../places/place';
+import type { Place, PlaceChain, PlaceKind } from '../../places/place';
 import type { PlaceSource } from '../../places/place-source';
 import { OUTLINE_SCALE, PLACES_FORMAT, PLACES_MAGIC, PLACES_VERSION, SECTIONS, type PlacesHeader, type SectionName } from './places-layout';
 
@@ -120,6 +120,11 @@ export class PlacesTable implements PlaceSource {
 
   private textAt(k: number): string {
     return this.text.toString('utf8', this.textStart[k], this.textStart[k + 1]);
+  }
+
+  kindAt(row: number): PlaceKind {
+    const chain = this.chain[row];
+    return chain === 0 ? { categories: this.categoryLists[this.categoryList[row]] } : { categories: this.categoryLists[this.categoryList[row]], chain: this.chains[chain - 1] };
   }
 
   placeAt(row: number): Place {

@@ -7,7 +7,7 @@ import type { PlaceViews } from '../../../ports/places';
 import { haversineMeters } from '../../../core/geo/sphere';
 import { detectPlace } from '../../../core/places/place-detection';
 import type { NearbyPlace, PlaceIndex } from '../../../core/places/place-index';
-import type { Place } from '../../../core/places/place';
+import type { Place, PlaceKind } from '../../../core/places/place';
 import type { LngLat, Metadata } from '../../../core/types';
 import type { CurrentPlaces } from '../../../adapters/places/embedded/current-places';
 import { placeView } from './place-view';
@@ -45,7 +45,7 @@ export class PlacesService implements PlaceViews {
     const chains = q.chains ? new Set(q.chains.map((c) => settings.slugsByExternalId.get(c) ?? c)) : undefined;
     const categories = q.categories;
     const wanted = q.chainMetadata;
-    const filter = (p: Place): boolean => {
+    const filter = (p: PlaceKind): boolean => {
       const byChain = chains !== undefined && p.chain !== undefined && chains.has(p.chain.slug);
       const byCategory = categories !== undefined && p.categories.some((c) => categories.includes(c));
       if (!byChain && !byCategory) return false;
@@ -63,7 +63,7 @@ export class PlacesService implements PlaceViews {
   }
 
   /** Candidates for "which place is the user in": every place whose area may reach the point. */
-  candidates(point: LngLat, accuracyM: number, now: Date, filter?: (p: Place) => boolean): NearbyPlace[] {
+  candidates(point: LngLat, accuracyM: number, now: Date, filter?: (p: PlaceKind) => boolean): NearbyPlace[] {
     const index = this.index(now);
     if (index.size === 0) return [];
     // The accuracy disk can touch an area from farther out; capped so a 10 km accuracy is not a city scan.

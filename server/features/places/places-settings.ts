@@ -14,7 +14,7 @@
 import type { Scope, Store } from '../../../ports/store';
 import { PLACE_FILTER_KINDS, type PlaceFilters } from '../../../core/input/places-settings';
 import type { Metadata } from '../../../core/types';
-import type { Place } from '../../../core/places/place';
+import type { PlaceKind } from '../../../core/places/place';
 import { SETTINGS } from '../../api/collections';
 
 export type { PlaceFilters };
@@ -62,7 +62,7 @@ export async function readPlacesSettings(store: Store, scope: Scope): Promise<Pl
 }
 
 /** placeFilters: a place makes events when no filter is set, or it is of a listed chain or category. */
-export function passesPlaceFilters(place: Place, filters: PlaceFilters): boolean {
+export function passesPlaceFilters(place: PlaceKind, filters: PlaceFilters): boolean {
   if (filters.chains.length === 0 && filters.categories.length === 0) return true;
   if (place.chain && filters.chains.includes(place.chain.slug)) return true;
   return place.categories.some((c) => filters.categories.includes(c));
