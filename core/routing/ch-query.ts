@@ -4,6 +4,7 @@
 // source scan those buckets). Workspaces are reused between queries; a ChQuery is not re-entrant.
 import { unpackEdge, type Hierarchy, type UpwardGraph } from './contraction';
 import { MinHeap } from './min-heap';
+import { finish, inChunks, type Steps } from './steps';
 import type { SearchResult, SearchSeed } from './search-seed';
 
 class Side {
@@ -104,13 +105,12 @@ export class ChQuery {
   private readonly forwardSeconds: Float32Array | null;
   private readonly backwardSeconds: Float32Array | null;
 
-  /** `edgeSeconds`: travel seconds of every hierarchy edge (hierarchySeconds); null when they equal the weights. */
-  constructor(private readonly h: Hierarchy, vertexCount: number, edgeSeconds: Float64Array | null = null) {
+  /** `seconds`: travel seconds of the upward graphs' edges (upwardSeconds); null when they equal the weights. */
+  constructor(private readonly h: Hierarchy, vertexCount: number, seconds: UpwardSeconds | null = null) {
     this.forward = new Side(vertexCount);
     this.backward = new Side(vertexCount);
-    // Laid out as the upward graphs' weights, so a search reads them side by side.
-    this.forwardSeconds = edgeSeconds && gather(edgeSeconds, h.forward.edge);
-    this.backwardSeconds = edgeSeconds && gather(edgeSeconds, h.backward.edge);
+    this.forwardSeconds = seconds && seconds.forward;
+    this.backwardSeconds = seconds && seconds.backward;
     this.bucketHead = new Int32Array(vertexCount).fill(-1);
   }
 
@@ -241,48 +241,68 @@ class Buckets {
   }
 }
 
+/** Travel seconds of the upward graphs' edges, laid out as their weights so a search reads them side by side. */
+export interface UpwardSeconds {
+  forward: Float32Array;
+  backward: Float32Array;
+}
+
 /** values[index[i]] for every i; a plain loop (Float32Array.from with a mapping function took seconds on a region). */
-function gather(values: Float64Array, index: Uint32Array): Float32Array {
+function* gather(values: Float64Array, index: Uint32Array): Steps<Float32Array> {
   const out = new Float32Array(index.length);
-  for (let i = 0; i < index.length; i++) out[i] = values[index[i]];
+  yield* inChunks(index.length, (from, to) => {
+    for (let i = from; i < to; i++) out[i] = values[index[i]];
+  });
   return out;
+}
+
+/** The upward graphs' edge seconds from those of every hierarchy edge (hierarchySeconds). */
+export function* upwardSeconds(h: Pick<Hierarchy, 'forward' | 'backward'>, edgeSeconds: Float64Array): Steps<UpwardSeconds> {
+  return { forward: yield* gather(edgeSeconds, h.forward.edge), backward: yield* gather(edgeSeconds, h.backward.edge) };
 }
 
 /**
  * Travel seconds of every hierarchy edge from those of the base arcs: a shortcut's are its two
  * children's. Children may be newer edges (a shortcut improved in place), hence the explicit stack.
  */
-export function hierarchySeconds(h: Pick<Hierarchy, 'childA' | 'childB'>, arcSeconds: Float32Array): Float64Array {
+export function* hierarchySecondsInSteps(h: Pick<Hierarchy, 'childA' | 'childB'>, arcSeconds: Float32Array): Steps<Float64Array> {
   const m = h.childA.length;
   const out = new Float64Array(m).fill(-1);
   const { childA, childB } = h;
   let stack = new Int32Array(64);
-  for (let e0 = 0; e0 < m; e0++) {
-    if (out[e0] >= 0) continue;
-    let top = 0;
-    stack[top++] = e0;
-    while (top > 0) {
-      const e = stack[top - 1];
-      const a = childA[e];
-      if (a < 0) {
-        out[e] = arcSeconds[childB[e]];
-        top--;
-        continue;
+  yield* inChunks(m, (from, to) => {
+    for (let e0 = from; e0 < to; e0++) {
+      if (out[e0] >= 0) continue;
+      let top = 0;
+      stack[top++] = e0;
+      while (top > 0) {
+        const e = stack[top - 1];
+        const a = childA[e];
+        if (a < 0) {
+          out[e] = arcSeconds[childB[e]];
+          top--;
+          continue;
+        }
+        const b = childB[e];
+        const next = out[a] < 0 ? a : out[b] < 0 ? b : -1;
+        if (next < 0) {
+          out[e] = out[a] + out[b];
+          top--;
+          continue;
+        }
+        if (top === stack.length) {
+          const grown = new Int32Array(stack.length * 2);
+          grown.set(stack);
+          stack = grown;
+        }
+        stack[top++] = next;
       }
-      const b = childB[e];
-      const next = out[a] < 0 ? a : out[b] < 0 ? b : -1;
-      if (next < 0) {
-        out[e] = out[a] + out[b];
-        top--;
-        continue;
-      }
-      if (top === stack.length) {
-        const grown = new Int32Array(stack.length * 2);
-        grown.set(stack);
-        stack = grown;
-      }
-      stack[top++] = next;
     }
-  }
+  });
   return out;
+}
+
+/** hierarchySecondsInSteps at once. */
+export function hierarchySeconds(h: Pick<Hierarchy, 'childA' | 'childB'>, arcSeconds: Float32Array): Float64Array {
+  return finish(hierarchySecondsInSteps(h, arcSeconds));
 }

@@ -4,9 +4,10 @@
 import type { LngLat, OsrmRoute } from './route-shapes';
 import { BoundedTable, DIRECT_PATH, type FoundPaths } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
-import { ChQuery, hierarchySeconds } from './ch-query';
+import { ChQuery } from './ch-query';
+import { arcsBy, modeTablesNow, type ModeTables } from './mode-tables';
+import { finish } from './steps';
 import { MAIN_PART, NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
-import { codeHead, codeTail } from './mode-graph';
 import { Polylines } from '../isochrone/polylines';
 import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
 import type { SearchResult, SearchSeed } from './search-seed';
@@ -26,8 +27,6 @@ export interface RouteOptions {
   continueStraight?: boolean;
 }
 
-/** OSRM's size below which a strongly connected part is "tiny" (its default, 1000 edge-based nodes). */
-const MAIN_COMPONENT_CODES = 1000;
 
 /** Alternatives: weight factor on the arcs of routes found so far, and what makes one acceptable. */
 const ALTERNATIVE_PENALTY = 1.6;
@@ -52,15 +51,9 @@ export class ModeRouter {
   /** Node-based graph (network.ts GraphKind): arc c is segment direction c, seeds sit on network vertices. */
   private readonly nodeBased: boolean;
 
-  constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string) {
-    // Weights and travel times differ only where routing penalties apply; without any, skip the second metric.
-    let mainCodes = 0;
-    for (let s = 0; s < mode.segmentMain.length; s++) {
-      if ((mode.segmentMain[s] & MAIN_PART) === 0) continue;
-      if (mode.segmentForward[s] >= 0) mainCodes++;
-      if (mode.segmentBackward[s] >= 0) mainCodes++;
-    }
-    this.bigComponent = mainCodes >= MAIN_COMPONENT_CODES;
+  /** `tables`: built beforehand from this network and graph (the gateway builds them in steps, mode-tables.ts); else built here at once. */
+  constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string, tables: ModeTables = modeTablesNow(network, mode)) {
+    this.bigComponent = tables.bigComponent;
     this.codes = network.segmentFrom.length * 2;
     mode.duplicateOf?.forEach((c, i) => {
       const list = this.copies.get(c);
@@ -68,35 +61,10 @@ export class ModeRouter {
       else this.copies.set(c, [this.codes + i]);
     });
     this.nodeBased = mode.kind === 'node';
-    let penalised = false;
-    if (mode.arcSeconds !== mode.arcWeight) {
-      const { arcSeconds, arcWeight } = mode;
-      for (let a = 0; a < arcSeconds.length && !penalised; a++) penalised = arcSeconds[a] !== arcWeight[a];
-    }
-    this.query = new ChQuery(mode.hierarchy, mode.vertexCount, penalised ? hierarchySeconds(mode.hierarchy, mode.arcSeconds) : null);
-    [this.inFirst, this.inArc] = arcsBy(mode, mode.arcHead);
-    // Open segment directions leaving each network vertex, for the maneuvers.
-    const vertices = network.vertexPoint.length;
-    const leaveFirst = new Uint32Array(vertices + 1);
+    this.query = new ChQuery(mode.hierarchy, mode.vertexCount, tables.seconds);
+    ({ inFirst: this.inFirst, inArc: this.inArc } = tables);
+    const { leaveFirst, leave, arriveFirst, arrive, roads } = tables;
     const open = (c: number) => ((c & 1) === 0 ? mode.segmentForward[c >> 1] : mode.segmentBackward[c >> 1]) >= 0;
-    for (let c = 0; c < this.codes; c++) if (open(c)) leaveFirst[codeTail(network, c) + 1]++;
-    for (let v = 0; v < vertices; v++) leaveFirst[v + 1] += leaveFirst[v];
-    const leave = new Uint32Array(leaveFirst[vertices]);
-    const pos = leaveFirst.slice(0, vertices);
-    for (let c = 0; c < this.codes; c++) if (open(c)) leave[pos[codeTail(network, c)]++] = c;
-    const arriveFirst = new Uint32Array(vertices + 1);
-    for (let c = 0; c < this.codes; c++) if (open(c)) arriveFirst[codeHead(network, c) + 1]++;
-    for (let v = 0; v < vertices; v++) arriveFirst[v + 1] += arriveFirst[v];
-    const arrive = new Uint32Array(arriveFirst[vertices]);
-    const arrivePos = arriveFirst.slice(0, vertices);
-    for (let c = 0; c < this.codes; c++) if (open(c)) arrive[arrivePos[codeHead(network, c)]++] = c;
-    // Roads the mode may use in some direction at each vertex (OSRM's intersection: entries and exits).
-    const roads = new Uint16Array(vertices);
-    for (let s = 0; s < this.codes >> 1; s++) {
-      if (!open(2 * s) && !open(2 * s + 1)) continue;
-      roads[network.segmentFrom[s]]++;
-      if (network.segmentTo[s] !== network.segmentFrom[s]) roads[network.segmentTo[s]]++;
-    }
     this.legContext = {
       roads: (v) => roads[v],
       pushed: (s, reversed) => (mode.segmentMain[s] & (reversed ? PUSHED_BACKWARD : PUSHED_FORWARD)) !== 0,
@@ -132,7 +100,7 @@ export class ModeRouter {
   private get graph(): BaseGraph {
     const mode = this.mode;
     if (this.baseGraph) return this.baseGraph;
-    const [outFirst, outArc] = arcsBy(mode, mode.arcTail);
+    const [outFirst, outArc] = finish(arcsBy(mode, mode.arcTail));
     return (this.baseGraph = { vertexCount: mode.vertexCount, outFirst, outArc, arcTail: mode.arcTail, arcHead: mode.arcHead, arcWeight: mode.arcWeight, arcDistance: mode.arcDistance, arcSeconds: mode.arcSeconds });
   }
 
@@ -152,7 +120,7 @@ export class ModeRouter {
 
   /**
    * Nearest open segment within `radius` metres, preferring the network's large connected part. On a
-   * network without a part of OSRM's size for "large" (MAIN_COMPONENT_CODES), every part is as good.
+   * network without a part of OSRM's size for "large" (mode-tables.ts), every part is as good.
    */
   snap(point: LngLat, radius: number, avoidMask = 0): Snap | null {
     return this.snapCandidates(point, radius, avoidMask)[0] ?? null;
@@ -640,18 +608,6 @@ function positions(snap: Snap): Snap[] {
 }
 
 /** The open arcs grouped by `key` (their tail or head), CSR; closed arcs (negative weight: a node-based graph's closed segment directions) are in no list. */
-function arcsBy(mode: ModeGraph, key: Uint32Array): [Uint32Array, Uint32Array] {
-  const arcs = key.length;
-  const n = mode.vertexCount;
-  const weight = mode.arcWeight;
-  const first = new Uint32Array(n + 1);
-  for (let a = 0; a < arcs; a++) if (weight[a] >= 0) first[key[a] + 1]++;
-  for (let v = 0; v < n; v++) first[v + 1] += first[v];
-  const list = new Uint32Array(first[n]);
-  const pos = first.slice(0, n);
-  for (let a = 0; a < arcs; a++) if (weight[a] >= 0) list[pos[key[a]]++] = a;
-  return [first, list];
-}
 
 /**
  * A point snapped onto a junction leaves or reaches it along a (nearly) 0 m piece of some road there: that

@@ -4,6 +4,7 @@
 // exact enough within the snap radius.
 import { FixedProjection, type FixedPlace } from './fixed-mercator';
 import type { Network } from './network';
+import { finish, inChunks, type Steps } from './steps';
 
 const CELL_DEG = 0.005;
 const M_PER_DEG = 111_320;
@@ -31,57 +32,67 @@ export interface Snap {
   ties?: Snap[];
 }
 
-export class SegmentIndex {
-  private readonly cellFirst: Uint32Array;
-  private readonly cellItems: Uint32Array;
-  private readonly west: number;
-  private readonly south: number;
-  private readonly cols: number;
-  private readonly rows: number;
+/**
+ * The index's tables, built from the network alone (`segmentIndexTables`): the gateway builds them in
+ * steps while it answers, tools at once.
+ */
+export interface SegmentIndexTables {
+  west: number;
+  south: number;
+  cols: number;
+  rows: number;
+  /** Cell → first entry in cellItems (CSR, cols × rows + 1). */
+  cellFirst: Uint32Array;
+  /** Point index p of each piece (p to p+1) listed in a cell. */
+  cellItems: Uint32Array;
   /** Segment of each point index (the piece from point p to p+1 belongs to pieceSegment[p]). */
-  private readonly pieceSegment: Uint32Array;
+  pieceSegment: Uint32Array;
   /** Metres from its segment's start to each point. */
-  private readonly pointAlong: Float32Array;
+  pointAlong: Float32Array;
+}
 
-  constructor(private readonly n: Network) {
-    const points = n.pointLon.length;
-    const segments = n.segmentFrom.length;
-    const { pointLon, pointLat, segmentStart } = n;
-    this.pieceSegment = new Uint32Array(points);
-    this.pointAlong = new Float32Array(points);
-    let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity;
-    for (let p = 0; p < points; p++) {
+/** The tables of the network's index, in steps (steps.ts): on a region, tens of millions of points. */
+export function* segmentIndexTables(n: Network): Steps<SegmentIndexTables> {
+  const points = n.pointLon.length;
+  const segments = n.segmentFrom.length;
+  const { pointLon, pointLat, segmentStart } = n;
+  const pieceSegment = new Uint32Array(points);
+  const pointAlong = new Float32Array(points);
+  let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity;
+  yield* inChunks(points, (from, to) => {
+    for (let p = from; p < to; p++) {
       const lon = pointLon[p] / 1e7, lat = pointLat[p] / 1e7;
       if (lon < west) west = lon;
       if (lon > east) east = lon;
       if (lat < south) south = lat;
       if (lat > north) north = lat;
     }
-    if (points === 0) west = south = east = north = 0;
-    this.west = west;
-    this.south = south;
-    this.cols = Math.max(1, Math.ceil((east - west) / CELL_DEG) + 1);
-    this.rows = Math.max(1, Math.ceil((north - south) / CELL_DEG) + 1);
-    // Each point's cell once (a gateway builds this index at start: on a region, tens of millions of points).
-    const pointCol = new Uint32Array(points);
-    const pointRow = new Uint32Array(points);
-    for (let p = 0; p < points; p++) {
-      pointCol[p] = this.col(pointLon[p] / 1e7);
-      pointRow[p] = this.row(pointLat[p] / 1e7);
+  });
+  if (points === 0) west = south = east = north = 0;
+  const cols = Math.max(1, Math.ceil((east - west) / CELL_DEG) + 1);
+  const rows = Math.max(1, Math.ceil((north - south) / CELL_DEG) + 1);
+  // Each point's cell once.
+  const pointCol = new Uint32Array(points);
+  const pointRow = new Uint32Array(points);
+  yield* inChunks(points, (from, to) => {
+    for (let p = from; p < to; p++) {
+      pointCol[p] = Math.min(cols - 1, Math.max(0, Math.floor((pointLon[p] / 1e7 - west) / CELL_DEG)));
+      pointRow[p] = Math.min(rows - 1, Math.max(0, Math.floor((pointLat[p] / 1e7 - south) / CELL_DEG)));
     }
-    const cols = this.cols;
-    const counts = new Uint32Array(cols * this.rows + 1);
-    for (let s = 0; s < segments; s++) {
+  });
+  const counts = new Uint32Array(cols * rows + 1);
+  yield* inChunks(segments, (from, to) => {
+    for (let s = from; s < to; s++) {
       let along = 0;
       const first = segmentStart[s], end = segmentStart[s + 1];
       for (let p = first; p < end; p++) {
-        this.pieceSegment[p] = s;
+        pieceSegment[p] = s;
         if (p > first) along += planarMetres(pointLon[p - 1] / 1e7, pointLat[p - 1] / 1e7, pointLon[p] / 1e7, pointLat[p] / 1e7);
-        this.pointAlong[p] = along;
+        pointAlong[p] = along;
       }
       // Scale to the segment's stored (haversine) length so offsets agree with it.
       const total = along;
-      if (total > 0) for (let p = first; p < end; p++) this.pointAlong[p] *= n.segmentLength[s] / total;
+      if (total > 0) for (let p = first; p < end; p++) pointAlong[p] *= n.segmentLength[s] / total;
       // A piece is listed in every cell its bounding box touches.
       for (let p = first; p < end - 1; p++) {
         const c0 = Math.min(pointCol[p], pointCol[p + 1]), c1 = Math.max(pointCol[p], pointCol[p + 1]);
@@ -89,17 +100,35 @@ export class SegmentIndex {
         for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) counts[r * cols + c + 1]++;
       }
     }
-    for (let i = 0; i < cols * this.rows; i++) counts[i + 1] += counts[i];
-    this.cellFirst = counts;
-    this.cellItems = new Uint32Array(counts[cols * this.rows]);
-    const pos = counts.slice(0, cols * this.rows);
-    for (let s = 0; s < segments; s++) {
+  });
+  for (let i = 0; i < cols * rows; i++) counts[i + 1] += counts[i];
+  const cellItems = new Uint32Array(counts[cols * rows]);
+  const pos = counts.slice(0, cols * rows);
+  yield* inChunks(segments, (from, to) => {
+    for (let s = from; s < to; s++) {
       for (let p = segmentStart[s]; p < segmentStart[s + 1] - 1; p++) {
         const c0 = Math.min(pointCol[p], pointCol[p + 1]), c1 = Math.max(pointCol[p], pointCol[p + 1]);
         const r0 = Math.min(pointRow[p], pointRow[p + 1]), r1 = Math.max(pointRow[p], pointRow[p + 1]);
-        for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) this.cellItems[pos[r * cols + c]++] = p;
+        for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) cellItems[pos[r * cols + c]++] = p;
       }
     }
+  });
+  return { west, south, cols, rows, cellFirst: counts, cellItems, pieceSegment, pointAlong };
+}
+
+export class SegmentIndex {
+  private readonly cellFirst: Uint32Array;
+  private readonly cellItems: Uint32Array;
+  private readonly west: number;
+  private readonly south: number;
+  private readonly cols: number;
+  private readonly rows: number;
+  private readonly pieceSegment: Uint32Array;
+  private readonly pointAlong: Float32Array;
+
+  /** `tables`: built beforehand from this network (the gateway builds them in steps); else built here at once. */
+  constructor(private readonly n: Network, tables: SegmentIndexTables = finish(segmentIndexTables(n))) {
+    ({ west: this.west, south: this.south, cols: this.cols, rows: this.rows, cellFirst: this.cellFirst, cellItems: this.cellItems, pieceSegment: this.pieceSegment, pointAlong: this.pointAlong } = tables);
   }
 
   private col(lon: number): number {

@@ -7,7 +7,9 @@ import type { RouterMode } from '../../../ports/router';
 import type { Hierarchy } from '../../../core/routing/contraction';
 import { ModeRouter } from '../../../core/routing/mode-router';
 import type { ModeGraph, Network } from '../../../core/routing/network';
-import { SegmentIndex } from '../../../core/routing/segment-index';
+import { modeTables } from '../../../core/routing/mode-tables';
+import { SegmentIndex, segmentIndexTables } from '../../../core/routing/segment-index';
+import { inSlices } from './in-slices';
 import { decodeArrays, readArrays, type DecodedArrays } from '../../../core/formats/routing/typed-container';
 
 export const ROUTING_STAGE = 'routing';
@@ -109,8 +111,7 @@ async function openModeFiles(dir: string): Promise<Map<RouterMode, number>> {
 }
 
 /** A network and its index, with its mode files open and each mode's graph read on first use. */
-function networkWithModes(extract: string, bbox: [number, number, number, number], dir: string, network: Network, open: Map<RouterMode, number>): LoadedNetwork {
-  const index = new SegmentIndex(network);
+function networkWithModes(extract: string, bbox: [number, number, number, number], dir: string, network: Network, index: SegmentIndex, open: Map<RouterMode, number>): LoadedNetwork {
   const made: Partial<Record<RouterMode, ModeRouter>> = {};
   const reading: Partial<Record<RouterMode, Promise<ModeRouter>>> = {};
   let released = false;
@@ -119,12 +120,26 @@ function networkWithModes(extract: string, bbox: [number, number, number, number
     if (released || fd === undefined) throw new Error(`the ${mode} graph of ${extract} was let go (the extract was re-imported or removed)`);
     return fd;
   };
-  const done = (mode: RouterMode, graph: ModeGraph): ModeRouter => {
+  const closeFile = (mode: RouterMode): void => {
     const fd = open.get(mode);
     if (fd !== undefined) fs.closeSync(fd);
     open.delete(mode);
+  };
+  const goneIfReleased = (mode: RouterMode): void => {
     if (released) throw new Error(`the ${mode} graph of ${extract} was let go (the extract was re-imported or removed)`);
+  };
+  const done = (mode: RouterMode, graph: ModeGraph): ModeRouter => {
+    closeFile(mode);
+    goneIfReleased(mode);
     return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode]));
+  };
+  // The gateway's way: the file read in large reads, its tables built in slices between other requests.
+  const doneInSlices = async (mode: RouterMode, graph: ModeGraph): Promise<ModeRouter> => {
+    closeFile(mode);
+    goneIfReleased(mode);
+    const tables = await inSlices(modeTables(network, graph));
+    goneIfReleased(mode);
+    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode], tables));
   };
   const file = (mode: RouterMode): string => path.join(dir, `${mode}.bin`);
   const routers = {} as Record<RouterMode, ModeRouter>;
@@ -155,9 +170,12 @@ function networkWithModes(extract: string, bbox: [number, number, number, number
     mode: (mode) => {
       const ready = made[mode];
       if (ready) return Promise.resolve(ready);
+      // Asked again while its tables are built: the file is closed by then, the read shared.
+      const pending = reading[mode];
+      if (pending) return pending;
       const fd = fdOf(mode);
-      return (reading[mode] ??= readArrays(fd).then(
-        (arrays) => done(mode, modeGraphOf(arrays, file(mode))),
+      return (reading[mode] = readArrays(fd).then(
+        (arrays) => doneInSlices(mode, modeGraphOf(arrays, file(mode))),
         (err: unknown) => {
           if (open.delete(mode)) fs.closeSync(fd);
           delete reading[mode];
@@ -202,7 +220,8 @@ export function loadNetwork(extract: string, extractDir: string, bbox: [number, 
   }
   let loaded: LoadedNetwork;
   try {
-    loaded = networkWithModes(extract, bbox, dir, readNetwork(dir), open);
+    const network = readNetwork(dir);
+    loaded = networkWithModes(extract, bbox, dir, network, new SegmentIndex(network), open);
   } catch (err) {
     for (const fd of open.values()) fs.closeSync(fd);
     throw err;
@@ -217,9 +236,9 @@ export function loadNetwork(extract: string, extractDir: string, bbox: [number, 
 }
 
 /**
- * The gateway's load: the network file read and its index built without blocking the thread on the
- * reads (the index is built in one go); no mode's graph is read (`mode()` reads them). Null when the
- * extract has no routing files.
+ * The gateway's load: the network file read and its index built without blocking the thread (large
+ * reads, then the index built in slices of a few ms between other work: in-slices.ts); no mode's graph is
+ * read (`mode()` reads them, and builds their tables the same way). Null when the extract has no routing files.
  */
 export async function openNetwork(extract: string, extractDir: string, bbox: [number, number, number, number]): Promise<LoadedNetwork | null> {
   const dir = path.join(extractDir, ROUTING_STAGE);
@@ -244,7 +263,8 @@ export async function openNetwork(extract: string, extractDir: string, bbox: [nu
     fs.closeSync(networkFd);
   }
   try {
-    return networkWithModes(extract, bbox, dir, network, open);
+    const index = new SegmentIndex(network, await inSlices(segmentIndexTables(network)));
+    return networkWithModes(extract, bbox, dir, network, index, open);
   } catch (err) {
     for (const fd of open.values()) fs.closeSync(fd);
     throw err;
