@@ -4,10 +4,11 @@
 import type { LngLat } from '../core/types';
 import type { EventDoc } from '../core/model/event';
 import type { Scope } from './store';
+import type { PlaceView } from '../core/model/shown';
 
 export interface PlaceViews {
-  placeAt(scope: Scope, point: LngLat, now: Date): Promise<Record<string, unknown> | null>;
-  near(scope: Scope, point: LngLat, radiusM: number, limit: number, now: Date): Promise<Array<Record<string, unknown>>>;
+  placeAt(scope: Scope, point: LngLat, now: Date): Promise<PlaceView | null>;
+  near(scope: Scope, point: LngLat, radiusM: number, limit: number, now: Date): Promise<PlaceView[]>;
   /** The place object for `placeId` (the event's own, else an imported one), or undefined. */
-  verifiedPlace(scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined>;
+  verifiedPlace(scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<PlaceView | undefined>;
 }

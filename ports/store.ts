@@ -88,7 +88,7 @@ export const REVISION_FIELD = '_rev';
 export function withoutRevision(doc: Doc): Doc {
   if (!(REVISION_FIELD in doc)) return doc;
   const { [REVISION_FIELD]: _rev, ...stored } = doc;
-  return stored as Doc;
+  return stored;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Metadata } from '../types';
 import type { DocBase } from './document';
 import type { ShownObject } from './user';
+import type { BeaconView, EventGeofenceView, PlaceView, RegionView, TripSummary } from './shown';
 
 export interface EventDoc extends DocBase {
   type: string;
@@ -15,14 +16,14 @@ export interface EventDoc extends DocBase {
   confidence?: number;
   duration?: number;
   /** Geofence events: the geofence as events show it; whether it was operating (operating hours). */
-  geofence?: ShownObject;
+  geofence?: EventGeofenceView;
   currentlyOperating?: boolean;
   /** Place events: the place, and on entry the other candidates. */
-  place?: ShownObject;
-  alternatePlaces?: ShownObject[];
-  beacon?: ShownObject;
-  region?: ShownObject;
-  trip?: ShownObject;
+  place?: PlaceView;
+  alternatePlaces?: PlaceView[];
+  beacon?: BeaconView;
+  region?: RegionView;
+  trip?: TripSummary;
   fraud?: ShownObject;
   /** Conversions (POST /v1/events). */
   conversion?: boolean;
@@ -33,7 +34,7 @@ export interface EventDoc extends DocBase {
   verification?: number;
   verifiedAt?: string;
   verifiedPlaceId?: string;
-  verifiedPlace?: ShownObject;
+  verifiedPlace?: PlaceView;
   /** The user's `_id`: kept with the event, never shown (views.ts). */
   userRef?: string;
 }

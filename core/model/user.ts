@@ -6,11 +6,12 @@ import type { VisitState } from '../geofencing';
 import type { PlaceVisit } from '../places/place-detection';
 import type { Metadata } from '../types';
 import type { DocBase } from './document';
+import type { BeaconView, PlaceView, RegionView, TripSummary, UserGeofenceView } from './shown';
 
 /** The longest userId and deviceId a user may have (Radar's limit): track and conversions both take it. */
 export const MAX_USER_ID_LENGTH = 256;
 
-/** An object the API shows as it was made (a place, beacon, region or trip view), stored as JSON. */
+/** An object the API shows as it was made and stored as JSON, of no fixed shape (a conversion's user, the fraud answer). */
 export type ShownObject = Record<string, unknown>;
 
 /** Operator decisions about one user's fraud checks, kept on the user (fraud routes). */
@@ -35,21 +36,21 @@ export interface UserDoc extends DocBase {
   deviceMake?: string;
   deviceModel?: string;
   ip?: string;
-  geofences: Array<Record<string, unknown>>;
+  geofences: UserGeofenceView[];
   segments?: unknown[];
   topChains?: unknown[];
   actualUpdatedAt: string;
   /** The regions step's region objects (project setting `regions`). */
-  country?: ShownObject;
-  state?: ShownObject;
-  dma?: ShownObject;
-  postalCode?: ShownObject;
+  country?: RegionView;
+  state?: RegionView;
+  dma?: RegionView;
+  postalCode?: RegionView;
   /** The places step's current place (project setting `places`). */
-  place?: ShownObject;
+  place?: PlaceView;
   /** The beacons the user is near, as the API shows them. */
-  beacons?: ShownObject[];
+  beacons?: BeaconView[];
   /** The user's open trip, summarised (views.ts tripSummary). */
-  trip?: ShownObject;
+  trip?: TripSummary;
   /** The fraud step's answer (project setting `fraud`), with its `last…At` datetimes. */
   fraud?: Partial<FraudObject>;
   _visits: VisitState[];

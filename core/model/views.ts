@@ -6,6 +6,7 @@ import type { EventDoc } from './event';
 import type { TripDoc } from './trip';
 import { tripLocations } from './trip';
 import type { UserDoc } from './user';
+import { TRIP_SUMMARY_FIELDS, type EventGeofenceView, type TripSummary, type UserGeofenceView } from './shown';
 
 /** Fields whose name starts with "_" (other than _id) are internal state: users, beacons, trips. */
 export const isInternalField = (key: string): boolean => key !== '_id' && key.startsWith('_');
@@ -53,16 +54,11 @@ export function publicTrip(trip: TripDoc, includeLocations: boolean): Record<str
   return includeLocations ? { ...rest, locations: tripLocations(trip._trail ?? []) } : rest;
 }
 
-const SUMMARY_FIELDS = [
-  '_id', 'live', 'externalId', 'metadata', 'mode', 'destinationGeofenceTag', 'destinationGeofenceExternalId',
-  'destinationLocation', 'eta', 'status', 'approachingThreshold', 'scheduledArrivalAt', 'delay', 'arrivedAt',
-  'completedAt', 'userId', 'createdAt', 'updatedAt',
-] as const;
 
 /** The trip inside `user.trip` and events: the fields the SDKs read, without the trail or the user. */
-export function tripSummary(trip: TripDoc): Record<string, unknown> {
+export function tripSummary(trip: TripDoc): TripSummary {
   const out: Record<string, unknown> = {};
-  for (const f of SUMMARY_FIELDS) if (trip[f] !== undefined) out[f] = trip[f];
+  for (const f of TRIP_SUMMARY_FIELDS) if (trip[f] !== undefined) out[f] = trip[f];
   return out;
 }
 
@@ -80,11 +76,11 @@ export function eventUser(user: UserDoc): Record<string, unknown> {
  * build its own copies, and the users kept in memory (hot-users.ts) each held theirs. Frozen, as they are
  * shared, which also lets doc-json.ts keep their texts.
  */
-const eventGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
-const userGeofences = new WeakMap<Geofence, Readonly<Record<string, unknown>>>();
+const eventGeofences = new WeakMap<Geofence, Readonly<EventGeofenceView>>();
+const userGeofences = new WeakMap<Geofence, Readonly<UserGeofenceView>>();
 
 /** The view `make` builds of a geofence object, made once for it and frozen. */
-function sharedView(views: WeakMap<Geofence, Readonly<Record<string, unknown>>>, g: Geofence, make: () => Record<string, unknown>): Readonly<Record<string, unknown>> {
+function sharedView<V extends object>(views: WeakMap<Geofence, Readonly<V>>, g: Geofence, make: () => V): Readonly<V> {
   let shown = views.get(g);
   if (shown === undefined) {
     shown = Object.freeze(make());
@@ -94,15 +90,15 @@ function sharedView(views: WeakMap<Geofence, Readonly<Record<string, unknown>>>,
 }
 
 /** The geofence inside an event. */
-export function eventGeofence(g: Geofence): Readonly<Record<string, unknown>> {
+export function eventGeofence(g: Geofence): Readonly<EventGeofenceView> {
   return sharedView(eventGeofences, g, () => {
-    const out: Record<string, unknown> = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
+    const out: EventGeofenceView = { _id: g._id, tag: g.tag, externalId: g.externalId, description: g.description, type: g.type };
     if (g.metadata !== undefined) out.metadata = g.metadata;
     return out;
   });
 }
 
 /** The geofence inside a user's `geofences` list. */
-export function userGeofence(g: Geofence): Readonly<Record<string, unknown>> {
+export function userGeofence(g: Geofence): Readonly<UserGeofenceView> {
   return sharedView(userGeofences, g, () => ({ ...eventGeofence(g), geometryCenter: g.geometryCenter, geometryRadius: g.geometryRadius }));
 }

@@ -9,6 +9,7 @@ import type { Scope } from '../../../ports/store';
 import type { StoreCommandParts } from '../store-commands';
 import { geofenceImportOf, type GeofenceImportRuntime } from '../../features/geofence-import/geofence-import-feature';
 import type { ImportReport } from '../../features/geofence-import/import-service';
+import type { SyncSettingsView } from '../../features/geofence-import/sync-service';
 import type { SyncRunRecord } from '../../features/geofence-import/sync-store';
 import type { EnvironmentOutcome } from '../../../core/geofence-sync/sync-report';
 import { apiErrorOf } from '../../http/errors';
@@ -177,13 +178,12 @@ function printRun(out: CliOutput, run: SyncRunRecord): void {
   out.print(run.mail.sent ? `  mail sent to ${run.mail.to.join(', ')}` : `  no mail sent: ${run.mail.error ?? 'unknown reason'}`);
 }
 
-function printSettings(out: CliOutput, view: Record<string, unknown>): void {
+function printSettings(out: CliOutput, view: SyncSettingsView): void {
   for (const [name, value] of Object.entries(view)) {
     if (name === 'lastRun') continue;
     out.print(`${name.padEnd(20)} ${value === null ? '-' : String(value)}`);
   }
-  const lastRun = view.lastRun as SyncRunRecord | null;
-  if (lastRun) printRun(out, lastRun);
+  if (view.lastRun) printRun(out, view.lastRun);
 }
 
 function setBody(args: ParsedArgs): Record<string, unknown> {

@@ -6,7 +6,13 @@ import { formatDailyTime, nextDailyRun } from '../../../core/geofence-sync/sched
 import { Forbidden } from '../../http/errors';
 import type { SecretBox } from './secret-box';
 import { feedsLive, publicSettings, readSyncSettings, settingsAsBody, type StoredSyncSettings } from './sync-settings';
-import { runView, type SyncSettingsDoc, type SyncStore } from './sync-store';
+import { runView, type SyncRunRecord, type SyncSettingsDoc, type SyncStore } from './sync-store';
+
+/** The settings as GET shows them: every settings field (null when unset), the schedule and the last run. */
+export interface SyncSettingsView {
+  [field: string]: unknown;
+  lastRun: SyncRunRecord | null;
+}
 
 export interface SaveOptions {
   /** PATCH: fields left out keep their stored values. PUT (default): the body is the whole settings. */
@@ -30,10 +36,10 @@ export class SyncSettingsService {
    * read live data: the live URL (whose query may be a signature), the live object key, the access key id
    * when it serves live, and the live half of the last run are hidden from it.
    */
-  viewFor(doc: SyncSettingsDoc | undefined, live: boolean): Record<string, unknown> {
+  viewFor(doc: SyncSettingsDoc | undefined, live: boolean): SyncSettingsView {
     const view = this.view(doc);
     if (live || !doc) return view;
-    const hidden: Record<string, unknown> = { ...view, liveUrl: null, liveObjectKey: null, liveHidden: feedsLive(doc) };
+    const hidden: SyncSettingsView = { ...view, liveUrl: null, liveObjectKey: null, liveHidden: feedsLive(doc) };
     if (feedsLive(doc)) hidden.accessKeyId = null;
     if (doc.lastRun) {
       const run = runView(doc.lastRun);
@@ -43,7 +49,7 @@ export class SyncSettingsService {
   }
 
   /** The settings as GET shows them to a live key (and the CLI), with schedule and last run. */
-  view(doc: SyncSettingsDoc | undefined): Record<string, unknown> {
+  view(doc: SyncSettingsDoc | undefined): SyncSettingsView {
     return {
       ...publicSettings(doc),
       schedule: `daily at ${formatDailyTime(this.config.at)}`,

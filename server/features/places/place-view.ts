@@ -2,18 +2,27 @@
 // `slug` and, from the Places settings, `externalId` and `metadata`; `location` as a GeoJSON point.
 import type { Place } from '../../../core/places/place';
 import type { PlacesSettings } from './places-settings';
+import type { PlaceView } from '../../../core/model/shown';
 
-export function placeView(place: Place, settings: PlacesSettings): Record<string, unknown> {
-  const out: Record<string, unknown> = { _id: place._id, name: place.name, categories: [...place.categories] };
+export function placeView(place: Place, settings: PlacesSettings): PlaceView {
+  // Built in one literal with optional parts spread in place: the key order is the API's.
+  let chain: PlaceView['chain'];
   if (place.chain) {
-    const chain: Record<string, unknown> = { name: place.chain.name, slug: place.chain.slug };
     const externalId = settings.externalIds.get(place.chain.slug);
-    if (externalId !== undefined) chain.externalId = externalId;
     const metadata = settings.metadata.get(place.chain.slug);
-    if (metadata !== undefined) chain.metadata = { ...metadata };
-    out.chain = chain;
+    chain = {
+      name: place.chain.name,
+      slug: place.chain.slug,
+      ...(externalId !== undefined ? { externalId } : {}),
+      ...(metadata !== undefined ? { metadata: { ...metadata } } : {}),
+    };
   }
-  if (place.iata !== undefined) out.iataCode = place.iata;
-  out.location = { type: 'Point', coordinates: [place.lng, place.lat] };
-  return out;
+  return {
+    _id: place._id,
+    name: place.name,
+    categories: [...place.categories],
+    ...(chain ? { chain } : {}),
+    ...(place.iata !== undefined ? { iataCode: place.iata } : {}),
+    location: { type: 'Point', coordinates: [place.lng, place.lat] },
+  };
 }

@@ -15,6 +15,7 @@ import { withoutTwins } from './place-twins';
 import { readPlacesSettings, type PlacesSettings } from './places-settings';
 import type { SearchPlacesInput } from './search-places-input';
 import { verifiedPlace } from './verified-place';
+import type { PlaceView } from '../../../core/model/shown';
 
 /** Most candidates examined around a point for "which place is this": plenty for a city block. */
 const CANDIDATES_AT_POINT = 50;
@@ -33,7 +34,7 @@ export class PlacesService implements PlaceViews {
     return this.current.current(now.getTime());
   }
 
-  async search(scope: Scope, q: SearchPlacesInput, now: Date): Promise<Array<Record<string, unknown>>> {
+  async search(scope: Scope, q: SearchPlacesInput, now: Date): Promise<PlaceView[]> {
     const settings = await this.settings(scope);
     if (q.iataCode !== undefined) {
       const airports = this.current.airports(q.iataCode, now.getTime());
@@ -57,7 +58,7 @@ export class PlacesService implements PlaceViews {
   }
 
   /** Places within radiusM of a point, nearest first, in the API's shape. */
-  async near(scope: Scope, point: LngLat, radiusM: number, limit: number, now: Date): Promise<Array<Record<string, unknown>>> {
+  async near(scope: Scope, point: LngLat, radiusM: number, limit: number, now: Date): Promise<PlaceView[]> {
     const settings = await this.settings(scope);
     return this.index(now).near(point, { radiusM, limit }).map(({ place }) => placeView(place, settings));
   }
@@ -72,7 +73,7 @@ export class PlacesService implements PlaceViews {
   }
 
   /** The place at a point (context): the detection rules without a previous visit or stop detection. */
-  async placeAt(scope: Scope, point: LngLat, now: Date): Promise<Record<string, unknown> | null> {
+  async placeAt(scope: Scope, point: LngLat, now: Date): Promise<PlaceView | null> {
     const candidates = this.candidates(point, 0, now);
     if (candidates.length === 0) return null;
     const found = detectPlace({
@@ -85,7 +86,7 @@ export class PlacesService implements PlaceViews {
     return this.index(now).get(id);
   }
 
-  verifiedPlace(scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
+  verifiedPlace(scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<PlaceView | undefined> {
     return verifiedPlace(this, scope, event, placeId, now);
   }
 }

@@ -6,6 +6,7 @@ import type { EventDoc } from '../../../core/model/event';
 import { placeView } from './place-view';
 import type { Place } from '../../../core/places/place';
 import type { PlacesSettings } from './places-settings';
+import type { PlaceView } from '../../../core/model/shown';
 
 /** What the lookup reads of the places service (PlacesService.verifiedPlace). */
 interface ImportedPlaces {
@@ -13,16 +14,17 @@ interface ImportedPlaces {
   settings(scope: Scope): Promise<PlacesSettings>;
 }
 
-function placesOn(event: EventDoc): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (isObject(event.place)) out.push(event.place);
+function placesOn(event: EventDoc): PlaceView[] {
+  const out: PlaceView[] = [];
+  // Stored events are JSON written by older versions too: only objects count as places.
+  const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (event.place && isObject(event.place)) out.push(event.place);
   if (Array.isArray(event.alternatePlaces)) out.push(...event.alternatePlaces.filter(isObject));
   return out;
 }
 
 /** The place object for `placeId`, or undefined when neither the event nor the imported places know it. */
-export async function verifiedPlace(places: ImportedPlaces, scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<Record<string, unknown> | undefined> {
+export async function verifiedPlace(places: ImportedPlaces, scope: Scope, event: EventDoc, placeId: string, now: Date): Promise<PlaceView | undefined> {
   const onEvent = placesOn(event).find((p) => p._id === placeId);
   if (onEvent) return onEvent;
   const imported = places.get(placeId, now);

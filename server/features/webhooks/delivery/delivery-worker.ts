@@ -318,7 +318,7 @@ export class DeliveryWorker {
   private pendingPage(scope: Scope, webhookId: string, limit: number, exceptIds: string[] = []): Promise<OutboxRow[]> {
     return this.deps.store
       .list(OUTBOX, scope, { equals: { webhookId, state: 'pending' }, sortBy: 'createdAt', order: 'asc', limit, exceptIds })
-      .then((r) => r.docs as OutboxRow[]);
+      .then((r) => r.docs);
   }
 
   private async drain(scope: Scope, webhookId: string, drain: Drain): Promise<void> {
