@@ -14,6 +14,7 @@ import { NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, SEGMENT_ROUND
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 import { mergedCarriageways } from './merged-carriageways';
 import { applyPathRestrictions, type PathRestriction } from './via-way-restrictions';
+import { TurnArcs } from './turn-arcs';
 import { buildNodeModeGraph } from './node-mode-graph';
 import { stronglyConnected } from './strongly-connected';
 
@@ -191,11 +192,10 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
     return m === undefined ? codeBearing(n, c, true) : (m + 180) % 360;
   };
 
-  const tail: number[] = [];
-  const head: number[] = [];
-  const weight: number[] = [];
-  const seconds: number[] = [];
-  const distance: number[] = [];
+  // Turns at most: every open code arriving at a vertex times every one leaving it.
+  let most = 0;
+  for (let c = 0; c < codes; c++) if (weightOf(c) >= 0) most += leaveFirst[codeHead(n, c) + 1] - leaveFirst[codeHead(n, c)];
+  const turns = new TurnArcs(most);
   const restricted = input.restricted;
   // The routing weight of crossing code d: its seconds over its rate (OSRM's routability weight).
   const rates = input.ratePercent;
@@ -220,25 +220,18 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
       if (rule && (rule.onlyTo ? !rule.onlyTo.has(d >> 1) : rule.forbidden.has(d >> 1))) continue;
       const turningBack = uturn || merged.uturns.get(c) === d;
       const angle = turningBack ? 180 : turnAngle(before, leaving(d));
-      tail.push(c);
-      head.push(d);
       const modeChange = ((n.segmentFlags[c >> 1] ^ n.segmentFlags[d >> 1]) & SEGMENT_FERRY) !== 0;
       const travel = weightOf(d) + turnSeconds(input.turnCosts, angle, roads[v], turningBack, modeChange) + obstacleSeconds(c, d, v);
-      seconds.push(travel);
       const crossing = weightOfCrossing(d);
-      weight.push(restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? crossing + RESTRICTED_ENTRY_SECONDS
-        : rates === undefined ? travel : travel - weightOf(d) + crossing);
-      distance.push(n.segmentLength[d >> 1]);
+      const weight = restricted && restricted[d >> 1] === 1 && restricted[c >> 1] === 0 ? crossing + RESTRICTED_ENTRY_SECONDS
+        : rates === undefined ? travel : travel - weightOf(d) + crossing;
+      turns.push(c, d, weight, travel, n.segmentLength[d >> 1]);
     }
   }
   const paths: PathRestriction[] = input.restrictions.flatMap((r) => (r.path === undefined ? [] : [{ ...r.path, toSegments: r.toSegments, only: r.only }]));
-  const { arcs: built, duplicateOf } = applyPathRestrictions(codes, { tail, head, weight, seconds, distance }, paths);
+  const { duplicateOf } = applyPathRestrictions(codes, turns, paths);
   const vertexCount = codes + duplicateOf.length;
-  const arcTail = Uint32Array.from(built.tail);
-  const arcHead = Uint32Array.from(built.head);
-  const arcWeight = Float32Array.from(built.weight);
-  const arcSeconds = Float32Array.from(built.seconds);
-  const arcDistance = Float32Array.from(built.distance);
+  const { tail: arcTail, head: arcHead, weight: arcWeight, seconds: arcSeconds, distance: arcDistance } = turns.take();
 
   input.onProgress?.('components', 0);
   const component = stronglyConnected(vertexCount, arcTail, arcHead);

@@ -10,6 +10,7 @@
 // longest tail of those roads that another restriction starts with would (its "failure" state), so one
 // restricted sequence inside or overlapping another is still caught, and a copy also obeys the
 // restrictions of every such tail.
+import type { TurnArcs } from './turn-arcs';
 
 export interface PathRestriction {
   /** Segment directions (codes) of the `from` way that arrive where the via ways start. */
@@ -21,20 +22,11 @@ export interface PathRestriction {
   only: boolean;
 }
 
-/** Turn arcs under construction (mode-graph.ts), parallel arrays. */
-export interface ArcLists {
-  tail: number[];
-  head: number[];
-  weight: number[];
-  seconds: number[];
-  distance: number[];
-}
-
 /**
  * The graph with the copies each restriction needs: returns, for each copy (vertex `codes + i`), the
  * code it copies, and the arcs: the originals rewired into the copies, and the copies' own.
  */
-export function applyPathRestrictions(codes: number, arcs: ArcLists, restrictions: readonly PathRestriction[]): { arcs: ArcLists; duplicateOf: number[] } {
+export function applyPathRestrictions(codes: number, arcs: TurnArcs, restrictions: readonly PathRestriction[]): { arcs: TurnArcs; duplicateOf: number[] } {
   const duplicateOf: number[] = [];
   if (restrictions.length === 0) return { arcs, duplicateOf };
   const child = new Map<string, number>();
@@ -78,7 +70,7 @@ export function applyPathRestrictions(codes: number, arcs: ArcLists, restriction
     fail[i] = p < codes ? duplicateOf[i] : goTo(failOf(p), duplicateOf[i]);
   }
 
-  const baseCount = arcs.tail.length;
+  const baseCount = arcs.count;
   const out = new Map<number, number[]>();
   const needed = new Set<number>(duplicateOf);
   for (const key of child.keys()) needed.add(Number(key.slice(0, key.indexOf('>'))));
@@ -105,11 +97,7 @@ export function applyPathRestrictions(codes: number, arcs: ArcLists, restriction
       const head = originalHead(a);
       const segment = head >> 1;
       if (rules.some((r) => r.to.has(segment) !== r.only)) continue;
-      arcs.tail.push(copy);
-      arcs.head.push(goTo(copy, head));
-      arcs.weight.push(arcs.weight[a]);
-      arcs.seconds.push(arcs.seconds[a]);
-      arcs.distance.push(arcs.distance[a]);
+      arcs.push(copy, goTo(copy, head), arcs.weight[a], arcs.seconds[a], arcs.distance[a]);
     }
   }
   return { arcs, duplicateOf };

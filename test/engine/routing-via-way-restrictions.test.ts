@@ -1,17 +1,19 @@
-import { applyPathRestrictions, type ArcLists } from '../../core/routing/via-way-restrictions';
+import { applyPathRestrictions } from '../../core/routing/via-way-restrictions';
+import { TurnArcs } from '../../core/routing/turn-arcs';
 
 // A chain of codes 0 → 2 → 4 → 6 with side turns: 4 → 8, 6 → 10 (codes are segment directions: 2 × segment).
-function chain(): ArcLists {
-  const pairs = [[0, 2], [2, 4], [4, 6], [4, 8], [6, 10]];
-  return { tail: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), weight: pairs.map(() => 1), seconds: pairs.map(() => 1), distance: pairs.map(() => 10) };
+function chain(): TurnArcs {
+  const arcs = new TurnArcs();
+  for (const [t, h] of [[0, 2], [2, 4], [4, 6], [4, 8], [6, 10]]) arcs.push(t, h, 1, 1, 10);
+  return arcs;
 }
 
 /** Every code sequence the arcs allow from `start`, as originals (copies mapped back). */
-function walks(arcs: ArcLists, duplicateOf: number[], codes: number, start: number): string[] {
+function walks(arcs: TurnArcs, duplicateOf: number[], codes: number, start: number): string[] {
   const original = (v: number) => (v < codes ? v : duplicateOf[v - codes]);
   const out: string[] = [];
   const go = (v: number, path: number[]) => {
-    const next = arcs.tail.flatMap((t, a) => (t === v ? [arcs.head[a]] : []));
+    const next = [...arcs.tail.subarray(0, arcs.count)].flatMap((t, a) => (t === v ? [arcs.head[a]] : []));
     if (next.length === 0) out.push(path.join(','));
     for (const h of next) go(h, [...path, original(h)]);
   };
