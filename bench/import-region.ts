@@ -5,7 +5,7 @@
 // average at the start and end is printed beside them.
 //
 // Run: npm run bench:build && node dist/bench/import-region.js /work/scratch/b8.osm.pbf [--memory-budget MiB]
-// (without it, the CLI's default budget, half of the machine's memory; `--memory-budget 0`: none)
+// (without it, the CLI's default budget, a quarter of the machine's memory; `--memory-budget 0`: none)
 // Keep what it writes off the repository: the data directory is a temporary folder, removed at the end
 // unless KEEP=1 (then its path is printed).
 import fs from 'node:fs';

@@ -1,12 +1,14 @@
-// The memory an import's largest working sets may use when the operator names no budget
-// (`waymark data import --memory-budget MiB` overrides it): half of the machine's memory, or of the
-// container's limit when it has a lower one. Half leaves the other half to what the budget does not
-// bound (the node index, the network held while the modes are built, the stages' tables) and to the
-// gateway and database serving beside the import; the routing contraction spills its finished edges
-// to disk and builds only as many modes at once as fit (routing-stage.ts).
+// The memory an import may use when the operator names no budget (`waymark data import --memory-budget
+// MiB` overrides it): a quarter of the machine's memory, or of the container's limit when it has a lower
+// one. The budget is a bound on the process while the routing modes are built (the process's memory when
+// the building starts plus the expected memory of the modes built at once: routing-stage.ts), the
+// import's peak; a quarter (6 GiB on a 24 GiB machine) keeps a Maryland-sized region within what issue 35
+// asks and leaves the rest to the gateway and database serving beside the import. The contraction spills
+// its finished edges to disk and builds only as many modes at once as fit; a larger budget builds more
+// of them at once (faster on more cores), never differently.
 import os from 'node:os';
 
-export const DEFAULT_BUDGET_SHARE = 0.5;
+export const DEFAULT_BUDGET_SHARE = 0.25;
 
 /** `constrainedBytes`: a cgroup's limit (process.constrainedMemory()), 0 or undefined when none. */
 export function defaultMemoryBudgetBytes(totalBytes: number = os.totalmem(), constrainedBytes: number | undefined = constrainedMemory()): number {

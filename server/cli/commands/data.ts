@@ -23,7 +23,7 @@ waymark data remove NAME [--json]
    Several files are imported as one region with one network (adjacent or overlapping extracts, each
    sorted as osmium writes them; objects on the seams are read once): name it with --name.
    --memory-budget: the routing contraction keeps its finished edges in files and builds fewer modes at once,
-   for a region larger than memory allows; the files it writes are the same. Default: half of the
+   for a region larger than memory allows; the files it writes are the same. Default: a quarter of the
    machine's memory, or of the container's limit)`;
 
 export async function dataCommand(config: GatewayConfig, args: ParsedArgs, out: CliOutput): Promise<number> {

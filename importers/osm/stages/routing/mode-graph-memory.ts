@@ -7,15 +7,19 @@ import type { Network } from '../../../../core/routing/network';
 import type { ModeGraphJob } from './mode-graph-job';
 
 /**
- * Bytes a worker holds at its peak per arc of the graph it builds (turns as jobSize counts them, or
- * segment directions for a node-based graph), with the finished edges spilled: the arcs (20 bytes), the
- * turns collected in JavaScript arrays first (about 60), the contraction's edges still among uncontracted
- * vertices and their two edge lists (40 + 2 × 32 a live edge), then the assembled hierarchy (24 bytes an
- * edge, arcs and shortcuts, about three edges an arc). Measured on Baltimore ×4×4 (the summary's `worker
- * MiB`, heap and array buffers): 227 (car), 240 (truck), 263 (bike), 255 (foot) bytes an arc over the
- * per-vertex and per-worker figures below.
+ * Bytes a worker holds at its peak per arc of the graph it builds (turns as jobSize counts them, an upper
+ * bound about 1.4 times the turns kept, or segment directions for a node-based graph), with the finished
+ * edges spilled. The turns are collected in typed arrays (20 bytes a turn, turn-arcs.ts) and kept; then
+ * the larger of two phases, which no longer overlap (contraction.ts lets the contracted graph go before it
+ * assembles): contracting, the edges still among uncontracted vertices (32 bytes each) and their two edge
+ * lists (12 bytes an entry, the pool a quarter larger than its start); assembling, the hierarchy (24 bytes
+ * an edge, arcs and shortcuts, about 3.3 edges a turn). Before this (64-bit weights, a pool twice its size,
+ * turns in JavaScript arrays, the contracted graph held while assembling) it was 270, and Baltimore ×20×20
+ * measured bike 5,528 MiB, car 3,973, truck 4,032, foot 1,981 against 6,972, 4,871, 4,922, 2,365 expected.
+ * Measured after, on Baltimore ×4×4 (load 20–31): car 221 → 154 MiB, truck 208 → 145, bike 301 → 184,
+ * foot 116 → 111; 160 expects car 155, truck 156, bike 205, foot 123.
  */
-export const BYTES_PER_ARC = 270;
+export const BYTES_PER_ARC = 160;
 /** Bytes per vertex of the graph: the contraction's per-vertex tables (witness search, queue, ranks, lists' heads). */
 export const BYTES_PER_VERTEX = 80;
 /** A worker thread's own isolate and the job's inputs before any graph: about 30 MiB here. */
