@@ -10,7 +10,7 @@
 // whose turns are all free and allowed gets a node-based graph instead (node-mode-graph.ts).
 import { contract, orderByRank, type BaseArcs, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
-import { NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
+import { NO_START, ON_TRAIN, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
 import { mergedCarriageways } from './merged-carriageways';
 import { applyPathRestrictions, type PathRestriction } from './via-way-restrictions';
@@ -46,7 +46,7 @@ export interface ModeGraphInput {
   blockedVertices?: ReadonlySet<number>;
   /** Per segment, 1 when a route may not start or end on it (marked NO_START in `segmentMain`). */
   noStart?: Uint8Array;
-  /** Per segment, bit 1 / bit 2 when a bike is pushed along / against it (PUSHED_* in `segmentMain`). */
+  /** Per segment, bit 1 / bit 2 when a bike is pushed along / against it, bit 4 on a train (PUSHED_*, ON_TRAIN in `segmentMain`). */
   pushed?: Uint8Array;
   /** Obstacles on vertices whose seconds this mode's turns pay. */
   obstacles?: VertexObstacles;
@@ -133,7 +133,7 @@ export function buildModeGraph(input: ModeGraphInput): ModeGraph {
     if (no === 1) graph.segmentMain[s] |= NO_START;
   });
   input.pushed?.forEach((p, s) => {
-    graph.segmentMain[s] |= ((p & 1) !== 0 ? PUSHED_FORWARD : 0) | ((p & 2) !== 0 ? PUSHED_BACKWARD : 0);
+    graph.segmentMain[s] |= ((p & 1) !== 0 ? PUSHED_FORWARD : 0) | ((p & 2) !== 0 ? PUSHED_BACKWARD : 0) | ((p & 4) !== 0 ? ON_TRAIN : 0);
   });
   return graph;
 }

@@ -7,7 +7,7 @@ import { BaseSearch, type BaseGraph } from './dijkstra';
 import { ChQuery } from './ch-query';
 import { arcsBy, modeTablesNow, type ModeTables } from './mode-tables';
 import { finish } from './steps';
-import { MAIN_PART, NO_START, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
+import { MAIN_PART, NO_START, ON_TRAIN, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
 import { Polylines } from '../isochrone/polylines';
 import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
 import type { SearchResult, SearchSeed } from './search-seed';
@@ -68,6 +68,7 @@ export class ModeRouter {
     this.legContext = {
       roads: (v) => roads[v],
       pushed: (s, reversed) => (mode.segmentMain[s] & (reversed ? PUSHED_BACKWARD : PUSHED_FORWARD)) !== 0,
+      onTrain: (s) => (mode.segmentMain[s] & ON_TRAIN) !== 0,
       network, travelMode,
       alongAt: (p) => index.alongAt(p),
       arrivals: (v) => {

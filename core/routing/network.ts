@@ -16,12 +16,15 @@ export const SEGMENT_SIGNALS = 128;
 
 /**
  * Bits of a mode's `segmentMain`: in the mode's large connected part; no start or end point there; a bike
- * is pushed (walked) along / against the segment (OSRM's `pushing bike` mode).
+ * is pushed (walked) along / against the segment (OSRM's `pushing bike` mode); the mode rides a train there
+ * (OSRM's `train` mode: a bike on a railway open to it). Files written before a bit existed do not set it
+ * (every bike segment then reads as ridden), so they load unchanged.
  */
 export const MAIN_PART = 1;
 export const NO_START = 2;
 export const PUSHED_FORWARD = 4;
 export const PUSHED_BACKWARD = 8;
+export const ON_TRAIN = 16;
 
 export interface Network {
   /** Geometry points, 1e-7 degrees. */

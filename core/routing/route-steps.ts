@@ -38,6 +38,8 @@ export interface LegContext {
   twoWay?(segment: number): boolean;
   /** Whether a bike is pushed along the segment in that direction (OSRM's `pushing bike` mode). */
   pushed?(segment: number, reversed: boolean): boolean;
+  /** Whether the mode rides a train on the segment (OSRM's `train` mode: a bike on a railway open to it). */
+  onTrain?(segment: number): boolean;
   /** `driving`, `cycling`, `walking`. */
   travelMode: string;
 }
@@ -188,9 +190,10 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   return { leg: { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary, steps: folded }, geometry };
 }
 
-/** OSRM's travel mode of a piece: `ferry` on ferries and trains, `pushing bike` where a bike is walked. */
+/** OSRM's travel mode of a piece: `ferry` on ferries and shuttle trains, `train` where a bike rides a train, `pushing bike` where it is walked. */
 function modeOf(ctx: LegContext, piece: Piece): string {
   if ((ctx.network.segmentFlags[piece.segment] & SEGMENT_FERRY) !== 0) return 'ferry';
+  if (ctx.onTrain?.(piece.segment) === true) return 'train';
   return ctx.pushed?.(piece.segment, piece.reversed) === true ? 'pushing bike' : ctx.travelMode;
 }
 

@@ -98,11 +98,18 @@ withFixtures('embedded router', () => {
       const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
       return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
     };
+    // The point three quarters of the way along segment t from its end at vertex v: far enough from the
+    // flagged segment that it snaps to t (a segment's middle point can lie on the flagged one).
+    const awayFrom = (t: number, v: number): LngLat => {
+      const first = n.segmentStart[t], last = n.segmentStart[t + 1] - 1;
+      const [near, far] = n.segmentFrom[t] === v ? [first, last] : [last, first];
+      return [(n.pointLon[near] + 0.75 * (n.pointLon[far] - n.pointLon[near])) / 1e7, (n.pointLat[near] + 0.75 * (n.pointLat[far] - n.pointLat[near])) / 1e7];
+    };
     for (let s = 0; s < n.segmentFrom.length && pts.length < 200; s++) {
       if ((n.segmentFlags[s] & flag) === 0) continue;
       const near = (v: number) => [...n.segmentFrom.keys()].find((t) => (n.segmentFlags[t] & flag) === 0 && r.mode.segmentMain[t] === 1 && (n.segmentFrom[t] === v || n.segmentTo[t] === v));
       const a = near(n.segmentFrom[s]), b = near(n.segmentTo[s]);
-      if (a !== undefined && b !== undefined) pts.push(mid(a), mid(b));
+      if (a !== undefined && b !== undefined) pts.push(mid(a), mid(b), awayFrom(a, n.segmentFrom[s]), awayFrom(b, n.segmentTo[s]));
     }
     for (let i = 0; i + 1 < pts.length; i += 2) {
       const a = r.snap(pts[i], 1000), b = r.snap(pts[i + 1], 1000);

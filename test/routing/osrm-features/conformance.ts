@@ -168,9 +168,13 @@ export interface GroupRun {
   requests: number;
 }
 
-/** Imports every feature file of a profile's folder and asks every runnable scenario. */
-export async function runProfileGroup(profile: 'car' | 'foot', log: (line: string) => void = () => undefined): Promise<GroupRun> {
-  const dir = path.join(OSRM_FEATURES, profile);
+/**
+ * Imports every feature file of a profile's folder (OSRM's, or `dir`: our own bicycle scenarios, written
+ * in the same form) and asks every runnable scenario.
+ */
+export async function runProfileGroup(
+  profile: 'car' | 'foot' | 'bicycle', log: (line: string) => void = () => undefined, dir = path.join(OSRM_FEATURES, profile),
+): Promise<GroupRun> {
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.feature')).sort();
   const dataDir = tempDataDir();
   const results: ScenarioResult[] = [];

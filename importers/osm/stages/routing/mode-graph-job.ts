@@ -15,7 +15,7 @@ export interface ModeGraphJob {
   restricted: Uint8Array;
   /** Per segment, 1 when a route may not start or end on it (profile's `startpoint` false, not ferries). */
   noStart: Uint8Array;
-  /** Per segment, bit 1 / bit 2 when a bike is pushed along / against it. */
+  /** Per segment, bit 1 / bit 2 when a bike is pushed along / against it, bit 4 on a train. */
   pushed: Uint8Array;
   /** Per segment direction (code), the routability rate in percent (ModeGraph.ratePercent); null: 100 everywhere. */
   ratePercent?: Uint8Array | null;

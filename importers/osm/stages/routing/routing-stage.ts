@@ -23,6 +23,7 @@ import { writeModeGraph, writeNetwork } from '../../../../core/formats/routing/n
 import { MODES, PROFILES } from './profiles/profiles';
 import type { RoutingMode } from './profiles/profile';
 import { waySpeeds, wayClass } from './profiles/profile';
+import { bikeCandidate } from './profiles/bike';
 import { parseMaxspeed } from './profiles/maxspeed';
 import { barrierBlocks, barrierSeconds } from './profiles/barriers';
 import { readObstacle, type NodeObstacle } from './profiles/obstacles';
@@ -118,7 +119,8 @@ export class RoutingStage implements ImportStage {
 
   way(way: OsmWay, nodes: NodeCoordinates): void {
     const tags = way.tags;
-    if (wayClass(tags) === undefined && tags.route !== 'ferry' && tags.route !== 'shuttle_train') return;
+    // Bikes also take railways open to them (trains, `bicycle=yes` on any railway) and movable bridges without a `highway`.
+    if (wayClass(tags) === undefined && tags.route !== 'ferry' && tags.route !== 'shuttle_train' && !bikeCandidate(tags)) return;
     if (this.restrictionWays.has(way.id)) this.restrictionWayEnds.set(way.id, [way.refs[0], way.refs[way.refs.length - 1]]);
     const idx = this.scratch;
     idx.length = 0;
@@ -135,7 +137,7 @@ export class RoutingStage implements ImportStage {
     this.wayName.push(this.string(wayName(tags)));
     this.wayRef.push(this.string(tags.ref));
     const ferry = tags.route === 'ferry' || tags.route === 'shuttle_train';
-    const highway = ferry ? 'ferry' : wayClass(tags)!;
+    const highway = ferry ? 'ferry' : wayClass(tags) ?? 'other';
     this.wayClass.push(CLASS_INDEX.get(highway) ?? 0);
     this.wayMaxspeed.push(Math.round(parseMaxspeed(tags.maxspeed) ?? 0));
     let flags = 0;
@@ -153,7 +155,7 @@ export class RoutingStage implements ImportStage {
       this.waySpeed[m].ferry.push(s?.durationSeconds ?? 0);
       this.waySpeed[m].restricted.push(s?.restricted ? 1 : 0);
       this.waySpeed[m].noStart.push(s?.startpoint === false ? 1 : 0);
-      this.waySpeed[m].pushed.push((s?.pushing?.forward ? 1 : 0) | (s?.pushing?.backward ? 2 : 0));
+      this.waySpeed[m].pushed.push((s?.pushing?.forward ? 1 : 0) | (s?.pushing?.backward ? 2 : 0) | (s?.train ? 4 : 0));
       this.waySpeed[m].rateFwd.push(Math.round((s?.forwardRate ?? 1) * 100));
       this.waySpeed[m].rateBwd.push(Math.round((s?.backwardRate ?? 1) * 100));
     });

@@ -60,8 +60,13 @@ export interface ProfileSpec {
    * its travel time divided by a share (WaySpeeds.forwardRate); its travel time stays the speed's.
    */
   ratePenalties?: boolean;
-  /** Mode-specific rule (bicycle contraflow, pushing, escalators…), after the generic ones. */
+  /** Mode-specific rule (escalators…), after the generic ones. */
   adjust?(tags: OsmTags, result: WaySpeeds): void;
+  /**
+   * A profile whose modes do not fit the generic rules (the bicycle: ridden, pushed, on a train) evaluates
+   * its ways itself; the fields above still describe it to the node rules (barriers.ts) and summaries.
+   */
+  evaluate?(tags: OsmTags, lengthMetres: number): WaySpeeds | null;
 }
 
 export interface WaySpeeds {
@@ -79,6 +84,8 @@ export interface WaySpeeds {
   /** Share of the speed the routing weight counts with, per direction (ProfileSpec.ratePenalties); 1 when absent. */
   forwardRate?: number;
   backwardRate?: number;
+  /** A train the mode rides on (a bike with `bicycle=yes` on a railway): OSRM's `train` mode. */
+  train?: boolean;
 }
 
 const ONEWAY_YES = new Set(['yes', 'true', '1']);
@@ -217,6 +224,7 @@ function sizeLimits(spec: ProfileSpec, tags: OsmTags): [boolean, boolean] {
 
 /** The mode's speeds on a way, or null when the mode may not use it at all. */
 export function waySpeeds(spec: ProfileSpec, tags: OsmTags, lengthMetres: number): WaySpeeds | null {
+  if (spec.evaluate !== undefined) return spec.evaluate(tags, lengthMetres);
   const cls = wayClass(tags);
   const ferry = isFerry(tags);
   if (!ferry && cls === undefined) return null;
