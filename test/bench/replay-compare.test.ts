@@ -52,3 +52,11 @@ test('a pair one recording lacks is reported, and a measured duration is not', (
   const b = recording(BASE, [pair(1, { checks: { store: { ok: true, ms: 40 } } }, '/ready')]);
   expect(comparePairs(normaliseRecording(a), normaliseRecording(b)).differing).toEqual([{ n: 2, label: 'pair 2', request: 'GET /v1/users', details: ['absent from after'] }]);
 });
+
+test('a pair with more differences than are shown says how many it leaves out', () => {
+  const fields = (v: number) => Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`f${i}`, v]));
+  const { differing } = comparePairs(normaliseRecording(recording(BASE, [pair(1, fields(1))])), normaliseRecording(recording(BASE, [pair(1, fields(2))])));
+  expect(differing[0].details).toHaveLength(13);
+  expect(differing[0].details[11]).toBe('answer.f11: 1 → 2');
+  expect(differing[0].details[12]).toBe('… and 3 more differences in this pair');
+});
