@@ -6,19 +6,10 @@
 // Run: npm run bench:build && node --expose-gc dist/bench/contraction-file.js DATA_DIR/routing/car.bin
 import fs from 'node:fs';
 import os from 'node:os';
+import { cpuSeconds, shortcutCount } from './support/hierarchy-figures';
 import { contract, type BaseArcs, type Hierarchy } from '../core/routing/contraction';
 import { decodeArrays } from '../core/formats/routing/typed-container';
 
-const cpuSeconds = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
-
-function shortcuts(h: Hierarchy): number {
-  let n = 0;
-  for (const a of h.childA) if (a >= 0) n++;
-  return n;
-}
 
 function main(): void {
   const file = process.argv[2];
@@ -36,7 +27,7 @@ function main(): void {
   const h = contract(arcs);
   const cpu = cpuSeconds() - started;
   const m = process.memoryUsage();
-  const made = shortcuts(h);
+  const made = shortcutCount(h);
   console.log(`by priority: ${cpu.toFixed(2)} CPU-s, ${made.toLocaleString('en-US')} shortcuts (${(made / open).toFixed(2)} per open arc), heap + array buffers ${((m.heapUsed + m.arrayBuffers) / 2 ** 20).toFixed(0)} MiB; load average ${os.loadavg()[0].toFixed(1)}`);
 }
 

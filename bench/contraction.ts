@@ -11,19 +11,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cpuSeconds, shortcutCount } from './support/hierarchy-figures';
 import { contract, orderByRank, type BaseArcs, type Hierarchy } from '../core/routing/contraction';
 import { importGenerated } from './support/generated-import';
 
-const cpuSeconds = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
-
-function shortcuts(h: Hierarchy): number {
-  let n = 0;
-  for (const a of h.childA) if (a >= 0) n++;
-  return n;
-}
 
 async function main(): Promise<void> {
   const side = Number(process.argv[2] ?? 160);
@@ -41,7 +32,7 @@ async function main(): Promise<void> {
       const started = cpuSeconds();
       const h = contract(arcs, undefined, { order });
       const cpu = cpuSeconds() - started;
-      console.log(`| ${label} | ${cpu.toFixed(2)} | ${shortcuts(h).toLocaleString('en-US')} | ${((cpu / arcs.vertexCount) * 1e6).toFixed(1)} |`);
+      console.log(`| ${label} | ${cpu.toFixed(2)} | ${shortcutCount(h).toLocaleString('en-US')} | ${((cpu / arcs.vertexCount) * 1e6).toFixed(1)} |`);
       return h;
     };
     const ordered = run('by priority');

@@ -19,6 +19,7 @@ import { createEmbeddedRouter } from '../adapters/router/embedded/embedded-route
 import { ExtractCatalog } from '../adapters/extracts/extract-catalog';
 import { startGatewayProcess } from './http/gateway-process';
 import { prng } from './support/prng';
+import { resampleTrace } from './support/trace-resample';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
 const MONACO = path.join(FIXTURES, 'osm/monaco-osrm.osm.pbf');
@@ -32,23 +33,6 @@ const OPTION_SETS: Array<Record<string, string>> = [
   { geometry: 'polyline5', roadAttributes: 'speedLimit,names', units: 'imperial' },
 ];
 
-function resample(line: LngLat[], every: number, count: number, random: () => number): TracePoint[] {
-  const out: TracePoint[] = [];
-  let carried = 0;
-  for (let i = 1; i < line.length && out.length < count; i++) {
-    const [ax, ay] = line[i - 1];
-    const [bx, by] = line[i];
-    const kx = Math.cos((ay * Math.PI) / 180) * 111320;
-    const len = Math.hypot((bx - ax) * kx, (by - ay) * 111320);
-    for (let d = every - carried; d <= len && out.length < count; d += every) {
-      const t = d / len;
-      const noise = () => (random() - 0.5) * 20;
-      out.push({ location: [ax + (bx - ax) * t + noise() / kx, ay + (by - ay) * t + noise() / 111320], time: 1_700_000_000 + out.length * 5, accuracy: 10 });
-    }
-    carried = (carried + len) % every;
-  }
-  return out;
-}
 
 async function importOnce(dataDir: string): Promise<void> {
   for (const [name, file] of [['monaco', MONACO], ['baltimore', BALTIMORE]] as const) {
@@ -80,7 +64,7 @@ async function main(): Promise<void> {
     } catch {
       continue;
     }
-    const points = resample(route.geometry, 50, 80, random);
+    const points = resampleTrace(route.geometry, 50, 80, random);
     if (points.length === 80) traces.push(points);
   }
 

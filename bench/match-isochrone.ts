@@ -18,6 +18,7 @@ import { ExtractCatalog } from '../adapters/extracts/extract-catalog';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng } from './support/prng';
+import { resampleTrace } from './support/trace-resample';
 
 const FILE = process.argv[2] ?? path.resolve(__dirname, '../../../shared/fixtures/osm/us-md-baltimore-valhalla.osm.pbf');
 const TRACES = 30;
@@ -28,23 +29,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function resample(line: LngLat[], every: number, count: number, random: () => number): TracePoint[] {
-  const out: TracePoint[] = [];
-  let carried = 0;
-  for (let i = 1; i < line.length && out.length < count; i++) {
-    const [ax, ay] = line[i - 1];
-    const [bx, by] = line[i];
-    const kx = Math.cos((ay * Math.PI) / 180) * 111320;
-    const len = Math.hypot((bx - ax) * kx, (by - ay) * 111320);
-    for (let d = every - carried; d <= len && out.length < count; d += every) {
-      const t = d / len;
-      const noise = () => (random() - 0.5) * 20;
-      out.push({ location: [ax + (bx - ax) * t + noise() / kx, ay + (by - ay) * t + noise() / 111320], time: 1_700_000_000 + out.length * 5, accuracy: 10 });
-    }
-    carried = (carried + len) % every;
-  }
-  return out;
-}
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-match-'));
@@ -69,7 +53,7 @@ async function main(): Promise<void> {
     } catch {
       continue;
     }
-    const points = resample(route.geometry, 50, POINTS, random);
+    const points = resampleTrace(route.geometry, 50, POINTS, random);
     if (points.length === POINTS) traces.push(points);
   }
   const car = router.networksLoaded[0].routers.car;

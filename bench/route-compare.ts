@@ -7,20 +7,10 @@
 import { readModeGraph, readNetwork } from '../adapters/router/embedded/network-loader';
 import { ModeRouter } from '../core/routing/mode-router';
 import { SegmentIndex } from '../core/routing/segment-index';
+import { prng } from './support/prng';
 
 const MODES = [['car', 'driving'], ['truck', 'driving'], ['bike', 'cycling'], ['foot', 'walking']] as const;
 
-/** mulberry32: a small seeded generator, so the sample is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function main(): void {
   const [oldDir, newDir] = process.argv.slice(2, 4);
@@ -34,7 +24,7 @@ function main(): void {
   for (const [mode, travel] of MODES) {
     const before = new ModeRouter(network, readModeGraph(oldDir, mode), index, travel);
     const after = new ModeRouter(network, readModeGraph(newDir, mode), index, travel);
-    const random = seeded(seed);
+    const random = prng(seed);
     const point = (): [number, number] => {
       const p = network.vertexPoint[Math.floor(random() * vertices)];
       return [network.pointLon[p] / 1e7, network.pointLat[p] / 1e7];
