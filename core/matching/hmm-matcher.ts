@@ -35,6 +35,12 @@ export interface MatcherParams {
   /** Road distance searched between consecutive points: straight-line distance × factor + slack, metres. */
   routeFactor: number;
   routeSlack: number;
+  /**
+   * Metres/second: the slowest a transition is assumed to go. A transition costing more than that road
+   * distance bound at this speed is impossible (OSRM's weight upper bound, which assumes 4 m/s): it
+   * refuses long loops, and lets the search stop there rather than prove a loop too long.
+   */
+  minSpeed: number;
 }
 
 export interface MatcherOracle<C extends Candidate> {
@@ -42,10 +48,11 @@ export interface MatcherOracle<C extends Candidate> {
   candidates(i: number): C[];
   /**
    * Road distances (metres) from each of `from` to each of `to`, row-major (from.length × to.length),
-   * Infinity when unreachable within `maxDistance`. `from` holds only the previous point's candidates the
+   * Infinity when the least-cost path is longer than `maxDistance` metres, costs more than `maxWeight`
+   * (seconds of the mode's cost), or there is none. `from` holds only the previous point's candidates the
    * decoding can still be at (in candidate order): the others' searches would be wasted.
    */
-  roadDistances(from: C[], to: C[], maxDistance: number): Float64Array;
+  roadDistances(from: C[], to: C[], maxDistance: number, maxWeight: number): Float64Array;
 }
 
 export interface MatchOutcome {
@@ -118,13 +125,19 @@ export function matchTrace<C extends Candidate>(points: MatchPoint[], oracle: Ma
       let next: Float64Array | undefined;
       let from: Int32Array | undefined;
       if (!gap) {
+        // The bound on a transition, as OSRM's: its road distance at most the straight line plus a delta
+        // (here straight + straight + 200 m: OSRM's straight + 250 m at 5 s between points for 50 m),
+        // its cost at most that distance at the slowest speed assumed. Past either it is impossible, not
+        // merely unlikely: a candidate reachable only by a loop round the block (the far side of a
+        // divided road) is not taken, the other side's is or the trace is split.
         const bound = straight * params.routeFactor + params.routeSlack;
+        const weightBound = bound / params.minSpeed;
         next = new Float64Array(here.length).fill(-Infinity);
         from = new Int32Array(here.length).fill(-1);
         const there = candidates[previous];
         const live: number[] = [];
         for (let j = 0; j < there.length; j++) if (score[j] !== -Infinity) live.push(j);
-        const road = oracle.roadDistances(live.map((j) => there[j]), here, bound);
+        const road = oracle.roadDistances(live.map((j) => there[j]), here, bound, weightBound);
         for (let r = 0; r < live.length; r++) {
           const j = live[r];
           for (let k = 0; k < here.length; k++) {

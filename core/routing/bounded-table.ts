@@ -9,6 +9,13 @@
 // A search that reaches `maxCost` first leaves the undecided targets NaN, for the caller to ask the
 // hierarchy (slow roads, restricted-access penalties): the cap bounds the work, never the answer.
 //
+// `maxWeight` does bound the answer: a pair whose least-cost path costs more is Infinity, impossible, as
+// OSRM's map matching refuses a transition over its weight bound (the straight-line distance plus a
+// delta, at an assumed slowest speed; docs/routing-engine.md, map matching). Searches are in cost order,
+// so once the queue's key passes it every open target is past it and the search stops there, decided,
+// instead of searching on (to the cap, then the hierarchy) to learn that the only path to a target is a
+// long loop, e.g. a u-turn round the block to the other side of a divided road.
+//
 // Each search also keeps its tree, so the path of every pair it answers can be handed back (FoundPaths):
 // map matching's legs between the chosen candidates then need no search of their own. The search makes
 // the same heap operations in the same order as BaseSearch.run (dijkstra.ts) up to the point where that
@@ -144,8 +151,9 @@ export class BoundedTable {
 
   /**
    * Fills `out` (row-major, sources × targets) with the metres of the least-cost path from each source
-   * to each target, Infinity when it is longer than `maxMetres` or there is none, NaN when undecided
-   * within `maxCost`. `direct` (same layout, Infinity where none) holds the cost and metres of going
+   * to each target, Infinity when it is longer than `maxMetres`, costs more than `maxWeight` or there is
+   * none, NaN when undecided within `maxCost` (only when `maxCost` < `maxWeight`). `direct` (same
+   * layout, Infinity where none) holds the cost and metres of going
    * straight along a shared segment, which no arc path represents; it wins when strictly cheaper, as in
    * ModeRouter.table. Returns the number of NaN entries.
    *
@@ -154,7 +162,7 @@ export class BoundedTable {
    */
   run(
     sources: ReadonlyArray<readonly SearchSeed[]>, targets: ReadonlyArray<readonly SearchSeed[]>,
-    directCost: Float64Array, directMetres: Float64Array, maxMetres: number, maxCost: number, out: Float64Array,
+    directCost: Float64Array, directMetres: Float64Array, maxMetres: number, maxWeight: number, maxCost: number, out: Float64Array,
     found?: FoundPaths, pathOf?: Int32Array,
   ): number {
     const T = targets.length;
@@ -197,6 +205,9 @@ export class BoundedTable {
         k++;
       }
     }
+    // The search stops at the lower of the two: past the bound it stops decided, past the cap undecided.
+    const bounded = maxWeight <= maxCost;
+    const limit = bounded ? maxWeight : maxCost;
     let undecided = 0;
     for (let i = 0; i < sources.length; i++) {
       const gen = this.nextGeneration();
@@ -204,8 +215,8 @@ export class BoundedTable {
       // Labels in the queue whose metres are within the bound: while there are some, a target may still
       // be reached by a short enough path.
       let shortOpen = 0;
-      // Of those, the ones within `maxCost`: once none is left and every open target's best is past the
-      // cap, nothing the search can still do before the cap decides them (see below).
+      // Of those, the ones within the limit (`maxWeight` or `maxCost`): once none is left and every open
+      // target's best is past it, nothing the search can still do within it decides them (see below).
       let shortUnderCap = 0;
       const seeds = sources[i];
       for (let si = 0; si < seeds.length; si++) {
@@ -215,7 +226,7 @@ export class BoundedTable {
           if (cost[v] <= s.cost) continue;
           if (metres[v] <= maxMetres) {
             shortOpen--;
-            if (cost[v] <= maxCost) shortUnderCap--;
+            if (cost[v] <= limit) shortUnderCap--;
           }
         }
         stamp[v] = gen;
@@ -225,7 +236,7 @@ export class BoundedTable {
         seedOf[v] = si;
         if (s.metres <= maxMetres) {
           shortOpen++;
-          if (s.cost <= maxCost) shortUnderCap++;
+          if (s.cost <= limit) shortUnderCap++;
         }
         heap.push(v, s.cost);
       }
@@ -260,8 +271,10 @@ export class BoundedTable {
         // still open can then only be decided below the cap by a long path reaching it cheaper than its
         // best, which makes it Infinity, what the hierarchy answers too. Searching on to the cap would
         // settle the whole neighbourhood within `maxCost` seconds (thousands of vertices) to learn that.
-        if (key > maxCost || (shortUnderCap === 0 && openMin > maxCost)) {
-          capped = true;
+        // Past the weight bound the same two tests decide instead: every open target's best, and every
+        // path still to come, is then over the bound or over `maxMetres`, so the target is Infinity.
+        if (key > limit || (shortUnderCap === 0 && openMin > limit)) {
+          capped = !bounded;
           break;
         }
         const v = heap.pop();
@@ -293,7 +306,7 @@ export class BoundedTable {
             if (c >= cost[w]) continue;
             if (metres[w] <= maxMetres) {
               shortOpen--;
-              if (cost[w] <= maxCost) shortUnderCap--;
+              if (cost[w] <= limit) shortUnderCap--;
             }
           }
           const mw = m + g.arcDistance[arc];
@@ -304,7 +317,7 @@ export class BoundedTable {
           seedOf[w] = seedOf[v];
           if (mw <= maxMetres) {
             shortOpen++;
-            if (c <= maxCost) shortUnderCap++;
+            if (c <= limit) shortUnderCap++;
           }
           heap.push(w, c);
         }
@@ -313,7 +326,7 @@ export class BoundedTable {
       for (let j = 0; j < T; j++) {
         const decided = final[j] === 1 || !capped;
         if (!decided) undecided++;
-        const value = !decided ? NaN : bestMetres[j] <= maxMetres && best[j] < Infinity ? bestMetres[j] : Infinity;
+        const value = !decided ? NaN : bestMetres[j] <= maxMetres && best[j] <= maxWeight && best[j] < Infinity ? bestMetres[j] : Infinity;
         out[i * T + j] = value;
         if (pathOf && found) pathOf[i * T + j] = Number.isFinite(value) ? (bestVertex[j] < 0 ? DIRECT_PATH : this.keep(found, seeds, bestVertex[j], bestWait[j])) : NO_PATH;
       }

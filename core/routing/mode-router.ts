@@ -463,12 +463,13 @@ export class ModeRouter {
 
   /**
    * Metres of the least-cost path between every (source, target) pair, row-major, into `out`; Infinity
-   * where that path is longer than `maxMetres` or there is none (map matching's transitions). The same
+   * where that path is longer than `maxMetres`, costs more than `maxWeight` (map matching's bound on a
+   * transition, bounded-table.ts) or there is none (map matching's transitions). The same
    * answers as `table`, found by searches bounded to the neighbourhood (bounded-table.ts), with the
    * hierarchy asked only for the pairs those leave undecided within `maxCost` seconds. With `found`, the
    * searches' paths are kept for `transitionLeg` (`pathOf`, same layout, says where; bounded-table.ts).
    */
-  transitionMetres(sources: readonly Snap[], targets: readonly Snap[], maxMetres: number, maxCost: number, out: Float64Array, found?: FoundPaths, pathOf?: Int32Array): void {
+  transitionMetres(sources: readonly Snap[], targets: readonly Snap[], maxMetres: number, maxWeight: number, maxCost: number, out: Float64Array, found?: FoundPaths, pathOf?: Int32Array): void {
     const S = sources.length, T = targets.length;
     const sourceSeeds = sources.map((s) => this.sourceSeeds(s));
     const targetSeeds = targets.map((t) => this.targetSeeds(t));
@@ -485,7 +486,7 @@ export class ModeRouter {
       }
     }
     this.bounded ??= new BoundedTable(this.graph);
-    const undecided = this.bounded.run(sourceSeeds, targetSeeds, directCost, directMetres, maxMetres, maxCost, out, found, pathOf);
+    const undecided = this.bounded.run(sourceSeeds, targetSeeds, directCost, directMetres, maxMetres, maxWeight, maxCost, out, found, pathOf);
     this.transitionStats.settled += this.bounded.settled;
     this.transitionStats.pairs += S * T;
     this.transitionStats.undecided += undecided;
@@ -507,7 +508,7 @@ export class ModeRouter {
         cost = directCost[k];
         metres = directMetres[k];
       }
-      out[k] = Number.isFinite(cost) && metres <= maxMetres ? metres : Infinity;
+      out[k] = Number.isFinite(cost) && cost <= maxWeight && metres <= maxMetres ? metres : Infinity;
     }));
   }
 

@@ -28,8 +28,19 @@ interface RoadCandidate extends Candidate {
   k: number;
 }
 
+/**
+ * Metres/second a transition is assumed to keep at the least (its cost bound, hmm-matcher.ts minSpeed):
+ * OSRM's 4 m/s for motor vehicles; a sixth of the top speed for slower modes, so that a bike pushed at
+ * walking pace, or a walk with steps, stays within it.
+ */
+const MIN_TRANSITION_SPEED = 4;
+
 export function defaultMatcherParams(topSpeedKph: number): MatcherParams {
-  return { defaultSigma: 10, beta: 5, maxGapSeconds: 60, maxSpeed: (topSpeedKph / 3.6) * 1.5, routeFactor: 2, routeSlack: 200 };
+  const top = topSpeedKph / 3.6;
+  return {
+    defaultSigma: 10, beta: 5, maxGapSeconds: 60, maxSpeed: top * 1.5, routeFactor: 2, routeSlack: 200,
+    minSpeed: Math.min(MIN_TRANSITION_SPEED, top / 6),
+  };
 }
 
 export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[], params: MatcherParams): MatchResult {
@@ -44,13 +55,13 @@ export function matchOnNetwork(router: ModeRouter, points: readonly TracePoint[]
   const into: Array<{ rowOf: Int32Array; pathOf: Int32Array } | undefined> = new Array(points.length);
   const outcome = matchTrace(points.map((p) => ({ lng: p.location[0], lat: p.location[1], time: p.time, accuracy: p.accuracy })), {
     candidates: (i) => candidates[i],
-    roadDistances(from, to, maxDistance) {
+    roadDistances(from, to, maxDistance, maxWeight) {
       const metres = new Float64Array(from.length * to.length);
       const pathOf = new Int32Array(metres.length);
       const rowOf = new Int32Array(candidates[from[0].point].length).fill(-1);
       from.forEach((c, r) => { rowOf[c.k] = r; });
       into[to[0].point] = { rowOf, pathOf };
-      router.transitionMetres(from.map((c) => c.snap), to.map((c) => c.snap), maxDistance, TRANSITION_SEARCH_SECONDS, metres, found, pathOf);
+      router.transitionMetres(from.map((c) => c.snap), to.map((c) => c.snap), maxDistance, maxWeight, TRANSITION_SEARCH_SECONDS, metres, found, pathOf);
       return metres;
     },
   }, params);

@@ -2,7 +2,7 @@
 // their ends, so a trace can only change road by driving to an end.
 import { matchTrace, type Candidate, type MatchPoint, type MatcherOracle, type MatcherParams } from '../../core/matching/hmm-matcher';
 
-const PARAMS: MatcherParams = { defaultSigma: 10, beta: 5, maxGapSeconds: 60, maxSpeed: 50, routeFactor: 2, routeSlack: 200 };
+const PARAMS: MatcherParams = { defaultSigma: 10, beta: 5, maxGapSeconds: 60, maxSpeed: 50, routeFactor: 2, routeSlack: 200, minSpeed: 4 };
 const M_PER_DEG_LAT = 111320;
 const LNG_M = 111320 * Math.cos((40 * Math.PI) / 180);
 const ROAD_LENGTH = 2000;
@@ -89,4 +89,56 @@ test('a jump faster than the mode allows splits the trace instead of inventing a
   // The same steps at 5 s are 10 m/s: one run.
   const slow = trace([0, 0, 0]);
   expect(matchTrace(slow, oracle(slow), PARAMS).runs).toEqual([[0, 2]]);
+});
+
+describe('the weight bound on a transition (OSRM\'s: the distance bound at an assumed slowest speed)', () => {
+  // A divided road: road 0 the eastbound carriageway, road 1 the westbound one 20 m north. From road 0
+  // the far carriageway is reached only by a loop round the block: 200 m (within 2 × 50 + 200 m of a
+  // 50 m step) but 90 s of turns and signals, past 300 m at 4 m/s (75 s).
+  function divided(points: MatchPoint[]): MatcherOracle<RoadCandidate> & { weights: number[] } {
+    const weights: number[] = [];
+    return {
+      weights,
+      candidates(i) {
+        const p = points[i];
+        const x = (p.lng + 75) * LNG_M;
+        const y = (p.lat - 40) * M_PER_DEG_LAT;
+        const out: RoadCandidate[] = [];
+        for (const road of [0, 1] as const) {
+          const d = Math.abs(y - road * 20);
+          if (d <= 15) out.push({ road, along: x, distance: d });
+        }
+        return out;
+      },
+      roadDistances(froms, to, maxDistance, maxWeight) {
+        weights.push(maxWeight);
+        return Float64Array.from(froms.flatMap((from) => to.map((c) => {
+          const ahead = c.along - from.along;
+          const [metres, seconds] = c.road === from.road ? [ahead, ahead / 10] : [200, 90];
+          return ahead >= 0 && metres <= maxDistance && seconds <= maxWeight ? metres : Infinity;
+        })));
+      },
+    };
+  }
+
+  test('a point near only the far carriageway is not reached by a loop: the trace is split there', () => {
+    // Point 2 is 3 m from the westbound carriageway and 17 m from the eastbound one: only the far
+    // carriageway's candidate is within 15 m.
+    const points = trace([0, 2, 17, 1]);
+    const o = divided(points);
+    const { chosen, runs } = matchTrace(points, o, PARAMS);
+    expect(runs).toEqual([[0, 1], [2, 2], [3, 3]]);
+    expect(Array.from(chosen, (k, i) => o.candidates(i)[k].road)).toEqual([0, 0, 1, 0]);
+    // The bound asked for is the distance bound at 4 m/s: (2 × 50 + 200) / 4 = 75 s a step.
+    expect(o.weights[0]).toBeCloseTo(75, 0);
+  });
+
+  test('where both carriageways are candidates, the near side is kept rather than the loop', () => {
+    // Point 2 is 12 m north: 8 m from the westbound carriageway, 12 m from the eastbound one.
+    const points = trace([0, 2, 12, 1]);
+    const o = divided(points);
+    const { chosen, runs } = matchTrace(points, o, PARAMS);
+    expect(runs).toEqual([[0, 3]]);
+    expect(Array.from(chosen, (k, i) => o.candidates(i)[k].road)).toEqual([0, 0, 0, 0]);
+  });
 });

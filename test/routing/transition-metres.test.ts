@@ -3,6 +3,7 @@
 // path when within the bound, else Infinity, whatever the search cap leaves to the hierarchy; and the leg
 // between two matched candidates (ModeRouter.nearLegPieces) is the hierarchy's, below or past its cap;
 // and the leg kept from the transitions' searches (ModeRouter.transitionLeg) is nearLegPieces', exactly.
+// With a weight bound (map matching's, OSRM's kind), a pair whose least-cost path costs more is Infinity.
 import path from 'node:path';
 import { prng } from '../../bench/support/prng';
 import type { RouterMode } from '../../ports/router';
@@ -48,7 +49,7 @@ function candidateSets(r: ModeRouter, count: number, spread: number, seed: numbe
       for (const cap of [0, 10, 120, Infinity]) {
         const before = r.transitionStats.undecided;
         const out = new Float64Array(from.length * to.length);
-        r.transitionMetres(from, to, bound, cap, out);
+        r.transitionMetres(from, to, bound, Infinity, cap, out);
         leftToHierarchy += r.transitionStats.undecided - before;
         for (let k = 0; k < out.length; k++) {
           const expected = Number.isFinite(table.cost[k]) && table.metres[k] <= bound ? table.metres[k] : Infinity;
@@ -65,6 +66,38 @@ function candidateSets(r: ModeRouter, count: number, spread: number, seed: numbe
     expect(finite).toBeGreaterThan(100);
     expect(beyond).toBeGreaterThan(100);
     expect(leftToHierarchy).toBeGreaterThan(0);
+  });
+
+  test.each(['car', 'foot'] as const)('%s: a pair whose least-cost path costs more than the weight bound is Infinity, and none is left to the hierarchy', (mode) => {
+    const r = modeRouter(mode);
+    let finite = 0, refusedByWeight = 0;
+    for (const [from, to] of candidateSets(r, 150, 250, mode === 'car' ? 11 : 12)) {
+      const bound = 400;
+      // Map matching's bound for a 250 m step at 4 m/s (car) or a sixth of walking pace (foot), and a
+      // tighter one, each under and over the search cap.
+      const table = r.table(from, to);
+      for (const weight of mode === 'car' ? [40, 175] : [150, 1400]) {
+        for (const cap of [10, 120, Infinity]) {
+          const before = r.transitionStats.undecided;
+          const out = new Float64Array(from.length * to.length);
+          r.transitionMetres(from, to, bound, weight, cap, out);
+          if (weight <= cap) expect(r.transitionStats.undecided).toBe(before);
+          for (let k = 0; k < out.length; k++) {
+            const within = Number.isFinite(table.cost[k]) && table.metres[k] <= bound;
+            const expected = within && table.cost[k] <= weight ? table.metres[k] : Infinity;
+            if (expected === Infinity) expect(out[k]).toBe(Infinity);
+            else expect(out[k]).toBeCloseTo(expected, 1);
+            if (cap === Infinity && weight === (mode === 'car' ? 40 : 150)) {
+              if (expected !== Infinity) finite++;
+              else if (within) refusedByWeight++;
+            }
+          }
+        }
+      }
+    }
+    // Both outcomes were exercised: pairs within both bounds, and pairs within the metres refused by weight.
+    expect(finite).toBeGreaterThan(100);
+    expect(refusedByWeight).toBeGreaterThan(20);
   });
 
   test.each(['car', 'foot'] as const)('%s: a matched leg found by the bounded search is the hierarchy\'s leg, whatever the cap', (mode) => {
@@ -98,7 +131,7 @@ function candidateSets(r: ModeRouter, count: number, spread: number, seed: numbe
         const out = new Float64Array(from.length * to.length);
         const pathOf = new Int32Array(out.length);
         found.clear();
-        r.transitionMetres(from, to, 400, cap, out, found, pathOf);
+        r.transitionMetres(from, to, 400, Infinity, cap, out, found, pathOf);
         from.forEach((a, i) => to.forEach((b, j) => {
           const path = pathOf[i * to.length + j];
           if (!Number.isFinite(out[i * to.length + j])) return;
