@@ -22,6 +22,7 @@
 // one settles a single target, so the path is the one BaseSearch finds, ties included.
 import type { BaseGraph } from './dijkstra';
 import { MinHeap } from './min-heap';
+import { grownTo } from './typed-array-growth';
 import type { SearchResult, SearchSeed } from './search-seed';
 
 /** In `pathOf`: the pair's best is the direct path along a shared segment (no arcs). */
@@ -53,9 +54,7 @@ export class FoundPaths {
   /** Room for `more` arcs; returns where they go. */
   reserveArcs(more: number): Int32Array {
     if (this.arcCount + more > this.arcs.length) {
-      const grown = new Int32Array(Math.max(this.arcs.length * 2, this.arcCount + more));
-      grown.set(this.arcs.subarray(0, this.arcCount));
-      this.arcs = grown;
+      this.arcs = grownTo(this.arcs, Math.max(this.arcs.length * 2, this.arcCount + more));
     }
     return this.arcs;
   }
@@ -87,16 +86,15 @@ export class FoundPaths {
 
   private grow(): void {
     const size = this.first.length * 2;
-    const int = (a: Int32Array) => { const b = new Int32Array(size); b.set(a); return b; };
-    const float = (a: Float64Array) => { const b = new Float64Array(size); b.set(a); return b; };
-    this.first = int(this.first);
-    this.length = int(this.length);
-    this.cost = float(this.cost);
-    this.metres = float(this.metres);
-    this.seconds = float(this.seconds);
-    this.sourceOption = int(this.sourceOption);
-    this.targetOption = int(this.targetOption);
+    this.first = grownTo(this.first, size);
+    this.length = grownTo(this.length, size);
+    this.cost = grownTo(this.cost, size);
+    this.metres = grownTo(this.metres, size);
+    this.seconds = grownTo(this.seconds, size);
+    this.sourceOption = grownTo(this.sourceOption, size);
+    this.targetOption = grownTo(this.targetOption, size);
   }
+
 }
 
 export class BoundedTable {

@@ -2,6 +2,8 @@
 // via-way-restrictions.ts): parallel typed arrays that grow by half when full. A region's bike graph has
 // tens of millions of turns; held as JavaScript number arrays they took about 60 bytes a turn (five
 // doubles and the arrays' slack), as typed arrays 20, in the precision the graph keeps them.
+import { grownTo } from './typed-array-growth';
+
 export class TurnArcs {
   count = 0;
   tail: Uint32Array;
@@ -49,10 +51,10 @@ export class TurnArcs {
 
   private grow(): void {
     const size = Math.ceil(this.tail.length * 1.5);
-    const t = new Uint32Array(size); t.set(this.tail); this.tail = t;
-    const h = new Uint32Array(size); h.set(this.head); this.head = h;
-    const w = new Float32Array(size); w.set(this.weight); this.weight = w;
-    const s = new Float32Array(size); s.set(this.seconds); this.seconds = s;
-    const d = new Float32Array(size); d.set(this.distance); this.distance = d;
+    this.tail = grownTo(this.tail, size);
+    this.head = grownTo(this.head, size);
+    this.weight = grownTo(this.weight, size);
+    this.seconds = grownTo(this.seconds, size);
+    this.distance = grownTo(this.distance, size);
   }
 }

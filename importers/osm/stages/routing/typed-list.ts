@@ -1,5 +1,7 @@
 // Append-only typed arrays that grow, for collecting millions of values during an import without
 // boxing each one in a JS array.
+import { grownTo } from '../../../../core/routing/typed-array-growth';
+
 type Ctor<T> = { new (length: number): T; new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number };
 
 export class TypedList<T extends Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array> {
@@ -12,9 +14,7 @@ export class TypedList<T extends Int32Array | Uint32Array | Float32Array | Float
 
   push(value: number): void {
     if (this.length === this.data.length) {
-      const bigger = new this.Type(Math.ceil(this.data.length * 1.5) + 16);
-      bigger.set(this.data as never);
-      this.data = bigger;
+      this.data = grownTo(this.data, Math.ceil(this.data.length * 1.5) + 16);
     }
     this.data[this.length++] = value;
   }
