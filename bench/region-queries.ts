@@ -7,7 +7,9 @@
 // Run: npm run bench:build && DATA_DIR=/work/scratch/keep-b8 node dist/bench/region-queries.js
 // Options (env): SECONDS (5 a run), ISOCHRONES (20), MIN_KM (100: the shortest route asked; a ×4 region is
 //   only 60 km across, so its runs say MIN_KM=40 and are not the target's figure), REIMPORT=1 (then the
-//   region is swapped for a copy of itself while routes are asked: the reload's peak RSS and longest wait).
+//   region is swapped for a copy of itself while routes are asked: the reload's peak RSS and longest wait),
+//   ONLY (a comma list of route, matrix, match, isochrone: the others are not asked; to profile one kind,
+//   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" as bench/http/gateway-process.ts says).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +20,8 @@ import { prng } from './support/prng';
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const ISOCHRONES = Number(process.env.ISOCHRONES ?? 20);
 const MIN_KM = Number(process.env.MIN_KM ?? 100);
+const ONLY = process.env.ONLY?.split(',');
+const asked = (kind: string): boolean => ONLY === undefined || ONLY.includes(kind);
 
 type LngLat = [number, number];
 
@@ -148,12 +152,14 @@ async function main(): Promise<void> {
     return r;
   };
   const bare = await measured(() => runLoad({ title: 'GET /v1/config (bare, authenticated)', url: `${gw.url}/v1/config`, headers, durationSeconds: SECONDS, connections: 1 }));
-  const route = await measured(() => runLoad({ title: `route ≥${MIN_KM} km (car, distance)`, url: `${gw.url}${routePath()}`, headers, durationSeconds: SECONDS, connections: 1, setupRequest: (req) => ({ ...req, path: routePath() }) }));
-  const matrix = await measured(() => runLoad({ title: 'matrix 25 × 25 (car)', url: `${gw.url}${matrixPath()}`, headers, durationSeconds: SECONDS, connections: 1, setupRequest: (req) => ({ ...req, path: matrixPath() }) }));
-  const match = trace.length === 80
+  const route = !asked('route') ? null
+    : await measured(() => runLoad({ title: `route ≥${MIN_KM} km (car, distance)`, url: `${gw.url}${routePath()}`, headers, durationSeconds: SECONDS, connections: 1, setupRequest: (req) => ({ ...req, path: routePath() }) }));
+  const matrix = !asked('matrix') ? null
+    : await measured(() => runLoad({ title: 'matrix 25 × 25 (car)', url: `${gw.url}${matrixPath()}`, headers, durationSeconds: SECONDS, connections: 1, setupRequest: (req) => ({ ...req, path: matrixPath() }) }));
+  const match = trace.length === 80 && asked('match')
     ? await measured(() => runLoad({ title: 'match 80 points (car)', url: `${gw.url}/v1/route/match`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: matchBody, durationSeconds: SECONDS, connections: 1 }))
     : null;
-  const isochrone = await measured(() => runLoad({
+  const isochrone = !asked('isochrone') ? null : await measured(() => runLoad({
     title: 'isochrone 30 min car (geofence PUT)', url: `${gw.url}/v1/geofences/bench/iso-0`, method: 'PUT', headers: secret, body: isoBody(), amount: ISOCHRONES, connections: 1,
     setupRequest: (req) => ({ ...req, path: `/v1/geofences/bench/iso-${++iso}`, body: isoBody() }),
   }));
@@ -164,10 +170,10 @@ async function main(): Promise<void> {
   console.log(`| query | p50 ms | p99 ms | gateway CPU ms a request | non-2xx | target |`);
   console.log('|---|---|---|---|---|---|');
   console.log(`| GET /v1/config (bare) | ${bare.p50Ms} | ${bare.p99Ms} | ${cpu(bare)} | ${failed(bare)} | |`);
-  console.log(`| route ≥${MIN_KM} km | ${route.p50Ms} | ${route.p99Ms} | ${cpu(route)} | ${failed(route)} | p50 ≤ 5, p99 ≤ 20 |`);
-  console.log(`| matrix 25 × 25 | ${matrix.p50Ms} | ${matrix.p99Ms} | ${cpu(matrix)} | ${failed(matrix)} | ≤ 50 |`);
-  console.log(`| isochrone 30 min car | ${isochrone.p50Ms} | ${isochrone.p99Ms} | ${cpu(isochrone)} | ${failed(isochrone)} | ≤ 300 |`);
-  console.log(`| match 80 points | ${match?.p50Ms ?? 'no trace'} | ${match?.p99Ms ?? ''} | ${cpu(match)} | ${failed(match)} | ≤ 15 |`);
+  if (route) console.log(`| route ≥${MIN_KM} km | ${route.p50Ms} | ${route.p99Ms} | ${cpu(route)} | ${failed(route)} | p50 ≤ 5, p99 ≤ 20 |`);
+  if (matrix) console.log(`| matrix 25 × 25 | ${matrix.p50Ms} | ${matrix.p99Ms} | ${cpu(matrix)} | ${failed(matrix)} | ≤ 50 |`);
+  if (isochrone) console.log(`| isochrone 30 min car | ${isochrone.p50Ms} | ${isochrone.p99Ms} | ${cpu(isochrone)} | ${failed(isochrone)} | ≤ 300 |`);
+  if (asked('match')) console.log(`| match 80 points | ${match?.p50Ms ?? 'no trace'} | ${match?.p99Ms ?? ''} | ${cpu(match)} | ${failed(match)} | ≤ 15 |`);
   console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`gateway RSS at the end ${gw.rssMiB().toFixed(0)} MiB, peak ${gw.peakRssMiB().toFixed(0)} MiB; network files ${(files / 2 ** 20).toFixed(0)} MiB`);
   if (process.env.REIMPORT === '1') await reimportWhileServing(dataDir, manifests[0].name, gw, routePath, headers);

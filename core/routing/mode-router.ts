@@ -9,7 +9,7 @@ import { arcsBy, modeTablesNow, type ModeTables } from './mode-tables';
 import { finish } from './steps';
 import { MAIN_PART, NO_START, ON_TRAIN, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
 import { Polylines } from '../isochrone/polylines';
-import { buildLeg, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
+import { buildLeg, buildLegWithoutSteps, pieceGeometry, piecePoints, type LegContext, type Piece } from './route-steps';
 import type { SearchResult, SearchSeed } from './search-seed';
 import { SegmentIndex, type Snap } from './segment-index';
 
@@ -25,6 +25,8 @@ export interface RouteOptions {
    * no such route exists.
    */
   continueStraight?: boolean;
+  /** Turn-by-turn steps in each leg (the default); false leaves them empty and does not make them. */
+  steps?: boolean;
 }
 
 
@@ -333,9 +335,10 @@ export class ModeRouter {
     const avoid = options.avoidMask ?? 0;
     const legs = this.routeLegs(snaps, options);
     if (legs === null) return null;
-    const routes = [this.assemble(legs)];
+    const steps = options.steps ?? true;
+    const routes = [this.assemble(legs, steps)];
     if (options.alternatives && snaps.length === 2) {
-      for (const alt of this.alternatives(snaps[0], snaps[1], legs[0], avoid, options.heading)) routes.push(this.assemble([alt]));
+      for (const alt of this.alternatives(snaps[0], snaps[1], legs[0], avoid, options.heading)) routes.push(this.assemble([alt], steps));
     }
     return routes;
   }
@@ -411,11 +414,11 @@ export class ModeRouter {
     return out;
   }
 
-  private assemble(legPieces: Piece[][]): OsrmRoute {
+  private assemble(legPieces: Piece[][], steps: boolean): OsrmRoute {
     const legs = [];
     const geometry: LngLat[] = [];
     for (const pieces of legPieces) {
-      const built = buildLeg(this.legContext, pieces);
+      const built = steps ? buildLeg(this.legContext, pieces) : buildLegWithoutSteps(this.legContext, pieces);
       legs.push(built.leg);
       geometry.push(...(geometry.length > 0 ? built.geometry.slice(1) : built.geometry));
     }

@@ -111,7 +111,6 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
   const geometry: LngLat[] = [];
   let step: OsrmStep | null = null;
   let roundaboutExits = 0;
-  const byName = new Map<string, number>();
 
   const open = (type: string, location: LngLat, before: number, after: number, a: Attrs, mode: string, modifier?: string): OsrmStep => {
     const s: OsrmStep = {
@@ -168,7 +167,6 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
       s.geometry.push(pts[k]);
       geometry.push(pts[k]);
     }
-    if (cur.name) byName.set(cur.name, (byName.get(cur.name) ?? 0) + piece.distance);
   });
   const end = geometry[geometry.length - 1];
   const lastPiece = pieces[pieces.length - 1];
@@ -184,10 +182,40 @@ export function buildLeg(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geom
     s.distance = Math.round(s.distance * 10) / 10;
     s.duration = Math.round(s.duration * 10) / 10;
   }
+  return { leg: { ...legMeasures(n, pieces), steps: folded }, geometry };
+}
+
+/**
+ * buildLeg without the steps: the same distance, duration, summary and geometry for callers that drop
+ * the steps (route/distance, ETAs, tables of routes). The steps' maneuver rules were half the CPU of a
+ * 100 km route on a region, spent on steps thrown away.
+ */
+export function buildLegWithoutSteps(ctx: LegContext, pieces: Piece[]): { leg: OsrmLeg; geometry: LngLat[] } {
+  const geometry: LngLat[] = [];
+  // buildLeg's line: every point of each piece, less the first of each piece after the first (its previous piece's last).
+  let skip = false;
+  const push = (lng: number, lat: number): void => {
+    if (skip) skip = false;
+    else geometry.push([lng, lat]);
+  };
+  for (const piece of pieces) {
+    piecePoints(ctx, piece, push);
+    skip = true;
+  }
+  return { leg: { ...legMeasures(ctx.network, pieces), steps: [] }, geometry };
+}
+
+/** A leg's distance and duration (sums of its pieces, to 0.1) and summary (the two names driven longest). */
+function legMeasures(n: Network, pieces: readonly Piece[]): Omit<OsrmLeg, 'steps'> {
+  const byName = new Map<string, number>();
+  for (const piece of pieces) {
+    const name = n.strings[n.wayName[n.segmentWay[piece.segment]]];
+    if (name) byName.set(name, (byName.get(name) ?? 0) + piece.distance);
+  }
   const distance = pieces.reduce((t, p) => t + p.distance, 0);
   const duration = pieces.reduce((t, p) => t + p.duration, 0);
   const summary = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([name]) => name).join(', ');
-  return { leg: { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary, steps: folded }, geometry };
+  return { distance: Math.round(distance * 10) / 10, duration: Math.round(duration * 10) / 10, summary };
 }
 
 /** OSRM's travel mode of a piece: `ferry` on ferries and shuttle trains, `train` where a bike rides a train, `pushing bike` where it is walked. */

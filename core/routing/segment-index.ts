@@ -146,13 +146,20 @@ export class SegmentIndex {
     const cellMetres = CELL_DEG * Math.min(kx, ky);
     const cx = Math.floor((lon - this.west) / CELL_DEG);
     const cy = Math.floor((lat - this.south) / CELL_DEG);
+    // Metres from the point to the nearest side of its own cell: every cell of ring r ≥ 1 lies at least
+    // that far plus r - 1 cells away (the plane is linear in degrees, so a cell's distance bounds its pieces').
+    const fx = (lon - this.west) / CELL_DEG - cx, fy = (lat - this.south) / CELL_DEG - cy;
+    const inside = Math.max(0, Math.min(Math.min(fx, 1 - fx) * CELL_DEG * kx, Math.min(fy, 1 - fy) * CELL_DEG * ky));
+    const { pointLon, pointLat } = this.n;
+    // The point in stored units (1e-7°) and metres per stored unit, for the pieces' boxes.
+    const qx = lon * 1e7, qy = lat * 1e7, ux = kx / 1e7, uy = ky / 1e7;
     // Thousands of pieces are looked at per query on a city: only the best one becomes a Snap.
     let best = -1;
     let bestD2 = maxMetres * maxMetres;
     const maxRing = Math.ceil(maxMetres / cellMetres) + 1;
     for (let ring = 0; ring <= maxRing; ring++) {
-      // Every unvisited cell is at least (ring - 1) cells away.
-      const near = Math.max(0, ring - 1) * cellMetres;
+      // A micrometre below the bound: rounding must not skip a cell holding a piece as near as the best.
+      const near = ring === 0 ? 0 : Math.max(0, (ring - 1) * cellMetres + inside - 1e-6);
       if (best >= 0 && near * near > bestD2) break;
       for (let r = cy - ring; r <= cy + ring; r++) {
         if (r < 0 || r >= this.rows) continue;
@@ -164,6 +171,12 @@ export class SegmentIndex {
           const cell = r * this.cols + c;
           for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
             const p = this.cellItems[i];
+            // The piece's box first: most pieces of a cell lie farther than the best so far, and their box says so
+            // without the projection (the box is never farther than the piece; the margin covers rounding).
+            const x0 = pointLon[p], x1 = pointLon[p + 1], y0 = pointLat[p], y1 = pointLat[p + 1];
+            const gx = (qx < x0 && qx < x1 ? Math.min(x0, x1) - qx : qx > x0 && qx > x1 ? qx - Math.max(x0, x1) : 0) * ux;
+            const gy = (qy < y0 && qy < y1 ? Math.min(y0, y1) - qy : qy > y0 && qy > y1 ? qy - Math.max(y0, y1) : 0) * uy;
+            if (gx * gx + gy * gy > bestD2 * (1 + 1e-9) + 1e-9) continue;
             const distance = this.distanceTo(p, lon, lat, kx, ky);
             if (distance * distance >= bestD2 || !accept(this.pieceSegment[p])) continue;
             bestD2 = distance * distance;
@@ -192,11 +205,16 @@ export class SegmentIndex {
     const fixed = new FixedProjection(lon, lat);
     const { pointLon, pointLat } = this.n;
     const near: Array<{ piece: number; distance: number; place: FixedPlace }> = [];
+    // The search box in stored units (1e-7°), a unit wider each side: a piece wholly outside it is farther than reach.
+    const west = (lon - reach / kx) * 1e7 - 1, east = (lon + reach / kx) * 1e7 + 1;
+    const south = (lat - reach / ky) * 1e7 - 1, north = (lat + reach / ky) * 1e7 + 1;
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const cell = r * this.cols + c;
         for (let i = this.cellFirst[cell]; i < this.cellFirst[cell + 1]; i++) {
           const p = this.cellItems[i];
+          const x0 = pointLon[p], x1 = pointLon[p + 1], y0 = pointLat[p], y1 = pointLat[p + 1];
+          if ((x0 < west && x1 < west) || (x0 > east && x1 > east) || (y0 < south && y1 < south) || (y0 > north && y1 > north)) continue;
           // Once per piece: in the first of its cells this scan visits.
           const pr = Math.min(this.row(pointLat[p] / 1e7), this.row(pointLat[p + 1] / 1e7));
           const pc = Math.min(this.col(pointLon[p] / 1e7), this.col(pointLon[p + 1] / 1e7));

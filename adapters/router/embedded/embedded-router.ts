@@ -264,8 +264,22 @@ export class EmbeddedRouter implements Router {
     return this.pick(points, mode, mask, await this.routers(points[0], mode));
   }
 
+  /**
+   * The last `pick` that found an extract: the routing endpoints ask `sourceFor` (which router answers)
+   * and then the query, which snaps the same points again; a 25 × 25 matrix snapped its 50 points twice.
+   */
+  private lastPick: { points: LngLat[]; mode: RouterMode; mask: number; routers: Map<LoadedNetwork, ModeRouter>; located: Located } | undefined;
+
   /** `locate` over the routers given (networks near the first point). */
   private pick(points: LngLat[], mode: RouterMode, mask: number, routers: Map<LoadedNetwork, ModeRouter>): Located {
+    const last = this.lastPick;
+    if (last !== undefined && last.mode === mode && last.mask === mask && samePoints(last.points, points) && sameRouters(last.routers, routers)) return last.located;
+    const located = this.pickAnew(points, mode, mask, routers);
+    this.lastPick = { points: points.map(([lng, lat]) => [lng, lat]), mode, mask, routers, located };
+    return located;
+  }
+
+  private pickAnew(points: LngLat[], mode: RouterMode, mask: number, routers: Map<LoadedNetwork, ModeRouter>): Located {
     let worst = 0;
     const reaching: Located[] = [];
     for (const [n, router] of routers) {
@@ -337,7 +351,7 @@ export class EmbeddedRouter implements Router {
     let snaps = located.snaps;
     // Motor vehicles go on through intermediate points as OSRM's car profile does (continue_straight).
     const continueStraight = req.mode === 'car' || req.mode === 'truck';
-    const options = { avoidMask: mask, alternatives: req.alternatives, heading: req.heading, continueStraight };
+    const options = { avoidMask: mask, alternatives: req.alternatives, heading: req.heading, continueStraight, steps: req.steps === true };
     let routes = router.route(snaps, options);
     // A point nearer a small part of the network than the large one: the other candidate may connect.
     for (const tried of otherChoices(located.candidates)) {
@@ -350,7 +364,6 @@ export class EmbeddedRouter implements Router {
       const pair = req.locations.length === 2 ? 'location 0 and location 1' : 'the locations';
       throw new NoRouteBetween(last, req.locations[last], `no ${req.mode} route connects ${pair}${mask ? ' with these avoid options' : ''}`);
     }
-    if (!req.steps) for (const r of routes) for (const leg of r.legs) leg.steps = [];
     return { routes, waypoints: snaps.map((s) => [Math.round(s.lon * 1e6) / 1e6, Math.round(s.lat * 1e6) / 1e6] as LngLat) };
   }
 
@@ -425,6 +438,19 @@ export class EmbeddedRouter implements Router {
     lines.push(snap.lon, snap.lat);
     return [reachPolygon(req.center, lines)];
   }
+}
+
+function samePoints(a: readonly LngLat[], b: readonly LngLat[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i][0] !== b[i][0] || a[i][1] !== b[i][1]) return false;
+  return true;
+}
+
+/** The same networks near the points, with the same mode graphs (a reload makes new ones). */
+function sameRouters(a: ReadonlyMap<LoadedNetwork, ModeRouter>, b: ReadonlyMap<LoadedNetwork, ModeRouter>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [n, router] of a) if (b.get(n) !== router) return false;
+  return true;
 }
 
 /** The other combinations of each point's snap candidates (first choices already tried), at most a few. */
