@@ -79,7 +79,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       };
       const read = await readOsm(options.file, visitor, {
         signal,
-        onProgress: (done, total, counts) => step.update(done, total, step.describe({ relations: counts.relations }), 'reading the relations'),
+        onProgress: (done, total, counts) => step.update(done, total, () => step.describe({ relations: counts.relations }), 'reading the relations'),
       });
       steps.push(step.finish(`${formatCount(read.relations)} relations`));
     }
@@ -203,7 +203,8 @@ async function readNodesAndWays(
       if (frozen !== null) throw new OsmFormatError(`the file is not sorted: node ${id} comes after the first way (sort it with "osmium sort")`);
       if (!(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180)) throw new OsmFormatError(`node ${id} has coordinates out of range (${lat}, ${lon})`);
       builder.add(id, lon, lat);
-      if (nodeStages.length > 0) {
+      // Stages see tagged nodes only (stage.ts): no object for each of the region's millions of way points.
+      if (tags !== null && nodeStages.length > 0) {
         const node = { id, lon, lat, tags };
         for (const s of nodeStages) stageCall(s, `node ${id}`, () => s.node!(node));
       }
@@ -217,7 +218,7 @@ async function readNodesAndWays(
   };
   const read = await readOsm(options.file, visitor, {
     signal: options.signal,
-    onProgress: (done, total, counts) => step.update(done, total, step.describe({ nodes: counts.nodes, ways: counts.ways }), 'reading nodes and ways'),
+    onProgress: (done, total, counts) => step.update(done, total, () => step.describe({ nodes: counts.nodes, ways: counts.ways }), 'reading nodes and ways'),
   });
   const nodes: SortedNodeCoordinates = frozen ?? freeze();
   if (nodes.size === 0 || bbox === null) throw new OsmFormatError(`${sourceOf(options.file)} holds no nodes: nothing to import`);

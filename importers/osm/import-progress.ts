@@ -120,8 +120,10 @@ export class ProgressStep {
   /**
    * `phase` names what is being counted (a new phase restarts its rate and estimate); `detail` shows
    * counts in words; without it, `done of total (rate)`, followed by `more` (e.g. the state of parts).
+   * A function for `detail` is called only when a line is reported: the reading updates after every block,
+   * and formatting its counts each time cost 1.5 % of the importing thread.
    */
-  update(done: number, total: number | undefined, detail: string | undefined, phase = this.label, more?: string): void {
+  update(done: number, total: number | undefined, detail: string | (() => string) | undefined, phase = this.label, more?: string): void {
     const newPhase = phase !== this.phase;
     if (newPhase) {
       this.phase = phase;
@@ -138,7 +140,7 @@ export class ProgressStep {
     const secondsLeft = total !== undefined && total > 0 && done > 0 && inPhase >= 1 ? Math.max(0, total - done) / rate : undefined;
     const counts = `${formatCount(done)}${total === undefined ? '' : ` of ${formatCount(total)}`}${done > 0 ? ` (${formatRate(rate)})` : ''}`;
     this.sink({
-      label: this.label, step: this.place.step, steps: this.place.steps, phase, done, total, detail: `${detail ?? counts}${more ? `; ${more}` : ''}`, rate, secondsLeft,
+      label: this.label, step: this.place.step, steps: this.place.steps, phase, done, total, detail: `${(typeof detail === 'function' ? detail() : detail) ?? counts}${more ? `; ${more}` : ''}`, rate, secondsLeft,
       elapsed: secondsSince(this.place.importStarted),
     });
   }

@@ -6,8 +6,9 @@ import { openOsmInput, type OsmCompression, type OsmFormat } from './osm-input';
 import { osmXmlParser } from './osm-xml';
 import { OsmFormatError, type OsmVisitor } from './osm-visitor';
 import { readHeaderBlock } from './pbf-header-block';
-import { pbfBlocks } from './pbf-blobs';
-import { decodePrimitiveBlock, type BlockCounts } from './pbf-primitive-block';
+import { visitBlock } from './pbf-block-visit';
+import { BlockDecodeError, decodedBlocks } from './pbf-decode-pool';
+import type { BlockCounts, EntityKinds } from './pbf-primitive-block';
 import type { OsmMember, OsmTags } from './stage';
 
 /** Kinds in the order sorted files hold them: nodes, then ways, then relations. */
@@ -21,11 +22,7 @@ export type OsmEntity =
   | { kind: typeof WAY; id: number; refs: Float64Array; tags: OsmTags }
   | { kind: typeof RELATION; id: number; members: readonly OsmMember[]; tags: OsmTags };
 
-export interface EntityKinds {
-  node: boolean;
-  way: boolean;
-  relation: boolean;
-}
+export type { EntityKinds } from './pbf-primitive-block';
 
 export interface EntityBatches {
   file: string;
@@ -53,22 +50,23 @@ export async function openEntityBatches(file: string, kinds: EntityKinds): Promi
 
   async function* pbf(): AsyncGenerator<OsmEntity[]> {
     let first = true;
-    for await (const block of pbfBlocks(input.chunks)) {
-      if (first) {
-        if (block.type !== 'OSMHeader') throw new OsmFormatError(`${file} is not an OSM PBF file: it does not start with an OSMHeader block`);
-        readHeaderBlock(block.data);
-        first = false;
-        continue;
+    // Each file of a merge decodes on the reading thread: the merge compares entity by entity there.
+    try {
+      for await (const block of decodedBlocks(input.chunks, kinds, 0)) {
+        if (first) {
+          if (block.type !== 'OSMHeader') throw new OsmFormatError(`${file} is not an OSM PBF file: it does not start with an OSMHeader block`);
+          readHeaderBlock(block.data);
+          first = false;
+          continue;
+        }
+        if (block.type !== 'OSMData') continue;
+        const into = { batch: [] as OsmEntity[] };
+        visitBlock(block.columns, collector(into, kinds), ignored);
+        if (into.batch.length > 0) yield into.batch;
       }
-      if (block.type !== 'OSMData') continue;
-      const into = { batch: [] as OsmEntity[] };
-      try {
-        decodePrimitiveBlock(block.data, collector(into, kinds), ignored);
-      } catch (err) {
-        if (err instanceof RangeError) throw new OsmFormatError(`corrupt PBF file ${file}: the block at byte ${block.offset} does not decode (${err.message})`);
-        throw err;
-      }
-      if (into.batch.length > 0) yield into.batch;
+    } catch (err) {
+      if (err instanceof BlockDecodeError) throw new OsmFormatError(`corrupt PBF file ${file}: the block at byte ${err.offset} does not decode (${err.message})`);
+      throw err;
     }
     if (first) throw new OsmFormatError(`${file} is not an OSM PBF file: no OSMHeader block`);
   }

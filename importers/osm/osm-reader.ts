@@ -5,8 +5,9 @@ import type { ReadOptions, ReadResult } from './osm-read-options';
 import { openOsmInput } from './osm-input';
 import { OsmFormatError, type OsmVisitor } from './osm-visitor';
 import { readHeaderBlock } from './pbf-header-block';
-import { pbfBlocks } from './pbf-blobs';
-import { decodePrimitiveBlock, type BlockCounts } from './pbf-primitive-block';
+import { visitBlock, kindsOf } from './pbf-block-visit';
+import { BlockDecodeError, decodedBlocks, decodeThreadsFor } from './pbf-decode-pool';
+import type { BlockCounts } from './pbf-primitive-block';
 import { readOsmXml } from './osm-xml';
 
 export type { ReadOptions, ReadResult } from './osm-read-options';
@@ -36,23 +37,24 @@ export async function readOsm(files: string | readonly string[], visitor: OsmVis
       await readOsmXml(progressing, visitor, counts, options.signal);
     } else {
       let first = true;
-      for await (const block of pbfBlocks(input.chunks)) {
-        if (options.signal?.aborted) throw options.signal.reason;
-        if (first) {
-          if (block.type !== 'OSMHeader') throw new OsmFormatError('not an OSM PBF file: it does not start with an OSMHeader block');
-          readHeaderBlock(block.data);
-          first = false;
-          continue;
+      const threads = options.decodeThreads ?? decodeThreadsFor(input.totalBytes);
+      try {
+        for await (const block of decodedBlocks(input.chunks, kindsOf(visitor), threads, options.startDecodeWorker)) {
+          if (options.signal?.aborted) throw options.signal.reason;
+          if (first) {
+            if (block.type !== 'OSMHeader') throw new OsmFormatError('not an OSM PBF file: it does not start with an OSMHeader block');
+            readHeaderBlock(block.data);
+            first = false;
+            continue;
+          }
+          // Unknown block types are skipped, as the format asks.
+          if (block.type !== 'OSMData') continue;
+          visitBlock(block.columns, visitor, counts);
+          report();
         }
-        // Unknown block types are skipped, as the format asks.
-        if (block.type !== 'OSMData') continue;
-        try {
-          decodePrimitiveBlock(block.data, visitor, counts);
-        } catch (err) {
-          if (err instanceof RangeError) throw new OsmFormatError(`corrupt PBF file: the block at byte ${block.offset} does not decode (${err.message})`);
-          throw err;
-        }
-        report();
+      } catch (err) {
+        if (err instanceof BlockDecodeError) throw new OsmFormatError(`corrupt PBF file: the block at byte ${err.offset} does not decode (${err.message})`);
+        throw err;
       }
       if (first) throw new OsmFormatError('not an OSM PBF file: no OSMHeader block');
     }

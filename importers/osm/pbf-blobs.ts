@@ -24,7 +24,7 @@ export interface PbfBlock {
   offset: number;
 }
 
-interface Frame {
+export interface Frame {
   type: string;
   blob: Buffer;
   offset: number;
@@ -41,8 +41,23 @@ class ByteQueue {
   }
 
   peek(n: number): Buffer {
-    if (this.chunks[0].length < n) this.chunks = [Buffer.concat(this.chunks)];
-    return this.chunks[0].subarray(0, n);
+    const first = this.chunks[0];
+    if (first.length >= n) return first.subarray(0, n);
+    // A frame across chunks: its n bytes are copied into one buffer, and only they (joining every queued
+    // chunk copied each 1 MiB read whole at each boundary: 3 % of the importing thread on ×4×4).
+    const joined = Buffer.allocUnsafe(n);
+    let at = 0;
+    let used = 0;
+    while (at < n) {
+      const chunk = this.chunks[used];
+      const part = Math.min(chunk.length, n - at);
+      chunk.copy(joined, at, 0, part);
+      at += part;
+      if (part === chunk.length) used++;
+      else this.chunks[used] = chunk.subarray(part);
+    }
+    this.chunks.splice(0, used, joined);
+    return joined;
   }
 
   take(n: number): Buffer {
@@ -71,7 +86,7 @@ function readBlobHeader(data: Buffer, offset: number): { type: string; size: num
   return h;
 }
 
-async function* frames(source: AsyncIterable<Buffer>): AsyncGenerator<Frame> {
+export async function* frames(source: AsyncIterable<Buffer>): AsyncGenerator<Frame> {
   const queue = new ByteQueue();
   let offset = 0;
   let header: { type: string; size: number; headerLength: number } | null = null;
@@ -103,7 +118,11 @@ function view(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-async function decodeBlob(frame: Frame): Promise<Buffer> {
+/** What a blob holds: its bytes as stored, or zlib-compressed with the size they inflate to. */
+export type BlobContent = { raw: Buffer } | { zlib: Buffer; rawSize: number };
+
+/** Reads a blob's fields (no inflating): the same on the reading thread and on a decoding worker. */
+export function blobContent(frame: Frame): BlobContent {
   const blob = { raw: null as Buffer | null, rawSize: -1, zlib: null as Buffer | null, other: '' };
   try {
     const pbf = new Pbf(frame.blob);
@@ -119,21 +138,50 @@ async function decodeBlob(frame: Frame): Promise<Buffer> {
   } catch {
     throw new OsmFormatError(`corrupt PBF file: unreadable block at byte ${frame.offset}`);
   }
-  if (blob.raw) return blob.raw;
-  if (blob.zlib) {
-    let data: Buffer;
-    try {
-      data = await inflate(blob.zlib);
-    } catch (err) {
-      throw new OsmFormatError(`corrupt PBF file: block at byte ${frame.offset} does not inflate (${(err as Error).message})`);
-    }
-    if (blob.rawSize >= 0 && data.length !== blob.rawSize) {
-      throw new OsmFormatError(`corrupt PBF file: block at byte ${frame.offset} inflates to ${data.length} bytes, its header says ${blob.rawSize}`);
-    }
-    return data;
-  }
+  if (blob.raw) return { raw: blob.raw };
+  if (blob.zlib) return { zlib: blob.zlib, rawSize: blob.rawSize };
   if (blob.other) throw new OsmFormatError(`the PBF file uses ${blob.other} compression, which this reader does not support (re-write it with osmium cat, zlib)`);
   throw new OsmFormatError(`corrupt PBF file: block at byte ${frame.offset} holds no data`);
+}
+
+/** The inflated bytes, checked against the size the blob announced. */
+export function inflated(frame: Frame, content: { rawSize: number }, inflate: () => Buffer): Buffer {
+  let data: Buffer;
+  try {
+    data = inflate();
+  } catch (err) {
+    throw new OsmFormatError(`corrupt PBF file: block at byte ${frame.offset} does not inflate (${(err as Error).message})`);
+  }
+  if (content.rawSize >= 0 && data.length !== content.rawSize) {
+    throw new OsmFormatError(`corrupt PBF file: block at byte ${frame.offset} inflates to ${data.length} bytes, its header says ${content.rawSize}`);
+  }
+  return data;
+}
+
+/** A blob's bytes on this thread, inflated on libuv's pool. */
+export async function decodeBlob(frame: Frame): Promise<Buffer> {
+  const content = blobContent(frame);
+  if ('raw' in content) return content.raw;
+  let data: Buffer | null = null;
+  let failure: unknown = null;
+  try {
+    data = await inflate(content.zlib);
+  } catch (err) {
+    failure = err;
+  }
+  return inflated(frame, content, () => {
+    if (data === null) throw failure;
+    return data;
+  });
+}
+
+/** A blob's bytes, inflated synchronously (on a decoding worker, whose thread has nothing else to do). */
+export function decodeBlobSync(frame: Frame): Buffer {
+  const content = blobContent(frame);
+  if ('raw' in content) return content.raw;
+  // One output chunk of the announced size: zlib's default 16 KiB chunks are joined by a copy at the end.
+  const chunkSize = Math.min(MAX_BLOB_BYTES, Math.max(64 * 1024, content.rawSize));
+  return inflated(frame, content, () => zlib.inflateSync(content.zlib, { chunkSize }));
 }
 
 /** The file's blocks in order, inflated. */

@@ -17,7 +17,7 @@ export interface OsmNode {
   id: number;
   lat: number;
   lon: number;
-  /** Null for the (common) untagged node; the pipeline does not allocate an empty object for it. */
+  /** Null for the (common) untagged node (readers report them; the pipeline hands stages tagged nodes only). */
   tags: OsmTags | null;
 }
 
@@ -83,6 +83,7 @@ export interface ImportStage {
   /** Folder name and progress label: `routing`, `geocoding`, `places`. */
   readonly name: string;
   relation?(relation: OsmRelation): void;
+  /** Tagged nodes only: an untagged node is a point of ways, in `ctx.nodes` when the first way arrives. */
   node?(node: OsmNode): void;
   /** `ctx.nodes` is complete when the first way arrives. */
   way?(way: OsmWay, nodes: NodeCoordinates): void;

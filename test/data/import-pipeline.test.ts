@@ -8,7 +8,7 @@ import { extractDir, extractsDir, MANIFEST_FILE } from '../../core/formats/extra
 import { listExtracts, removeExtract } from '../../core/formats/extract-folders';
 import { runImport } from '../../importers/osm/import-pipeline';
 import type { ProgressEvent } from '../../importers/osm/import-progress';
-import type { ImportStage, NodeCoordinates, OsmWay, StageContext } from '../../importers/osm/stage';
+import type { ImportStage, NodeCoordinates, OsmNode, OsmWay, StageContext } from '../../importers/osm/stage';
 import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
 import { announceSkip, files } from '../support/requires';
 
@@ -25,6 +25,7 @@ class RecordingStage implements ImportStage {
   readonly events: string[] = [];
   relations = 0;
   nodes = 0;
+  untaggedNodes = 0;
   ways = 0;
   missingRefs = 0;
   resolvedRefs = 0;
@@ -41,9 +42,10 @@ class RecordingStage implements ImportStage {
     this.relations++;
   }
 
-  node(): void {
+  node(node: OsmNode): void {
     this.mark('node');
     this.nodes++;
+    if (node.tags === null) this.untaggedNodes++;
   }
 
   way(way: OsmWay, nodes: NodeCoordinates): void {
@@ -77,7 +79,9 @@ withFixtures('runImport', () => {
     const events: ProgressEvent[] = [];
     const result = await runImport({ file: path.join(OSM, 'monaco-osrm.osm.pbf'), name: 'monaco', dataDir: DATA, stages: [stage], onProgress: (e) => events.push(e) });
     expect(stage.events).toEqual(['relation', 'node', 'way', 'finish']);
-    expect([stage.relations, stage.nodes, stage.ways]).toEqual([212, 180118, 27377]);
+    // Stages are handed tagged nodes only (3,090 of Monaco's 180,118); every node is in the index.
+    expect([stage.relations, stage.nodes, stage.untaggedNodes, stage.ways]).toEqual([212, 3090, 0, 27377]);
+    expect(result.manifest.import?.nodes).toBe(180118);
     // Monaco is cut from a bigger file: a few ways keep refs to nodes outside it.
     expect(stage.resolvedRefs).toBeGreaterThan(200_000);
     expect(stage.missingRefs).toBeLessThan(stage.resolvedRefs / 100);
