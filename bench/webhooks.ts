@@ -18,7 +18,9 @@
 //      the load's start to the last arrival; the run with 0 webhooks prices an update, and the others'
 //      CPU beyond that, per event delivered, prices a delivery. Also the mean attempt time the gateway
 //      measured (its waymark_webhook_delivery_duration_seconds), against the time between an endpoint's
-//      requests (1 / its deliveries per second).
+//      requests (1 / its deliveries per second). Also each of the gateway's threads' CPU over the same time
+//      (main, then the others by tid: the SQLite writer, the sender thread, V8's collector helpers), and
+//      the receivers' process's, which shares the machine's cores with the gateway.
 // Seeded data, warm-up, several runs; the receiver only counts (it is not what is measured).
 //
 // Run: npm run bench:build && node dist/bench/webhooks.js
@@ -120,7 +122,7 @@ import { newObjectId } from '../core/object-id';
 import { silentLogger } from '../ports/logger';
 import type { EventDoc } from '../core/model/event';
 import { deliveryClient, sendDelivery } from '../server/features/webhooks/delivery/delivery-http';
-import { startGatewayProcess } from './http/gateway-process';
+import { processCpuMs, startGatewayProcess } from './http/gateway-process';
 import { runLoad, type LoadResult } from './http/load';
 import { loadInChild } from './http/load-process';
 import type { PacedTrackJob } from './http/paced-track-child';
@@ -636,7 +638,22 @@ interface PaceRun {
   attemptMs: number;
   /** Of cpuAllS, the main thread's. */
   mainAllS: number;
+  /** Of cpuAllS, each thread's that used at least 0.1 s, most first ('main' first of all). */
+  threads: Array<{ name: string; s: number }>;
+  /** The receivers' process over the same time (it shares the machine's cores with the gateway), s. */
+  receiverCpuS: number;
   load: string;
+}
+
+/** Each thread's CPU between two readings, main thread first, then the others most first (0.1 s and more). */
+function threadShares(mainTid: number, before: Map<number, number>, after: Map<number, number>): Array<{ name: string; s: number }> {
+  const out: Array<{ name: string; s: number; main: boolean }> = [];
+  for (const [tid, ms] of after) {
+    const s = (ms - (before.get(tid) ?? 0)) / 1000;
+    if (tid === mainTid || s >= 0.1) out.push({ name: tid === mainTid ? 'main' : `thread ${tid}${before.has(tid) ? '' : ' (new)'}`, s, main: tid === mainTid });
+  }
+  out.sort((a, b) => (a.main === b.main ? b.s - a.s : a.main ? -1 : 1));
+  return out.map(({ name, s }) => ({ name, s }));
 }
 
 async function keepingPace(receiverCount: number): Promise<PaceRun> {
@@ -669,10 +686,17 @@ async function keepingPace(receiverCount: number): Promise<PaceRun> {
     const attempts0 = await histogram(gw.url, 'waymark_webhook_delivery_duration_seconds');
     const cpu0 = gw.cpuMs();
     const main0 = gw.mainCpuMs();
+    const threads0 = gw.threadCpuMs();
+    const receiverPid = receivers.child?.pid;
+    const receiver0 = receiverPid === undefined ? 0 : processCpuMs(receiverPid);
+    let threads1 = threads0;
+    let receiver1 = receiver0;
     const startedAt = Date.now();
     const track = await loadInChild(PACED_CHILD, job('alternate', LOAD_SECONDS, RATE, `POST /v1/track at ${RATE}/s, ${receiverCount} webhook(s)`));
     const endedAt = Date.now();
     const cpuDuring = gw.cpuMs() - cpu0;
+    threads1 = gw.threadCpuMs();
+    if (receiverPid !== undefined) receiver1 = processCpuMs(receiverPid);
     const deliveredByEnd = await receivers.events();
     // Until the arrivals stop for 10 s (3 minutes at most); the gateway's CPU is read at the last arrival.
     let cpuAll = cpuDuring;
@@ -688,6 +712,8 @@ async function keepingPace(receiverCount: number): Promise<PaceRun> {
           lastChange = Date.now();
           cpuAll = gw.cpuMs() - cpu0;
           mainAll = gw.mainCpuMs() - main0;
+          threads1 = gw.threadCpuMs();
+          if (receiverPid !== undefined) receiver1 = processCpuMs(receiverPid);
         }
         received = now;
       }
@@ -717,6 +743,7 @@ async function keepingPace(receiverCount: number): Promise<PaceRun> {
     return {
       receivers: receiverCount, bare, track, expected, received: distinct, load,
       missing, repeats: got.repeats.reduce((a, b) => a + b, 0), cpuDuringS: cpuDuring / 1000, cpuAllS: cpuAll / 1000, attemptMs, mainAllS: mainAll / 1000,
+      threads: threadShares(gw.pid, threads0, threads1), receiverCpuS: (receiver1 - receiver0) / 1000,
       lagDuring: summarize(during.length > 0 ? during : [NaN]), lagAll: summarize(lags.length > 0 ? lags : [NaN]),
       deliveredDuring: deliveredByEnd / ((endedAt - startedAt) / 1000),
       deliveredOverall: lags.length / ((lastArrival - startedAt) / 1000),
@@ -749,6 +776,8 @@ function printPace(r: PaceRun, base: PaceRun | undefined): void {
     (r.receivers > 0 ? `; an attempt took ${r.attemptMs.toFixed(2)} ms on average (one endpoint's requests go one at a time)` : '') +
     `\n      ${r.received} of ${r.expected} stored events received (${r.missing} missing, ${r.repeats} received again)` +
     `\n      ${cpu}` +
+    `\n      gateway threads (CPU-s): ${r.threads.map((t) => `${t.name} ${t.s.toFixed(1)}`).join(', ')}` +
+    (r.receivers > 0 ? `; the receivers' process (same cores) ${r.receiverCpuS.toFixed(1)} CPU-s, ${((1000 * r.receiverCpuS) / Math.max(1, r.received)).toFixed(3)} ms per delivery` : '') +
     `\n      load average after the run ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`,
   );
 }

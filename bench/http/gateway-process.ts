@@ -21,6 +21,8 @@ export interface GatewayProcess {
   cpuMs(): number;
   /** The same for the main thread (the event loop) alone; the rest is the SQLite writer and Node's own threads. */
   mainCpuMs(): number;
+  /** CPU milliseconds so far of each of its threads, by thread id (the main thread's id is `pid`). */
+  threadCpuMs(): Map<number, number>;
   stop(): Promise<void>;
 }
 
@@ -50,6 +52,11 @@ function statusKiB(pid: number, field: string): number {
 
 /** Linux's USER_HZ, 100 on every architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU milliseconds a process (or one of its threads) has used so far, user + system. */
+export function processCpuMs(pid: number, thread?: number): number {
+  return cpuTicks(pid, thread) * (1000 / CLOCK_TICKS_PER_SECOND);
+}
 
 function cpuTicks(pid: number, thread?: number): number {
   // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14th and 15th.
@@ -89,6 +96,18 @@ export async function startGatewayProcess(dataDir: string, env: Record<string, s
     rssMiB: () => statusKiB(child.pid!, 'VmRSS') / 1024,
     cpuMs: () => cpuTicks(child.pid!) * (1000 / CLOCK_TICKS_PER_SECOND),
     mainCpuMs: () => cpuTicks(child.pid!, child.pid!) * (1000 / CLOCK_TICKS_PER_SECOND),
+    threadCpuMs: () => {
+      const out = new Map<number, number>();
+      for (const task of fs.readdirSync(`/proc/${child.pid!}/task`)) {
+        // A thread may end between the listing and the read.
+        try {
+          out.set(Number(task), cpuTicks(child.pid!, Number(task)) * (1000 / CLOCK_TICKS_PER_SECOND));
+        } catch {
+          continue;
+        }
+      }
+      return out;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

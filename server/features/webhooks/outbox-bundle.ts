@@ -14,8 +14,9 @@
 // backoff and last error. A part that dies becomes a dead letter of its own (a single row with its user
 // inline, under a new id) and the bundle goes on with the next part.
 import { put, type Scope, type WriteOp } from '../../../ports/store';
+import { newObjectId } from '../../../core/object-id';
 import type { WebhookEvent, WebhookPayload } from '../../../core/webhooks/delivery-plan';
-import type { OutboxRow } from './webhook-docs';
+import { SHARED_USERS, type OutboxRow, type SharedUserDoc } from './webhook-docs';
 import { OUTBOX } from '../../api/collections';
 
 /**
@@ -56,10 +57,23 @@ function storedRow(row: OutboxRow, texts: PayloadTexts | undefined): OutboxRow {
 }
 
 /**
- * The puts for new outbox rows written together (`newOutboxRow`s, in order), all carrying `user`: per
- * webhook, a row as it is when it is the only one, else one bundle of them.
+ * Rows of one write for several webhooks share their user: `keepMs` is how long the shared document is
+ * kept at most (the retry policy's maximum age and a day); the sweep removes it as soon as no row points
+ * at it any more (delivery-shared-users.ts).
  */
-export function outboxPuts(scope: Scope, rows: OutboxRow[], user: object | null, texts?: PayloadTexts): WriteOp[] {
+export interface ShareUser {
+  keepMs: number;
+}
+
+/**
+ * The puts for new outbox rows written together (`newOutboxRow`s, in order, all created at the same
+ * time), all carrying `user`: per webhook, a row as it is when it is the only one, else one bundle of
+ * them. With `share` and rows for two webhooks or more, their user is stored once, in an `outbox_users`
+ * document the rows point at (`sharedUser`), instead of once per webhook: six webhooks made a track
+ * update write its ~3 KB user six times, and read it back, parse it and delete it six times, which was
+ * a quarter of what a delivery cost (issue 31 item 6, bench/webhooks.ts part C).
+ */
+export function outboxPuts(scope: Scope, rows: OutboxRow[], user: object | null, texts?: PayloadTexts, share?: ShareUser): WriteOp[] {
   const byWebhook = new Map<string, OutboxRow[]>();
   for (const row of rows) {
     const list = byWebhook.get(row.webhookId);
@@ -67,9 +81,22 @@ export function outboxPuts(scope: Scope, rows: OutboxRow[], user: object | null,
     else byWebhook.set(row.webhookId, [row]);
   }
   const ops: WriteOp[] = [];
+  let sharedUser: string | undefined;
+  if (share !== undefined && user !== null && byWebhook.size > 1) {
+    const first = rows[0];
+    const doc: SharedUserDoc = {
+      _id: newObjectId(new Date(first.createdAt)), createdAt: first.createdAt, updatedAt: first.createdAt, userJson: texts?.user ?? JSON.stringify(user),
+      webhookIds: [...byWebhook.keys()], expiresAt: new Date(Date.parse(first.createdAt) + share.keepMs).toISOString(),
+    };
+    sharedUser = doc._id;
+    ops.push(put(SHARED_USERS, scope, doc));
+  }
   for (const group of byWebhook.values()) {
     if (group.length < 2 || user === null) {
-      for (const row of group) ops.push(put(OUTBOX, scope, storedRow(row, texts)));
+      for (const row of group) {
+        if (sharedUser === undefined) ops.push(put(OUTBOX, scope, storedRow(row, texts)));
+        else ops.push(put(OUTBOX, scope, { ...storedRow({ ...row, payload: { ...row.payload!, user: null } }, texts), sharedUser }));
+      }
       continue;
     }
     const { payload: _payload, ...first } = group[0];
@@ -78,9 +105,10 @@ export function outboxPuts(scope: Scope, rows: OutboxRow[], user: object | null,
       eventIds: group.flatMap((r) => r.eventIds),
       eventTypes: group.flatMap((r) => r.eventTypes),
       parts: group.map((r) => ({ json: serialisePayload({ ...r.payload!, user: null }, texts), eventIds: r.eventIds, eventTypes: r.eventTypes })),
-      userJson: texts?.user ?? JSON.stringify(user),
       sent: 0,
     };
+    if (sharedUser === undefined) bundle.userJson = texts?.user ?? JSON.stringify(user);
+    else bundle.sharedUser = sharedUser;
     ops.push(put(OUTBOX, scope, bundle));
   }
   return ops;

@@ -57,9 +57,19 @@ export interface SharedUserDoc extends DocBase {
   userJson?: string;
   /** The user as an object: documents written before `userJson`. */
   user?: Record<string, unknown>;
+  /**
+   * The webhooks whose rows of this write point at it (one track update's rows for several webhooks).
+   * Once none of them has a pending row as old as this document, nothing reads it any more and the sweep
+   * removes it (delivery-shared-users.ts); documents without it wait for `expiresAt`.
+   */
+  webhookIds?: string[];
+  /** The backstop: the retry policy's maximum age plus SHARED_USER_KEEP_BEYOND_MAX_AGE_MS after the write. */
   expiresAt: string;
 }
-export const SHARED_USERS = collection<SharedUserDoc>('outbox_users', { keys: [], due: 'expiresAt', orders: [] });
+// Listed oldest first per environment by the sweep (createdAt order), and across environments by due date.
+export const SHARED_USERS = collection<SharedUserDoc>('outbox_users', { keys: [], due: 'expiresAt', orders: ['createdAt'] });
+/** How long past the retry policy's maximum age a shared user is kept at most (a paused webhook's rows may still point at it). */
+export const SHARED_USER_KEEP_BEYOND_MAX_AGE_MS = 24 * 3600_000;
 
 /** A deleted webhook, under the webhook's own `_id`, in the webhook's environment (webhook-tombstones.ts). */
 export interface WebhookTombstone extends DocBase {

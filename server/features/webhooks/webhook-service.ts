@@ -18,7 +18,7 @@ import type { TrackJson } from '../../track-step';
 import { MAX_WEBHOOKS_PER_ENVIRONMENT, type WebhookDirectory } from './webhook-directory';
 import { outboxPuts, type PayloadTexts } from './outbox-bundle';
 import { tombstoneOp } from './webhook-tombstones';
-import { DELIVERY_LOG, newOutboxRow, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
+import { DELIVERY_LOG, newOutboxRow, SHARED_USER_KEEP_BEYOND_MAX_AGE_MS, type DeliveryLogEntry, type OutboxRow, type WebhookDoc } from './webhook-docs';
 import type { WebhookFields } from './webhook-input';
 import type { WebhookMetrics } from './webhook-metrics';
 import { listPage, type PageQuery } from '../../api/list-query';
@@ -296,7 +296,9 @@ export class WebhookService {
     }
     const planned = planDeliveries(webhooks, shown, user);
     const texts = json && payloadTexts(shown, json);
-    const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, texts);
+    // Rows for several webhooks share their user (outbox-bundle.ts ShareUser).
+    const share = { keepMs: this.config.maxAgeMs + SHARED_USER_KEEP_BEYOND_MAX_AGE_MS };
+    const ops = outboxPuts(scope, planned.map((p) => newOutboxRow(p, at, 'event')), user, texts, share);
     return { ops, webhookIds: [...new Set(planned.map((p) => p.webhookId))] };
   }
 }

@@ -14,6 +14,7 @@ import type { GatewayConfig } from '../../config';
 import type { Logger } from '../../../ports/logger';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { QUEUE_CHECK_MS, QueueCaps } from './delivery/delivery-queue-caps';
+import { SHARED_USER_SWEEP_MS, SharedUserSweep } from './delivery/delivery-shared-users';
 import { publicView } from '../../../core/model/views';
 import { WebhookDirectory } from './webhook-directory';
 import { WEBHOOK_COLLECTIONS } from './webhook-docs';
@@ -34,6 +35,7 @@ export class WebhooksRuntime {
     readonly metrics: WebhookMetrics,
     readonly directory: WebhookDirectory,
     readonly caps: QueueCaps,
+    readonly sharedUsers: SharedUserSweep,
   ) {}
 }
 
@@ -95,10 +97,11 @@ export const webhooksFeature: Feature<{ store: Store; config: Pick<GatewayConfig
       },
     });
     const caps = new QueueCaps({ store, directory, metrics, logger, maxQueued: c.maxQueued, disableAfterMs: c.disableAfterMs });
+    const sharedUsers = new SharedUserSweep(store, directory);
     const service = new WebhookService(store, directory, c, metrics, worker);
     store.onCommit((ops) => wakeOnCommit(worker, ops));
     return {
-      runtime: new WebhooksRuntime(service, worker, metrics, directory, caps),
+      runtime: new WebhooksRuntime(service, worker, metrics, directory, caps, sharedUsers),
       outbox: eventOutbox(service),
       routes: webhookRoutes(service),
       trackSteps: [
@@ -120,6 +123,8 @@ export const webhooksFeature: Feature<{ store: Store; config: Pick<GatewayConfig
         { periodMs: c.pollMs, job: { name: 'webhook-delivery', run: (now) => worker.sweep(now) } },
         { periodMs: c.pollMs > 0 ? PURGE_PERIOD_MS : 0, job: { name: 'webhook-cleanup', run: (now) => worker.purge(now) } },
         { periodMs: c.pollMs > 0 ? QUEUE_CHECK_MS : 0, job: { name: 'webhook-queue-caps', run: (now) => caps.check(now) } },
+        // Under track load it removes documents on every run: a count would log a line every 2 s.
+        { periodMs: c.pollMs > 0 ? SHARED_USER_SWEEP_MS : 0, job: { name: 'webhook-shared-users', run: (now) => sharedUsers.run(now).then(() => 0) } },
       ],
       stop: () => worker.stop(),
     };
