@@ -7,25 +7,22 @@ import { MinHeap } from './min-heap';
 import { finish, inChunks, type Steps } from './steps';
 import type { SearchResult, SearchSeed } from './search-seed';
 
+/**
+ * One direction's labels. A vertex's cost, metres, seconds and the generation that wrote them sit side by
+ * side in one Float64Array (32 bytes, half a cache line): on a region the searches touch vertices all
+ * over arrays of millions, and four separate arrays cost four cache misses a vertex where this costs one.
+ */
 class Side {
-  readonly cost: Float64Array;
-  readonly metres: Float64Array;
-  readonly seconds: Float64Array;
-  readonly parentEdge: Int32Array;
-  readonly parentVertex: Int32Array;
-  readonly seed: Int32Array;
-  readonly stamp: Uint32Array;
+  readonly label: Float64Array;
+  /** Parent edge, parent vertex and seed option of each vertex, kept only when `paths` (a table needs costs alone). */
+  readonly link: Int32Array;
+  paths = true;
   generation = 0;
   readonly heap = new MinHeap(1024);
 
   constructor(n: number) {
-    this.cost = new Float64Array(n);
-    this.metres = new Float64Array(n);
-    this.seconds = new Float64Array(n);
-    this.parentEdge = new Int32Array(n);
-    this.parentVertex = new Int32Array(n);
-    this.seed = new Int32Array(n);
-    this.stamp = new Uint32Array(n);
+    this.label = new Float64Array(4 * n);
+    this.link = new Int32Array(3 * n);
   }
 
   reset(): void {
@@ -34,24 +31,53 @@ class Side {
   }
 
   has(v: number): boolean {
-    return this.stamp[v] === this.generation;
+    return this.label[4 * v + 3] === this.generation;
+  }
+
+  cost(v: number): number {
+    return this.label[4 * v];
+  }
+
+  metres(v: number): number {
+    return this.label[4 * v + 1];
+  }
+
+  seconds(v: number): number {
+    return this.label[4 * v + 2];
+  }
+
+  parentEdge(v: number): number {
+    return this.link[3 * v];
+  }
+
+  parentVertex(v: number): number {
+    return this.link[3 * v + 1];
+  }
+
+  seed(v: number): number {
+    return this.link[3 * v + 2];
   }
 
   seedWith(seeds: readonly SearchSeed[]): void {
     for (const s of seeds) {
-      if (this.has(s.vertex) && this.cost[s.vertex] <= s.cost) continue;
+      if (this.has(s.vertex) && this.cost(s.vertex) <= s.cost) continue;
       this.set(s.vertex, s.cost, s.metres, s.seconds, -1, -1, s.option);
     }
   }
 
   set(v: number, cost: number, metres: number, seconds: number, edge: number, parent: number, seed: number): void {
-    this.stamp[v] = this.generation;
-    this.cost[v] = cost;
-    this.metres[v] = metres;
-    this.seconds[v] = seconds;
-    this.parentEdge[v] = edge;
-    this.parentVertex[v] = parent;
-    this.seed[v] = seed;
+    const label = this.label;
+    const at = 4 * v;
+    label[at] = cost;
+    label[at + 1] = metres;
+    label[at + 2] = seconds;
+    label[at + 3] = this.generation;
+    if (this.paths) {
+      const link = this.link;
+      link[3 * v] = edge;
+      link[3 * v + 1] = parent;
+      link[3 * v + 2] = seed;
+    }
     this.heap.push(v, cost);
   }
 
@@ -66,28 +92,30 @@ class Side {
   /** `seconds`: travel seconds of g's edges in g's order, or null when they equal the weights. */
   step(g: UpwardGraph, seconds: Float32Array | null, stall?: UpwardGraph): number {
     const heap = this.heap;
+    const label = this.label;
+    const generation = this.generation;
     while (heap.size > 0) {
       const v = heap.pop();
       const key = heap.lastKey;
-      if (key > this.cost[v]) continue;
+      if (key > label[4 * v]) continue;
       this.stalled = false;
       if (stall) {
         for (let i = stall.first[v]; i < stall.first[v + 1]; i++) {
           const u = stall.other[i];
-          if (this.has(u) && this.cost[u] + stall.weight[i] < key) {
+          if (label[4 * u + 3] === generation && label[4 * u] + stall.weight[i] < key) {
             this.stalled = true;
             return v;
           }
         }
       }
-      const m = this.metres[v];
-      const t = this.seconds[v];
-      const seed = this.seed[v];
+      const m = label[4 * v + 1];
+      const t = label[4 * v + 2];
+      const seed = this.paths ? this.link[3 * v + 2] : -1;
       const secs = seconds ?? g.weight;
       for (let i = g.first[v]; i < g.first[v + 1]; i++) {
         const w = g.other[i];
         const c = key + g.weight[i];
-        if (!this.has(w) || c < this.cost[w]) this.set(w, c, m + g.distance[i], t + secs[i], g.edge[i], v, seed);
+        if (label[4 * w + 3] !== generation || c < label[4 * w]) this.set(w, c, m + g.distance[i], t + secs[i], g.edge[i], v, seed);
       }
       return v;
     }
@@ -119,13 +147,14 @@ export class ChQuery {
     const b = this.backward;
     f.reset();
     b.reset();
+    f.paths = b.paths = true;
     f.seedWith(sources);
     b.seedWith(targets);
     let best = Infinity;
     let meet = -1;
     const consider = (v: number) => {
       if (f.has(v) && b.has(v)) {
-        const c = f.cost[v] + b.cost[v];
+        const c = f.cost(v) + b.cost(v);
         if (c < best) {
           best = c;
           meet = v;
@@ -150,10 +179,10 @@ export class ChQuery {
     if (meet < 0) return null;
     const arcs: number[] = [];
     const up: number[] = [];
-    for (let v = meet; f.parentEdge[v] >= 0; v = f.parentVertex[v]) up.push(f.parentEdge[v]);
+    for (let v = meet; f.parentEdge(v) >= 0; v = f.parentVertex(v)) up.push(f.parentEdge(v));
     for (let i = up.length - 1; i >= 0; i--) unpackEdge(this.h, up[i], arcs);
-    for (let v = meet; b.parentEdge[v] >= 0; v = b.parentVertex[v]) unpackEdge(this.h, b.parentEdge[v], arcs);
-    return { cost: best, metres: f.metres[meet] + b.metres[meet], seconds: f.seconds[meet] + b.seconds[meet], sourceOption: f.seed[meet], targetOption: b.seed[meet], arcs };
+    for (let v = meet; b.parentEdge(v) >= 0; v = b.parentVertex(v)) unpackEdge(this.h, b.parentEdge(v), arcs);
+    return { cost: best, metres: f.metres(meet) + b.metres(meet), seconds: f.seconds(meet) + b.seconds(meet), sourceOption: f.seed(meet), targetOption: b.seed(meet), arcs };
   }
 
   /** Costs, metres and travel seconds of every (source, target) pair, row-major; Infinity where none. */
@@ -162,6 +191,8 @@ export class ChQuery {
     const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
     const seconds = new Float64Array(sources.length * targets.length).fill(Infinity);
     const b = this.backward;
+    const f = this.forward;
+    f.paths = b.paths = false;
     const head = this.bucketHead;
     let buckets = this.buckets;
     buckets.size = 0;
@@ -178,12 +209,11 @@ export class ChQuery {
         buckets.next[e] = head[v];
         head[v] = e;
         buckets.target[e] = j;
-        buckets.cost[e] = b.cost[v];
-        buckets.metres[e] = b.metres[v];
-        buckets.seconds[e] = b.seconds[v];
+        buckets.cost[e] = b.cost(v);
+        buckets.metres[e] = b.metres(v);
+        buckets.seconds[e] = b.seconds(v);
       }
     }
-    const f = this.forward;
     const T = targets.length;
     const { next, target, cost: bCost, metres: bMetres, seconds: bSeconds } = buckets;
     for (let i = 0; i < sources.length; i++) {
@@ -192,9 +222,9 @@ export class ChQuery {
       const row = i * T;
       for (let v = f.step(up, this.forwardSeconds, down); v >= 0; v = f.step(up, this.forwardSeconds, down)) {
         if (f.stalled) continue;
-        const c0 = f.cost[v];
-        const m0 = f.metres[v];
-        const s0 = f.seconds[v];
+        const c0 = f.cost(v);
+        const m0 = f.metres(v);
+        const s0 = f.seconds(v);
         for (let e = head[v]; e >= 0; e = next[e]) {
           const k = row + target[e];
           const c = c0 + bCost[e];
