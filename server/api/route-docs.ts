@@ -9,7 +9,7 @@ import {
 import type { RouteDoc } from '../http/route';
 import { BOOLEAN, INTEGER, STRING, arrayOf, nullable, object, type ResponseDoc, type Schema } from '../http/response-schema';
 import {
-  API_KEY, DATA_OVERVIEW, DEAD_LETTER, WEBHOOK_QUEUE, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD,
+  API_KEY, DATA_OVERVIEW, DEAD_LETTER, WEBHOOK_QUEUE, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD, BASEMAP_SHAPES, BASEMAP_LABEL,
   SYNC_REGION, SYNC_RUN, SYNC_SETTINGS, VALIDATED_ADDRESS, VALIDATION_RESULT, WEBHOOK,
 } from './schemas/admin-schemas';
 import { ADDRESS, BEACON, EVENT, GEOFENCE, GEOFENCE_SUMMARY, PLACE, REGION, TRIP, USER } from './schemas/resource-schemas';
@@ -159,6 +159,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/data/map': {
     summary: 'The geofences and users in a map view: shapes thinned to the zoom\'s pixel, or counts per grid cell when the view holds too many (for the dashboard map)',
     response: replies({ geofences: MAP_GEOFENCES, users: MAP_USERS }, { optional: ['geofences', 'users'] }),
+  },
+  'GET /v1/data/basemap': {
+    summary: 'Water, parks, woods, buildings (zoom 15+), waterways and names of the imported extracts in a map view, bounded per answer (for the dashboard map)',
+    response: replies({
+      water: BASEMAP_SHAPES, park: BASEMAP_SHAPES, wood: BASEMAP_SHAPES, building: BASEMAP_SHAPES, waterway: BASEMAP_SHAPES,
+      labels: arrayOf(BASEMAP_LABEL), scale: INTEGER,
+    }, { meta: { cut: BOOLEAN } }),
   },
   'GET /v1/data/roads': { summary: 'Road geometry of the embedded network in a box (for the dashboard map)', response: replies({ roads: arrayOf(ROAD) }, { meta: { cut: BOOLEAN } }) },
   'GET /v1/settings': { summary: 'Places settings (Radar form)', response: replies({ settings: PLACES_SETTINGS, ...PLACES_SETTINGS_TOP_LEVEL }, { optional: Object.keys(PLACES_SETTINGS_TOP_LEVEL) }) },

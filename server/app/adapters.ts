@@ -9,6 +9,7 @@ import { createGeoTzTimeZones } from '../../adapters/time-zones/geo-tz/geo-tz-ti
 import { createEmbeddedRouter, type EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
 import { CurrentPlaces } from '../../adapters/places/embedded/current-places';
 import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
+import { BasemapFiles } from '../../adapters/basemap/basemap-files';
 import { MemoryRateLimiter } from '../../adapters/rate-limiter/memory';
 import { SqliteStore } from '../../adapters/store/sqlite/sqlite-store';
 import { PeliasGeocoder } from '../../adapters/geocoder/pelias/pelias-geocoder';
@@ -156,6 +157,8 @@ export interface Adapters {
   embeddedRouter: EmbeddedRouter;
   /** Imported OSM extracts in <dataDir>/extracts/, re-read when an import or removal finishes. */
   extracts: ExtractCatalog;
+  /** The imported extracts' base map files (water, green, buildings, labels), for the dashboard's map. */
+  basemap: BasemapFiles;
   /** Bundled region data plus boundaries imported into <dataDir>/regions/; loads on first lookup. */
   regions: ReloadableRegions;
   timeZones: TimeZoneLookup;
@@ -169,7 +172,7 @@ export interface Adapters {
   mailer: Mailer;
   /** Where geofence syncs download their CSVs, and the address rule they pass. */
   geofenceSources: GeofenceSources;
-  /** Closes the rate limiter, router, geocoder, mailer and store, in that order (after the features stopped). */
+  /** Closes the rate limiter, router, geocoder, mailer, base map files and store, in that order (after the features stopped). */
   close(): Promise<void>;
 }
 
@@ -189,9 +192,11 @@ export async function createAdapters(config: GatewayConfig, logger: Logger): Pro
   const router = createRouter(config.routing, embeddedRouter);
   const geocoder = createGeocoder(config, regions, extracts, logger);
   const mailer = createMailer(config.geofenceImport.smtp);
+  const basemap = new BasemapFiles(extracts, logger);
   return {
     store, limiter, router, embeddedRouter, extracts, regions, timeZones, ipLocator, mailer,
     places: new CurrentPlaces({ extracts, logger }),
+    basemap,
     geocoder: geocoder.adapter,
     geofenceSources: createGeofenceSources(config.geofenceImport.sync),
     close: async () => {
@@ -199,6 +204,7 @@ export async function createAdapters(config: GatewayConfig, logger: Logger): Pro
       await router.close();
       await geocoder.close();
       await mailer.close();
+      basemap.close();
       await store.close();
     },
   };

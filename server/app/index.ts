@@ -72,6 +72,7 @@ export function gatewayRoutes({ logger, adapters, shared, installed }: Gateway):
     router: adapters.router,
     embeddedRouter: adapters.embeddedRouter,
     extracts: adapters.extracts,
+    basemap: adapters.basemap,
     outbox: shared.outbox,
     featureRoutes: [...installed.features.values()].flatMap((f) => f.routes ?? []),
   });

@@ -4,6 +4,7 @@ import type { EventOutbox } from '../../ports/event-outbox';
 import type { Logger } from '../../ports/logger';
 import type { Store } from '../../ports/store';
 import type { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
+import type { BasemapFiles } from '../../adapters/basemap/basemap-files';
 import type { EmbeddedRouter } from '../../adapters/router/embedded/embedded-router';
 import type { GeofenceService } from '../features/geofences/geofence-service';
 import type { PlacesService } from '../features/places/places-service';
@@ -34,6 +35,7 @@ export interface V1Parts {
   router: RouterSelection;
   embeddedRouter: EmbeddedRouter;
   extracts: ExtractCatalog;
+  basemap: BasemapFiles;
   outbox: EventOutbox;
   /** The installed features' routes, in feature order. */
   featureRoutes: readonly Route[];
@@ -48,7 +50,7 @@ export function v1Routes(p: V1Parts): Route[] {
     ...searchUsersRoutes(p.store, p.router),
     ...routingRoutes(new RoutingService(p.router)),
     ...matchRoutes(p.router),
-    ...dataRoutes(p.extracts, p.embeddedRouter, p.store, p.geofences),
+    ...dataRoutes(p.extracts, p.embeddedRouter, p.store, p.geofences, p.basemap),
     ...settingsRoutes(p.store),
     ...projectRoutes(p.projects),
     ...sdkRoutes({ store: p.store, logger: p.logger, geofences: p.geofences, places: p.places }),

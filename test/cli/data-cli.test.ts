@@ -88,13 +88,13 @@ withFixtures('waymark data', () => {
     expect(served()).toEqual([]);
     const run = await waymark(['data', 'import', path.join(OSM, 'us-md-baltimore-valhalla.osm.pbf'), '--name', 'baltimore']);
     expect(run.stderr).toMatch(/read nodes and ways: 51,385 nodes, 7,230 ways; node index \d+ KiB in \d+\.\d\d s/);
-    // Each step with its place among the five, in plain words, with the time since the import started.
-    expect(run.stderr).toMatch(/^\[2\/5\] read nodes and ways: 51,385 nodes, .* \(\d+ s since start\)$/m);
-    expect(run.stderr).toMatch(/^\[5\/5\] routing: building and contracting the road graph of each mode \d+% · [\d,]+ of [\d,]+ .*car .*foot .* since start$/m);
+    // Each step with its place among the six, in plain words, with the time since the import started.
+    expect(run.stderr).toMatch(/^\[2\/6\] read nodes and ways: 51,385 nodes, .* \(\d+ s since start\)$/m);
+    expect(run.stderr).toMatch(/^\[6\/6\] routing: building and contracting the road graph of each mode \d+% · [\d,]+ of [\d,]+ .*car .*foot .* since start$/m);
     expect(run.stdout).toMatch(/^Imported baltimore from .*us-md-baltimore-valhalla\.osm\.pbf in \d+\.\d\d s \(peak memory [\d.]+ MiB\): 51385 nodes, 7230 ways, 167 relations\.$/m);
     // Each step's time and its own peak memory, and the budget the import ran under (the default: a quarter of the machine's memory).
     const budget = `${(Math.floor(os.totalmem() / 4) / 2 ** 30).toFixed(2)} GiB`;
-    expect(run.stdout).toMatch(new RegExp(`^  steps \\(wall, peak memory; budget ${budget.replace('.', '\\.')} \\(default: 25 % of this machine's memory\\)\\): read relations \\d+ s, [\\d.]+ MiB; read nodes and ways \\d+ s, [\\d.]+ MiB; geocoding .*; places .*; routing \\d+ s, [\\d.]+ MiB$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^  steps \\(wall, peak memory; budget ${budget.replace('.', '\\.')} \\(default: 25 % of this machine's memory\\)\\): read relations \\d+ s, [\\d.]+ MiB; read nodes and ways \\d+ s, [\\d.]+ MiB; geocoding .*; places .*; basemap .*; routing \\d+ s, [\\d.]+ MiB$`, 'm'));
     expect(run.code).toBe(0);
     expect(served()).toEqual(['baltimore:51385']);
   }, IMPORT_TIMEOUT_MS);

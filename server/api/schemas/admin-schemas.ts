@@ -2,7 +2,7 @@
 // geofence sync, project settings and keys, imported extracts, offline sync and address validation.
 import {
   ANY, BOOLEAN, DATETIME, ID, INTEGER, LNG_LAT, NUMBER, OPEN_OBJECT, STRING,
-  arrayOf, component, nullable, object, values, type Schema,
+  arrayOf, component, described, nullable, object, values, type Schema,
 } from '../../http/response-schema';
 
 export const WEBHOOK: Schema = component('Webhook', object({
@@ -84,6 +84,13 @@ export const EXTRACT: Schema = component('Extract', object({
 }, { optional: ['bbox', 'stages', 'source'] }));
 
 export const ROAD: Schema = object({ coordinates: arrayOf(LNG_LAT), major: BOOLEAN });
+
+/** A base map shape: its parts, each [x0, y0, dx1, dy1, …] in integers of 1/scale degree (first point absolute, then steps). */
+export const BASEMAP_SHAPES: Schema = described(arrayOf(arrayOf(arrayOf(INTEGER))),
+  'shapes, each a list of parts; a part is [x0, y0, dx1, dy1, …] in integers of 1/scale degree, its first point absolute and the rest steps from the one before; filled shapes\' parts are rings (open, filled even-odd), a waterway\'s parts are lines');
+export const BASEMAP_LABEL: Schema = component('BasemapLabel', object({
+  name: STRING, kind: values('city', 'town', 'village', 'suburb', 'neighbourhood', 'hamlet', 'water', 'park', 'road'), coordinates: LNG_LAT,
+}));
 
 /** [longitude, latitude, count]: a grid cell of a crowded map view. */
 const MAP_CELL: Schema = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };

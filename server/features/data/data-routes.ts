@@ -1,5 +1,5 @@
 // Ours, not Radar's: what the gateway has imported (GET /v1/data/extracts), the imported roads in a
-// box (GET /v1/data/roads), and the geofences and users in a map view (GET /v1/data/map, with
+// box (GET /v1/data/roads), the water, green, buildings and names of a view (GET /v1/data/basemap), and the geofences and users in a map view (GET /v1/data/map, with
 // GET /v1/data/overview saying where the data lies): the dashboard's map reads only these, so what it
 // loads is bounded by the view and not by the size of the environment.
 import type { EmbeddedRouter } from '../../../adapters/router/embedded/embedded-router';
@@ -15,6 +15,8 @@ import type { Geofences } from '../../../ports/geofences';
 import { CellCounter, GRID, sketchGeofence, type ViewBox } from '../../../core/geofencing/map-sketch';
 import type { PreparedGeofence } from '../../../core/geofencing/prepared-geofence';
 import { number, oneOf, paramSpec, takes, text, list } from '../../http/params/param-spec';
+import type { BasemapFiles } from '../../../adapters/basemap/basemap-files';
+import { basemapInView } from '../../../core/formats/basemap/basemap-query';
 
 /** Most road lines in one answer. */
 const MAX_ROADS = 5000;
@@ -47,6 +49,17 @@ const MAP = paramSpec('query', {
   enabled: oneOf(['true', 'false'] as const).describe('only enabled (true) or disabled (false) geofences'),
 });
 
+const BASEMAP = paramSpec('query', {
+  bbox: text({ maxLength: 200 }).required().describe('"west,south,east,north" in degrees, west < east, at most 4,096 pixels of the zoom each way'),
+  zoom: number({ min: 0, max: 24 }).required().describe('the map\'s zoom: which levels, shapes and labels are answered'),
+});
+
+/** Most points (all shapes) in one base map answer: ~1 MiB of JSON at the densest. */
+const MAX_BASEMAP_POINTS = 150_000;
+const MAX_BASEMAP_LABELS = 2_000;
+/** Widest view, pixels each way: a 4K screen's; past it a box at street zoom would read a whole city's buildings. */
+const MAX_VIEW_PIXELS = 4096;
+
 function readViewBox(raw: string): ViewBox {
   const parts = raw.split(',').map(Number);
   if (parts.length !== 4 || !parts.every(Number.isFinite)) throw new BadRequest('bbox', 'bbox must be "west,south,east,north" in degrees');
@@ -55,7 +68,7 @@ function readViewBox(raw: string): ViewBox {
   return { west, south, east, north };
 }
 
-export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, store: Store, geofences: Geofences): Route[] {
+export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, store: Store, geofences: Geofences, basemap: BasemapFiles): Route[] {
   const rate = { name: 'data', perSecond: 20 };
   return [
     {
@@ -114,6 +127,18 @@ export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, sto
             name: e.name, source: shownSource(e.manifest.source), importedAt: e.manifest.importedAt, bbox: e.manifest.bbox, stages: e.manifest.stages,
           })),
         },
+      }),
+    },
+    {
+      method: 'GET', path: '/v1/data/basemap', auth: 'secret', rate,
+      ...takes(BASEMAP, async (_req, q) => {
+        const box = readViewBox(q.bbox);
+        const widest = Math.min(360, (MAX_VIEW_PIXELS * 360) / (256 * 2 ** q.zoom));
+        if (box.east - box.west > widest || box.north - box.south > widest) {
+          throw new BadRequest('bbox', `bbox may span at most ${+widest.toPrecision(3)}° each way at zoom ${q.zoom} (${MAX_VIEW_PIXELS} pixels)`);
+        }
+        const { answer, cut } = basemapInView(basemap.current(), box, q.zoom, { maxPoints: MAX_BASEMAP_POINTS, maxLabels: MAX_BASEMAP_LABELS });
+        return { meta: { cut }, body: answer };
       }),
     },
     {

@@ -23,6 +23,11 @@ export class TypedList<T extends Int32Array | Uint32Array | Float32Array | Float
     return this.data[i];
   }
 
+  /** Values start … end-1 as a view: valid until the next push. */
+  view(start: number, end: number): T {
+    return this.data.subarray(start, end) as T;
+  }
+
   /**
    * The values in a SharedArrayBuffer, trimmed to length: worker threads sent the array share it instead
    * of each getting a copy (the routing stage's network, mode-graphs.ts).
