@@ -51,7 +51,7 @@ describeBrowser('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('#map[data-ready]').waitFor();
     await expect(page.locator('#map-status').textContent()).resolves.toMatch(/^1 geofence, 0 users in view/);
-    await shot('map');
+    await shot('map-signed-in');
   });
 
   test('draws a circle on the map and saves it as a geofence', async () => {

@@ -63,7 +63,7 @@ describeBrowser('dashboard views', () => {
     await open('#/map');
     await page.locator('#map[data-ready]').waitFor();
     await page.waitForTimeout(800);
-    await shot('map');
+    await shot('map-geofences-users');
   });
 
   test('users: the list, filtered and searched, and a user page with geofences, track, events and fraud checks', async () => {

@@ -3,17 +3,14 @@
 // keeps its graticule and outlines.
 import L from 'leaflet';
 import type { Api } from '../api';
+import { importedExtracts } from './extracts';
 
 /** Below this zoom a city's roads are a grey smear: not worth the bytes. */
 const MIN_ZOOM = 12;
 
-export async function addRoads(map: L.Map, api: Api): Promise<void> {
-  let extracts: Array<{ name: string }> = [];
-  try {
-    extracts = (await api.get('/v1/data/extracts')).extracts ?? [];
-  } catch {
-    return;
-  }
+/** `drawn` is called after each draw: the base map's areas go back under the new lines. */
+export async function addRoads(map: L.Map, api: Api, drawn: () => void = () => undefined): Promise<void> {
+  const extracts = await importedExtracts(api);
   if (extracts.length === 0) return;
   const layer = L.layerGroup().addTo(map);
   let generation = 0;
@@ -31,6 +28,7 @@ export async function addRoads(map: L.Map, api: Api): Promise<void> {
           color: '#b8c4cf', weight: road.major ? 3 : 1.5, interactive: false,
         }).addTo(layer).bringToBack();
       }
+      drawn();
     } catch {
       // A failed base-layer fetch leaves the map as it was.
     }

@@ -1,10 +1,11 @@
-// A map for one thing (a user, a trip, a geofence): the graticule and, when imported, the roads,
+// A map for one thing (a user, a trip, a geofence): the graticule and, when imported, the base map and roads,
 // fitted to what it shows. Removed when the view is left.
 import L from 'leaflet';
 import type { Api } from '../api';
 import type { ViewContext } from '../context';
 import { addGraticule } from './basemap';
 import { addRoads } from './roads';
+import { addBasemap } from './basemap-layer';
 
 export function smallMap(ctx: ViewContext, el: HTMLElement): L.Map {
   const map = L.map(el, { preferCanvas: true, zoomSnap: 0.5 });
@@ -17,5 +18,6 @@ export function fitAndDecorate(map: L.Map, api: Api, points: Array<[number, numb
   if (points.length) map.fitBounds(L.latLngBounds(points).pad(0.25), { maxZoom: 16, animate: false });
   else map.setView([20, 0], 2, { animate: false });
   addGraticule(map);
-  void addRoads(map, api);
+  const basemap = addBasemap(map, api);
+  void addRoads(map, api, () => void basemap.then((b) => b.sendAreasBack()));
 }

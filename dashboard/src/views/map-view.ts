@@ -12,6 +12,7 @@ import { DrawTool } from '../map/draw-tool';
 import { GeofenceLayer } from '../map/geofence-layer';
 import { sketchOf, shapeLabel, type GeofenceSketch, type MapAnswer, type UserPoint } from '../map/map-data';
 import { addRoads } from '../map/roads';
+import { addBasemap } from '../map/basemap-layer';
 import { openingView } from '../map/opening-view';
 import { UserLayer } from '../map/user-layer';
 import { count } from '../words';
@@ -167,7 +168,8 @@ export async function mapView(ctx: ViewContext): Promise<void> {
   addBaseMapAfterFirstDraw(map, () => {
     addGraticule(map);
     addOutlines(map);
-    void addRoads(map, ctx.api);
+    const basemap = addBasemap(map, ctx.api);
+    void addRoads(map, ctx.api, () => void basemap.then((b) => b.sendAreasBack()));
   });
 
   const events = new EventFeed(ctx.api);
