@@ -8,7 +8,7 @@
 // (traffic signal, stop or give-way sign: obstacles.ts) adds its seconds to the turns through it that it
 // binds. Restrictions through ways copy the via roads (via-way-restrictions.ts). Then the large strongly connected part (for snapping) and the contraction hierarchy. A mode
 // whose turns are all free and allowed gets a node-based graph instead (node-mode-graph.ts).
-import { contract, orderByRank, type BaseArcs, type FinishedEdges } from './contraction';
+import { contract, orderByRank, type BaseArcs, type ContractionOptions, type FinishedEdges } from './contraction';
 import { bearing, metresBetween, turnAngle } from './geometry';
 import { NO_START, ON_TRAIN, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, SEGMENT_ROUNDABOUT, type ModeGraph, type Network } from './network';
 import { turnSeconds, type TurnCostSpec } from './turn-costs';
@@ -52,6 +52,8 @@ export interface ModeGraphInput {
   obstacles?: VertexObstacles;
   /** Where the contraction puts its finished edges (contraction.ts); default in memory. */
   finishedEdges?: FinishedEdges;
+  /** Threads for the contraction and how to start its helpers (contraction.ts ContractionOptions). */
+  contractionThreads?: Pick<ContractionOptions, 'threads' | 'startHelpers'>;
   /**
    * The hierarchy rank of another mode's edge-based graph over the same network (truck takes car's):
    * contracted in that order, without simulating priorities (contraction.ts). Ignored by a node-based graph.
@@ -247,7 +249,7 @@ function buildEdgeModeGraph(input: ModeGraphInput): ModeGraph {
   // A copy made by a via-way restriction goes right after its original.
   const order = input.orderFrom === undefined || input.orderFrom.length < codes ? undefined
     : orderByRank(input.orderFrom, vertexCount, codes, (v) => duplicateOf[v - codes]);
-  const hierarchy = contract(arcs, (step, done, total, shortcuts) => input.onProgress?.(step, done, total, shortcuts), { finishedEdges: input.finishedEdges, order });
+  const hierarchy = contract(arcs, (step, done, total, shortcuts) => input.onProgress?.(step, done, total, shortcuts), { ...input.contractionThreads, finishedEdges: input.finishedEdges, order });
   return {
     kind: 'edge',
     vertexCount, arcTail, arcHead, arcWeight, arcDistance, arcSeconds, segmentForward, segmentBackward, segmentMain, hierarchy,

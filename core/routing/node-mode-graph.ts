@@ -8,7 +8,7 @@
 // at a vertex (the edge-based graph allows it only at dead ends). A shortest path never travels a
 // segment and straight back, so routes between two points are the same; only a route forced to start one
 // way (a heading) may now turn back at the next junction instead of going round the block.
-import { contract, type FinishedEdges } from './contraction';
+import { contract, type ContractionOptions, type FinishedEdges } from './contraction';
 import { stronglyConnected } from './strongly-connected';
 import type { ModeGraph, Network } from './network';
 
@@ -19,6 +19,7 @@ export interface NodeModeGraphInput {
   /** Vertices the mode cannot pass (barriers): each road direction reaching one ends at a vertex of its own there. */
   blockedVertices?: ReadonlySet<number>;
   finishedEdges?: FinishedEdges;
+  contractionThreads?: Pick<ContractionOptions, 'threads' | 'startHelpers'>;
   onProgress?(step: string, done: number, total?: number, shortcuts?: number): void;
 }
 
@@ -78,7 +79,7 @@ export function buildNodeModeGraph(input: NodeModeGraphInput): ModeGraph {
   const hierarchy = contract(
     { vertexCount, tail: arcTail, head: arcHead, weight: arcWeight, distance: arcDistance },
     (step, done, total, shortcuts) => input.onProgress?.(step, done, total, shortcuts),
-    { finishedEdges: input.finishedEdges },
+    { ...input.contractionThreads, finishedEdges: input.finishedEdges },
   );
   // No routing penalties: travel seconds are the weights.
   return { kind: 'node', vertexCount, arcTail, arcHead, arcWeight, arcDistance, arcSeconds: arcWeight, segmentForward, segmentBackward, segmentMain, hierarchy };

@@ -4,6 +4,7 @@ import { buildModeGraph } from '../../../../core/routing/mode-graph';
 import type { ModeGraph, Network } from '../../../../core/routing/network';
 import { finishedEdgesFor } from './edge-spill';
 import type { ModeGraphJob } from './mode-graph-job';
+import { startContractionHelpers } from './contraction-helpers';
 
 export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (step: string, done: number, total?: number, shortcuts?: number) => void): ModeGraph {
   return buildModeGraph({
@@ -15,6 +16,10 @@ export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (
     blockedVertices: new Set(job.blockedVertices),
     restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, ratePercent: job.ratePercent ?? undefined, obstacles: job.obstacles ?? undefined,
     finishedEdges: finishedEdgesFor(job), orderFrom: job.orderRank,
+    contractionThreads: {
+      threads: job.contractionThreads ?? 1,
+      startHelpers: (count, control, vertexCount) => startContractionHelpers(count, control, vertexCount),
+    },
     onProgress,
   });
 }

@@ -30,6 +30,11 @@ export interface ModeGraphJob {
   orderFrom?: number | null;
   /** Set when the job is sent: the rank per vertex of `orderFrom`'s hierarchy. */
   orderRank?: Uint32Array;
+  /**
+   * Set when the job is sent: threads its contraction may use, its own included (mode-graphs.ts; a
+   * contraction in rounds, core/routing/contraction-rounds.ts, gives the same graph on any number).
+   */
+  contractionThreads?: number;
 }
 
 export type WorkerReply =

@@ -17,13 +17,29 @@ import type { ModeGraphJob } from './mode-graph-job';
  * turns in JavaScript arrays, the contracted graph held while assembling) it was 270, and Baltimore ×20×20
  * measured bike 5,528 MiB, car 3,973, truck 4,032, foot 1,981 against 6,972, 4,871, 4,922, 2,365 expected.
  * Measured after, on Baltimore ×4×4 (load 20–31): car 221 → 154 MiB, truck 208 → 145, bike 301 → 184,
- * foot 116 → 111; 160 expects car 155, truck 156, bike 205, foot 123.
+ * foot 116 → 111. At ×20×20 (main 3105039) the 160/80/30 MiB figures were 10–38 % high: car measured
+ * 2,408 MiB against 3,163 expected, truck 2,323 / 3,194, bike 3,076 / 4,424, foot 1,359 / 1,506; at ×4×4
+ * (load 15–24) a little low: car 168 / 155, truck 156 / 157, bike 188 / 206, foot 112 / 89. A fixed part
+ * of about 75 MiB a worker and 0.745 of the per-arc and per-vertex figures fit both sizes for car; with a
+ * margin (0.78) they give, at ×20, car 2,519, truck 2,543, bike 3,502 (all above what was measured, by
+ * 5–14 %), and at ×4 car 172, truck 174, bike 212. A node-based graph (foot) holds about 15 % more per
+ * counted arc (NODE_BASED_FACTOR): ×20 1,399 against 1,359 measured, ×4 128 against 112.
  */
-export const BYTES_PER_ARC = 160;
+export const BYTES_PER_ARC = 125;
 /** Bytes per vertex of the graph: the contraction's per-vertex tables (witness search, queue, ranks, lists' heads). */
-export const BYTES_PER_VERTEX = 80;
-/** A worker thread's own isolate and the job's inputs before any graph: about 30 MiB here. */
-export const BYTES_PER_WORKER = 30 * 2 ** 20;
+export const BYTES_PER_VERTEX = 62;
+/** A worker thread's own isolate, the job's inputs and what does not grow with the graph. */
+export const BYTES_PER_WORKER = 75 * 2 ** 20;
+/** A node-based graph's worker holds this much more per counted arc and vertex. */
+export const NODE_BASED_FACTOR = 1.15;
+/**
+ * A helper thread of a contraction in rounds (core/routing/contraction-rounds.ts): its isolate and its
+ * witness search's tables (24 bytes a vertex); the rounds' shared tables (about 40 bytes a vertex) are
+ * the contraction's. Counted only when a job's contraction is given more than one thread.
+ */
+export const BYTES_PER_HELPER = 30 * 2 ** 20;
+export const BYTES_PER_HELPER_VERTEX = 24;
+export const BYTES_PER_ROUNDS_VERTEX = 40;
 
 export interface JobSize {
   /** The graph's vertices and arcs, as counted before it is built (the turns approximately). */
@@ -59,7 +75,13 @@ export function jobSize(network: Network, job: ModeGraphJob): JobSize {
   return { vertices: segments * 2, arcs, nodeBased };
 }
 
-/** The bytes a job's worker is expected to hold at its peak. */
-export function jobBytes(size: JobSize): number {
-  return BYTES_PER_WORKER + size.arcs * BYTES_PER_ARC + size.vertices * BYTES_PER_VERTEX;
+/**
+ * The bytes a job's worker is expected to hold at its peak; with `threads` > 1 (a contraction in rounds
+ * on that many threads), its helpers' too.
+ */
+export function jobBytes(size: JobSize, threads = 1): number {
+  const graph = (size.arcs * BYTES_PER_ARC + size.vertices * BYTES_PER_VERTEX) * (size.nodeBased ? NODE_BASED_FACTOR : 1);
+  const helpers = threads <= 1 ? 0
+    : size.vertices * BYTES_PER_ROUNDS_VERTEX + (threads - 1) * (BYTES_PER_HELPER + size.vertices * BYTES_PER_HELPER_VERTEX);
+  return Math.round(BYTES_PER_WORKER + graph + helpers);
 }

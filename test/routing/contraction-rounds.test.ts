@@ -1,0 +1,96 @@
+// Contraction in rounds (core/routing/contraction-rounds.ts), on one thread and with helper threads:
+// on the car graph of a generated network its tables equal those of the vertex-by-vertex hierarchy
+// (which generated-hierarchy.test.ts checks against Dijkstra), and the hierarchy is byte for byte the
+// same on 1, 2 and 3 threads (real worker threads running the TypeScript sources through swc).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { importGenerated } from '../../bench/support/generated-import';
+import { prng } from '../../bench/support/prng';
+import type { LngLat } from '../../ports/router';
+import type { LoadedNetwork } from '../../adapters/router/embedded/network-loader';
+import { contract, type BaseArcs, type Hierarchy } from '../../core/routing/contraction';
+import { ModeRouter } from '../../core/routing/mode-router';
+import { SegmentIndex } from '../../core/routing/segment-index';
+import type { ModeGraph } from '../../core/routing/network';
+import { startContractionHelpers } from '../../importers/osm/stages/routing/contraction-helpers';
+
+const HOOK = path.resolve(__dirname, '../support/swc-require-hook.js');
+const HELPER = path.resolve(__dirname, '../../importers/osm/stages/routing/contraction-helper-worker.ts');
+const SCRIPT = `require(${JSON.stringify(HOOK)}); require(${JSON.stringify(HELPER)});`;
+
+let dir: string;
+let loaded: LoadedNetwork;
+let car: ModeRouter;
+let arcs: BaseArcs;
+let oneThread: Hierarchy;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-rounds-'));
+  loaded = (await importGenerated(40, 11, dir)).load();
+  car = loaded.routers.car;
+  const m = car.mode;
+  arcs = { vertexCount: m.vertexCount, tail: m.arcTail, head: m.arcHead, weight: m.arcWeight, distance: m.arcDistance };
+  oneThread = contract(arcs, undefined, { roundsFrom: 0, threads: 1 });
+}, 120_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function table(router: ModeRouter, seed: number): Float64Array {
+  const n = router.network;
+  const random = prng(seed);
+  const pts: LngLat[] = [];
+  while (pts.length < 30) {
+    const s = Math.floor(random() * n.segmentFrom.length);
+    if (router.mode.segmentMain[s] !== 1) continue;
+    const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
+    pts.push([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]);
+  }
+  const snaps = pts.map((p) => router.snap(p, 1000)!);
+  return router.table(snaps, snaps).cost;
+}
+
+const bytes = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+function sameHierarchy(a: Hierarchy, b: Hierarchy): string[] {
+  const parts: Array<[string, (h: Hierarchy) => ArrayBufferView]> = [
+    ['rank', (h) => h.rank], ['childA', (h) => h.childA], ['childB', (h) => h.childB],
+    ['forward.first', (h) => h.forward.first], ['forward.other', (h) => h.forward.other], ['forward.weight', (h) => h.forward.weight],
+    ['forward.distance', (h) => h.forward.distance], ['forward.edge', (h) => h.forward.edge],
+    ['backward.first', (h) => h.backward.first], ['backward.other', (h) => h.backward.other], ['backward.weight', (h) => h.backward.weight],
+    ['backward.distance', (h) => h.backward.distance], ['backward.edge', (h) => h.backward.edge],
+  ];
+  return parts.filter(([, f]) => !bytes(f(a)).equals(bytes(f(b)))).map(([name]) => name);
+}
+
+test('in rounds, the tables equal the vertex-by-vertex hierarchy\'s, with about as many shortcuts', () => {
+  expect(oneThread.rank).not.toEqual(car.mode.hierarchy.rank);
+  const rounds = new ModeRouter(car.network, { ...car.mode, hierarchy: oneThread } as ModeGraph, new SegmentIndex(car.network), 'driving');
+  const expected = table(car, 21);
+  const got = table(rounds, 21);
+  const differing = Array.from(got, (c, k) => (c === expected[k] || Math.abs(c - expected[k]) <= 0.05 ? null : [k, c, expected[k]])).filter((d) => d !== null);
+  expect(differing).toEqual([]);
+  expect(Array.from(got).filter(Number.isFinite).length).toBeGreaterThan(700);
+  const shortcuts = (h: Hierarchy) => h.childA.filter((a) => a >= 0).length;
+  expect(shortcuts(oneThread)).toBeLessThan(shortcuts(car.mode.hierarchy) * 1.1);
+});
+
+test.each([2, 3])('on %i threads, the same hierarchy byte for byte as on one', (threads) => {
+  let started = 0;
+  const h = contract(arcs, undefined, {
+    roundsFrom: 0, threads,
+    startHelpers: (count, control, n) => {
+      started = count;
+      return startContractionHelpers(count, control, n, SCRIPT);
+    },
+  });
+  expect(started).toBe(threads - 1);
+  expect(sameHierarchy(h, oneThread)).toEqual([]);
+}, 120_000);
+
+test('the progress of a contraction in rounds names its steps and ends at every vertex with the hierarchy\'s shortcuts', () => {
+  const calls: Array<[string, number, number, number]> = [];
+  const h = contract(arcs, (step, done, total, shortcuts) => calls.push([step, done, total, shortcuts]), { roundsFrom: 0 });
+  const last = calls.filter(([step]) => step === 'contraction').pop()!;
+  expect(last.slice(1, 3)).toEqual([arcs.vertexCount, arcs.vertexCount]);
+  expect(last[3]).toBe(h.childA.filter((a) => a >= 0).length);
+});
