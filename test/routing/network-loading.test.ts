@@ -79,6 +79,33 @@ function unblock(pipe: string): void {
     expect((await server.request('GET', '/ready')).status).toBe(200);
   }, 300_000);
 
+  test('a point inside the box being read but far from its roads gets, after the wait, what it gets once read', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const { pipe, bytes } = await extractBehindPipe(dataDir);
+    pipes.push(pipe);
+    const server = await startTestServer({ dataDir, extracts: { reloadCheckMs: 0, loadWaitMs: 600_000 } });
+    servers.push(server);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dataDir, 'extracts', 'region', 'extract.json'), 'utf8')) as { bbox: [number, number, number, number] };
+    // At sea, inside the box's margin: more than 1 km from every road of the extract.
+    const sea = `${((manifest.bbox[1] + manifest.bbox[3]) / 2).toFixed(5)},${(manifest.bbox[2] + 0.015).toFixed(5)}`;
+    const asked = { isochrone: false, route: false };
+    const route = (async () => {
+      const answer = await server.request('GET', '/v1/route/distance', { key: server.keys.testPk, query: { origin: sea, destination: CASINO, modes: 'car', units: 'metric' } });
+      asked.route = true;
+      return answer;
+    })();
+    expect((await server.request('GET', '/ready')).status).toBe(503);
+    expect(asked.route).toBe(false);
+    await fs.promises.writeFile(pipe, bytes);
+    const whileRead = await route;
+    const onceRead = await server.request('GET', '/v1/route/distance', { key: server.keys.testPk, query: { origin: sea, destination: CASINO, modes: 'car', units: 'metric' } });
+    expect(onceRead.status).toBe(200);
+    expect(onceRead.body.routes.car.estimate).toBe(true);
+    expect(whileRead.status).toBe(onceRead.status);
+    expect(whileRead.body.routes).toEqual(onceRead.body.routes);
+  }, 300_000);
+
   test('a request that arrives while the network is read waits for it and is routed', async () => {
     const dataDir = tempDataDir();
     dirs.push(dataDir);

@@ -139,13 +139,18 @@ export class EmbeddedRouter implements Router {
    * twice, never a mode's graph (most of a region's memory).
    */
   private async reconcile(wanted: readonly LoadedExtract[]): Promise<void> {
-    const dropped = this.networks.filter((n) => !wanted.some((e) => e.name === n.extract));
+    // Local names of let-go networks are cleared before the awaits below: an async function's variables
+    // live as long as it runs, and a network kept reachable so would stay in memory beside its successor.
+    let dropped: LoadedNetwork[] = this.networks.filter((n) => !wanted.some((e) => e.name === n.extract));
     for (const n of dropped) n.release();
     this.networks = this.networks.filter((n) => !dropped.includes(n));
-    if (dropped.length > 0) collectGarbage();
+    if (dropped.length > 0) {
+      dropped = [];
+      collectGarbage();
+    }
     for (const name of Object.keys(this.problems)) if (!wanted.some((e) => e.name === name)) delete this.problems[name];
     for (const e of wanted) {
-      const current = this.networks.find((n) => n.extract === e.name);
+      let current = this.networks.find((n) => n.extract === e.name);
       if (current && this.loadedFrom.get(current) === e.manifest.importedAt) continue;
       const phrase = `the road network of ${e.name}`;
       this.reading.add(phrase);
@@ -162,13 +167,17 @@ export class EmbeddedRouter implements Router {
       }
       const modes: RouterMode[] = current ? current.modesRead() : [];
       if (!modes.includes('car')) modes.unshift('car');
-      if (current) current.release();
-      this.networks = this.networks.filter((n) => n !== current);
+      const replaced = current !== undefined;
+      if (current) {
+        current.release();
+        current = undefined;
+        this.networks = this.networks.filter((n) => n.extract !== e.name);
+      }
       if (next) {
         this.loadedFrom.set(next, e.manifest.importedAt);
         this.networks = wanted.flatMap((w) => (w.name === e.name ? [next!] : this.networks.filter((n) => n.extract === w.name)));
       }
-      if (current) collectGarbage();
+      if (replaced) collectGarbage();
       delete this.problems[e.name];
       this.opened(e.name);
       if (!next) continue;

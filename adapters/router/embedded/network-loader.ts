@@ -7,10 +7,11 @@ import type { RouterMode } from '../../../ports/router';
 import type { Hierarchy } from '../../../core/routing/contraction';
 import { ModeRouter } from '../../../core/routing/mode-router';
 import type { ModeGraph, Network } from '../../../core/routing/network';
-import { modeTables } from '../../../core/routing/mode-tables';
-import { SegmentIndex, segmentIndexTables } from '../../../core/routing/segment-index';
+import { modeTables, type ModeTables } from '../../../core/routing/mode-tables';
+import { SegmentIndex, segmentIndexTables, type SegmentIndexTables } from '../../../core/routing/segment-index';
 import { inSlices } from './in-slices';
 import { decodeArrays, readArrays, type DecodedArrays } from '../../../core/formats/routing/typed-container';
+import { storedIndex, storedModeTables, type StoredIndexMeta, type StoredModeTablesMeta } from '../../../core/formats/routing/derived-tables';
 
 export const ROUTING_STAGE = 'routing';
 const MODES: readonly RouterMode[] = ['car', 'truck', 'bike', 'foot'];
@@ -38,16 +39,18 @@ export interface LoadedNetwork {
 type Arrays = Record<string, any>;
 
 export function readNetwork(dir: string): Network {
-  return networkOf(decodeArrays(fs.readFileSync(path.join(dir, 'network.bin'))));
+  return networkOf(decodeArrays(fs.readFileSync(path.join(dir, 'network.bin')))).network;
 }
 
-function networkOf({ meta, arrays }: DecodedArrays): Network {
+/** The network, and its snapping index when the file holds one (written since network format 2). */
+function networkOf({ meta, arrays }: DecodedArrays): { network: Network; index: SegmentIndexTables | undefined } {
   const a = arrays as Arrays;
-  return {
+  const network: Network = {
     pointLon: a.pointLon, pointLat: a.pointLat, segmentStart: a.segmentStart, segmentFrom: a.segmentFrom, segmentTo: a.segmentTo,
     segmentLength: a.segmentLength, segmentFlags: a.segmentFlags, segmentWay: a.segmentWay, wayName: a.wayName, wayRef: a.wayRef,
     wayClass: a.wayClass, wayMaxspeed: a.wayMaxspeed, wayOsmId: a.wayOsmId, vertexPoint: a.vertexPoint, strings: (meta as { strings: string[] }).strings,
   };
+  return { network, index: storedIndex(arrays, (meta as { index?: StoredIndexMeta }).index) };
 }
 
 /** Mode files this reader knows: 1 edge-based only, 2 with its GraphKind in `graph` (network-files.ts). */
@@ -55,10 +58,11 @@ const MODE_FILE_VERSIONS = [1, 2];
 
 export function readModeGraph(dir: string, mode: RouterMode): ModeGraph {
   const file = path.join(dir, `${mode}.bin`);
-  return modeGraphOf(decodeArrays(fs.readFileSync(file)), file);
+  return modeGraphOf(decodeArrays(fs.readFileSync(file)), file).graph;
 }
 
-function modeGraphOf({ meta, arrays }: DecodedArrays, file: string): ModeGraph {
+/** The mode's graph, and its tables when the file holds them (mode files written since the tables were stored). */
+function modeGraphOf({ meta, arrays }: DecodedArrays, file: string): { graph: ModeGraph; tables: ModeTables | undefined } {
   const { version, graph } = meta as { version?: number; graph?: string };
   if (version !== undefined && !MODE_FILE_VERSIONS.includes(version)) {
     throw new Error(`${file} is mode file version ${version}, newer than this gateway reads (${MODE_FILE_VERSIONS.join(', ')}): upgrade it or re-import the extract`);
@@ -69,7 +73,7 @@ function modeGraphOf({ meta, arrays }: DecodedArrays, file: string): ModeGraph {
     forward: { first: a.fFirst, other: a.fOther, weight: a.fWeight, distance: a.fDistance, edge: a.fEdge },
     backward: { first: a.bFirst, other: a.bOther, weight: a.bWeight, distance: a.bDistance, edge: a.bEdge },
   };
-  return {
+  const modeGraph: ModeGraph = {
     kind: graph === 'node' ? 'node' : 'edge',
     vertexCount: (meta as { vertexCount: number }).vertexCount, arcTail: a.arcTail, arcHead: a.arcHead,
     // Files written before arcSeconds existed had no routing penalties: their weights are the times.
@@ -77,6 +81,7 @@ function modeGraphOf({ meta, arrays }: DecodedArrays, file: string): ModeGraph {
     segmentBackward: a.segmentBackward, segmentMain: a.segmentMain, hierarchy, duplicateOf: a.duplicateOf as Uint32Array | undefined,
     ratePercent: a.ratePercent !== undefined && a.ratePercent.length > 0 ? (a.ratePercent as Uint8Array) : undefined,
   };
+  return { graph: modeGraph, tables: storedModeTables(arrays, (meta as { tables?: StoredModeTablesMeta }).tables) };
 }
 
 /** Mode files left open by networks the gateway let go without release() (tests, tools): closed when collected. */
@@ -128,16 +133,17 @@ function networkWithModes(extract: string, bbox: [number, number, number, number
   const goneIfReleased = (mode: RouterMode): void => {
     if (released) throw new Error(`the ${mode} graph of ${extract} was let go (the extract was re-imported or removed)`);
   };
-  const done = (mode: RouterMode, graph: ModeGraph): ModeRouter => {
+  const done = (mode: RouterMode, { graph, tables }: { graph: ModeGraph; tables: ModeTables | undefined }): ModeRouter => {
     closeFile(mode);
     goneIfReleased(mode);
-    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode]));
+    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode], tables));
   };
-  // The gateway's way: the file read in large reads, its tables built in slices between other requests.
-  const doneInSlices = async (mode: RouterMode, graph: ModeGraph): Promise<ModeRouter> => {
+  // The gateway's way: the file read in large reads; tables the file lacks (written before they were
+  // stored) built in slices between other requests.
+  const doneInSlices = async (mode: RouterMode, { graph, tables: stored }: { graph: ModeGraph; tables: ModeTables | undefined }): Promise<ModeRouter> => {
     closeFile(mode);
     goneIfReleased(mode);
-    const tables = await inSlices(modeTables(network, graph));
+    const tables = stored ?? (await inSlices(modeTables(network, graph)));
     goneIfReleased(mode);
     return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode], tables));
   };
@@ -152,7 +158,7 @@ function networkWithModes(extract: string, bbox: [number, number, number, number
         if (reading[mode]) throw new Error(`the ${mode} graph of ${extract} is being read`);
         // The file was opened at load and not read since, so reading it from its position reads all of it.
         const fd = fdOf(mode);
-        let graph: ModeGraph;
+        let graph: ReturnType<typeof modeGraphOf>;
         try {
           graph = modeGraphOf(decodeArrays(fs.readFileSync(fd)), file(mode));
         } catch (err) {
@@ -193,7 +199,12 @@ function networkWithModes(extract: string, bbox: [number, number, number, number
         fs.closeSync(fd);
         open.delete(mode);
       }
-      for (const mode of MODES) delete made[mode];
+      // Nothing of the graphs stays reachable through this network: a caller still holding it (a
+      // re-import reads the new modes while its old network is in scope) must not keep them in memory.
+      for (const mode of MODES) {
+        delete made[mode];
+        delete reading[mode];
+      }
     },
   };
   unreleased.register(loaded, open, loaded);
@@ -220,8 +231,8 @@ export function loadNetwork(extract: string, extractDir: string, bbox: [number, 
   }
   let loaded: LoadedNetwork;
   try {
-    const network = readNetwork(dir);
-    loaded = networkWithModes(extract, bbox, dir, network, new SegmentIndex(network), open);
+    const { network, index } = networkOf(decodeArrays(fs.readFileSync(path.join(dir, 'network.bin'))));
+    loaded = networkWithModes(extract, bbox, dir, network, new SegmentIndex(network, index), open);
   } catch (err) {
     for (const fd of open.values()) fs.closeSync(fd);
     throw err;
@@ -250,11 +261,11 @@ export async function openNetwork(extract: string, extractDir: string, bbox: [nu
     throw err;
   }
   let open: Map<RouterMode, number>;
-  let network: Network;
+  let read: ReturnType<typeof networkOf>;
   try {
     open = await openModeFiles(dir);
     try {
-      network = networkOf(await readArrays(networkFd));
+      read = networkOf(await readArrays(networkFd));
     } catch (err) {
       for (const fd of open.values()) fs.closeSync(fd);
       throw err;
@@ -263,7 +274,9 @@ export async function openNetwork(extract: string, extractDir: string, bbox: [nu
     fs.closeSync(networkFd);
   }
   try {
-    const index = new SegmentIndex(network, await inSlices(segmentIndexTables(network)));
+    // Files written before the index was stored have it built here, in slices.
+    const { network } = read;
+    const index = new SegmentIndex(network, read.index ?? (await inSlices(segmentIndexTables(network))));
     return networkWithModes(extract, bbox, dir, network, index, open);
   } catch (err) {
     for (const fd of open.values()) fs.closeSync(fd);

@@ -1,15 +1,25 @@
 // Writes the routing stage's files: `network.bin` (geometry, segments, ways, strings) and one
 // `<mode>.bin` per mode (arcs, crossing times, hierarchy), in the typed-array container the router
-// maps straight back into typed arrays.
+// maps straight back into typed arrays. Each file also holds what the router derives from it (the
+// snapping index, the mode's tables: derived-tables.ts), so a gateway reads them rather than building them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { encodeArrays } from './typed-container';
 import type { ModeGraph, Network } from '../../routing/network';
+import { modeTablesNow } from '../../routing/mode-tables';
+import { segmentIndexTables } from '../../routing/segment-index';
+import { finish } from '../../routing/steps';
+import { indexArrays, modeTablesArrays } from './derived-tables';
 
 export const NETWORK_FILE = 'network.bin';
 export const modeFile = (mode: string): string => `${mode}.bin`;
-export const ROUTING_FORMAT_VERSION = 1;
-/** Mode files: 2 says in `graph` whether the graph is edge- or node-based (version 1 files are all edge-based). */
+/** Network files: 2 holds the snapping index (`index` in the header, `index*` arrays); readers of 1 ignore it. */
+export const ROUTING_FORMAT_VERSION = 2;
+/**
+ * Mode files: 2 says in `graph` whether the graph is edge- or node-based (version 1 files are all
+ * edge-based). The mode's tables (`tables` in the header, `tables*` arrays) are optional within 2: readers
+ * that do not know them read the graph as before.
+ */
 export const MODE_FORMAT_VERSION = 2;
 
 function write(file: string, parts: Buffer[]): void {
@@ -23,13 +33,16 @@ function write(file: string, parts: Buffer[]): void {
 
 export function writeNetwork(dir: string, n: Network): number {
   const { strings, ...arrays } = n;
-  const parts = encodeArrays(arrays, { version: ROUTING_FORMAT_VERSION, strings });
+  const index = indexArrays(finish(segmentIndexTables(n)));
+  const parts = encodeArrays({ ...arrays, ...index.arrays }, { version: ROUTING_FORMAT_VERSION, strings, index: index.meta });
   write(path.join(dir, NETWORK_FILE), parts);
   return parts.reduce((s, p) => s + p.length, 0);
 }
 
-export function writeModeGraph(dir: string, mode: string, g: ModeGraph): number {
+/** `network`: the graph's own network, which the mode's tables are derived with. */
+export function writeModeGraph(dir: string, mode: string, g: ModeGraph, network: Network): number {
   const h = g.hierarchy;
+  const tables = modeTablesArrays(modeTablesNow(network, g));
   const parts = encodeArrays({
     arcTail: g.arcTail, arcHead: g.arcHead, arcWeight: g.arcWeight, arcDistance: g.arcDistance, arcSeconds: g.arcSeconds,
     segmentForward: g.segmentForward, segmentBackward: g.segmentBackward, segmentMain: g.segmentMain,
@@ -38,7 +51,8 @@ export function writeModeGraph(dir: string, mode: string, g: ModeGraph): number 
     rank: h.rank, childA: h.childA, childB: h.childB,
     fFirst: h.forward.first, fOther: h.forward.other, fWeight: h.forward.weight, fDistance: h.forward.distance, fEdge: h.forward.edge,
     bFirst: h.backward.first, bOther: h.backward.other, bWeight: h.backward.weight, bDistance: h.backward.distance, bEdge: h.backward.edge,
-  }, { version: MODE_FORMAT_VERSION, mode, graph: g.kind, vertexCount: g.vertexCount });
+    ...tables.arrays,
+  }, { version: MODE_FORMAT_VERSION, mode, graph: g.kind, vertexCount: g.vertexCount, tables: tables.meta });
   write(path.join(dir, modeFile(mode)), parts);
   return parts.reduce((s, p) => s + p.length, 0);
 }

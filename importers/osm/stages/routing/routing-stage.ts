@@ -420,7 +420,7 @@ export class RoutingStage implements ImportStage {
       report();
     }, (job, graph, seconds, peakBytes) => {
       const mode = MODES[job.id];
-      bytes += writeModeGraph(ctx.dir, mode, graph);
+      bytes += writeModeGraph(ctx.dir, mode, graph, network);
       // A node-based graph (foot) has arcs along roads, not turns: its summary says so.
       let shortcuts = 0;
       for (const a of graph.hierarchy.childA) if (a >= 0) shortcuts++;
