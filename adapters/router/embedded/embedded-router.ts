@@ -146,6 +146,7 @@ export class EmbeddedRouter implements Router {
     this.networks = this.networks.filter((n) => !dropped.includes(n));
     if (dropped.length > 0) {
       dropped = [];
+      this.lastPick = undefined;
       collectGarbage();
     }
     for (const name of Object.keys(this.problems)) if (!wanted.some((e) => e.name === name)) delete this.problems[name];
@@ -171,6 +172,8 @@ export class EmbeddedRouter implements Router {
       if (current) {
         current.release();
         current = undefined;
+        // The last pick holds the old network's graph: forgotten, or the collection below frees nothing of it.
+        this.lastPick = undefined;
         this.networks = this.networks.filter((n) => n.extract !== e.name);
       }
       if (next) {
