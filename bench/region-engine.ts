@@ -15,20 +15,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEmbeddedRouter } from '../adapters/router/embedded/embedded-router';
 import { ExtractCatalog } from '../adapters/extracts/extract-catalog';
-import type { LngLat } from '../ports/router';
 import { prng } from './support/prng';
+import { latLng, metres, tilePoints, type LngLat } from './support/region-points';
 
 const ROUTES = Number(process.env.ROUTES ?? 200);
 const TABLES = Number(process.env.TABLES ?? 20);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const MIN_KM = Number(process.env.MIN_KM ?? 100);
 const SNAPS = Number(process.env.SNAPS ?? 2000);
-
-function metres(a: LngLat, b: LngLat): number {
-  const rad = Math.PI / 180;
-  const h = Math.sin(((b[1] - a[1]) * rad) / 2) ** 2 + Math.cos(a[1] * rad) * Math.cos(b[1] * rad) * Math.sin(((b[0] - a[0]) * rad) / 2) ** 2;
-  return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
-}
 
 const cpuMs = (): number => {
   const c = process.cpuUsage();
@@ -45,14 +39,9 @@ async function main(): Promise<void> {
   const names = fs.readdirSync(path.join(dataDir, 'extracts')).filter((n) => !n.startsWith('.'));
   const manifest = JSON.parse(fs.readFileSync(path.join(dataDir, 'extracts', names[0], 'extract.json'), 'utf8')) as { name: string; bbox: [number, number, number, number] };
   const [west, south, east, north] = manifest.bbox;
-  // Points near the dense part of each tile, as bench/region-queries.ts picks them.
-  const tileLat = 0.128275, tileLon = 0.18233;
-  const rows = Math.max(1, Math.round((north - south) / tileLat)), cols = Math.max(1, Math.round((east - west) / tileLon));
   const rnd = prng(35);
-  const near = (): LngLat => {
-    const r = Math.floor(rnd() * rows), c = Math.floor(rnd() * cols);
-    return [-76.58 + c * tileLon + (rnd() - 0.5) * 0.02, 39.29 + r * tileLat + (rnd() - 0.5) * 0.02];
-  };
+  // Points near the dense part of each tile of a tile-osm.py region, as the other region benches pick them.
+  const { rows, cols, near } = tilePoints([west, south, east, north], rnd);
 
   const loadCpu = cpuMs();
   const router = createEmbeddedRouter(new ExtractCatalog({ dataDir, checkMs: 0 }));

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { startGatewayProcess } from './http/gateway-process';
 import { runLoad } from './http/load';
 import { prng } from './support/prng';
+import { latLng, metres, tilePoints, type LngLat } from './support/region-points';
 
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const ISOCHRONES = Number(process.env.ISOCHRONES ?? 20);
@@ -23,15 +24,8 @@ const MIN_KM = Number(process.env.MIN_KM ?? 100);
 const ONLY = process.env.ONLY?.split(',');
 const asked = (kind: string): boolean => ONLY === undefined || ONLY.includes(kind);
 
-type LngLat = [number, number];
 
-function metres(a: LngLat, b: LngLat): number {
-  const rad = Math.PI / 180;
-  const h = Math.sin(((b[1] - a[1]) * rad) / 2) ** 2 + Math.cos(a[1] * rad) * Math.cos(b[1] * rad) * Math.sin(((b[0] - a[0]) * rad) / 2) ** 2;
-  return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
-}
 
-const latLng = (p: LngLat): string => `${p[1].toFixed(5)},${p[0].toFixed(5)}`;
 
 /** Points every `step` metres along a line, at most `count`. */
 function everyMetres(line: LngLat[], step: number, count: number): LngLat[] {
@@ -64,14 +58,9 @@ async function main(): Promise<void> {
   const manifests = fs.readdirSync(path.join(dataDir, 'extracts')).filter((n) => !n.startsWith('.'))
     .map((n) => JSON.parse(fs.readFileSync(path.join(dataDir, 'extracts', n, 'extract.json'), 'utf8')) as { name: string; bbox: [number, number, number, number] });
   const [west, south, east, north] = manifests[0].bbox;
-  // Points near the dense part of each tile of a tile-osm.py region (its --help gives the spacing).
-  const tileLat = 0.128275, tileLon = 0.18233;
-  const rows = Math.max(1, Math.round((north - south) / tileLat)), cols = Math.max(1, Math.round((east - west) / tileLon));
   const rnd = prng(35);
-  const near = (): LngLat => {
-    const r = Math.floor(rnd() * rows), c = Math.floor(rnd() * cols);
-    return [-76.58 + c * tileLon + (rnd() - 0.5) * 0.02, 39.29 + r * tileLat + (rnd() - 0.5) * 0.02];
-  };
+  // Points near the dense part of each tile of a tile-osm.py region, as the other region benches pick them.
+  const { rows, cols, near } = tilePoints([west, south, east, north], rnd);
 
   const started = Date.now();
   const gw = await startGatewayProcess(dataDir);

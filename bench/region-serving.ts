@@ -22,21 +22,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { startGatewayProcess, type GatewayProcess } from './http/gateway-process';
 import { prng } from './support/prng';
+import { latLng, metres, tilePoints, type LngLat } from './support/region-points';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 200);
 const REIMPORT = process.env.REIMPORT !== '0';
 const MIN_KM = Number(process.env.MIN_KM ?? 100);
 const MODES = ['car', 'truck', 'bike', 'foot'] as const;
 type Mode = (typeof MODES)[number];
-type LngLat = [number, number];
 
-function metres(a: LngLat, b: LngLat): number {
-  const rad = Math.PI / 180;
-  const h = Math.sin(((b[1] - a[1]) * rad) / 2) ** 2 + Math.cos(a[1] * rad) * Math.cos(b[1] * rad) * Math.sin(((b[0] - a[0]) * rad) / 2) ** 2;
-  return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
-}
 
-const latLng = (p: LngLat): string => `${p[1].toFixed(5)},${p[0].toFixed(5)}`;
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
 
 /** A folder's tree with every file hard-linked (no bytes copied); `fresh` names files written anew instead. */
@@ -75,14 +69,9 @@ async function main(): Promise<void> {
   const manifest = JSON.parse(fs.readFileSync(path.join(extracts, name, 'extract.json'), 'utf8')) as { bbox: [number, number, number, number] };
   const [west, south, east, north] = manifest.bbox;
   const files = names.reduce((sum, n) => sum + routingBytes(path.join(extracts, n)), 0);
-  // Points near the dense part of each tile of a tile-osm.py region (bench/region-queries.ts places them the same way).
-  const tileLat = 0.128275, tileLon = 0.18233;
-  const rows = Math.max(1, Math.round((north - south) / tileLat)), cols = Math.max(1, Math.round((east - west) / tileLon));
   const rnd = prng(35);
-  const near = (): LngLat => {
-    const r = Math.floor(rnd() * rows), c = Math.floor(rnd() * cols);
-    return [-76.58 + c * tileLon + (rnd() - 0.5) * 0.02, 39.29 + r * tileLat + (rnd() - 0.5) * 0.02];
-  };
+  // Points near the dense part of each tile of a tile-osm.py region, as the other region benches pick them.
+  const { rows, cols, near } = tilePoints([west, south, east, north], rnd);
   /** A pair in one tile's dense part, a few km apart: every mode routes it. */
   const local = (): [LngLat, LngLat] => {
     const a = near();

@@ -57,7 +57,18 @@ export interface ContractionProgress {
 }
 
 /** Least time between two progress calls: the last vertices of a large graph take long each, so counts alone would go quiet. */
-export const PROGRESS_EVERY_MS = 1000;
+const PROGRESS_EVERY_MS = 1000;
+
+/** True at most once every PROGRESS_EVERY_MS: whether a progress call is due now. */
+export function progressClock(): () => boolean {
+  let last = Date.now();
+  return (): boolean => {
+    const now = Date.now();
+    if (now - last < PROGRESS_EVERY_MS) return false;
+    last = now;
+    return true;
+  };
+}
 
 
 /** Vertices a witness search may settle while estimating a priority, and while contracting. */

@@ -15,7 +15,7 @@
 // Arrays are replaced (the edge pool grows or compacts, the edge store grows) only between phases,
 // on the caller's thread; the helpers are sent the new set before the next phase.
 import {
-  CONTRACT_SETTLE_LIMIT, DynamicGraph, PROGRESS_EVERY_MS, SIMULATE_SETTLE_LIMIT, WitnessSearch, priorityOf, sharedArrays,
+  CONTRACT_SETTLE_LIMIT, DynamicGraph, progressClock, SIMULATE_SETTLE_LIMIT, WitnessSearch, priorityOf, sharedArrays,
   type BaseArcs, type ContractionProgress, type FinishedEdges, type ListArrays,
 } from './contraction-graph';
 
@@ -309,13 +309,7 @@ export function contractInRounds(
     if (Atomics.load(control, FAILED) !== 0) throw new Error('a contraction helper thread failed');
   };
 
-  let lastReport = Date.now();
-  const due = (): boolean => {
-    const now = Date.now();
-    if (now - lastReport < PROGRESS_EVERY_MS) return false;
-    lastReport = now;
-    return true;
-  };
+  const due = progressClock();
   const rank = new Uint32Array(n);
   // Vertices whose priority is out of date (a neighbour was contracted), the round's candidates, and
   // the vertices contracted.

@@ -8,7 +8,7 @@
 import { MinHeap } from './min-heap';
 import {
   CONTRACT_SETTLE_LIMIT, DynamicGraph, EdgeChunk, FinishedEdgesInMemory, SIMULATE_SETTLE_LIMIT, WitnessSearch, priorityOf,
-  PROGRESS_EVERY_MS, type BaseArcs, type ContractionProgress, type FinishedEdges,
+  progressClock, type BaseArcs, type ContractionProgress, type FinishedEdges,
 } from './contraction-graph';
 import { contractInRounds, roundControl, type ContractionHelpers, type RoundsResult } from './contraction-rounds';
 
@@ -178,13 +178,7 @@ function contractVertices(
     return priorityOf(added, ins + outs, arcsAdded, arcsRemoved, depth[v]);
   };
 
-  let lastReport = Date.now();
-  const due = (): boolean => {
-    const now = Date.now();
-    if (now - lastReport < PROGRESS_EVERY_MS) return false;
-    lastReport = now;
-    return true;
-  };
+  const due = progressClock();
   const rank = new Uint32Array(n);
   let done = 0;
   const contractNow = (v: number): void => {
@@ -240,14 +234,10 @@ function contractVertices(
  */
 function assemble(finished: FinishedEdges, count: number, rank: Uint32Array, n: number, onProgress?: (done: number, total: number) => void): Hierarchy {
   let read = 0;
-  let lastReport = Date.now();
+  const due = progressClock();
   const chunkRead = (c: EdgeChunk): void => {
     read += c.count;
-    const now = Date.now();
-    if (onProgress && now - lastReport >= PROGRESS_EVERY_MS) {
-      lastReport = now;
-      onProgress(read, 2 * count);
-    }
+    if (onProgress && due()) onProgress(read, 2 * count);
   };
   const childA = new Int32Array(count);
   const childB = new Int32Array(count);
