@@ -1,5 +1,8 @@
-// Builds the dashboard into dist/dashboard: one minified bundle of src/ (Leaflet and supercluster
-// included), the page, the styles, Leaflet's own CSS and the world/US outlines for the offline base map.
+// Builds the dashboard into dist/dashboard: src/ minified into ES modules (Leaflet and supercluster
+// included): app.js, the shell, and one chunk per view loaded when the view is first shown (plus the
+// chunks they share, Leaflet's among them), so the page evaluates only what the view it opens needs,
+// and not all of it in one task; the page, the styles, Leaflet's own CSS and the world/US outlines for
+// the offline base map.
 // Run by `npm install` (the prepare script) and `npm run build:dashboard`; the gateway serves the result.
 import { build } from 'esbuild';
 import fs from 'node:fs';
@@ -20,15 +23,35 @@ const result = await build({
   // DASHBOARD_MINIFY=0: readable function names in profiles (bench/dashboard.ts PROFILE=1).
   minify: process.env.DASHBOARD_MINIFY !== '0',
   sourcemap: true,
-  format: 'iife',
+  format: 'esm',
+  splitting: true,
   target: ['chrome100', 'firefox100', 'safari15'],
-  outfile: path.join(out, 'app.js'),
+  outdir: out,
+  entryNames: 'app',
+  // Flat: the gateway serves dist/dashboard's files by name, without folders.
+  chunkNames: 'chunk-[hash]',
   metafile: true,
   logLevel: 'warning',
 });
 
 const copy = (from, to) => fs.copyFileSync(from, path.join(out, to));
-copy(path.join(here, 'index.html'), 'index.html');
+// The map is the view a first load opens: its chunks are asked for with the page (modulepreload),
+// not after app.js has run, so splitting adds no round trip before the first draw.
+const outputs = result.metafile.outputs;
+const rel = (f) => path.relative(process.cwd(), f);
+const mapChunk = Object.keys(outputs).find((o) => outputs[o].entryPoint === rel(path.join(here, 'src', 'views', 'map-view.ts')));
+if (!mapChunk) throw new Error('no chunk for views/map-view.ts in the build');
+const preload = new Set();
+const follow = (o) => {
+  if (preload.has(o)) return;
+  preload.add(o);
+  for (const i of outputs[o].imports) if (i.kind === 'import-statement') follow(i.path);
+};
+follow(mapChunk);
+const links = [...preload].map((o) => `  <link rel="modulepreload" href="${path.basename(o)}">`).join('\n');
+const page = fs.readFileSync(path.join(here, 'index.html'), 'utf8');
+if (!page.includes('<!-- modulepreload -->')) throw new Error('index.html has no <!-- modulepreload --> line');
+fs.writeFileSync(path.join(out, 'index.html'), page.replace('  <!-- modulepreload -->', links));
 copy(path.join(here, 'style.css'), 'style.css');
 copy(path.join(root, 'node_modules', 'leaflet', 'dist', 'leaflet.css'), 'leaflet.css');
 // Base-map outlines: 1:50m countries and 1:10m US states are detailed enough for a city-level view and
@@ -36,5 +59,6 @@ copy(path.join(root, 'node_modules', 'leaflet', 'dist', 'leaflet.css'), 'leaflet
 copy(path.join(root, 'node_modules', 'world-atlas', 'countries-50m.json'), 'countries.json');
 copy(path.join(root, 'node_modules', 'us-atlas', 'states-10m.json'), 'states.json');
 
-const bundle = result.metafile.outputs[path.relative(process.cwd(), path.join(out, 'app.js'))]?.bytes ?? fs.statSync(path.join(out, 'app.js')).size;
-console.log(`dashboard built in ${Date.now() - started} ms: app.js ${(bundle / 1024).toFixed(0)} KiB → ${path.relative(root, out)}`);
+const js = Object.keys(outputs).filter((o) => o.endsWith('.js'));
+const kib = (files) => (files.reduce((sum, o) => sum + outputs[o].bytes, 0) / 1024).toFixed(0);
+console.log(`dashboard built in ${Date.now() - started} ms: ${js.length} scripts, ${kib(js)} KiB (${kib([...preload])} KiB for the map) → ${path.relative(root, out)}`);

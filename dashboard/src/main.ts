@@ -1,21 +1,36 @@
-// The dashboard's shell: sign-in, the environment switch, and hash routing to the views.
+// The dashboard's shell: sign-in, the environment switch, and hash routing to the views. Each view is
+// its own module chunk (dashboard/build.mjs), evaluated the first time it is shown: a first load
+// evaluates the shell and the map's code (Leaflet's), not every view's, and not in the task that
+// then builds the map.
 import { createApi } from './api';
 import type { View, ViewContext } from './context';
 import { attempt, field, h } from './elements';
+import { nextTask } from './next-task';
 import { clearKeys, environmentOf, loadKeys, saveKeys, type Environment, type Keys } from './session';
-import { eventsView } from './views/events-view';
-import { geofencesView } from './views/geofences-view';
-import { mapView } from './views/map-view';
-import { settingsView } from './views/settings-view';
-import { tripsView } from './views/trips-view';
-import { usersView } from './views/users-view';
-import { analyticsView } from './views/analytics-view';
-import { beaconsView, placesView } from './views/places-view';
-import { webhooksView } from './views/webhooks-view';
 
-const VIEWS: Record<string, View> = {
-  map: mapView, users: usersView, geofences: geofencesView, events: eventsView, trips: tripsView, places: placesView, beacons: beaconsView,
-  analytics: analyticsView, webhooks: webhooksView, settings: settingsView,
+/**
+ * Leaflet is most of a map view's code, and evaluating it (its module's top level) is a task of its own:
+ * the view's modules are evaluated in the next one, so neither holds the main thread for long.
+ */
+function leafletFirst<T>(load: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    await import('leaflet');
+    await nextTask();
+    return load();
+  };
+}
+
+const VIEWS: Record<string, () => Promise<View>> = {
+  map: leafletFirst(() => import('./views/map-view').then((m) => m.mapView)),
+  users: leafletFirst(() => import('./views/users-view').then((m) => m.usersView)),
+  geofences: leafletFirst(() => import('./views/geofences-view').then((m) => m.geofencesView)),
+  events: () => import('./views/events-view').then((m) => m.eventsView),
+  trips: leafletFirst(() => import('./views/trips-view').then((m) => m.tripsView)),
+  places: leafletFirst(() => import('./views/places-view').then((m) => m.placesView)),
+  beacons: leafletFirst(() => import('./views/places-view').then((m) => m.beaconsView)),
+  analytics: () => import('./views/analytics-view').then((m) => m.analyticsView),
+  webhooks: () => import('./views/webhooks-view').then((m) => m.webhooksView),
+  settings: () => import('./views/settings-view').then((m) => m.settingsView),
 };
 
 const main = document.getElementById('main')!;
@@ -107,7 +122,9 @@ async function switchEnvironment(env: Environment): Promise<void> {
  * screen reader announces it); on the page's first load it stays where the browser put it, since focusing
  * forces a style and layout pass in the task that also builds the map (the longest task before its first draw).
  */
+let routed = 0;
 function route(moveFocus = true): void {
+  const mine = ++routed;
   for (const fn of leave.splice(0)) fn();
   if (!keys) return signIn();
   nav.hidden = false;
@@ -115,7 +132,7 @@ function route(moveFocus = true): void {
   envSwitch.value = keys.current;
   const [path, query] = location.hash.replace(/^#\/?/, '').split('?');
   const [name, arg] = path.split('/');
-  const view = VIEWS[name] ?? mapView;
+  const load = VIEWS[name] ?? VIEWS.map;
   for (const a of nav.querySelectorAll('a')) {
     if (a.getAttribute('href') === `#/${name || 'map'}`) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -127,7 +144,15 @@ function route(moveFocus = true): void {
     navigate: (hash) => { location.hash = hash; },
     replaceKey: (key) => { if (keys) { keys[keys.current] = key; saveKeys(keys); } },
   };
-  void Promise.resolve(view(ctx, arg ?? query)).catch((err) => main.append(h('p', { class: 'error', role: 'alert' }, String(err?.message ?? err))));
+  const show = async () => {
+    const view = await load();
+    // The view's module was evaluated in the task that just ended (its chunk's arrival, or the click
+    // that was answered at once when it had been shown before): the view starts in a new one.
+    await nextTask();
+    if (mine !== routed) return; // navigated elsewhere meanwhile
+    await view(ctx, arg ?? query);
+  };
+  void show().catch((err) => main.append(h('p', { class: 'error', role: 'alert' }, String(err?.message ?? err))));
   if (moveFocus) main.focus({ preventScroll: true });
 }
 

@@ -80,3 +80,17 @@ export class CanvasPane {
 export function shortCount(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(n >= 10000 ? 0 : 1)}k` : String(n);
 }
+
+/**
+ * Resolves a canvas font before the first draw needs it: its first measure costs ~20 ms (the system
+ * font looked up), in whichever task asks first; the font cache is shared by the page's canvases, so a
+ * throwaway 1×1 canvas does it. A map-sized canvas warmed the same way would also be given its backing
+ * store early, but that store is then sent to the compositor blank in a frame of its own (measured
+ * 40–60 ms of thread time each, with software compositing): more than the store's making saves.
+ */
+export function warmCanvasFont(font: string): void {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return;
+  ctx.font = font;
+  ctx.measureText('0123456789k');
+}

@@ -4,10 +4,13 @@
 // one pass over what the view holds, and a click is a hit test over what was drawn. A shape is drawn when
 // its box meets the view, so standing inside a big isochrone at street zoom still shows it.
 import L from 'leaflet';
-import { CanvasPane, shortCount } from './canvas-pane';
+import { CanvasPane, shortCount, warmCanvasFont } from './canvas-pane';
 import { bubblesOf } from './cell-bubbles';
 import type { Cell, GeofenceSketch } from './map-data';
 import { ViewList } from './view-list';
+
+/** The counts' font: warm() resolves it before the first draw. */
+const CELL_FONT = '600 11px system-ui, sans-serif';
 
 /** Below this many pixels across, a shape is drawn as a dot. */
 const MIN_SHAPE_PX = 4;
@@ -46,6 +49,11 @@ export class GeofenceLayer {
     if (onCell) this.list = new ViewList(map, 'Geofences in view', 'geofence-list');
     map.on('resize', () => this.draw());
     if (!followsView) map.on('moveend', () => this.draw());
+  }
+
+  /** Its label font resolved before the first answer comes (warmCanvasFont). */
+  warm(): void {
+    warmCanvasFont(CELL_FONT);
   }
 
   /** Draws what it holds for the current view (the owner's answer for a move did not come). */
@@ -114,7 +122,7 @@ export class GeofenceLayer {
       // Set once for every bubble: setting a canvas font or dash per bubble is most of their cost.
       ctx.setLineDash([]);
       this.dashed = false;
-      ctx.font = '600 11px system-ui, sans-serif';
+      ctx.font = CELL_FONT;
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
       ctx.lineWidth = 1.5;

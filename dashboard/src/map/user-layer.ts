@@ -5,11 +5,14 @@
 // painted, and the list in the map's corner offers the same to the keyboard.
 import L from 'leaflet';
 import Supercluster from 'supercluster';
-import { CanvasPane, shortCount } from './canvas-pane';
+import { CanvasPane, shortCount, warmCanvasFont } from './canvas-pane';
 import { bubblesOf } from './cell-bubbles';
 import type { Cell, UserPoint } from './map-data';
 import { ViewList, type ListEntry } from './view-list';
 import { thousands } from '../words';
+
+/** The counts' font: warm() resolves it before the first draw. */
+const BUBBLE_FONT = '600 12px system-ui, sans-serif';
 
 /** A single user's dot, CSS pixels; a click this close to its centre selects it. */
 const DOT_RADIUS = 6;
@@ -42,6 +45,11 @@ export class UserLayer {
     this.list = new ViewList(map, 'Users in view', 'user-list');
     map.on('resize', () => this.draw());
     map.on('mousemove', (e: L.LeafletMouseEvent) => this.hover(e.containerPoint));
+  }
+
+  /** Its label font resolved before the first answer comes (warmCanvasFont). */
+  warm(): void {
+    warmCanvasFont(BUBBLE_FONT);
   }
 
   /** Draws what it holds for the current view (the owner's answer for a move did not come). */
@@ -153,7 +161,7 @@ function paint(ctx: CanvasRenderingContext2D, painted: Painted[]): void {
     ctx.fill();
     ctx.stroke();
   }
-  ctx.font = '600 12px system-ui, sans-serif';
+  ctx.font = BUBBLE_FONT;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   for (const p of painted) {

@@ -15,6 +15,7 @@ import { addRoads } from '../map/roads';
 import { addBasemap } from '../map/basemap-layer';
 import { openingView } from '../map/opening-view';
 import { UserLayer } from '../map/user-layer';
+import { nextTask } from '../next-task';
 import { count } from '../words';
 import { geofenceForm } from './geofence-form';
 
@@ -29,6 +30,12 @@ function viewQuery(map: L.Map): { bbox: string; zoom: number } {
 }
 
 export async function mapView(ctx: ViewContext): Promise<void> {
+  // The view is built over a few tasks (nextTask), none long: the page, the map, the layers, their
+  // fonts. The first request goes out at once, and the view stops building if it is left meanwhile.
+  let left = false;
+  ctx.onLeave(() => { left = true; });
+  const opening = openingView(ctx.api);
+  opening.catch(() => undefined); // its error is shown where it is awaited, below
   const status = h('p', { class: 'muted', id: 'map-status', 'aria-live': 'polite' }, 'Loading…');
   const details = h('div', { id: 'details' }, h('p', { class: 'muted' }, 'Select a geofence or a user on the map.'));
   const feed = h('ul', { class: 'feed', id: 'map-feed', 'aria-label': 'Recent events' });
@@ -44,6 +51,8 @@ export async function mapView(ctx: ViewContext): Promise<void> {
       h('div', { class: 'card' }, status, h('div', { class: 'toolbar' }, drawCircle, drawPolygon), search),
       h('div', { class: 'card' }, details),
       h('div', { class: 'card' }, h('h2', {}, 'Recent events'), feed))));
+  await nextTask();
+  if (left) return;
 
   // One canvas draws every Leaflet vector layer (base map, events): see basemap.ts.
   const map = L.map(mapEl, { preferCanvas: true, renderer: L.canvas({ padding: 0.2 }), worldCopyJump: true, zoomSnap: 0.5 });
@@ -101,6 +110,8 @@ export async function mapView(ctx: ViewContext): Promise<void> {
     await attempt(details, refreshDetails);
   };
 
+  await nextTask();
+  if (left) return;
   // Both are drawn when the view's answer comes (load below), not at the end of each move as well.
   const geofences = new GeofenceLayer(map, (g) => void showGeofence(g), ([lng, lat]) => map.setView([lat, lng], map.getZoom() + 2), true);
   const users = new UserLayer(map, (u) => void showUser(u));
@@ -124,6 +135,13 @@ export async function mapView(ctx: ViewContext): Promise<void> {
   };
   drawCircle.addEventListener('click', () => newShape('circle'));
   drawPolygon.addEventListener('click', () => newShape('polygon'));
+  // While the first answers are on the way: the layers' label fonts, a task each.
+  void (async () => {
+    for (const layer of [geofences, users]) {
+      await nextTask();
+      if (!left) layer.warm();
+    }
+  })();
 
   // What the view holds: read on every move (the latest answer wins) and, for users, every LIVE_MS.
   const generations: Record<string, number> = {};
@@ -131,19 +149,38 @@ export async function mapView(ctx: ViewContext): Promise<void> {
   const say = () => {
     status.textContent = `${count(shown.geofences, 'geofence')}, ${count(shown.users, 'user')} in view`;
   };
+  /**
+   * The answer is read, the geofences drawn and the users drawn each in a task of its own (nextTask):
+   * in one, they were the longest task before the first draw (issue 33). The marks name each step for
+   * a trace, and for the test that checks no two of them share a task (map-answer-tasks.test.ts).
+   */
   const load = async (include: string) => {
     const mine = (generations[include] = (generations[include] ?? 0) + 1);
+    const stale = () => mine !== generations[include];
     const answer = (await ctx.api.get('/v1/data/map', { ...viewQuery(map), include })) as MapAnswer;
-    if (mine !== generations[include]) return;
-    if (answer.geofences) { geofences.set(answer.geofences.shapes, answer.geofences.cells); shown.geofences = answer.geofences.total; }
-    if (answer.users) { users.set(answer.users.points, answer.users.cells); shown.users = answer.users.total; }
+    if (stale()) return;
+    performance.mark('waymark:map-answer-read');
+    if (answer.geofences) {
+      await nextTask();
+      if (stale()) return;
+      geofences.set(answer.geofences.shapes, answer.geofences.cells);
+      shown.geofences = answer.geofences.total;
+      performance.mark('waymark:geofences-drawn');
+    }
+    if (answer.users) {
+      await nextTask();
+      if (stale()) return;
+      users.set(answer.users.points, answer.users.cells);
+      shown.users = answer.users.total;
+      performance.mark('waymark:users-drawn');
+    }
     say();
   };
 
   const started = performance.now();
   await attempt(status, async () => {
-    const opening = await openingView(ctx.api);
-    if (opening) map.fitBounds(opening, { maxZoom: 15, animate: false });
+    const bounds = await opening;
+    if (bounds) map.fitBounds(bounds, { maxZoom: 15, animate: false });
     else map.setView([20, 0], 2, { animate: false });
     await load('geofences,users');
     const ms = Math.round(performance.now() - started);
