@@ -6,11 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { importGenerated } from '../../bench/support/generated-import';
-import { prng } from '../../bench/support/prng';
-import type { LngLat } from '../../ports/router';
 import type { LoadedNetwork } from '../../adapters/router/embedded/network-loader';
 import { contract, type BaseArcs, type Hierarchy } from '../../core/routing/contraction';
 import { ModeRouter } from '../../core/routing/mode-router';
+import { segmentMidpoints } from './support';
 import { SegmentIndex } from '../../core/routing/segment-index';
 import type { ModeGraph } from '../../core/routing/network';
 import { startContractionHelpers } from '../../importers/osm/stages/routing/contraction-helpers';
@@ -36,16 +35,7 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function table(router: ModeRouter, seed: number): Float64Array {
-  const n = router.network;
-  const random = prng(seed);
-  const pts: LngLat[] = [];
-  while (pts.length < 30) {
-    const s = Math.floor(random() * n.segmentFrom.length);
-    if (router.mode.segmentMain[s] !== 1) continue;
-    const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
-    pts.push([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]);
-  }
-  const snaps = pts.map((p) => router.snap(p, 1000)!);
+  const snaps = segmentMidpoints(router, 30, seed).map((p) => router.snap(p, 1000)!);
   return router.table(snaps, snaps).cost;
 }
 

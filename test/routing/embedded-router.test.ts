@@ -8,7 +8,7 @@ import { avoidMask } from '../../adapters/router/embedded/embedded-router';
 import type { ModeRouter } from '../../core/routing/mode-router';
 import { SEGMENT_BORDER, SEGMENT_FERRY, SEGMENT_HIGHWAY, SEGMENT_TOLL } from '../../core/routing/network';
 import type { Piece } from '../../core/routing/route-steps';
-import { OSM, fixturesPresent, importForRouting, type ImportedRouter } from './support';
+import { OSM, fixturesPresent, importForRouting, segmentMidpoints, type ImportedRouter } from './support';
 
 const present = fixturesPresent('embedded router', ...['monaco-osrm.osm.pbf', 'andorra-graphhopper.osm.pbf', 'us-md-baltimore-valhalla.osm.pbf'].map((f) => path.join(OSM, f)));
 const withFixtures = present ? describe : describe.skip;
@@ -23,25 +23,12 @@ function modeRouter(extract: string, mode: RouterMode): ModeRouter {
   return imported.router.networksLoaded.find((n) => n.extract === extract)!.routers[mode];
 }
 
-/** Seeded points on the network: the middle point of random open segments. */
-function points(r: ModeRouter, count: number, seed: number): LngLat[] {
-  const random = prng(seed);
-  const n = r.network;
-  const out: LngLat[] = [];
-  while (out.length < count) {
-    const s = Math.floor(random() * n.segmentFrom.length);
-    if (r.mode.segmentMain[s] !== 1) continue;
-    const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
-    out.push([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]);
-  }
-  return out;
-}
 
 withFixtures('embedded router', () => {
   test('the hierarchy\'s table equals Dijkstra on the base graph (Andorra, car and foot, 12 × 12)', () => {
     for (const mode of ['car', 'foot'] as const) {
       const r = modeRouter('andorra', mode);
-      const pts = points(r, 12, 7);
+      const pts = segmentMidpoints(r, 12, 7);
       const snaps = pts.map((p) => r.snap(p, 1000)!);
       const ch = r.table(snaps, snaps);
       // No ferry in Andorra: avoiding ferries runs the plain search over the same graph.
@@ -53,7 +40,7 @@ withFixtures('embedded router', () => {
   });
 
   test('a matrix equals its pairwise routes (Baltimore, car)', async () => {
-    const pts = points(modeRouter('baltimore', 'car'), 5, 11);
+    const pts = segmentMidpoints(modeRouter('baltimore', 'car'), 5, 11);
     const table = await imported.router.table!({ sources: pts, destinations: pts, mode: 'car' });
     for (let i = 0; i < pts.length; i++) {
       for (let j = 0; j < pts.length; j++) {
@@ -93,7 +80,7 @@ withFixtures('embedded router', () => {
     const n = r.network;
     // Candidates: random points, then the land next to both ends of each flagged segment (a ferry
     // crossing is rarely on the way between two random points).
-    const pts = points(r, 80, seed);
+    const pts = segmentMidpoints(r, 80, seed);
     const mid = (s: number): LngLat => {
       const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
       return [n.pointLon[p] / 1e7, n.pointLat[p] / 1e7];
@@ -151,7 +138,7 @@ withFixtures('embedded router', () => {
     const ferries = [...n.segmentFlags.keys()].filter((s) => (n.segmentFlags[s] & SEGMENT_FERRY) !== 0);
     expect(ferries.length).toBeGreaterThan(0);
     const mask = avoidMask(['ferries']);
-    const pts = points(r, 20, 9);
+    const pts = segmentMidpoints(r, 20, 9);
     for (let i = 0; i + 1 < pts.length; i += 2) {
       const pieces = r.legPieces(r.snap(pts[i], 1000, mask)!, r.snap(pts[i + 1], 1000, mask)!, mask);
       expect((pieces ?? []).every((p) => (n.segmentFlags[p.segment] & SEGMENT_FERRY) === 0)).toBe(true);
@@ -159,7 +146,7 @@ withFixtures('embedded router', () => {
   });
 
   test('alternatives: up to two, different from the best, each a full route', async () => {
-    const pts = points(modeRouter('baltimore', 'car'), 40, 5);
+    const pts = segmentMidpoints(modeRouter('baltimore', 'car'), 40, 5);
     let withAlternatives = 0;
     for (let i = 0; i + 1 < pts.length; i += 2) {
       const result = await imported.router.route!({ locations: [pts[i], pts[i + 1]], mode: 'car', alternatives: true });
@@ -197,8 +184,8 @@ withFixtures('embedded router', () => {
     // Two seeded points a walker can also go between: east Baltimore's footways form two large strongly
     // connected parts (about 16,800 and 2,000 segment directions), and a pair may fall one in each.
     const walker = modeRouter('baltimore', 'foot');
-    let [a, b] = points(r, 2, 21);
-    for (let seed = 22; !Number.isFinite(walker.table([walker.snap(a, 1000)!], [walker.snap(b, 1000)!]).cost[0]); seed++) [a, b] = points(r, 2, seed);
+    let [a, b] = segmentMidpoints(r, 2, 21);
+    for (let seed = 22; !Number.isFinite(walker.table([walker.snap(a, 1000)!], [walker.snap(b, 1000)!]).cost[0]); seed++) [a, b] = segmentMidpoints(r, 2, seed);
     const one = await imported.router.route!({ locations: [a, b], mode: 'car', heading: 0 });
     const other = await imported.router.route!({ locations: [a, b], mode: 'car', heading: 180 });
     expect(one.routes[0].duration > 0 && other.routes[0].duration > 0).toBe(true);

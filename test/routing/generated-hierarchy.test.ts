@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { importGenerated, type GeneratedImport } from '../../bench/support/generated-import';
-import { prng } from '../../bench/support/prng';
-import type { LngLat, RouterMode } from '../../ports/router';
+import type { RouterMode } from '../../ports/router';
 import type { LoadedNetwork } from '../../adapters/router/embedded/network-loader';
 import { SEGMENT_FERRY } from '../../core/routing/network';
+import { segmentMidpoints } from './support';
 
 let dir: string;
 let imported: GeneratedImport;
@@ -38,16 +38,7 @@ test('the generated network has what makes contraction realistic', () => {
 
 test.each(['car', 'truck', 'bike', 'foot'] as RouterMode[])('%s: the hierarchy\'s 30 × 30 table equals Dijkstra on the base graph', (mode) => {
   const r = loaded.routers[mode];
-  const n = r.network;
-  const random = prng(mode.length * 17);
-  const pts: LngLat[] = [];
-  while (pts.length < 30) {
-    const s = Math.floor(random() * n.segmentFrom.length);
-    if (r.mode.segmentMain[s] !== 1) continue;
-    const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
-    pts.push([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]);
-  }
-  const snaps = pts.map((p) => r.snap(p, 1000)!);
+  const snaps = segmentMidpoints(r, 30, mode.length * 17).map((p) => r.snap(p, 1000)!);
   const ch = r.table(snaps, snaps);
   // No ferry in the generated network: avoiding ferries runs the plain search over the same graph.
   const plain = r.table(snaps, snaps, SEGMENT_FERRY);

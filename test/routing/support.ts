@@ -9,6 +9,9 @@ import { createEmbeddedRouter, type EmbeddedRouter } from '../../adapters/router
 import { ExtractCatalog } from '../../adapters/extracts/extract-catalog';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { announceSkip, files as existingFiles } from '../support/requires';
+import { prng } from '../../bench/support/prng';
+import type { ModeRouter } from '../../core/routing/mode-router';
+import type { LngLat } from '../../ports/router';
 
 export const OSM = path.resolve(__dirname, '../../../shared/fixtures/osm');
 export const OSRM = path.resolve(__dirname, '../../../shared/fixtures/engines/osrm/monaco-v6.0.0');
@@ -66,4 +69,18 @@ export async function serverWithExtracts(extracts: Record<string, string>): Prom
     await runImport({ file: path.join(OSM, file), name, dataDir, stages: [new RoutingStage()] });
   }
   return startTestServer({ dataDir });
+}
+
+/** Seeded points on a mode's network: the middle point of random segments the mode uses. */
+export function segmentMidpoints(r: ModeRouter, count: number, seed: number): LngLat[] {
+  const random = prng(seed);
+  const n = r.network;
+  const out: LngLat[] = [];
+  while (out.length < count) {
+    const s = Math.floor(random() * n.segmentFrom.length);
+    if (r.mode.segmentMain[s] !== 1) continue;
+    const p = Math.floor((n.segmentStart[s] + n.segmentStart[s + 1] - 1) / 2);
+    out.push([n.pointLon[p] / 1e7, n.pointLat[p] / 1e7]);
+  }
+  return out;
 }
