@@ -1,11 +1,18 @@
 // Serves the built dashboard (dist/dashboard, made by `npm install` through dashboard/build.mjs) under
 // /dashboard/. Static files only: the dashboard itself talks to the public API with the user's key.
 // Files are read once and kept in memory with their gzip form (the bundle and the map outlines gzip to
-// a quarter of their size), so a first load costs no disk reads and little bandwidth.
+// a quarter of their size), so a first load costs no disk reads and little bandwidth. The gzip form is
+// the build's (`<file>.gz`, dashboard/build.mjs): compressing every file at level 9 on the first request
+// cost 360 CPU-ms of the main thread, which the first page load of a fresh gateway waited for (issue 33).
+// A file the build did not compress (a source map, an older build) is compressed on the thread pool the
+// first time it is asked for gzipped, never on the main thread.
 import express, { type Request, type Response } from 'express';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+
+const gzip = promisify(gzipCallback);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -15,7 +22,8 @@ const TYPES: Record<string, string> = {
 interface CachedFile {
   type: string;
   raw: Buffer;
-  gzip: Buffer;
+  /** The build's `<file>.gz`, or the thread pool's compression once asked for. */
+  gzip?: Buffer | Promise<Buffer>;
   etag: string;
 }
 
@@ -42,7 +50,10 @@ function loadFiles(dir: string): Map<string, CachedFile> {
     if (!type) continue;
     const raw = fs.readFileSync(path.join(dir, name));
     const stat = fs.statSync(path.join(dir, name));
-    files.set(name, { type, raw, gzip: gzipSync(raw, { level: 9 }), etag: `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"` });
+    const gzipped = path.join(dir, `${name}.gz`);
+    // A .gz older than its file was not made from it (a file replaced by hand after the build).
+    const built = fs.existsSync(gzipped) && fs.statSync(gzipped).mtimeMs >= stat.mtimeMs ? fs.readFileSync(gzipped) : undefined;
+    files.set(name, { type, raw, gzip: built, etag: `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"` });
   }
   return files;
 }
@@ -55,7 +66,7 @@ export function dashboardFiles(dir: string = defaultDashboardDir()): express.Rou
   router.get('/dashboard/:file', (req: Request, res: Response) => serve(req, res, req.params.file as string));
   router.get('/dashboard/', (req: Request, res: Response) => serve(req, res, 'index.html'));
 
-  function serve(req: Request, res: Response, name: string): void {
+  async function serve(req: Request, res: Response, name: string): Promise<void> {
     files ??= loadFiles(dir);
     if (files.size === 0) {
       res.status(503).json({ meta: { code: 503, message: 'the dashboard is not built: run `npm run build:dashboard` (npm install does it)' } });
@@ -75,9 +86,24 @@ export function dashboardFiles(dir: string = defaultDashboardDir()): express.Rou
       res.status(304).end();
       return;
     }
-    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    if (gzip) res.setHeader('Content-Encoding', 'gzip');
-    res.end(gzip ? file.gzip : file.raw);
+    if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      res.end(file.raw);
+      return;
+    }
+    if (!file.gzip) {
+      const compressing = gzip(file.raw, { level: 9 });
+      file.gzip = compressing;
+      compressing.then((done) => { file.gzip = done; }, () => { file.gzip = undefined; });
+    }
+    let body: Buffer;
+    try {
+      body = await file.gzip;
+    } catch {
+      res.end(file.raw);
+      return;
+    }
+    res.setHeader('Content-Encoding', 'gzip');
+    res.end(body);
   }
   return router;
 }
