@@ -35,31 +35,69 @@ export function addGraticule(map: L.Map): void {
   draw();
 }
 
+/**
+ * Most points in one outline part. Leaflet projects every point of a layer on the map at each zoom's end
+ * (Polyline._projectLatlngs): with a whole country as one layer, a city view projected the United
+ * States' 5,751 points (and its states') to draw the few dozen in view, 9–24 ms at each zoom's end in a
+ * trace of the bench's zoom and pan. Cut into runs of this many, only the runs near the view are on the map.
+ */
+const PART_POINTS = 64;
+
+type Position = [number, number];
+
+/** The lines of a GeoJSON geometry: polygons' rings, lines, as [lng, lat] lists. */
+function linesOf(geometry: { type: string; coordinates: unknown } | null): Position[][] {
+  if (!geometry) return [];
+  switch (geometry.type) {
+    case 'LineString': return [geometry.coordinates as Position[]];
+    case 'MultiLineString': case 'Polygon': return geometry.coordinates as Position[][];
+    case 'MultiPolygon': return (geometry.coordinates as Position[][][]).flat();
+    default: return [];
+  }
+}
+
+/** A line cut into runs of at most PART_POINTS points, each run starting where the last ended. */
+function runsOf(line: Position[]): L.LatLngExpression[][] {
+  const runs: L.LatLngExpression[][] = [];
+  for (let i = 0; i < line.length - 1; i += PART_POINTS - 1) {
+    runs.push(line.slice(i, i + PART_POINTS).map(([lng, lat]) => [lat, lng] as L.LatLngExpression));
+  }
+  return runs;
+}
+
 async function outlines(url: string, object: string, style: L.PathOptions, map: L.Map): Promise<void> {
   const res = await fetch(url);
   if (!res.ok) return;
   const topology = await res.json();
-  // One layer per country or state, on the map only while its box meets the view: Leaflet projects
-  // every point of every layer on the map at each zoom, and all the world's outlines made the longest
-  // frames of a zoom at city scale, where two or three of them show. Made CHUNK outlines at a time, so
-  // that converting them never holds the page for one long task.
+  // Runs of PART_POINTS points, each a layer on the map only while its box meets the view (padded):
+  // Leaflet projects every point of every layer on the map at each zoom. Made CHUNK geometries at a
+  // time, so that converting them never holds the page for one long task.
   const geometries = topology.objects[object].geometries as unknown[];
   const parts: L.Polyline[] = [];
   for (let i = 0; i < geometries.length; i += CHUNK) {
     for (const g of geometries.slice(i, i + CHUNK)) {
-      const one = feature(topology, g as any);
-      parts.push(...(L.geoJSON(one as any, { style: { ...style, fill: false, interactive: false } } as L.GeoJSONOptions).getLayers() as L.Polyline[]));
+      const one = feature(topology, g as any) as unknown as { geometry: { type: string; coordinates: unknown } | null };
+      for (const line of linesOf(one.geometry)) {
+        for (const run of runsOf(line)) parts.push(L.polyline(run, { ...style, fill: false, interactive: false }));
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
   const boxes = parts.map((p) => p.getBounds());
+  let first = true;
   const show = () => {
     const view = map.getBounds().pad(0.5);
+    let points = 0;
+    let changed = first;
+    first = false;
     parts.forEach((p, i) => {
       const wanted = view.intersects(boxes[i]);
-      if (wanted && !map.hasLayer(p)) p.addTo(map).bringToBack();
-      else if (!wanted && map.hasLayer(p)) p.removeFrom(map);
+      if (wanted && !map.hasLayer(p)) { p.addTo(map).bringToBack(); changed = true; }
+      else if (!wanted && map.hasLayer(p)) { p.removeFrom(map); changed = true; }
+      if (wanted) points += (p.getLatLngs() as L.LatLng[]).length;
     });
+    // What each zoom's end projects from now on: for a trace, and for test/dashboard/outline-parts.test.ts.
+    if (changed) performance.mark('waymark:outlines-shown', { detail: { file: url, parts: parts.length, points } });
   };
   map.on('moveend', show);
   show();
