@@ -22,7 +22,8 @@ import { jobBytes, jobSize } from './mode-graph-memory';
 import { writeModeGraph, writeNetwork } from '../../../../core/formats/routing/network-files';
 import { MODES, PROFILES } from './profiles/profiles';
 import type { RoutingMode } from './profiles/profile';
-import { waySpeeds, wayClass } from './profiles/profile';
+import { wayClass } from './profiles/profile';
+import { WaySpeedsMemo } from './profiles/way-speeds-memo';
 import { bikeCandidate } from './profiles/bike';
 import { parseMaxspeed } from './profiles/maxspeed';
 import { barrierBlocks, barrierSeconds } from './profiles/barriers';
@@ -62,6 +63,8 @@ export class RoutingStage implements ImportStage {
   /** Per mode (MODES order): OSM ids of barrier nodes it cannot pass. */
   private readonly barriers = MODES.map(() => new Set<number>());
   private readonly strings = new Map<string, number>([['', 0]]);
+  /** The modes' speeds per distinct tag set the profiles read (profiles/way-speeds-memo.ts). */
+  private readonly speedsMemo = new WaySpeedsMemo();
 
   // Per kept way.
   private readonly wayOsmId: number[] = [];
@@ -129,7 +132,7 @@ export class RoutingStage implements ImportStage {
     for (let i = 1; i < idx.length; i++) {
       if (idx[i] >= 0 && idx[i - 1] >= 0) length += metres(nodes.lonAt(idx[i - 1]), nodes.latAt(idx[i - 1]), nodes.lonAt(idx[i]), nodes.latAt(idx[i]));
     }
-    const speeds = MODES.map((m) => waySpeeds(PROFILES[m], tags, length));
+    const speeds = this.speedsMemo.speeds(tags, length);
     if (speeds.every((s) => s === null)) return;
 
     const w = this.wayOsmId.length;
