@@ -45,3 +45,20 @@ test('an index built from unsorted ids answers every id with its last coordinate
   }
   expect(index.indexOf(9_999_999_999)).toBe(-1);
 });
+
+test('lookups remembered per slot answer as the search does: ids sharing a slot, absent ids, repeats', () => {
+  const builder = new NodeCoordinatesBuilder();
+  // Ids 4,096 apart share a slot of the remembered lookups; some are absent; some pass 2^32.
+  const present = [7, 7 + 4096, 7 + 3 * 4096, 2 ** 32 + 7, 2 ** 40 + 4096 + 7, 12, 4108];
+  present.forEach((id, i) => builder.add(id, i / 10, -i / 10));
+  const nodes = builder.freeze();
+  const absent = [7 + 2 * 4096, 2 ** 33 + 7, 8, -7, 4096 * 5 + 12];
+  const next = random(4);
+  for (let round = 0; round < 2_000; round++) {
+    const pick = next() < 0.5 ? present : absent;
+    const id = pick[Math.floor(next() * pick.length)];
+    const at = nodes.indexOf(id);
+    if (pick === absent) expect(at).toBe(-1);
+    else expect([at, nodes.lonAt(at)]).toEqual([present.slice().sort((a, b) => a - b).indexOf(id), present.indexOf(id) / 10]);
+  }
+});
