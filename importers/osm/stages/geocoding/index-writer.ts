@@ -74,14 +74,44 @@ class NameIds {
 }
 
 /** A row's area text: its name key, then the words of its towns and its postal codes. */
-function areaText(nameId: number, admin: AdminContext, postalCodes: Iterable<string>): string {
+function areaText(nameId: number, admin: AdminContext, postalCodes: Iterable<string>, forms: NormalForms): string {
   const words = [nameKey(nameId)];
-  for (const v of [admin.city, admin.borough, admin.neighborhood, admin.county]) if (v) words.push(...nameTokens(v));
+  for (const v of [admin.city, admin.borough, admin.neighborhood, admin.county]) if (v) words.push(...forms.tokens(v));
   for (const p of postalCodes) words.push(p.toLowerCase());
   return words.join(' ');
 }
 
+/**
+ * normalizeName and the house number's forms, once per distinct text: a region's addresses name a few
+ * thousand streets and numbers over and over (Baltimore ×4×4: 22 k addresses), and folding each
+ * again was a third of the geocoding stage's finish (profile).
+ */
+class NormalForms {
+  private readonly names = new Map<string, string>();
+  private readonly numbers = new Map<string, { norm: string; value: number }>();
+  private readonly tokenLists = new Map<string, readonly string[]>();
+
+  tokens(text: string): readonly string[] {
+    let tokens = this.tokenLists.get(text);
+    if (tokens === undefined) this.tokenLists.set(text, (tokens = nameTokens(text)));
+    return tokens;
+  }
+
+  name(text: string): string {
+    let norm = this.names.get(text);
+    if (norm === undefined) this.names.set(text, (norm = normalizeName(text)));
+    return norm;
+  }
+
+  houseNumber(text: string): { norm: string; value: number } {
+    let forms = this.numbers.get(text);
+    if (forms === undefined) this.numbers.set(text, (forms = { norm: normalizeHouseNumber(text), value: houseNumberValue(text) }));
+    return forms;
+  }
+}
+
 export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts {
+  const forms = new NormalForms();
   const db = new Database(path.join(dir, INDEX_FILE));
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -103,7 +133,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     let done = 0;
     for (const point of input.addresses) {
       const admin = withTags(input.boundaries.contextAt(point.lon, point.lat), point);
-      const norm = normalizeName(point.street);
+      const norm = forms.name(point.street);
       if (norm === '') continue;
       const key = groupKey(norm, admin.city, point.lon, point.lat);
       let group = groups.get(key);
@@ -131,7 +161,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     let highways = 0;
     for (const street of input.streets) {
       if (++highways % 5_000 === 0) input.progress('streets of the highways', highways, input.streets.length);
-      const norm = normalizeName(street.name);
+      const norm = forms.name(street.name);
       if (norm === '') continue;
       const [lon, lat] = middleVertex(street.coords);
       const near = nearby.findNear(norm, lon, lat, STREET_JOIN_METERS, (g) => roughMeters(g.lon, g.lat, lon, lat) < STREET_JOIN_METERS);
@@ -156,7 +186,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
 
     // A highway's name:xx names its street (by normal form); each is also a name the street is found by.
     const streetTranslations = new Map<string, Record<string, string>>();
-    for (const street of input.streets) if (street.names !== undefined) mergeTranslations(streetTranslations, normalizeName(street.name), street.names);
+    for (const street of input.streets) if (street.names !== undefined) mergeTranslations(streetTranslations, forms.name(street.name), street.names);
     const insertStreetName = db.prepare('INSERT INTO street_names (id, norm, of) VALUES (?, ?, ?)');
     const insertStreetNameFts = db.prepare('INSERT INTO street_name_fts (rowid, norm) VALUES (?, ?)');
     for (const [norm, id] of streetNames.ids) {
@@ -168,7 +198,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
       const of = streetNames.ids.get(norm);
       if (of === undefined) continue;
       for (const value of Object.values(names)) {
-        const alias = normalizeName(value);
+        const alias = forms.name(value);
         if (alias === '' || streetNames.ids.has(alias) || streetAliases.has(`${alias}|${of}`)) continue;
         streetAliases.add(`${alias}|${of}`);
         const id = streetNames.ids.size + streetAliases.size;
@@ -181,7 +211,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     const insertStreetArea = db.prepare('INSERT INTO street_area_fts (rowid, area) VALUES (?, ?)');
     for (const g of groups.values()) {
       insertStreet.run(g.id, g.nameId, g.name, g.norm, g.lon, g.lat, ...adminValues(g.admin));
-      insertStreetArea.run(g.id, areaText(g.nameId, g.admin, g.postalCodes));
+      insertStreetArea.run(g.id, areaText(g.nameId, g.admin, g.postalCodes, forms));
       if (++counts.streets % 10_000 === 0) input.progress('streets', counts.streets, groups.size);
     }
 
@@ -190,9 +220,9 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     );
     const postal = new Map<string, { lon: number; lat: number; n: number; admin: AdminContext }>();
     for (const { point, group, admin } of addressRows) {
-      const num = houseNumberValue(point.number);
+      const { norm: number, value: num } = forms.houseNumber(point.number);
       insertAddress.run(
-        group.id, normalizeHouseNumber(point.number), Number.isNaN(num) ? null : num, point.unit ?? null, point.flats ?? null,
+        group.id, number, Number.isNaN(num) ? null : num, point.unit ?? null, point.flats ?? null,
         point.name ?? null, point.lon, point.lat, ...adminValues(admin),
       );
       if (++counts.addresses % 20_000 === 0) input.progress('addresses', counts.addresses, addressRows.length);
@@ -209,7 +239,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
 
     const insertInterpolation = db.prepare('INSERT INTO interpolations (street, first, last, step, coords) VALUES (?, ?, ?, ?, ?)');
     for (const line of input.interpolations) {
-      const norm = line.street === undefined ? '' : normalizeName(line.street);
+      const norm = line.street === undefined ? '' : forms.name(line.street);
       const [lon, lat] = [line.coords[0], line.coords[1]];
       const group = groups.get(groupKey(norm, line.city, lon, lat)) ?? nearest(byNorm.get(norm) ?? [], lon, lat);
       const first = houseNumberValue(line.firstNumber);
@@ -225,30 +255,30 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     const placeNames = new NameIds();
     const placeTranslations = new Map<string, Record<string, string>>();
     for (const place of input.places) {
-      const norm = normalizeName(place.name);
+      const norm = forms.name(place.name);
       if (norm === '') continue;
       const nameId = placeNames.idOf(place.name);
       mergeTranslations(placeTranslations, place.name, place.names);
       const admin = withTags(input.boundaries.contextAt(place.lon, place.lat), place);
       const { lastInsertRowid } = insertPlace.run(nameId, place.name, place.kind, place.number ?? null, place.street ?? null, place.lon, place.lat, ...adminValues(admin));
-      insertPlaceArea.run(lastInsertRowid, areaText(nameId, admin, admin.postalCode === undefined ? [] : [admin.postalCode]));
+      insertPlaceArea.run(lastInsertRowid, areaText(nameId, admin, admin.postalCode === undefined ? [] : [admin.postalCode], forms));
       if (++counts.places % 20_000 === 0) input.progress('places', counts.places, input.places.length);
     }
     const insertPlaceName = db.prepare('INSERT INTO place_names (id, name, of) VALUES (?, ?, ?)');
     const insertPlaceNameFts = db.prepare('INSERT INTO place_name_fts (rowid, norm) VALUES (?, ?)');
     for (const [name, id] of placeNames.ids) {
       insertPlaceName.run(id, name, null);
-      insertPlaceNameFts.run(id, normalizeName(name));
+      insertPlaceNameFts.run(id, forms.name(name));
     }
     const placeAliases = new Set<string>();
     for (const [name, names] of placeTranslations) {
       const of = placeNames.ids.get(name)!;
       for (const value of Object.values(names)) {
-        if (normalizeName(value) === '' || placeNames.ids.has(value) || placeAliases.has(`${value}|${of}`)) continue;
+        if (forms.name(value) === '' || placeNames.ids.has(value) || placeAliases.has(`${value}|${of}`)) continue;
         placeAliases.add(`${value}|${of}`);
         const id = placeNames.ids.size + placeAliases.size;
         insertPlaceName.run(id, value, of);
-        insertPlaceNameFts.run(id, normalizeName(value));
+        insertPlaceNameFts.run(id, forms.name(value));
       }
     }
     writeTranslations('place', placeTranslations);
@@ -258,7 +288,7 @@ export function writeGeocodingIndex(dir: string, input: IndexInput): IndexCounts
     const insertAreaFts = db.prepare('INSERT INTO area_fts (rowid, norm) VALUES (?, ?)');
     const addArea = (name: string, layer: string, lon: number, lat: number, admin: AdminContext): void => {
       const { lastInsertRowid } = insertArea.run(name, layer, lon, lat, ...adminValues(admin));
-      insertAreaFts.run(lastInsertRowid, normalizeName(name));
+      insertAreaFts.run(lastInsertRowid, forms.name(name));
       counts.areas++;
     };
     for (const area of input.boundaries.areas()) {

@@ -7,10 +7,13 @@ import type { OsmTags } from '../../stage';
 /** Language → name in it. */
 export type Translations = Readonly<Record<string, string>>;
 
+/** `name:xx` per language, made once: not for every named street and place of a region. */
+const NAME_KEYS = GEOCODE_LANGUAGES.map((lang) => [lang, `name:${lang}`] as const);
+
 export function readTranslations(tags: OsmTags, mapped: string): Translations | undefined {
   let out: Record<string, string> | undefined;
-  for (const lang of GEOCODE_LANGUAGES) {
-    const value = tags[`name:${lang}`]?.trim();
+  for (const [lang, key] of NAME_KEYS) {
+    const value = tags[key]?.trim();
     if (value === undefined || value === '' || value === mapped) continue;
     (out ??= {})[lang] = value;
   }
