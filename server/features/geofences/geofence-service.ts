@@ -88,6 +88,27 @@ export class GeofenceService implements Geofences {
     return loading;
   }
 
+  /**
+   * Builds the index of every project environment the store holds, one after another, so that the first
+   * request of an environment (a dashboard's first map, a first track update after a restart) does not:
+   * with 100,000 geofences that build is 2.2–2.6 CPU-s on the main thread, which the first request and every
+   * request arriving meanwhile waited for (issue 33). Run once the gateway listens; a scope whose index a
+   * request asked for meanwhile is not built twice (index() shares the load). Between environments the
+   * event loop turns, so waiting requests are answered before the next build. Resolves to what it built.
+   */
+  async preload(): Promise<{ environments: number; geofences: number }> {
+    let environments = 0, geofences = 0;
+    for (const project of await this.store.projects.list()) {
+      for (const live of [false, true]) {
+        const index = await this.index({ projectId: project._id, live });
+        environments++;
+        geofences += index.size;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    return { environments, geofences };
+  }
+
   private addressPlacer?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
   /** Set by the geocoding feature: turns a body's `address` into coordinates (server/features/geocode/geofence-address.ts). */
