@@ -16,7 +16,7 @@
 // 308,792 open directions of which 82,308 closed to car; load average 19-22 on 2 cores): own order 29.3 and
 // 29.4 CPU-s, 1,859,651 shortcuts, 650 settled; car's rank as it is 84.2 CPU-s, 3,308,684, 2,083; car's
 // order with car-closed directions first in foot's 0.2 + 76.3 CPU-s, 2,895,328, 2,045; foot's node ranks
-// stopped unfinished after about 220 CPU-s (7.5 times the own order). Every order 0 / 300 pairs differing.
+// stopped unfinished after about 320 CPU-s (11 times the own order). Every order 0 / 300 pairs differing.
 import os from 'node:os';
 import { cpuSeconds, shortcutCount } from './support/hierarchy-figures';
 import { differingCosts, hierarchyQuality } from './support/hierarchy-quality';
