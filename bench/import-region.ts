@@ -88,13 +88,14 @@ async function main(): Promise<void> {
   for (const r of rows) out.push(`| ${r.step} | ${formatDuration(r.wall)} | ${r.cpu.toFixed(1)} | ${r.mainCpu.toFixed(1)} | ${formatBytes(r.stepPeak)} | ${formatBytes(r.peakRss)} | ${formatBytes(r.heap)} |`);
   out.push(`| **all** | **${formatDuration(wall)}** (${wall.toFixed(1)} s; process ${process.uptime().toFixed(1)} s) | **${cpuSeconds().toFixed(1)}** | **${mainThreadCpuSeconds().toFixed(1)}** | | **${formatBytes(result.peakMemoryBytes)}** | |`);
   out.push('');
-  out.push(`| mode | worker wall s | turns | shortcuts | file |`);
-  out.push('|---|---|---|---|---|');
+  out.push(`| mode | worker wall s | turns | shortcuts | worker MiB measured / expected | file |`);
+  out.push('|---|---|---|---|---|---|');
   for (const mode of ['car', 'truck', 'bike', 'foot']) {
     const size = files.find(([f]) => f === `${mode}.bin`)?.[1] ?? 0;
-    out.push(`| ${mode} | ${routing[`${mode} seconds`] ?? '?'} | ${Number(routing[`${mode} turns`] ?? routing[`${mode} road arcs (node-based)`] ?? 0).toLocaleString('en-US')}${routing[`${mode} road arcs (node-based)`] !== undefined ? ' road arcs (node-based)' : ''} | ${Number(routing[`${mode} shortcuts`] ?? 0).toLocaleString('en-US')} | ${formatBytes(size)} |`);
+    out.push(`| ${mode} | ${routing[`${mode} seconds`] ?? '?'} | ${Number(routing[`${mode} turns`] ?? routing[`${mode} road arcs (node-based)`] ?? 0).toLocaleString('en-US')}${routing[`${mode} road arcs (node-based)`] !== undefined ? ' road arcs (node-based)' : ''} | ${Number(routing[`${mode} shortcuts`] ?? 0).toLocaleString('en-US')} | ${routing[`${mode} worker MiB`] ?? '?'} / ${routing[`${mode} expected MiB`] ?? '?'}${routing[`${mode} worker peak at`] ? ` (at ${routing[`${mode} worker peak at`]})` : ''} | ${formatBytes(size)} |`);
   }
   out.push(`network files: ${formatBytes(files.reduce((s, [, b]) => s + b, 0))} (network.bin ${formatBytes(files.find(([f]) => f === 'network.bin')?.[1] ?? 0)}); graph threads ${routing['graph threads']}`);
+  out.push(`the importing thread at the start of the building: RSS ${routing['MiB held at building']} MiB, JS heap in use ${routing['heap MiB at building']} MiB, network ${routing['network MiB']} MiB, the modes' inputs ${routing['mode inputs MiB']} MiB`);
   console.log(out.join('\n'));
   if (process.env.KEEP === '1') console.log(`kept: ${dataDir}`);
   else fs.rmSync(dataDir, { recursive: true, force: true });

@@ -76,6 +76,7 @@ export async function importGenerated(side: number, seed: number, extractDir: st
     extract: 'generated',
     dir,
     nodes,
+    releaseNodes: () => undefined,
     progress: (step, done, total) => {
       if (step !== current) {
         endPhase();

@@ -84,16 +84,27 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       steps.push(step.finish(`${formatCount(read.relations)} relations`));
     }
 
-    const { read, nodes, bbox } = await readNodesAndWays(options, steps, place());
+    const reading = await readNodesAndWays(options, steps, place());
+    const { read, bbox } = reading;
+    // Held here only until the last stage says it is done with it (StageContext.releaseNodes).
+    let nodes: NodeCoordinates | null = reading.nodes;
+    reading.nodes = null;
     const summaries: Record<string, StageSummary> = {};
-    for (const s of stages) {
+    for (const [at, s] of stages.entries()) {
       await signalsHeard();
       if (signal?.aborted) throw signal.reason;
       const step = new ProgressStep(s.name, options.onProgress, place());
+      const last = at === stages.length - 1;
       const ctx: StageContext = {
         extract: name,
         dir: path.join(staging, s.name),
-        nodes,
+        get nodes(): NodeCoordinates {
+          if (nodes === null) throw new Error(`stage ${s.name} read the node index after releasing it`);
+          return nodes;
+        },
+        releaseNodes: () => {
+          if (last) nodes = null;
+        },
         memoryBudgetBytes: options.memoryBudgetBytes,
         signal,
         progress: (what: string, done: number, total?: number, detail?: string) =>
@@ -183,7 +194,7 @@ async function readNodesAndWays(
   options: ImportOptions,
   steps: StepTiming[],
   place: StepPlace,
-): Promise<{ read: ReadResult; nodes: NodeCoordinates; bbox: [number, number, number, number] }> {
+): Promise<{ read: ReadResult; nodes: NodeCoordinates | null; bbox: [number, number, number, number] }> {
   const { stages } = options;
   const nodeStages = stages.filter((s) => s.node);
   const wayStages = stages.filter((s) => s.way);

@@ -39,7 +39,7 @@ export interface ModeGraphJob {
 
 export type WorkerReply =
   | { kind: 'progress'; job: number; step: string; done: number; total?: number; shortcuts?: number }
-  | { kind: 'graph'; job: number; graph: ModeGraph; seconds: number; peakBytes: number }
+  | { kind: 'graph'; job: number; graph: ModeGraph; seconds: number; peakBytes: number; peakAt: string }
   | { kind: 'error'; job: number; message: string };
 
 /** The distinct buffers under a graph's arrays, to transfer rather than copy. */
@@ -52,4 +52,14 @@ export function graphBuffers(g: ModeGraph): ArrayBuffer[] {
     h.backward.first, h.backward.other, h.backward.weight, h.backward.distance, h.backward.edge,
   ];
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+/**
+ * The buffers a job alone holds (its speeds, access and rates), to transfer to its worker rather than
+ * copy: the stage keeps no copy of a started job's inputs. Not the obstacles (car's and truck's jobs share
+ * them) nor the order it follows (truck's is car's graph's).
+ */
+export function jobBuffers(job: ModeGraphJob): ArrayBuffer[] {
+  const arrays = [job.segmentForward, job.segmentBackward, job.restricted, job.noStart, job.pushed, ...(job.ratePercent ? [job.ratePercent] : [])];
+  return [...new Set(arrays.map((a) => a.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
 }

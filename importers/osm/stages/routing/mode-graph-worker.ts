@@ -9,7 +9,7 @@ import { graphBuffers, type ModeGraphJob, type WorkerReply } from './mode-graph-
 const network = workerData as Network;
 const port = parentPort!;
 
-/** This isolate's heap and array buffers (the shared network's included: the same in every worker). */
+/** This isolate's heap and array buffers (not the shared network: a SharedArrayBuffer counts in the thread that made it). */
 function held(): number {
   const m = process.memoryUsage();
   return m.heapTotal + m.arrayBuffers;
@@ -19,13 +19,21 @@ port.on('message', (job: ModeGraphJob) => {
   const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
   const started = process.hrtime.bigint();
   let peakBytes = held();
+  // Where the building was at its peak (a step and its share done): what to shrink first.
+  let peakAt = 'start';
+  const sample = (at: () => string): void => {
+    const now = held();
+    if (now <= peakBytes) return;
+    peakBytes = now;
+    peakAt = at();
+  };
   try {
     const graph = buildJobGraph(network, job, (step, done, total, shortcuts) => {
-      peakBytes = Math.max(peakBytes, held());
+      sample(() => (total ? `${step} ${Math.floor((done / total) * 100)}%` : step));
       reply({ kind: 'progress', job: job.id, step, done, total, shortcuts });
     });
-    peakBytes = Math.max(peakBytes, held());
-    reply({ kind: 'graph', job: job.id, graph, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakBytes }, graphBuffers(graph));
+    sample(() => 'built');
+    reply({ kind: 'graph', job: job.id, graph, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakBytes, peakAt }, graphBuffers(graph));
   } catch (err) {
     reply({ kind: 'error', job: job.id, message: err instanceof Error ? err.message : String(err) });
   }

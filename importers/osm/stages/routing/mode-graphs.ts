@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { turnsAreFree } from '../../../../core/routing/mode-graph';
 import { buildJobGraph } from './job-graph';
 import type { ModeGraph, Network } from '../../../../core/routing/network';
-import type { ModeGraphJob, WorkerReply } from './mode-graph-job';
+import { jobBuffers, type ModeGraphJob, type WorkerReply } from './mode-graph-job';
 
 export type ModeGraphProgress = (job: number, step: string, done: number, total?: number, shortcuts?: number) => void;
 
@@ -72,9 +72,9 @@ function withOrder(job: ModeGraphJob, ranks: ReadonlyMap<number, Uint32Array>): 
 /**
  * Takes each graph as soon as it is built (to write it and let it go: the graphs are not all held at
  * once); `seconds` is the wall time its worker spent on it, `peakBytes` the most its worker held (heap
- * and array buffers, sampled at its progress reports; 0 on this thread).
+ * and array buffers, sampled at its progress reports; 0 on this thread) and `peakAt` the step it was in then.
  */
-export type ModeGraphSink = (job: ModeGraphJob, graph: ModeGraph, seconds: number, peakBytes: number) => void;
+export type ModeGraphSink = (job: ModeGraphJob, graph: ModeGraph, seconds: number, peakBytes: number, peakAt?: string) => void;
 
 export interface ModeGraphOptions {
   /** At most this many graphs built at once; default one per core. */
@@ -180,7 +180,7 @@ export async function buildModeGraphs(
           else {
             done = true;
             keepRank(job, m.graph);
-            onGraph(job, m.graph, m.seconds, m.peakBytes);
+            onGraph(job, m.graph, m.seconds, m.peakBytes, m.peakAt);
             running.delete(job.id);
             // Its isolate goes with everything the building left in it; the next starts meanwhile.
             void worker.terminate();
@@ -191,7 +191,8 @@ export async function buildModeGraphs(
         worker.on('exit', (code) => {
           if (!done && !signal?.aborted) fail(new Error(`mode graph worker exited with code ${code} before its graph was built`));
         });
-        worker.postMessage(withOrder(job, ranks));
+        // Its inputs go with it: a job's arrays are 13 bytes a segment (~54 MiB a mode at ×20×20).
+        worker.postMessage(withOrder(job, ranks), jobBuffers(job));
       };
       pump();
     })]);

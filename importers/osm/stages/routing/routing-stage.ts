@@ -32,7 +32,8 @@ import { readRestriction, type TurnRestriction } from './restrictions';
 import { placeRestriction, type RestrictionPlaces } from './restriction-segments';
 import { TypedList } from './typed-list';
 import { closeDuplicateSegments, findParallelSegments } from './duplicate-segments';
-import { formatCount, formatDuration, formatRate } from '../../import-progress';
+import { formatBytes, formatCount, formatDuration, formatRate } from '../../import-progress';
+import { collectGarbage } from '../../../../adapters/router/embedded/collect-garbage';
 
 const EARTH_RADIUS_M = 6371008.8;
 const RAD = Math.PI / 180;
@@ -187,6 +188,11 @@ export class RoutingStage implements ImportStage {
 
   async finish(ctx: StageContext): Promise<StageSummary> {
     const { network, jobs, vertices, applied } = this.prepare(ctx);
+    // The contractions read none of the node index (prepare made the network of it), and what the
+    // reading and the earlier stages left is garbage: both go before the building measures what the
+    // process holds beside its graphs (the budget's base, mode-graphs.ts).
+    ctx.releaseNodes();
+    collectGarbage();
     return this.buildGraphs(ctx, network, jobs, vertices, applied);
   }
 
@@ -416,12 +422,16 @@ export class RoutingStage implements ImportStage {
     for (const job of jobs) job.contractionSpillDir = spillDir;
     const progress = new ModeGraphsProgress(jobs.map((j) => MODES[j.id]), network.segmentFrom.length * 2);
     const report = (): void => ctx.progress('building and contracting the road graph of each mode', progress.done, progress.total, progress.describe());
+    // Each job's estimate, made before the building: a job's arrays go to its worker (mode-graphs.ts).
+    const expected = new Map(jobs.map((j) => [j.id, jobBytes(jobSize(network, j))]));
+    const held = heldAtBuilding(network, jobs);
+    ctx.progress('building and contracting the road graph of each mode', 0, progress.total, describeHeld(held));
     let bytes = 0;
     const figures = new Map<number, StageSummary>();
     const building = buildModeGraphs(network, jobs, (m, step, done, total, shortcuts) => {
       progress.update(MODES[m], step, done, total, shortcuts);
       report();
-    }, (job, graph, seconds, peakBytes) => {
+    }, (job, graph, seconds, peakBytes, peakAt) => {
       const mode = MODES[job.id];
       bytes += writeModeGraph(ctx.dir, mode, graph, network);
       // A node-based graph (foot) has arcs along roads, not turns: its summary says so.
@@ -434,11 +444,12 @@ export class RoutingStage implements ImportStage {
         // Its worker's own memory at the most (0 when built on the stage's thread), beside the estimate
         // the stage started it on (mode-graph-memory.ts).
         [`${mode} worker MiB`]: Math.round(peakBytes / 2 ** 20),
-        [`${mode} expected MiB`]: Math.round(jobBytes(jobSize(network, job)) / 2 ** 20),
+        [`${mode} expected MiB`]: Math.round(expected.get(job.id)! / 2 ** 20),
+        ...(peakAt === undefined ? {} : { [`${mode} worker peak at`]: peakAt }),
       });
       progress.update(mode, 'done', 1, 1);
       report();
-    }, { memory: budget === undefined ? undefined : { budgetBytes: budget, jobBytes: (job) => jobBytes(jobSize(network, job)) }, signal: ctx.signal });
+    }, { memory: budget === undefined ? undefined : { budgetBytes: budget, jobBytes: (job) => expected.get(job.id)! }, signal: ctx.signal });
     let borders: number;
     try {
       // The first lookup loads the bundled country boundaries (seconds on a busy machine): say so first.
@@ -450,7 +461,12 @@ export class RoutingStage implements ImportStage {
       await building.catch(() => undefined);
       throw err;
     }
-    const summary: StageSummary = { vertices, segments: network.segmentFrom.length, 'border segments': borders };
+    const summary: StageSummary = {
+      vertices, segments: network.segmentFrom.length, 'border segments': borders,
+      // What the importing thread held when the graphs began (the budget's base), by part.
+      'MiB held at building': mib(held.rss), 'heap MiB at building': mib(held.heapUsed), 'network MiB': mib(held.network),
+      'mode inputs MiB': mib(held.jobs),
+    };
     try {
       summary['graph threads'] = await building;
     } finally {
@@ -642,4 +658,36 @@ function markBorderCrossings(n: Network, onProgress: (done: number, total: numbe
     if ((s & 16383) === 0) onProgress(s, n.segmentFrom.length);
   }
   return count;
+}
+
+/** What the importing thread holds when the mode graphs start, by part (bytes). */
+interface HeldAtBuilding {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  arrayBuffers: number;
+  /** The network's arrays (shared with the workers, counted once: here). */
+  network: number;
+  /** The jobs' own arrays (speeds, access, rates), each handed to its worker when it starts. */
+  jobs: number;
+}
+
+function heldAtBuilding(network: Network, jobs: readonly ModeGraphJob[]): HeldAtBuilding {
+  const m = process.memoryUsage();
+  let networkBytes = 0;
+  for (const value of Object.values(network)) if (ArrayBuffer.isView(value)) networkBytes += value.byteLength;
+  let jobBytesHeld = 0;
+  for (const job of jobs) {
+    for (const value of Object.values(job)) if (ArrayBuffer.isView(value)) jobBytesHeld += value.byteLength;
+  }
+  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, arrayBuffers: m.arrayBuffers, network: networkBytes, jobs: jobBytesHeld };
+}
+
+function describeHeld(h: HeldAtBuilding): string {
+  return `starting; the importing thread holds ${formatBytes(h.rss)} (JS heap ${formatBytes(h.heapUsed)} of ${formatBytes(h.heapTotal)}, `
+    + `array buffers ${formatBytes(h.arrayBuffers)}: the network ${formatBytes(h.network)}, the modes' inputs ${formatBytes(h.jobs)})`;
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / 2 ** 20);
 }
