@@ -61,5 +61,6 @@ export function graphBuffers(g: ModeGraph): ArrayBuffer[] {
  */
 export function jobBuffers(job: ModeGraphJob): ArrayBuffer[] {
   const arrays = [job.segmentForward, job.segmentBackward, job.restricted, job.noStart, job.pushed, ...(job.ratePercent ? [job.ratePercent] : [])];
-  return [...new Set(arrays.map((a) => a.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+  // Not a SharedArrayBuffer (it cannot be transferred); by tag, since arrays may come from another realm.
+  return [...new Set(arrays.map((a) => a.buffer))].filter((b): b is ArrayBuffer => Object.prototype.toString.call(b) === '[object ArrayBuffer]');
 }

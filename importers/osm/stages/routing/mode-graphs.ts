@@ -93,6 +93,18 @@ export interface ModeGraphOptions {
 }
 
 /**
+ * The process's memory with one more job started, as the budget counts it: the base (RSS when the
+ * building began, every job's inputs still in it) less the inputs already handed to workers and this
+ * job's own (they become its worker's, which its estimate counts), plus the estimates of the running jobs
+ * and of this one.
+ */
+export function heldWith(at: { base: number; handedOver: number; inputs: number; expected: number; running: readonly number[] }): number {
+  let held = at.base - at.handedOver - at.inputs + at.expected;
+  for (const bytes of at.running) held += bytes;
+  return held;
+}
+
+/**
  * Builds every job's graph and hands each to `onGraph`; returns the most graphs built at once on worker
  * threads (0: all on this thread). Each graph gets a worker of its own, ended as soon as its graph is
  * back, so what the building left behind (its collected turns, its contraction's tables) goes with it;
@@ -133,14 +145,17 @@ export async function buildModeGraphs(
   const queue = [...jobs].sort((a, b) => cost.get(b.id)! - cost.get(a.id)!);
   const memory = options.memory;
   const bytes = new Map(jobs.map((j) => [j.id, memory?.jobBytes(j) ?? 0]));
-  // What the process holds besides the graphs: the network, the node index, the stages' tables.
+  // What the process holds besides the graphs: the network, the jobs' inputs, what the stages left.
   const base = process.memoryUsage.rss();
+  // A job's own arrays leave the process's part with it (jobBuffers) and are its worker's (the estimate
+  // counts them): counted once, in the base while the job waits.
+  const inputs = new Map(jobs.map((j) => [j.id, jobBuffers(j).reduce((sum, b) => sum + b.byteLength, 0)]));
+  let handedOver = 0;
   const running = new Map<number, Worker>();
   let most = 0;
   const fits = (job: ModeGraphJob): boolean => {
     if (memory === undefined || running.size === 0) return true;
-    let held = base + bytes.get(job.id)!;
-    for (const id of running.keys()) held += bytes.get(id)!;
+    const held = heldWith({ base, handedOver, inputs: inputs.get(job.id)!, expected: bytes.get(job.id)!, running: [...running.keys()].map((id) => bytes.get(id)!) });
     return held <= memory.budgetBytes;
   };
   let stop: (() => void) | undefined;
@@ -193,6 +208,7 @@ export async function buildModeGraphs(
         });
         // Its inputs go with it: a job's arrays are 13 bytes a segment (~54 MiB a mode at ×20×20).
         worker.postMessage(withOrder(job, ranks), jobBuffers(job));
+        handedOver += inputs.get(job.id)!;
       };
       pump();
     })]);
