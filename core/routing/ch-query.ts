@@ -8,54 +8,103 @@ import { finish, inChunks, type Steps } from './steps';
 import type { SearchResult, SearchSeed } from './search-seed';
 
 /**
- * One direction's labels. A vertex's cost, metres, seconds and the generation that wrote them sit side by
- * side in one Float64Array (32 bytes, half a cache line): on a region the searches touch vertices all
- * over arrays of millions, and four separate arrays cost four cache misses a vertex where this costs one.
+ * One direction's labels, kept for the vertices this search has reached only: a sparse set (Briggs and
+ * Torczon 1993). `slotOf[v]` says where vertex v's label is and is believed only when `vertexAt` there
+ * names v back, so a new search starts by setting `count` to 0 and clears nothing. A slot's cost, metres
+ * and seconds sit side by side in `label`, and a search's slots are few (thousands on a region) and
+ * contiguous, so they stay in cache; the one array as long as the graph is `slotOf`, 4 bytes a vertex.
+ * Before, every mode kept 32 + 12 bytes a vertex per direction, and routes all over a region made them
+ * resident (Baltimore ×20: +444 MiB after 200 routes, growing towards 2 GiB).
  */
 class Side {
-  readonly label: Float64Array;
-  /** Parent edge, parent vertex and seed option of each vertex, kept only when `paths` (a table needs costs alone). */
-  readonly link: Int32Array;
+  private slotOf = new Int32Array(0);
+  private vertexAt = new Int32Array(1024);
+  /** Cost, metres and seconds of each slot. */
+  private label = new Float64Array(3 * 1024);
+  /** Parent edge, parent vertex and seed option of each slot, kept only when `paths` (a table needs costs alone). */
+  private link = new Int32Array(3 * 1024);
+  private count = 0;
   paths = true;
-  generation = 0;
   readonly heap = new MinHeap(1024);
 
-  constructor(n: number) {
-    this.label = new Float64Array(4 * n);
-    this.link = new Int32Array(3 * n);
+  /** Room for the vertices of a graph of n (the workspace serves graphs of several sizes). */
+  fit(n: number): void {
+    if (n > this.slotOf.length) this.slotOf = new Int32Array(n);
+  }
+
+  get bytes(): number {
+    return this.slotOf.byteLength + this.vertexAt.byteLength + this.label.byteLength + this.link.byteLength;
   }
 
   reset(): void {
-    this.generation++;
+    this.count = 0;
     this.heap.clear();
   }
 
+  /** The vertex's slot in this search, or -1 when the search has not reached it. */
+  private slot(v: number): number {
+    const s = this.slotOf[v];
+    return s < this.count && this.vertexAt[s] === v ? s : -1;
+  }
+
   has(v: number): boolean {
-    return this.label[4 * v + 3] === this.generation;
+    return this.slot(v) >= 0;
   }
 
   cost(v: number): number {
-    return this.label[4 * v];
+    return this.label[3 * this.slot(v)];
   }
 
   metres(v: number): number {
-    return this.label[4 * v + 1];
+    return this.label[3 * this.slot(v) + 1];
   }
 
   seconds(v: number): number {
-    return this.label[4 * v + 2];
+    return this.label[3 * this.slot(v) + 2];
+  }
+
+  /** The slot of the vertex `step` returned last: its labels without looking it up again. */
+  settledSlot = -1;
+
+  costAt(s: number): number {
+    return this.label[3 * s];
+  }
+
+  metresAt(s: number): number {
+    return this.label[3 * s + 1];
+  }
+
+  secondsAt(s: number): number {
+    return this.label[3 * s + 2];
   }
 
   parentEdge(v: number): number {
-    return this.link[3 * v];
+    return this.link[3 * this.slot(v)];
   }
 
   parentVertex(v: number): number {
-    return this.link[3 * v + 1];
+    return this.link[3 * this.slot(v) + 1];
   }
 
   seed(v: number): number {
-    return this.link[3 * v + 2];
+    return this.link[3 * this.slot(v) + 2];
+  }
+
+  /** Room for `more` slots beyond those taken, so a relaxation loop's local arrays stay the ones in use. */
+  private reserve(more: number): void {
+    const need = this.count + more;
+    if (need <= this.vertexAt.length) return;
+    let size = this.vertexAt.length * 2;
+    while (size < need) size *= 2;
+    const vertexAt = new Int32Array(size);
+    vertexAt.set(this.vertexAt.subarray(0, this.count));
+    const label = new Float64Array(3 * size);
+    label.set(this.label.subarray(0, 3 * this.count));
+    const link = new Int32Array(3 * size);
+    link.set(this.link.subarray(0, 3 * this.count));
+    this.vertexAt = vertexAt;
+    this.label = label;
+    this.link = link;
   }
 
   seedWith(seeds: readonly SearchSeed[]): void {
@@ -66,17 +115,26 @@ class Side {
   }
 
   set(v: number, cost: number, metres: number, seconds: number, edge: number, parent: number, seed: number): void {
+    let s = this.slot(v);
+    if (s < 0) {
+      this.reserve(1);
+      s = this.count++;
+      this.vertexAt[s] = v;
+      this.slotOf[v] = s;
+    }
+    this.write(s, v, cost, metres, seconds, edge, parent, seed);
+  }
+
+  private write(s: number, v: number, cost: number, metres: number, seconds: number, edge: number, parent: number, seed: number): void {
     const label = this.label;
-    const at = 4 * v;
-    label[at] = cost;
-    label[at + 1] = metres;
-    label[at + 2] = seconds;
-    label[at + 3] = this.generation;
+    label[3 * s] = cost;
+    label[3 * s + 1] = metres;
+    label[3 * s + 2] = seconds;
     if (this.paths) {
       const link = this.link;
-      link[3 * v] = edge;
-      link[3 * v + 1] = parent;
-      link[3 * v + 2] = seed;
+      link[3 * s] = edge;
+      link[3 * s + 1] = parent;
+      link[3 * s + 2] = seed;
     }
     this.heap.push(v, cost);
   }
@@ -92,30 +150,45 @@ class Side {
   /** `seconds`: travel seconds of g's edges in g's order, or null when they equal the weights. */
   step(g: UpwardGraph, seconds: Float32Array | null, stall?: UpwardGraph): number {
     const heap = this.heap;
-    const label = this.label;
-    const generation = this.generation;
+    const slotOf = this.slotOf;
     while (heap.size > 0) {
       const v = heap.pop();
       const key = heap.lastKey;
-      if (key > label[4 * v]) continue;
+      // Every vertex in the heap was reached by this search: its slot is its own.
+      const sv = slotOf[v];
+      if (key > this.label[3 * sv]) continue;
       this.stalled = false;
+      this.settledSlot = sv;
       if (stall) {
+        const label = this.label, vertexAt = this.vertexAt, count = this.count;
         for (let i = stall.first[v]; i < stall.first[v + 1]; i++) {
           const u = stall.other[i];
-          if (label[4 * u + 3] === generation && label[4 * u] + stall.weight[i] < key) {
+          const su = slotOf[u];
+          if (su < count && vertexAt[su] === u && label[3 * su] + stall.weight[i] < key) {
             this.stalled = true;
             return v;
           }
         }
       }
-      const m = label[4 * v + 1];
-      const t = label[4 * v + 2];
-      const seed = this.paths ? this.link[3 * v + 2] : -1;
+      const first = g.first[v], last = g.first[v + 1];
+      this.reserve(last - first);
+      const label = this.label, vertexAt = this.vertexAt;
+      const m = label[3 * sv + 1];
+      const t = label[3 * sv + 2];
+      const seed = this.paths ? this.link[3 * sv + 2] : -1;
       const secs = seconds ?? g.weight;
-      for (let i = g.first[v]; i < g.first[v + 1]; i++) {
+      for (let i = first; i < last; i++) {
         const w = g.other[i];
         const c = key + g.weight[i];
-        if (label[4 * w + 3] !== generation || c < label[4 * w]) this.set(w, c, m + g.distance[i], t + secs[i], g.edge[i], v, seed);
+        let sw = slotOf[w];
+        if (sw < this.count && vertexAt[sw] === w) {
+          if (!(c < label[3 * sw])) continue;
+        } else {
+          sw = this.count++;
+          vertexAt[sw] = w;
+          slotOf[w] = sw;
+        }
+        this.write(sw, w, c, m + g.distance[i], t + secs[i], g.edge[i], v, seed);
       }
       return v;
     }
@@ -123,28 +196,57 @@ class Side {
   }
 }
 
-export class ChQuery {
-  private readonly forward: Side;
-  private readonly backward: Side;
-  private bucketHead: Int32Array;
+/**
+ * What the searches write while they run: both directions' labels and the many-to-many buckets. Queries
+ * run one at a time on a thread and read nothing of it once they return, so one workspace serves every
+ * mode of a network (the gateway shares it: network-loader.ts), sized by the largest graph it has served.
+ */
+export class SearchWorkspace {
+  readonly forward = new Side();
+  readonly backward = new Side();
+  /** Newest bucket entry of each vertex, -1 for none; all -1 between tables. Made on the first table. */
+  private heads = new Int32Array(0);
   /** Bucket entries, a linked list per vertex (newest first), in arrays reused between tables. */
-  private buckets = new Buckets(1024);
+  buckets = new Buckets(1024);
 
+  fit(n: number): void {
+    this.forward.fit(n);
+    this.backward.fit(n);
+  }
+
+  /** What it holds, bytes (operators' figures and the tests' bound). */
+  get bytes(): number {
+    const b = this.buckets;
+    return this.forward.bytes + this.backward.bytes + this.heads.byteLength + b.next.byteLength + b.target.byteLength + b.cost.byteLength + b.metres.byteLength + b.seconds.byteLength;
+  }
+
+  bucketHead(n: number): Int32Array {
+    if (this.heads.length < n) this.heads = new Int32Array(n).fill(-1);
+    return this.heads;
+  }
+}
+
+export class ChQuery {
   private readonly forwardSeconds: Float32Array | null;
   private readonly backwardSeconds: Float32Array | null;
 
-  /** `seconds`: travel seconds of the upward graphs' edges (upwardSeconds); null when they equal the weights. */
-  constructor(private readonly h: Hierarchy, vertexCount: number, seconds: UpwardSeconds | null = null) {
-    this.forward = new Side(vertexCount);
-    this.backward = new Side(vertexCount);
+  /**
+   * `seconds`: travel seconds of the upward graphs' edges (upwardSeconds); null when they equal the weights.
+   * `workspace`: shared with other queries of this thread (never one running at the same time); its own by default.
+   */
+  constructor(private readonly h: Hierarchy, private readonly vertexCount: number, seconds: UpwardSeconds | null = null, private readonly workspace = new SearchWorkspace()) {
     this.forwardSeconds = seconds && seconds.forward;
     this.backwardSeconds = seconds && seconds.backward;
-    this.bucketHead = new Int32Array(vertexCount).fill(-1);
+  }
+
+  /** The workspace's two sides, with room for this graph. */
+  private sides(): { f: Side; b: Side } {
+    this.workspace.fit(this.vertexCount);
+    return { f: this.workspace.forward, b: this.workspace.backward };
   }
 
   shortest(sources: readonly SearchSeed[], targets: readonly SearchSeed[]): SearchResult | null {
-    const f = this.forward;
-    const b = this.backward;
+    const { f, b } = this.sides();
     f.reset();
     b.reset();
     f.paths = b.paths = true;
@@ -190,11 +292,10 @@ export class ChQuery {
     const cost = new Float64Array(sources.length * targets.length).fill(Infinity);
     const metres = new Float64Array(sources.length * targets.length).fill(Infinity);
     const seconds = new Float64Array(sources.length * targets.length).fill(Infinity);
-    const b = this.backward;
-    const f = this.forward;
+    const { f, b } = this.sides();
     f.paths = b.paths = false;
-    const head = this.bucketHead;
-    let buckets = this.buckets;
+    const head = this.workspace.bucketHead(this.vertexCount);
+    let buckets = this.workspace.buckets;
     buckets.size = 0;
     const used: number[] = [];
     const up = this.h.forward, down = this.h.backward;
@@ -204,14 +305,15 @@ export class ChQuery {
       for (let v = b.step(down, this.backwardSeconds, up); v >= 0; v = b.step(down, this.backwardSeconds, up)) {
         if (b.stalled) continue;
         if (head[v] < 0) used.push(v);
-        if (buckets.size === buckets.next.length) this.buckets = buckets = buckets.grown();
+        if (buckets.size === buckets.next.length) this.workspace.buckets = buckets = buckets.grown();
         const e = buckets.size++;
         buckets.next[e] = head[v];
         head[v] = e;
         buckets.target[e] = j;
-        buckets.cost[e] = b.cost(v);
-        buckets.metres[e] = b.metres(v);
-        buckets.seconds[e] = b.seconds(v);
+        const sv = b.settledSlot;
+        buckets.cost[e] = b.costAt(sv);
+        buckets.metres[e] = b.metresAt(sv);
+        buckets.seconds[e] = b.secondsAt(sv);
       }
     }
     const T = targets.length;
@@ -222,9 +324,10 @@ export class ChQuery {
       const row = i * T;
       for (let v = f.step(up, this.forwardSeconds, down); v >= 0; v = f.step(up, this.forwardSeconds, down)) {
         if (f.stalled) continue;
-        const c0 = f.cost(v);
-        const m0 = f.metres(v);
-        const s0 = f.seconds(v);
+        const sv = f.settledSlot;
+        const c0 = f.costAt(sv);
+        const m0 = f.metresAt(sv);
+        const s0 = f.secondsAt(sv);
         for (let e = head[v]; e >= 0; e = next[e]) {
           const k = row + target[e];
           const c = c0 + bCost[e];

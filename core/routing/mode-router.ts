@@ -4,7 +4,7 @@
 import type { LngLat, OsrmRoute } from './route-shapes';
 import { BoundedTable, DIRECT_PATH, type FoundPaths } from './bounded-table';
 import { BaseSearch, type BaseGraph } from './dijkstra';
-import { ChQuery } from './ch-query';
+import { ChQuery, SearchWorkspace } from './ch-query';
 import { arcsBy, modeTablesNow, type ModeTables } from './mode-tables';
 import { finish } from './steps';
 import { MAIN_PART, NO_START, ON_TRAIN, PUSHED_BACKWARD, PUSHED_FORWARD, SEGMENT_FERRY, type ModeGraph, type Network } from './network';
@@ -37,6 +37,8 @@ const ALTERNATIVE_MAX_SHARED = 0.7;
 
 export class ModeRouter {
   private readonly query: ChQuery;
+  /** The hierarchy searches' labels: the network's shared one when given, else this router's own. */
+  readonly workspace: SearchWorkspace;
   private baseSearch: BaseSearch | undefined;
   private bounded: BoundedTable | undefined;
   private baseGraph: BaseGraph | undefined;
@@ -53,8 +55,11 @@ export class ModeRouter {
   /** Node-based graph (network.ts GraphKind): arc c is segment direction c, seeds sit on network vertices. */
   private readonly nodeBased: boolean;
 
-  /** `tables`: built beforehand from this network and graph (the gateway builds them in steps, mode-tables.ts); else built here at once. */
-  constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string, tables: ModeTables = modeTablesNow(network, mode)) {
+  /**
+   * `tables`: built beforehand from this network and graph (the gateway builds them in steps, mode-tables.ts); else built here at once.
+   * `workspace`: the hierarchy searches' labels, shared with the other modes of the network (the gateway's); else its own.
+   */
+  constructor(readonly network: Network, readonly mode: ModeGraph, readonly index: SegmentIndex, travelMode: string, tables: ModeTables = modeTablesNow(network, mode), workspace?: SearchWorkspace) {
     this.bigComponent = tables.bigComponent;
     this.codes = network.segmentFrom.length * 2;
     mode.duplicateOf?.forEach((c, i) => {
@@ -63,7 +68,8 @@ export class ModeRouter {
       else this.copies.set(c, [this.codes + i]);
     });
     this.nodeBased = mode.kind === 'node';
-    this.query = new ChQuery(mode.hierarchy, mode.vertexCount, tables.seconds);
+    this.workspace = workspace ?? new SearchWorkspace();
+    this.query = new ChQuery(mode.hierarchy, mode.vertexCount, tables.seconds, this.workspace);
     ({ inFirst: this.inFirst, inArc: this.inArc } = tables);
     const { leaveFirst, leave, arriveFirst, arrive, roads } = tables;
     const open = (c: number) => ((c & 1) === 0 ? mode.segmentForward[c >> 1] : mode.segmentBackward[c >> 1]) >= 0;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { RouterMode } from '../../../ports/router';
 import type { Hierarchy } from '../../../core/routing/contraction';
 import { ModeRouter } from '../../../core/routing/mode-router';
+import { SearchWorkspace } from '../../../core/routing/ch-query';
 import type { ModeGraph, Network } from '../../../core/routing/network';
 import { modeTables, type ModeTables } from '../../../core/routing/mode-tables';
 import { SegmentIndex, segmentIndexTables, type SegmentIndexTables } from '../../../core/routing/segment-index';
@@ -118,6 +119,9 @@ async function openModeFiles(dir: string): Promise<Map<RouterMode, number>> {
 /** A network and its index, with its mode files open and each mode's graph read on first use. */
 function networkWithModes(extract: string, bbox: [number, number, number, number], dir: string, network: Network, index: SegmentIndex, open: Map<RouterMode, number>): LoadedNetwork {
   const made: Partial<Record<RouterMode, ModeRouter>> = {};
+  // One workspace for the four modes' searches (they run one at a time): its size is the largest mode's
+  // vertex count, not the sum, and only what searches reach is made resident.
+  const workspace = new SearchWorkspace();
   const reading: Partial<Record<RouterMode, Promise<ModeRouter>>> = {};
   let released = false;
   const fdOf = (mode: RouterMode): number => {
@@ -136,7 +140,7 @@ function networkWithModes(extract: string, bbox: [number, number, number, number
   const done = (mode: RouterMode, { graph, tables }: { graph: ModeGraph; tables: ModeTables | undefined }): ModeRouter => {
     closeFile(mode);
     goneIfReleased(mode);
-    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode], tables));
+    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode], tables, workspace));
   };
   // The gateway's way: the file read in large reads; tables the file lacks (written before they were
   // stored) built in slices between other requests.
@@ -145,7 +149,7 @@ function networkWithModes(extract: string, bbox: [number, number, number, number
     goneIfReleased(mode);
     const tables = stored ?? (await inSlices(modeTables(network, graph)));
     goneIfReleased(mode);
-    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode], tables));
+    return (made[mode] = new ModeRouter(network, graph, index, TRAVEL_MODE[mode], tables, workspace));
   };
   const file = (mode: RouterMode): string => path.join(dir, `${mode}.bin`);
   const routers = {} as Record<RouterMode, ModeRouter>;
