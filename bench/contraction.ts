@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     const ordered = run('by priority', { roundsFrom: Infinity });
     run('in the order found', { order: orderByRank(ordered.rank, arcs.vertexCount, arcs.vertexCount, (v) => v) });
     run('in rounds, 1 thread', { roundsFrom: 0, threads: 1 });
-    if (threads > 1) run(`in rounds, ${threads} threads`, { roundsFrom: 0, threads, startHelpers: (count, control, n) => startContractionHelpers(count, control, n) });
+    if (threads > 1) run(`in rounds, ${threads} threads`, { roundsFrom: 0, threads, startHelpers: (count, control, n, first, seen) => startContractionHelpers(count, control, n, first, seen) });
     console.log(`load average ${os.loadavg()[0].toFixed(1)} at the end`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

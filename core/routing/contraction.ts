@@ -10,9 +10,9 @@ import {
   CONTRACT_SETTLE_LIMIT, DynamicGraph, EdgeChunk, FinishedEdgesInMemory, SIMULATE_SETTLE_LIMIT, WitnessSearch, priorityOf,
   progressClock, type BaseArcs, type ContractionProgress, type FinishedEdges,
 } from './contraction-graph';
-import { contractInRounds, roundControl, type ContractionHelpers, type RoundsResult } from './contraction-rounds';
+import { contractInRounds, roundControl, type ContractionHelpers, type HelperSource, type IndependenceCheck, type RoundsResult, type RoundStats } from './contraction-rounds';
 
-export { helpRounds, type ContractionHelpers, type RoundArrays } from './contraction-rounds';
+export { helpRounds, type ContractionHelpers, type IndependenceCheck, type RoundArrays, type RoundStats } from './contraction-rounds';
 export { EDGE_CHUNK, EdgeChunk, FinishedEdgesInMemory, type BaseArcs, type ContractionProgress, type FinishedEdges } from './contraction-graph';
 
 /** Upward edges of each vertex in CSR form: `first[v] … first[v+1]-1`. */
@@ -49,14 +49,26 @@ export interface ContractionOptions {
    * Graphs of at least this many vertices are contracted in rounds of independent vertices
    * (contraction-rounds.ts), which several threads share; smaller ones vertex by vertex with lazy
    * updates. Whatever `threads` is, the same graph gives the same hierarchy. Default
-   * ROUNDS_FROM_VERTICES: never, for now (on Baltimore ×4×4's car graph the rounds took 20.9 CPU-s on one
-   * thread against the queue's 13.1, docs/routing-engine.md).
+   * ROUNDS_FROM_VERTICES: never, for now (on Baltimore ×4×4's car graph the rounds took 24.2 CPU-s on one
+   * thread against the queue's 15.4 with independence judged only near a change, and were slower in wall
+   * time on two threads of a loaded machine, docs/routing-engine.md).
    */
   roundsFrom?: number;
-  /** Threads for a contraction in rounds, the caller's included (default 1: the caller's alone). */
-  threads?: number;
-  /** Starts `count` helper threads running helpRounds() with `control` (undefined: none could start, the caller does it all). */
-  startHelpers?: (count: number, control: Int32Array, vertexCount: number) => ContractionHelpers | undefined;
+  /**
+   * Threads for a contraction in rounds, the caller's included (default 1: the caller's alone); a
+   * function is asked again before every round, so a contraction takes a core that frees up meanwhile
+   * (or leaves one when asked to).
+   */
+  threads?: number | (() => number);
+  /**
+   * Starts `count` helper threads running helpRounds() with `control`, numbered from `first`, each waiting
+   * past the phase word `seen` (undefined: none could start, the caller does it all).
+   */
+  startHelpers?: (count: number, control: Int32Array, vertexCount: number, first: number, seen: number) => ContractionHelpers | undefined;
+  /** A contraction in rounds: how independence is judged (contraction-rounds.ts; the same rounds either way). */
+  independence?: IndependenceCheck;
+  /** A contraction in rounds: told what it did when done. */
+  onRounds?: (stats: RoundStats) => void;
 }
 
 /** See ContractionOptions.roundsFrom. */
@@ -99,14 +111,13 @@ export function contract(arcs: BaseArcs, onProgress?: ContractionProgress, optio
 
 function contractByRounds(arcs: BaseArcs, n: number, finished: FinishedEdges, onProgress: ContractionProgress | undefined, options: ContractionOptions): Hierarchy {
   const control = roundControl();
-  const helperCount = Math.max(0, Math.floor(options.threads ?? 1) - 1);
-  const helpers = helperCount > 0 && options.startHelpers !== undefined ? options.startHelpers(helperCount, control, n) : undefined;
-  let result: RoundsResult;
-  try {
-    result = contractInRounds(arcs, finished, control, helpers, onProgress);
-  } finally {
-    helpers?.close();
-  }
+  const { threads = 1, startHelpers } = options;
+  const source: HelperSource | undefined = startHelpers === undefined ? undefined : {
+    threads: typeof threads === 'number' ? () => threads : threads,
+    start: startHelpers,
+  };
+  const result: RoundsResult = contractInRounds(arcs, finished, control, source, onProgress, options.independence);
+  options.onRounds?.(result.stats);
   const { rank, count, shortcuts } = result;
   return assemble(finished, count, rank, n, onProgress && ((done, total) => onProgress('assembling', done, total, shortcuts)));
 }

@@ -1,13 +1,14 @@
 // Contraction in rounds (core/routing/contraction-rounds.ts), on one thread and with helper threads:
 // on the car graph of a generated network its tables equal those of the vertex-by-vertex hierarchy
 // (which generated-hierarchy.test.ts checks against Dijkstra), and the hierarchy is byte for byte the
-// same on 1, 2 and 3 threads (real worker threads running the TypeScript sources through swc).
+// same on 1, 2 and 3 threads (real worker threads running the TypeScript sources through swc); judging
+// independence again only where it can have changed gives the same rounds as judging every vertex.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { importGenerated } from '../../bench/support/generated-import';
 import type { LoadedNetwork } from '../../adapters/router/embedded/network-loader';
-import { contract, type BaseArcs, type Hierarchy } from '../../core/routing/contraction';
+import { contract, type BaseArcs, type Hierarchy, type RoundStats } from '../../core/routing/contraction';
 import { ModeRouter } from '../../core/routing/mode-router';
 import { segmentMidpoints } from './support';
 import { SegmentIndex } from '../../core/routing/segment-index';
@@ -23,6 +24,7 @@ let loaded: LoadedNetwork;
 let car: ModeRouter;
 let arcs: BaseArcs;
 let oneThread: Hierarchy;
+let oneThreadStats: RoundStats;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-rounds-'));
@@ -30,7 +32,7 @@ beforeAll(async () => {
   car = loaded.routers.car;
   const m = car.mode;
   arcs = { vertexCount: m.vertexCount, tail: m.arcTail, head: m.arcHead, weight: m.arcWeight, distance: m.arcDistance };
-  oneThread = contract(arcs, undefined, { roundsFrom: 0, threads: 1 });
+  oneThread = contract(arcs, undefined, { roundsFrom: 0, threads: 1, onRounds: (s) => { oneThreadStats = s; } });
 }, 120_000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -68,12 +70,44 @@ test.each([2, 3])('on %i threads, the same hierarchy byte for byte as on one', (
   let started = 0;
   const h = contract(arcs, undefined, {
     roundsFrom: 0, threads,
-    startHelpers: (count, control, n) => {
+    startHelpers: (count, control, n, first, seen) => {
       started = count;
-      return startContractionHelpers(count, control, n, SCRIPT);
+      return startContractionHelpers(count, control, n, first, seen, SCRIPT);
     },
   });
   expect(started).toBe(threads - 1);
+  expect(sameHierarchy(h, oneThread)).toEqual([]);
+}, 120_000);
+
+test('independence judged again only near a change gives the rounds of judging every vertex every round', () => {
+  let full: RoundStats | undefined;
+  const h = contract(arcs, undefined, { roundsFrom: 0, independence: 'full', onRounds: (s) => { full = s; } });
+  expect(sameHierarchy(h, oneThread)).toEqual([]);
+  expect(oneThreadStats.rounds).toBe(full!.rounds);
+  expect(oneThreadStats.simulations).toBe(full!.simulations);
+  // The point of it: far fewer vertices judged.
+  expect(oneThreadStats.checks * 3).toBeLessThan(full!.checks);
+});
+
+test('threads lent and taken back while it runs (helpers started late, some sitting phases out): the same hierarchy', () => {
+  const rounds = oneThreadStats.rounds;
+  expect(rounds).toBeGreaterThan(20);
+  let asked = 0;
+  const groups: Array<[number, number]> = [];
+  const h = contract(arcs, undefined, {
+    roundsFrom: 0,
+    // Asked once before the first priorities, then before every round.
+    threads: () => {
+      const at = asked++ / rounds;
+      return at < 0.2 ? 1 : at < 0.4 ? 2 : at < 0.6 ? 3 : at < 0.8 ? 1 : 2;
+    },
+    startHelpers: (count, control, n, first, seen) => {
+      groups.push([first, count]);
+      return startContractionHelpers(count, control, n, first, seen, SCRIPT);
+    },
+  });
+  expect(groups).toEqual([[0, 1], [1, 1]]);
+  expect(asked).toBe(rounds + 1);
   expect(sameHierarchy(h, oneThread)).toEqual([]);
 }, 120_000);
 

@@ -5,6 +5,6 @@
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { helpRounds, type RoundArrays } from '../../../../core/routing/contraction';
 
-const { control, vertexCount, port } = workerData as { control: Int32Array; vertexCount: number; port: MessagePort };
-helpRounds(control, vertexCount, () => receiveMessageOnPort(port)?.message as RoundArrays | undefined);
+const { control, vertexCount, port, index, seen } = workerData as { control: Int32Array; vertexCount: number; port: MessagePort; index: number; seen: number };
+helpRounds(control, vertexCount, () => receiveMessageOnPort(port)?.message as RoundArrays | undefined, index, seen);
 port.close();

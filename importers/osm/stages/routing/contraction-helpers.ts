@@ -16,17 +16,20 @@ export function contractionHelpersAvailable(): boolean {
 }
 
 /**
- * Starts `count` helpers with the contraction's control words. `script`: code to run instead of the
+ * Starts `count` helpers with the contraction's control words, numbered from `first`, each waiting past
+ * the phase word `seen` (contraction-rounds.ts). `script`: code to run instead of the
  * compiled worker (evaluated; it must end up running the worker module).
  */
-export function startContractionHelpers(count: number, control: Int32Array, vertexCount: number, script?: string): ContractionHelpers | undefined {
+export function startContractionHelpers(
+  count: number, control: Int32Array, vertexCount: number, first: number, seen: number, script?: string,
+): ContractionHelpers | undefined {
   if (script === undefined && !contractionHelpersAvailable()) return undefined;
   const started: Array<{ worker: Worker; send: (a: RoundArrays) => void }> = [];
   for (let i = 0; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
     const worker = script === undefined
-      ? new Worker(WORKER_FILE, { workerData: { control, vertexCount, port: port2 }, transferList: [port2] })
-      : new Worker(script, { eval: true, workerData: { control, vertexCount, port: port2 }, transferList: [port2] });
+      ? new Worker(WORKER_FILE, { workerData: { control, vertexCount, port: port2, index: first + i, seen }, transferList: [port2] })
+      : new Worker(script, { eval: true, workerData: { control, vertexCount, port: port2, index: first + i, seen }, transferList: [port2] });
     // A failing share is reported through the control words (helpRounds); this is for a thread that
     // could not start, which the caller's blocked thread would not hear of.
     worker.on('error', (err) => console.error('contraction helper thread failed:', err));

@@ -17,8 +17,8 @@ export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (
     restricted: job.restricted, noStart: job.noStart, pushed: job.pushed, ratePercent: job.ratePercent ?? undefined, obstacles: job.obstacles ?? undefined,
     finishedEdges: finishedEdgesFor(job), orderFrom: job.orderRank,
     contractionThreads: {
-      threads: job.contractionThreads ?? 1,
-      startHelpers: (count, control, vertexCount) => startContractionHelpers(count, control, vertexCount),
+      threads: job.contractionThreads === undefined ? 1 : () => Atomics.load(job.contractionThreads!, 0),
+      startHelpers: (count, control, vertexCount, first, seen) => startContractionHelpers(count, control, vertexCount, first, seen),
     },
     onProgress,
   });

@@ -31,10 +31,12 @@ export interface ModeGraphJob {
   /** Set when the job is sent: the rank per vertex of `orderFrom`'s hierarchy. */
   orderRank?: Uint32Array;
   /**
-   * Set when the job is sent: threads its contraction may use, its own included (mode-graphs.ts; a
-   * contraction in rounds, core/routing/contraction-rounds.ts, gives the same graph on any number).
+   * Set when the job is sent: one word of shared memory, the threads its contraction may use now, its
+   * own included. mode-graphs.ts raises it when a core is left free and lowers it when another graph
+   * starts; a contraction in rounds (core/routing/contraction-rounds.ts) reads it before every round and
+   * gives the same graph on any number.
    */
-  contractionThreads?: number;
+  contractionThreads?: Int32Array;
 }
 
 export type WorkerReply =

@@ -82,9 +82,10 @@ export interface ModeGraphOptions {
   /**
    * A memory budget for the process while the graphs are built: a graph starts only when the memory the
    * process held when the building began, plus `jobBytes` of each graph in progress and of this one,
-   * stays within `budgetBytes`; the first always starts (one at a time is the least).
+   * stays within `budgetBytes`; the first always starts (one at a time is the least). `jobBytes(job,
+   * threads)`: with its contraction on that many threads (a core lent to it, below).
    */
-  memory?: { budgetBytes: number; jobBytes: (job: ModeGraphJob) => number };
+  memory?: { budgetBytes: number; jobBytes: (job: ModeGraphJob, threads?: number) => number };
   /**
    * Stops the building: the workers are terminated at once (mid-contraction), no graph is handed on
    * afterwards, and the promise rejects with the signal's reason.
@@ -153,6 +154,32 @@ export async function buildModeGraphs(
   let handedOver = 0;
   const running = new Map<number, Worker>();
   let most = 0;
+  // Cores no graph is being built on are lent to a running contraction: each job's word says how many
+  // threads its contraction may use now (contraction-rounds.ts starts helpers, or lets some sit out,
+  // before its next round; a contraction vertex by vertex, or in a given order, ignores it). The
+  // dearest running job that orders its own vertices gets them, if its helpers fit the memory budget.
+  const cores = Math.min(os.availableParallelism(), options.maxThreads ?? Infinity);
+  const lent = new Map<number, Int32Array>();
+  const lend = (): void => {
+    let spare = Math.max(0, cores - running.size);
+    for (const id of running.keys()) {
+      const job = jobs.find((j) => j.id === id)!;
+      let threads = 1;
+      if (spare > 0 && job.orderFrom == null) {
+        threads += spare;
+        if (memory !== undefined) {
+          // Its inputs are handed over already (inputs 0); the others as they are counted.
+          const others = [...running.keys()].filter((other) => other !== id).map((other) => bytes.get(other)!);
+          const held = (n: number): number => heldWith({ base, handedOver, inputs: 0, expected: memory.jobBytes(job, n), running: others });
+          while (threads > 1 && held(threads) > memory.budgetBytes) threads--;
+          // Helpers once started keep their memory while they sit out: the job counts as its most.
+          if (threads > 1) bytes.set(id, Math.max(bytes.get(id)!, memory.jobBytes(job, threads)));
+        }
+        spare -= threads - 1;
+      }
+      Atomics.store(lent.get(id)!, 0, threads);
+    }
+  };
   const fits = (job: ModeGraphJob): boolean => {
     if (memory === undefined || running.size === 0) return true;
     const held = heldWith({ base, handedOver, inputs: inputs.get(job.id)!, expected: bytes.get(job.id)!, running: [...running.keys()].map((id) => bytes.get(id)!) });
@@ -182,10 +209,14 @@ export async function buildModeGraphs(
           start(job);
         }
         most = Math.max(most, running.size);
+        lend();
       };
       const start = (job: ModeGraphJob): void => {
         const worker = new Worker(WORKER_FILE, { workerData: network });
         running.set(job.id, worker);
+        const threads = new Int32Array(new SharedArrayBuffer(4));
+        threads[0] = 1;
+        lent.set(job.id, threads);
         let done = false;
         worker.on('message', (m: WorkerReply) => {
           // Stopped: whatever a worker still says before it is terminated is of no interest.
@@ -207,7 +238,7 @@ export async function buildModeGraphs(
           if (!done && !signal?.aborted) fail(new Error(`mode graph worker exited with code ${code} before its graph was built`));
         });
         // Its inputs go with it: a job's arrays are 13 bytes a segment (~54 MiB a mode at ×20×20).
-        worker.postMessage(withOrder(job, ranks), jobBuffers(job));
+        worker.postMessage({ ...withOrder(job, ranks), contractionThreads: threads }, jobBuffers(job));
         handedOver += inputs.get(job.id)!;
       };
       pump();

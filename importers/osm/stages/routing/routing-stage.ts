@@ -423,7 +423,8 @@ export class RoutingStage implements ImportStage {
     const progress = new ModeGraphsProgress(jobs.map((j) => MODES[j.id]), network.segmentFrom.length * 2);
     const report = (): void => ctx.progress('building and contracting the road graph of each mode', progress.done, progress.total, progress.describe());
     // Each job's estimate, made before the building: a job's arrays go to its worker (mode-graphs.ts).
-    const expected = new Map(jobs.map((j) => [j.id, jobBytes(jobSize(network, j))]));
+    const sizes = new Map(jobs.map((j) => [j.id, jobSize(network, j)]));
+    const expected = new Map(jobs.map((j) => [j.id, jobBytes(sizes.get(j.id)!)]));
     const held = heldAtBuilding(network, jobs);
     ctx.progress('building and contracting the road graph of each mode', 0, progress.total, describeHeld(held));
     let bytes = 0;
@@ -449,7 +450,7 @@ export class RoutingStage implements ImportStage {
       });
       progress.update(mode, 'done', 1, 1);
       report();
-    }, { memory: budget === undefined ? undefined : { budgetBytes: budget, jobBytes: (job) => expected.get(job.id)! }, signal: ctx.signal });
+    }, { memory: budget === undefined ? undefined : { budgetBytes: budget, jobBytes: (job, threads) => jobBytes(sizes.get(job.id)!, threads) }, signal: ctx.signal });
     let borders: number;
     try {
       // The first lookup loads the bundled country boundaries (seconds on a busy machine): say so first.
