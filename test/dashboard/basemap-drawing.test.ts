@@ -4,13 +4,13 @@
 // pixels in their colours, asked for only after the first draw, and the extract's coverage box shows when
 // zoomed out. Screenshots: map.png and map-coverage.png in $WAYMARK_SCREENSHOTS (docs/dashboard/).
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { runImport } from '../../importers/osm/import-pipeline';
 import { BasemapStage } from '../../importers/osm/stages/basemap/basemap-stage';
 import { RoutingStage } from '../../importers/osm/stages/routing/routing-stage';
 import { OSM } from '../routing/support';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 import { files } from '../support/requires';
 import { until } from '../support/until';
 
@@ -47,7 +47,7 @@ async function colourCounts(page: Page, colours: Record<string, readonly number[
 
 describeBrowser('the base map', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   beforeAll(async () => {
@@ -61,15 +61,12 @@ describeBrowser('the base map', () => {
     expect((await put('west', PARK.lng - 0.004, PARK.lat - 0.001)).status).toBe(200);
     expect((await put('east', PARK.lng + 0.003, PARK.lat + 0.001)).status).toBe(200);
     await server.request('POST', '/v1/track', { key: server.keys.testPk, body: { deviceId: 'walker-device', userId: 'walker', latitude: PARK.lat, longitude: PARK.lng, accuracy: 8 } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
     await page.addInitScript(`sessionStorage.setItem('waymark.dashboard.keys', JSON.stringify({ test: ${JSON.stringify(sk)}, current: 'test' }))`);
   }, 400_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('draws the extract\'s water, park and buildings around Patterson Park, asked only after the first draw', async () => {
     await page.goto(`${server.url}/dashboard/#/map`);

@@ -2,11 +2,11 @@
 // Chromium against a real gateway; each of these failed on the dashboard before the fix. The isochrone
 // cases need the Monaco extract (../shared/fixtures) and skip without it.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
 import { OSM, fixturesPresent, serverWithExtracts } from '../routing/support';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('dashboard defects in a browser');
 
@@ -36,7 +36,7 @@ function paintedAt(page: Page, x: number, y: number): Promise<number> {
 
 describeBrowser('dashboard defects of issue 33', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   beforeAll(async () => {
@@ -45,18 +45,15 @@ describeBrowser('dashboard defects of issue 33', () => {
     const put = (id: string, body: Record<string, unknown>) => server.request('PUT', `/v1/geofences/store/${id}`, { key: server.keys.testSk, body });
     expect((await put('seed', { description: 'Seed store', type: 'circle', coordinates: [STORE.lng, STORE.lat], radius: 150 })).status).toBe(200);
     expect((await put('district', { description: 'District', type: 'polygon', coordinates: [DISTRICT] })).status).toBe(200);
-    browser = await launchChromium();
+    chrome = await browserPage();
   }, 60000);
 
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await chrome.newPage();
   });
   afterEach(async () => { await page?.close(); });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('signed out, neither the sections nor the environment switch nor "Sign out" show', async () => {
     await page.goto(`${server.url}/dashboard/`);
@@ -252,7 +249,7 @@ const CASINO: [number, number] = [7.4277, 43.7392];
 
 (monaco ? withChromium('dashboard isochrones in a browser') : describe.skip)('dashboard isochrones (Monaco imported)', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
   let id: string;
 
@@ -264,14 +261,11 @@ const CASINO: [number, number] = [7.4277, 43.7392];
     });
     expect(made.status).toBe(200);
     id = made.body.geofence._id;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
   }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('the geofence page draws the imported roads under the shape', async () => {
     const roads = page.waitForResponse((r) => r.url().includes('/v1/data/roads') && r.status() === 200, { timeout: 20000 });

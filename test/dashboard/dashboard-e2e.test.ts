@@ -2,11 +2,11 @@
 // map, upload a CSV with a bad row and read the report, watch a tracked entry appear in the live feed,
 // redeliver a dead letter, rotate keys. Screenshots of the main views go to $WAYMARK_SCREENSHOTS when set.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { fastWebhooks } from '../api/webhooks-config';
 import { startReceiver, type TestReceiver } from '../api/webhooks-receiver';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('dashboard in a browser');
 
@@ -15,7 +15,7 @@ const SEED = { lat: 39.2979, lng: -76.5905 };
 describeBrowser('dashboard in a browser', () => {
   let server: TestServer;
   let receiver: TestReceiver;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   const shot = async (name: string) => {
@@ -32,15 +32,11 @@ describeBrowser('dashboard in a browser', () => {
       key: server.keys.testSk, body: { description: 'Seed store', type: 'circle', coordinates: [SEED.lng, SEED.lat], radius: 150 },
     });
     expect(seeded.status).toBe(200);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
   }, 60000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await receiver?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server, receiver));
 
   test('refuses a key that is not a secret key, then signs in with the test secret key', async () => {
     await page.goto(`${server.url}/dashboard/`);

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('the dashboard files a fresh gateway serves');
 
@@ -28,21 +28,17 @@ function getRaw(url: string, headers: Record<string, string>): Promise<{ status:
 describeBrowser('a fresh gateway serves the build\'s compressed dashboard files', () => {
   let server: TestServer;
   let built: string;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   beforeAll(async () => {
     built = buildDashboard();
     server = await startTestServer();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
   }, 60_000);
 
-  afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('each file a page asks for has its .gz from the build, and the first answers send exactly it', async () => {
     const served = fs.readdirSync(built).filter((f) => /\.(html|js|css|json)$/.test(f));

@@ -2,12 +2,12 @@
 // a user's page), trips as a live view, webhooks edited end to end, settings as a form, beacons edited,
 // places searched. Screenshots of each view go to $WAYMARK_SCREENSHOTS when set (docs/dashboard/).
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
 import { fastWebhooks } from '../api/webhooks-config';
 import { startReceiver, type TestReceiver } from '../api/webhooks-receiver';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('dashboard views in a browser');
 
@@ -16,7 +16,7 @@ const STORE = { lat: 39.2979, lng: -76.5905 };
 describeBrowser('dashboard views', () => {
   let server: TestServer;
   let receiver: TestReceiver;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   const shot = async (name: string) => {
@@ -48,16 +48,12 @@ describeBrowser('dashboard views', () => {
     expect(trip.status).toBe(200);
     await track('carol', STORE.lat - 0.01, STORE.lng - 0.01);
     await track('carol', STORE.lat - 0.005, STORE.lng - 0.005);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
     await page.addInitScript(`sessionStorage.setItem('waymark.dashboard.keys', JSON.stringify({ test: ${JSON.stringify(sk)}, current: 'test' }))`);
   }, 60000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await receiver?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server, receiver));
 
   test('the map shows the geofences and users', async () => {
     await open('#/map');

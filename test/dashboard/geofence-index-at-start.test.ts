@@ -2,13 +2,13 @@
 // (issue 33: the first dashboard load after a restart waited for its environment's index, 2.2–2.6 CPU-s
 // with 100,000 geofences, built by its first /v1/data/overview or /v1/data/map). Seen in its log line
 // with the counts, then the map drawn from that index in Chromium. Real gateway, real SQLite file.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../server/app';
 import { configFromEnv } from '../../server/config';
 import type { Logger } from '../../ports/logger';
 import { startTestServer, type ProjectKeys } from '../support/server';
 import { until } from '../support/until';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('geofence indexes built at start');
 
@@ -18,7 +18,7 @@ describeBrowser('a restarted gateway builds its geofence indexes before the firs
   let dataDir: string;
   let keys: ProjectKeys;
   let running: RunningServer | undefined;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
   const logged: Array<{ message: string; fields?: Record<string, unknown> }> = [];
   const requestsBeforeLog: string[] = [];
@@ -32,15 +32,11 @@ describeBrowser('a restarted gateway builds its geofence indexes before the firs
     }
     ({ dataDir, keys } = first);
     await first.close();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
   }, 60_000);
 
-  afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await running?.close();
-  });
+  afterAll(() => closeInOrder(chrome, running));
 
   test('the log says both environments\' indexes were built, with their geofences, and the map draws them', async () => {
     const logger: Logger = {

@@ -3,11 +3,11 @@
 // town imported here, so no fixtures are needed). Each failed before: the page had corner handles only
 // and no address search.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { importGeocoding, type OsmElement } from '../support/geocoding-extracts';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 import { until } from '../support/until';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 // A town on one street: Main Street running east with two numbered addresses.
 const node = (id: number, lon: number, lat: number, tags?: Record<string, string>): OsmElement => ({ type: 'node', id, lon, lat, tags });
@@ -29,7 +29,7 @@ jest.setTimeout(120_000);
 
 withChromium('geofence map editing in a browser')('geofence editing on the map', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   const shot = async (name: string) => {
@@ -46,15 +46,12 @@ withChromium('geofence map editing in a browser')('geofence editing on the map',
     const dataDir = tempDataDir();
     await importGeocoding(dataDir, 'springfield', ELEMENTS);
     server = await startTestServer({ dataDir });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
     await page.addInitScript(`sessionStorage.setItem('waymark.dashboard.keys', JSON.stringify({ test: ${JSON.stringify(server.keys.testSk)}, current: 'test' }))`);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('a polygon is moved whole by dragging its middle handle: every corner shifts alike, Save keeps it', async () => {
     const made = await put('block', { description: 'Block', type: 'polygon', coordinates: [RING] });

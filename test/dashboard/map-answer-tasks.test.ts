@@ -4,10 +4,10 @@
 // the page's CPU is slowed 20× (DevTools' CPU throttling) so that each step outlasts the browser's own
 // long-task threshold (50 ms), and then no long task the browser reports may hold two of the steps'
 // marks. Chromium against a real gateway.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('the map answer handled in several tasks');
 
@@ -27,7 +27,7 @@ interface Seen {
 
 describeBrowser('the first map answer is handled in several tasks', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   beforeAll(async () => {
@@ -52,15 +52,11 @@ describeBrowser('the first map answer is handled in several tasks', () => {
       const answers = await Promise.all(Array.from({ length: Math.min(25, USERS - i) }, (_, k) => track(i + k)));
       for (const a of answers) expect(a.status).toBe(200);
     }
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
   }, 60000);
 
-  afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('the answer read, the geofences drawn and the users drawn: no long task holds two of them', async () => {
     await page.addInitScript(`

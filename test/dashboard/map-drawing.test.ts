@@ -2,10 +2,10 @@
 // TRACE=…): one draw of the geofences per move, when the view's answer comes, the drawing carried or
 // scaled with the map until then (and still clickable where it went); every Leaflet layer on one canvas;
 // the first load not forcing a layout to move the focus. In Chromium against a real gateway.
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('map drawing in a browser');
 
@@ -44,7 +44,7 @@ async function holdMapAnswers(page: Page): Promise<{ held: () => number; release
 
 describeBrowser('the map view draws once per move', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   beforeAll(async () => {
@@ -53,18 +53,15 @@ describeBrowser('the map view draws once per move', () => {
     const put = (id: string, body: Record<string, unknown>) => server.request('PUT', `/v1/geofences/store/${id}`, { key: server.keys.testSk, body });
     expect((await put('near', { description: 'Near store', type: 'circle', coordinates: [STORE.lng, STORE.lat], radius: 40 })).status).toBe(200);
     expect((await put('far', { description: 'Far store', type: 'circle', coordinates: [FAR.lng, FAR.lat], radius: 40 })).status).toBe(200);
-    browser = await launchChromium();
+    chrome = await browserPage();
   }, 60000);
 
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await chrome.newPage();
   });
   afterEach(async () => { await page?.close(); });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('a pan draws the geofences when the answer comes, not at its end too; what was drawn moves along and stays clickable', async () => {
     await signIn(page, server.url, server.keys.testSk);

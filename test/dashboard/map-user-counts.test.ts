@@ -2,11 +2,10 @@
 // checked against the users this test tracked: on SQLite, and on two gateway nodes sharing one
 // PostgreSQL schema (each node answers the other's tracks); again after users move to other cells and
 // out of the view; and in Chromium, the map's status names the total the store counted.
-import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { envVar, requires } from '../support/requires';
 import { DATABASE_URL, dropSchemas, freshSchemaName } from '../adapters/store-postgres-support';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 /** More than the 2,000 users a view lists one by one, so the view answers counts per cell. */
 const USERS = 2050;
@@ -130,7 +129,7 @@ requires('two gateway nodes on one PostgreSQL', envVar('DATABASE_URL', 'postgres
 
 withChromium('map counts in a browser')('map view in Chromium: the counted users', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   beforeAll(async () => {
     buildDashboard();
     server = await startTestServer();
@@ -141,15 +140,12 @@ withChromium('map counts in a browser')('map view in Chromium: the counted users
     const ring = [[WEST, SOUTH], [WEST + SIDE, SOUTH], [WEST + SIDE, SOUTH + SIDE], [WEST, SOUTH + SIDE], [WEST, SOUTH]];
     const put = await server.request('PUT', '/v1/geofences/area/all', { key: server.keys.testSk, body: { description: 'Area', type: 'polygon', coordinates: [ring] } });
     expect(put.status).toBe(200);
-    browser = await launchChromium();
+    chrome = await browserPage();
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('the opening view, crowded, says how many users the store counted', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await chrome.newPage();
     await page.addInitScript(`sessionStorage.setItem('waymark.dashboard.keys', JSON.stringify({ test: ${JSON.stringify(server.keys.testSk)}, current: 'test' }))`);
     await page.goto(`${server.url}/dashboard/#/map`);
     await page.locator('#map[data-ready]').waitFor({ timeout: 60_000 });

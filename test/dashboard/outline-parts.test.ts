@@ -4,10 +4,10 @@
 // states' to draw a few dozen (9–24 ms at each zoom's end in a trace). The page marks what it put on
 // the map after each move (performance.mark 'waymark:outlines-shown', detail: file, parts, points).
 // Chromium against a real gateway, geofences in Baltimore (the map opens on them).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
-import { buildDashboard, launchChromium, withChromium } from '../support/chromium';
+import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('outline parts on the map');
 
@@ -24,7 +24,7 @@ async function shown(page: Page): Promise<Record<string, Shown>> {
 
 describeBrowser('the outlines near the view only, in short parts', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   beforeAll(async () => {
@@ -34,15 +34,11 @@ describeBrowser('the outlines near the view only, in short parts', () => {
       const body = { description: `Store ${i}`, type: 'circle', coordinates: [-76.62 + i * 0.01, 39.29], radius: 200 };
       expect((await server.request('PUT', `/v1/geofences/store/s${i}`, { key: server.keys.testSk, body })).status).toBe(200);
     }
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chrome = await browserPage();
+    page = chrome.page;
   }, 60_000);
 
-  afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('a city view holds a few hundred outline points, not whole countries; zoomed out, more of them', async () => {
     await page.addInitScript(`sessionStorage.setItem('waymark.dashboard.keys', JSON.stringify({ test: ${JSON.stringify(server.keys.testSk)}, current: 'test' }))`);

@@ -6,12 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { configFromEnv } from '../../server/config';
 import { executable, requires } from '../support/requires';
 import { startTestServer, type TestServer } from '../support/server';
 import { makeCertificate, OPENSSL } from '../support/test-certificate';
-import { buildDashboard, CHROMIUM, launchChromium } from '../support/chromium';
+import { buildDashboard, CHROMIUM, browserPage, closeInOrder, type BrowserPage } from '../support/chromium';
 
 // Swagger UI's bundle is large and this machine is shared: loading and rendering take tens of seconds.
 jest.setTimeout(120_000);
@@ -59,28 +59,25 @@ async function expectDocsLoad(page: Page, origin: string): Promise<void> {
 
 withChromium('dashboard and /docs over plain HTTP from a host name', () => {
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let origin: string;
 
   beforeAll(async () => {
     buildDashboard();
     server = await startTestServer();
     origin = `http://${HOST}:${server.running.port}`;
-    browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
+    chrome = await browserPage([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeInOrder(chrome, server));
 
   test('the dashboard loads and signs in', async () => {
-    const page = await browser.newPage();
+    const page = await chrome.newPage();
     await expectDashboardLoads(page, origin, server.keys.testSk);
   });
 
   test('/docs renders the API reference', async () => {
-    const page = await browser.newPage();
+    const page = await chrome.newPage();
     await expectDocsLoad(page, origin);
   });
 });
@@ -88,7 +85,7 @@ withChromium('dashboard and /docs over plain HTTP from a host name', () => {
 withChromiumAndOpenssl('dashboard and /docs over built-in HTTPS with a test certificate', () => {
   let dir: string;
   let server: TestServer;
-  let browser: Browser;
+  let chrome: BrowserPage;
   let origin: string;
 
   beforeAll(async () => {
@@ -98,22 +95,21 @@ withChromiumAndOpenssl('dashboard and /docs over built-in HTTPS with a test cert
     server = await startTestServer({ tls: configFromEnv({ WAYMARK_TLS_CERT: cert.certFile, WAYMARK_TLS_KEY: cert.keyFile }).tls });
     origin = `https://${HOST}:${server.running.port}`;
     // Trusts this certificate's key only, as a browser trusts a certificate from the operator's own CA.
-    browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`, `--ignore-certificate-errors-spki-list=${cert.spkiHash}`]);
+    chrome = await browserPage([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`, `--ignore-certificate-errors-spki-list=${cert.spkiHash}`]);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await closeInOrder(chrome, server);
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('the dashboard loads and signs in', async () => {
-    const page = await browser.newPage();
+    const page = await chrome.newPage();
     await expectDashboardLoads(page, origin, server.keys.testSk);
   });
 
   test('/docs renders the API reference', async () => {
-    const page = await browser.newPage();
+    const page = await chrome.newPage();
     await expectDocsLoad(page, origin);
   });
 });

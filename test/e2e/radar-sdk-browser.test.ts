@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, withChromium } from '../support/chromium';
+import type { Page } from 'playwright-core';
+import { browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
 import { announceSkip } from '../support/requires';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -109,7 +109,7 @@ function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
 inChromium('radar-sdk-js in Chromium against the gateway', () => {
   let gateway: TestServer;
   let site: { url: string; close(): Promise<void> };
-  let browser: Browser;
+  let chrome: BrowserPage;
   let page: Page;
 
   beforeAll(async () => {
@@ -122,8 +122,8 @@ inChromium('radar-sdk-js in Chromium against the gateway', () => {
     // timeout is not spent on it.
     expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
     site = await startPageServer();
-    browser = await launchChromium();
-    page = await browser.newPage();
+    chrome = await browserPage();
+    page = chrome.page;
     await page.goto(site.url);
     await page.waitForFunction(() => (globalThis as any).Radar !== undefined);
     // The gateway is another origin than the page: every call below is a CORS request. The SDK is pointed
@@ -132,11 +132,7 @@ inChromium('radar-sdk-js in Chromium against the gateway', () => {
     await page.evaluate((code) => new Function('Radar', code)((globalThis as any).Radar), snippet);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await gateway?.close();
-  });
+  afterAll(() => closeInOrder(chrome, site, gateway));
 
   test.each(CALLS.map((c) => [c.name, c]))('%s', async (_name, call) => {
     if (call.endpoint) {
