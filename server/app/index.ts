@@ -80,22 +80,36 @@ export function gatewayRoutes({ logger, adapters, shared, installed }: Gateway):
 
 /**
  * Every environment's geofence index built once the gateway listens, in the background (GeofenceService
- * preload), not by each environment's first request; logged with its counts and time when done.
+ * preload), not by each environment's first request. Logged when it starts (the environments found), every
+ * few seconds while it reads (geofences read, rate), and when done with its counts and time.
  */
 function preloadGeofenceIndexes({ shared, logger }: Gateway): void {
-  // After the caller's own start-up (the CLI's "listening" line, which a supervisor may wait for): a
-  // SQLite store's read of an index holds the event loop (2.2–2.6 CPU-s for 100,000 geofences).
+  // After the caller's own start-up (the CLI's "listening" line, which a supervisor may wait for). The
+  // read yields between batches, so requests are answered while it runs (those needing an index wait).
   setImmediate(() => {
     const started = process.hrtime.bigint();
-    shared.geofences.preload().then(({ environments, geofences }) => {
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      logger.info('geofence indexes built', { environments, geofences, seconds: Math.round(seconds * 100) / 100, perSecond: Math.round(geofences / Math.max(seconds, 1e-3)) });
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let logged = -1;
+    shared.geofences.preload((p) => {
+      if (logged < 0) {
+        logger.info('geofence indexes building', { environments: p.environments });
+        logged = 0;
+      } else if (seconds() - logged >= PROGRESS_EVERY_S) {
+        logged = seconds();
+        logger.info('geofence indexes building', { ...p, seconds: round2(logged), perSecond: Math.round(p.geofences / Math.max(logged, 1e-3)) });
+      }
+    }).then(({ environments, geofences }) => {
+      const s = seconds();
+      logger.info('geofence indexes built', { environments, geofences, seconds: round2(s), perSecond: Math.round(geofences / Math.max(s, 1e-3)) });
     }, (err: unknown) => {
       // Not fatal: each environment's first request builds its index, as before.
       logger.warn('geofence indexes not built at start', { error: err instanceof Error ? err.message : String(err) });
     });
   });
 }
+
+const PROGRESS_EVERY_S = 5;
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** Background work of a serving gateway: expiry of geofences past deleteAfter. */
 function scheduleJobs({ config, adapters, shared, installed }: Gateway): void {
