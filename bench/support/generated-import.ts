@@ -76,6 +76,8 @@ export async function importGenerated(side: number, seed: number, extractDir: st
     extract: 'generated',
     dir,
     nodes,
+    // Not read by the routing stage.
+    bounds: [-180, -90, 180, 90],
     releaseNodes: () => undefined,
     progress: (step, done, total) => {
       if (step !== current) {

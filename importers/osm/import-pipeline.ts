@@ -105,6 +105,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
         releaseNodes: () => {
           if (last) nodes = null;
         },
+        bounds: read.bounds ?? bbox,
         memoryBudgetBytes: options.memoryBudgetBytes,
         signal,
         progress: (what: string, done: number, total?: number, detail?: string) =>

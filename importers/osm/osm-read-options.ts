@@ -20,4 +20,6 @@ export interface ReadOptions {
 export interface ReadResult extends BlockCounts {
   format: OsmFormat;
   compression: OsmCompression;
+  /** The box a PBF file's header declares (the extract's cut), [west, south, east, north]; absent otherwise. */
+  bounds?: [number, number, number, number];
 }

@@ -20,6 +20,7 @@ export async function readOsm(files: string | readonly string[], visitor: OsmVis
   const file = typeof files === 'string' ? files : files[0];
   const input = await openOsmInput(file);
   const counts: BlockCounts = { nodes: 0, ways: 0, relations: 0 };
+  let bounds: [number, number, number, number] | undefined;
   const report = (): void => options.onProgress?.(input.bytesRead(), input.totalBytes, counts);
   try {
     if (input.format === 'xml') {
@@ -43,7 +44,7 @@ export async function readOsm(files: string | readonly string[], visitor: OsmVis
           if (options.signal?.aborted) throw options.signal.reason;
           if (first) {
             if (block.type !== 'OSMHeader') throw new OsmFormatError('not an OSM PBF file: it does not start with an OSMHeader block');
-            readHeaderBlock(block.data);
+            bounds = readHeaderBlock(block.data).bbox;
             first = false;
             continue;
           }
@@ -59,7 +60,7 @@ export async function readOsm(files: string | readonly string[], visitor: OsmVis
       if (first) throw new OsmFormatError('not an OSM PBF file: no OSMHeader block');
     }
     report();
-    return { ...counts, format: input.format, compression: input.compression };
+    return { ...counts, format: input.format, compression: input.compression, ...(bounds ? { bounds } : {}) };
   } finally {
     input.close();
   }

@@ -59,6 +59,11 @@ export interface StageContext {
   readonly dir: string;
   readonly nodes: NodeCoordinates;
   /**
+   * The extract's box, [west, south, east, north] in degrees: the one its PBF header declares (where the
+   * extract was cut; ways crossing it may run beyond), else the box of its nodes.
+   */
+  readonly bounds: readonly [number, number, number, number];
+  /**
    * Says the stage is done with `nodes`: when no later stage will read them, the pipeline lets the index
    * go (16 bytes a node, 330 MiB at Baltimore ×20×20), so what the stage builds next (the routing
    * contractions) does not run beside it. Reading `nodes` afterwards throws.

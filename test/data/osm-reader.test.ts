@@ -104,6 +104,8 @@ withFixtures('real extracts', () => {
     expect(nodes).toBe(0);
     expect(r.nodes).toBe(0);
     expect(ways).toBe(7230);
+    // The box its header declares (osmium fileinfo: -76.6081,39.2586,-76.5288,39.3065): where the extract was cut.
+    expect(r.bounds?.map((v) => Math.round(v * 1e4) / 1e4)).toEqual([-76.6081, 39.2586, -76.5288, 39.3065]);
   });
 });
 

@@ -41,7 +41,7 @@ export async function runPlacesStage(entities: TestEntities, dir: string, option
   for (const n of entities.nodes) stage.node({ id: n.id, lon: n.at[0], lat: n.at[1], tags: (n.tags as OsmTags | undefined) ?? null } satisfies OsmNode);
   for (const w of entities.ways ?? []) stage.way({ id: w.id, refs: w.refs, tags: w.tags as OsmTags } satisfies OsmWay, coords);
   fs.mkdirSync(dir, { recursive: true });
-  return stage.finish({ extract, dir, nodes: coords, releaseNodes: () => undefined, progress: () => undefined });
+  return stage.finish({ extract, dir, nodes: coords, bounds: [-180, -90, 180, 90], releaseNodes: () => undefined, progress: () => undefined });
 }
 
 /** Runs the stage into <dataDir>/extracts/<name>/places/ and writes the manifest last, as an import does. */

@@ -15,6 +15,10 @@ const present = fixturesPresent('base map stage', FILE);
 const PATTERSON_PARK: [number, number] = [-76.5795, 39.2895];
 const AROUND_PARK = { west: -76.59, south: 39.285, east: -76.57, north: 39.295 };
 const LIMITS = { maxPoints: 150_000, maxLabels: 2_000 };
+/** The Northwest Harbor between Locust Point and Fells Point / Canton: sea, given only by coastline ways. */
+const HARBOUR: [number, number] = [-76.595, 39.279];
+/** Locust Point, across the harbour: land on the coastline's left. */
+const LOCUST_POINT: [number, number] = [-76.6, 39.268];
 
 /** Absolute [lng, lat] rings of an answer's shapes (parts are first point, then steps). */
 function rings(answer: BasemapAnswer, kind: 'water' | 'park' | 'wood' | 'building'): Array<Array<[number, number]>> {
@@ -28,6 +32,20 @@ function rings(answer: BasemapAnswer, kind: 'water' | 'park' | 'wood' | 'buildin
     }
     return out;
   }));
+}
+
+/** Winding number of the rings around the point: the dashboard fills a kind's rings as one path, non-zero. */
+function winding(all: Array<Array<[number, number]>>, [x, y]: [number, number]): number {
+  let w = 0;
+  for (const ring of all) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xj, yj] = ring[j], [xi, yi] = ring[i];
+      const cross = (xi - xj) * (y - yj) - (x - xj) * (yi - yj);
+      if (yj <= y && yi > y && cross > 0) w++;
+      else if (yj > y && yi <= y && cross < 0) w--;
+    }
+  }
+  return w;
 }
 
 function inside(ring: Array<[number, number]>, [x, y]: [number, number]): boolean {
@@ -91,6 +109,16 @@ function inside(ring: Array<[number, number]>, [x, y]: [number, number]): boolea
       .map((shape) => rings({ ...near, building: [shape], park: [], water: [], wood: [] } as BasemapAnswer, 'building')[0]);
     expect(outers.length).toBeGreaterThan(100);
     expect(outers.filter((r) => area(r) <= 0)).toEqual([]);
+  });
+
+  test('the harbour is water, made from the coastline ways; the land on their left is not', () => {
+    expect(summary['sea polygons']).toBeGreaterThanOrEqual(1);
+    for (const zoom of [12, 14, 16]) {
+      const view = { west: -76.605, south: 39.262, east: -76.575, north: 39.292 };
+      const water = rings(basemapInView([file], view, zoom, LIMITS).answer, 'water');
+      expect({ zoom, harbour: winding(water, HARBOUR) !== 0 }).toEqual({ zoom, harbour: true });
+      expect({ zoom, locustPoint: winding(water, LOCUST_POINT), park: winding(water, PATTERSON_PARK) }).toEqual({ zoom, locustPoint: 0, park: 0 });
+    }
   });
 
   test('the low zoom band holds fewer, simplified shapes and the larger names only', () => {

@@ -9,6 +9,8 @@ import { BUILDING, COORD_SCALE, LEVELS, SHAPE_KINDS, WATERWAY, gridOver } from '
 import { areaKindOf, labelCode, placeLabelOf, roadLabelZoomOf, shapeCode, waterwayZoomOf } from './basemap-tags';
 import { CollectedLabels, CollectedShapes } from './collected-features';
 import { ringsOfWays } from './multipolygon-rings';
+import { coastlineChains } from './coastline-chains';
+import { seaPolygons } from './sea-polygons';
 import { writeLevel } from './level-cells';
 
 /** A shape is drawn from the zoom at which it spans this many pixels. */
@@ -19,6 +21,7 @@ const BUILDING_ZOOM = 15;
 const NAMED_AREA_PIXELS = 60;
 const WATER = shapeCode('water');
 const PARK = shapeCode('park');
+const NO_NAME: OsmTags = {};
 
 interface PendingRelation {
   kind: number;
@@ -34,6 +37,8 @@ export class BasemapStage implements ImportStage {
   private readonly relations: PendingRelation[] = [];
   private readonly wantedWays = new Set<number>();
   private readonly memberWays = new Map<number, Float64Array>();
+  /** Node ids of natural=coastline ways, in their own direction (land on the left), until `finish`. */
+  private readonly coastWays: Float64Array[] = [];
   private west = Infinity;
   private south = Infinity;
   private east = -Infinity;
@@ -62,6 +67,7 @@ export class BasemapStage implements ImportStage {
   way(way: OsmWay, nodes: NodeCoordinates): void {
     const tags = way.tags;
     if (this.wantedWays.has(way.id)) this.memberWays.set(way.id, Float64Array.from(way.refs));
+    if (tags.natural === 'coastline') this.coastWays.push(Float64Array.from(way.refs));
     const closed = way.refs.length >= 4 && way.refs[0] === way.refs[way.refs.length - 1];
     const area = closed ? areaKindOf(tags) : undefined;
     const waterwayZoom = area === undefined ? waterwayZoomOf(tags) : undefined;
@@ -135,6 +141,14 @@ export class BasemapStage implements ImportStage {
     this.memberWays.clear();
     ctx.progress('multipolygons', this.relations.length, this.relations.length);
 
+    // The sea: OSM gives it only as coastline ways, so it is made here inside the extract's box.
+    ctx.progress('sea from coastlines', 0, this.coastWays.length);
+    const box = ctx.bounds.map((v) => Math.round(v * COORD_SCALE)) as [number, number, number, number];
+    const sea = seaPolygons(coastlineChains(this.coastWays).map((ids) => coordsOf(ids, ctx.nodes, false)), box);
+    for (const rings of sea.polygons) this.addArea(WATER, NO_NAME, rings, 1);
+    ctx.progress('sea from coastlines', this.coastWays.length, this.coastWays.length);
+    this.coastWays.length = 0;
+
     const counts: Record<string, number> = {};
     for (let i = 0; i < this.shapes.size; i++) {
       const name = SHAPE_KINDS[this.shapes.kind.get(i)];
@@ -161,7 +175,12 @@ export class BasemapStage implements ImportStage {
       byLevel[`${spec.name} points`] = level.points;
     }
     const bytes = writer.finish({ extract: ctx.extract, bbox, counts: { ...counts, labels: this.labels.size, multipolygons } });
-    return { ...counts, labels: this.labels.size, multipolygons, ...byLevel, bytes };
+    const seaCounts = {
+      'sea polygons': sea.polygons.length,
+      ...(sea.carriedEnds > 0 ? { 'coastline ends carried to the edge': sea.carriedEnds } : {}),
+      ...(sea.openEnds > 0 ? { 'coastline ends inside the box (no sea made)': sea.openEnds } : {}),
+    };
+    return { ...counts, labels: this.labels.size, multipolygons, ...seaCounts, ...byLevel, bytes };
   }
 }
 
