@@ -12,7 +12,10 @@ import { gzipSync } from 'node:zlib';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const out = path.join(root, 'dist', 'dashboard');
+const target = path.join(root, 'dist', 'dashboard');
+// Built aside, then each file renamed into dist/dashboard: a gateway serving it, or a second build
+// running at the same time (test files build it, and `jest -w 2` runs two), never sees it half written.
+const out = path.join(root, 'dist', `.dashboard-building-${process.pid}`);
 const started = Date.now();
 
 fs.rmSync(out, { recursive: true, force: true });
@@ -70,6 +73,13 @@ for (const name of fs.readdirSync(out)) {
   fs.writeFileSync(path.join(out, `${name}.gz`), gzipSync(fs.readFileSync(path.join(out, name)), { level: 6 }));
 }
 
+fs.mkdirSync(target, { recursive: true });
+const built = new Set(fs.readdirSync(out));
+for (const name of built) fs.renameSync(path.join(out, name), path.join(target, name));
+// What an earlier build of other sources left (chunk names carry their content's hash).
+for (const name of fs.readdirSync(target)) if (!built.has(name)) fs.rmSync(path.join(target, name), { recursive: true, force: true });
+fs.rmSync(out, { recursive: true, force: true });
+
 const js = Object.keys(outputs).filter((o) => o.endsWith('.js'));
 const kib = (files) => (files.reduce((sum, o) => sum + outputs[o].bytes, 0) / 1024).toFixed(0);
-console.log(`dashboard built in ${Date.now() - started} ms: ${js.length} scripts, ${kib(js)} KiB (${kib([...preload])} KiB for the map) → ${path.relative(root, out)}`);
+console.log(`dashboard built in ${Date.now() - started} ms: ${js.length} scripts, ${kib(js)} KiB (${kib([...preload])} KiB for the map) → ${path.relative(root, target)}`);
