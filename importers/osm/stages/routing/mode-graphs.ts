@@ -1,7 +1,8 @@
 // Builds the routing stage's mode graphs, each mode's contraction on its own core: each graph on a
 // worker thread of its own (mode-graph-worker.ts), as many at once as there are cores, jobs and, under a
-// memory budget, room for their expected memory (mode-graph-memory.ts); the dearest graphs first
-// (edge-based before node-based), each handed back as soon as it is built. The graphs are the same as
+// memory budget, room for their expected memory (mode-graph-memory.ts); in the order whose simulated
+// wall is shortest (mode-graph-schedule.ts; the dearest first when no order is shorter), each handed back
+// as soon as it is built, written, and collected before the next starts. The graphs are the same as
 // built in turn on one thread, which is what happens for a small extract, on one core, or with no compiled
 // worker to start (the TypeScript sources run under the tests).
 import fs from 'node:fs';
@@ -11,7 +12,11 @@ import { Worker } from 'node:worker_threads';
 import { turnsAreFree } from '../../../../core/routing/mode-graph';
 import { buildJobGraph } from './job-graph';
 import type { ModeGraph, Network } from '../../../../core/routing/network';
+import type { JobSize } from './mode-graph-memory';
 import { jobBuffers, type ModeGraphJob, type WorkerReply } from './mode-graph-job';
+import { ModeGraphSchedule, planSchedule, type ScheduleSetup, type SchedulePlan } from './mode-graph-schedule';
+import { ROUNDS_FROM_VERTICES } from '../../../../core/routing/contraction';
+import { collectGarbage } from '../../../../adapters/router/embedded/collect-garbage';
 
 export type ModeGraphProgress = (job: number, step: string, done: number, total?: number, shortcuts?: number) => void;
 
@@ -50,17 +55,40 @@ const GIVEN_ORDER_COST = 0.6;
  * foot came first and bike, twice as long as any other, started only when foot was done.
  */
 function expectedCost(job: ModeGraphJob): number {
-  const nodeBased = turnsAreFree({
+  return openDirections(job) * (isNodeBased(job) ? 1 : EDGE_BASED_COST) * (job.orderFrom != null ? GIVEN_ORDER_COST : 1);
+}
+
+/**
+ * The expected cost from the size of the graph (mode-graph-memory.ts's jobSize), in units of a
+ * contraction of one arc: the arcs to the power 1.5 (the denser graph's witness searches settle more
+ * too), half for a node-based graph, GIVEN_ORDER_COST when the order is given. Measured worker walls,
+ * bike = 1: Baltimore ×4 car 0.45, truck 0.30, foot 0.14 (turns bike 697 k, car 472 k, truck 479 k,
+ * foot 313 k road arcs; this gives 0.56, 0.34, 0.15); ×8 0.53, 0.30, 0.16; ×20 0.55, 0.32, 0.14. Open
+ * directions alone (expectedCost) gave car 0.76 and truck 0.46: bike was taken for little dearer than car.
+ */
+export function expectedCostOfSize(size: JobSize, givenOrder: boolean): number {
+  return size.arcs ** 1.5 * (size.nodeBased ? NODE_BASED_COST : 1) * (givenOrder ? GIVEN_ORDER_COST : 1);
+}
+
+const NODE_BASED_COST = 0.5;
+
+function isNodeBased(job: ModeGraphJob): boolean {
+  return turnsAreFree({
     turnCosts: job.turnCosts, restrictions: job.restrictions, obstacles: job.obstacles ?? undefined, restricted: job.restricted,
     ratePercent: job.ratePercent ?? undefined,
   });
-  return openDirections(job) * (nodeBased ? 1 : EDGE_BASED_COST) * (job.orderFrom != null ? GIVEN_ORDER_COST : 1);
 }
 
-/** Whether a job's order, if it follows another job's, is known (or the other job is not in this run). */
-function orderKnown(job: ModeGraphJob, ids: ReadonlySet<number>, built: ReadonlySet<number>): boolean {
-  const from = job.orderFrom;
-  return from == null || !ids.has(from) || built.has(from);
+/**
+ * Whether a job's contraction runs in rounds (core/routing/contraction.ts: an own order on at least
+ * `roundsFrom` vertices), the only kind a lent core helps. Its vertices: one a junction (node-based) or
+ * one an open segment direction, counted as every direction (a lower bound: directions copied for
+ * restrictions add some).
+ */
+function contractsInRounds(network: Network, job: ModeGraphJob, roundsFrom: number): boolean {
+  if (job.orderFrom != null) return false;
+  const vertices = isNodeBased(job) ? network.vertexPoint.length : network.segmentFrom.length * 2;
+  return vertices >= roundsFrom;
 }
 
 /** The job with the order it follows attached, when that order is known. */
@@ -91,19 +119,13 @@ export interface ModeGraphOptions {
    * afterwards, and the promise rejects with the signal's reason.
    */
   signal?: AbortSignal;
+  /** A job's expected cost (any unit; default from its open directions), to plan the order. */
+  cost?: (job: ModeGraphJob) => number;
+  /** Told the order the graphs will be started in and what it is expected to take (worker threads only). */
+  onPlan?: (plan: SchedulePlan) => void;
 }
 
-/**
- * The process's memory with one more job started, as the budget counts it: the base (RSS when the
- * building began, every job's inputs still in it) less the inputs already handed to workers and this
- * job's own (they become its worker's, which its estimate counts), plus the estimates of the running jobs
- * and of this one.
- */
-export function heldWith(at: { base: number; handedOver: number; inputs: number; expected: number; running: readonly number[] }): number {
-  let held = at.base - at.handedOver - at.inputs + at.expected;
-  for (const bytes of at.running) held += bytes;
-  return held;
-}
+export { heldWith } from './mode-graph-schedule';
 
 /**
  * Builds every job's graph and hands each to `onGraph`; returns the most graphs built at once on worker
@@ -119,12 +141,9 @@ export async function buildModeGraphs(
   const size = new Map(jobs.map((j) => [j.id, openDirections(j)]));
   const total = [...size.values()].reduce((a, b) => a + b, 0);
   const signal = options.signal;
-  const ids = new Set(jobs.map((j) => j.id));
   // Each graph's rank, for the jobs that follow its order.
   const ranks = new Map<number, Uint32Array>();
-  const built = new Set<number>();
   const keepRank = (job: ModeGraphJob, graph: ModeGraph): void => {
-    built.add(job.id);
     if (graph.kind === 'edge' && jobs.some((j) => j.orderFrom === job.id)) ranks.set(job.id, graph.hierarchy.rank);
   };
   if (threads < 2 || total < WORKERS_FROM_DIRECTIONS || !fs.existsSync(WORKER_FILE)) {
@@ -137,53 +156,44 @@ export async function buildModeGraphs(
       if (signal?.aborted) throw signal.reason;
       keepRank(job, graph);
       onGraph(job, graph, Number(process.hrtime.bigint() - started) / 1e9, 0);
+      // The written graph is garbage: gone before the next is built beside what it leaves.
+      collectGarbage();
     }
     return 0;
   }
   if (signal?.aborted) throw signal.reason;
-  // The dearest start first, so none is left alone at the end.
-  const cost = new Map(jobs.map((j) => [j.id, expectedCost(j)]));
-  const queue = [...jobs].sort((a, b) => cost.get(b.id)! - cost.get(a.id)!);
   const memory = options.memory;
-  const bytes = new Map(jobs.map((j) => [j.id, memory?.jobBytes(j) ?? 0]));
-  // What the process holds besides the graphs: the network, the jobs' inputs, what the stages left.
-  const base = process.memoryUsage.rss();
-  // A job's own arrays leave the process's part with it (jobBuffers) and are its worker's (the estimate
-  // counts them): counted once, in the base while the job waits.
-  const inputs = new Map(jobs.map((j) => [j.id, jobBuffers(j).reduce((sum, b) => sum + b.byteLength, 0)]));
-  let handedOver = 0;
+  const byId = new Map(jobs.map((j) => [j.id, j]));
+  // Both read the jobs' arrays, which go to the workers as they start: taken now.
+  const cost = new Map(jobs.map((j) => [j.id, options.cost?.(j) ?? expectedCost(j)]));
+  const inRounds = new Map(jobs.map((j) => [j.id, contractsInRounds(network, j, ROUNDS_FROM_VERTICES)]));
+  // The dearest first, so none is left alone at the end, unless another order is shorter (planSchedule).
+  const dearestFirst = [...jobs].sort((a, b) => cost.get(b.id)! - cost.get(a.id)!);
+  const setup: ScheduleSetup = {
+    threads,
+    cores: Math.min(os.availableParallelism(), options.maxThreads ?? Infinity),
+    memory: memory === undefined ? undefined : {
+      budgetBytes: memory.budgetBytes,
+      // What the process holds besides the graphs: the network, the jobs' inputs, what the stages left.
+      base: process.memoryUsage.rss(),
+      // A job's own arrays leave the process's part with it (jobBuffers) and are its worker's (the
+      // estimate counts them): counted once, in the base while the job waits.
+      inputs: new Map(jobs.map((j) => [j.id, jobBuffers(j).reduce((sum, b) => sum + b.byteLength, 0)])),
+      jobBytes: (id, n) => memory.jobBytes(byId.get(id)!, n),
+    },
+    inRounds: (id) => inRounds.get(id)!,
+  };
+  const plan = planSchedule(dearestFirst, setup, (id) => cost.get(id)!);
+  options.onPlan?.(plan);
+  const schedule = new ModeGraphSchedule(plan.order, setup);
   const running = new Map<number, Worker>();
   let most = 0;
-  // Cores no graph is being built on are lent to a running contraction: each job's word says how many
-  // threads its contraction may use now (contraction-rounds.ts starts helpers, or lets some sit out,
-  // before its next round; a contraction vertex by vertex, or in a given order, ignores it). The
-  // dearest running job that orders its own vertices gets them, if its helpers fit the memory budget.
-  const cores = Math.min(os.availableParallelism(), options.maxThreads ?? Infinity);
+  // Cores no graph is being built on are lent to a running contraction in rounds: each job's word says
+  // how many threads its contraction may use now (contraction-rounds.ts starts helpers, or lets some sit
+  // out, before its next round; a contraction vertex by vertex, or in a given order, ignores it).
   const lent = new Map<number, Int32Array>();
   const lend = (): void => {
-    let spare = Math.max(0, cores - running.size);
-    for (const id of running.keys()) {
-      const job = jobs.find((j) => j.id === id)!;
-      let threads = 1;
-      if (spare > 0 && job.orderFrom == null) {
-        threads += spare;
-        if (memory !== undefined) {
-          // Its inputs are handed over already (inputs 0); the others as they are counted.
-          const others = [...running.keys()].filter((other) => other !== id).map((other) => bytes.get(other)!);
-          const held = (n: number): number => heldWith({ base, handedOver, inputs: 0, expected: memory.jobBytes(job, n), running: others });
-          while (threads > 1 && held(threads) > memory.budgetBytes) threads--;
-          // Helpers once started keep their memory while they sit out: the job counts as its most.
-          if (threads > 1) bytes.set(id, Math.max(bytes.get(id)!, memory.jobBytes(job, threads)));
-        }
-        spare -= threads - 1;
-      }
-      Atomics.store(lent.get(id)!, 0, threads);
-    }
-  };
-  const fits = (job: ModeGraphJob): boolean => {
-    if (memory === undefined || running.size === 0) return true;
-    const held = heldWith({ base, handedOver, inputs: inputs.get(job.id)!, expected: bytes.get(job.id)!, running: [...running.keys()].map((id) => bytes.get(id)!) });
-    return held <= memory.budgetBytes;
+    for (const [id, n] of schedule.lend()) Atomics.store(lent.get(id)!, 0, n);
   };
   let stop: (() => void) | undefined;
   const stopped = new Promise<never>((_, reject) => {
@@ -194,24 +204,32 @@ export async function buildModeGraphs(
   signal?.addEventListener('abort', stop!, { once: true });
   try {
     await Promise.race([stopped, new Promise<void>((resolve, reject) => {
+      let failed = false;
       const fail = (err: Error): void => {
-        queue.length = 0;
+        failed = true;
         reject(err);
       };
-      // Starts what may start now: within the threads, in cost order, each whose order is known and
-      // whose memory fits beside those running.
+      // Starts what may start now (ModeGraphSchedule.next).
       const pump = (): void => {
-        if (queue.length === 0 && running.size === 0) return resolve();
-        while (running.size < threads) {
-          const at = queue.findIndex((j) => orderKnown(j, ids, built) && fits(j));
-          if (at < 0) break;
-          const [job] = queue.splice(at, 1);
-          start(job);
-        }
-        most = Math.max(most, running.size);
+        if (failed) return;
+        if (schedule.done) return resolve();
+        for (let job = schedule.next(); job !== undefined; job = schedule.next()) start(byId.get(job.id)!);
+        most = Math.max(most, schedule.building);
         lend();
       };
+      // A graph handed back and written: its worker's isolate ends (with everything the building left in
+      // it) and the written arrays, garbage now, are collected before the next graph starts; until then
+      // the budget counts the job as still running. Takes no graph, so none stays reachable from here.
+      const release = async (id: number, worker: Worker): Promise<void> => {
+        await worker.terminate();
+        if (signal?.aborted || failed) return;
+        collectGarbage();
+        running.delete(id);
+        schedule.released(id);
+        pump();
+      };
       const start = (job: ModeGraphJob): void => {
+        schedule.started(job.id);
         const worker = new Worker(WORKER_FILE, { workerData: network });
         running.set(job.id, worker);
         const threads = new Int32Array(new SharedArrayBuffer(4));
@@ -220,17 +238,15 @@ export async function buildModeGraphs(
         let done = false;
         worker.on('message', (m: WorkerReply) => {
           // Stopped: whatever a worker still says before it is terminated is of no interest.
-          if (signal?.aborted) return;
+          if (signal?.aborted || failed) return;
           if (m.kind === 'progress') onProgress(m.job, m.step, m.done, m.total, m.shortcuts);
           else if (m.kind === 'error') fail(new Error(m.message));
           else {
             done = true;
+            schedule.graphBack(job.id);
             keepRank(job, m.graph);
             onGraph(job, m.graph, m.seconds, m.peakBytes, m.peakAt);
-            running.delete(job.id);
-            // Its isolate goes with everything the building left in it; the next starts meanwhile.
-            void worker.terminate();
-            pump();
+            void release(job.id, worker).catch(fail);
           }
         });
         worker.on('error', fail);
@@ -239,7 +255,6 @@ export async function buildModeGraphs(
         });
         // Its inputs go with it: a job's arrays are 13 bytes a segment (~54 MiB a mode at ×20×20).
         worker.postMessage({ ...withOrder(job, ranks), contractionThreads: threads }, jobBuffers(job));
-        handedOver += inputs.get(job.id)!;
       };
       pump();
     })]);

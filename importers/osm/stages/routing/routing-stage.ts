@@ -17,7 +17,8 @@ import {
 } from '../../../../core/routing/network';
 import type { ImportStage, NodeCoordinates, OsmNode, OsmRelation, OsmTags, OsmWay, StageContext, StageSummary } from '../../stage';
 import type { ModeGraphJob } from './mode-graph-job';
-import { buildModeGraphs } from './mode-graphs';
+import { buildModeGraphs, expectedCostOfSize } from './mode-graphs';
+import { describePlan } from './mode-graph-schedule';
 import { jobBytes, jobSize } from './mode-graph-memory';
 import { writeModeGraph, writeNetwork } from '../../../../core/formats/routing/network-files';
 import { MODES, PROFILES } from './profiles/profiles';
@@ -428,6 +429,7 @@ export class RoutingStage implements ImportStage {
     const held = heldAtBuilding(network, jobs);
     ctx.progress('building and contracting the road graph of each mode', 0, progress.total, describeHeld(held));
     let bytes = 0;
+    let plan: string | undefined;
     const figures = new Map<number, StageSummary>();
     const building = buildModeGraphs(network, jobs, (m, step, done, total, shortcuts) => {
       progress.update(MODES[m], step, done, total, shortcuts);
@@ -450,7 +452,16 @@ export class RoutingStage implements ImportStage {
       });
       progress.update(mode, 'done', 1, 1);
       report();
-    }, { memory: budget === undefined ? undefined : { budgetBytes: budget, jobBytes: (job, threads) => jobBytes(sizes.get(job.id)!, threads) }, signal: ctx.signal });
+    }, {
+      memory: budget === undefined ? undefined : { budgetBytes: budget, jobBytes: (job, threads) => jobBytes(sizes.get(job.id)!, threads) },
+      signal: ctx.signal,
+      cost: (job) => expectedCostOfSize(sizes.get(job.id)!, job.orderFrom != null),
+      onPlan: (p) => {
+        // Which modes run side by side is most of the stage's wall at ×20×20: say it before it starts.
+        plan = `${describePlan(p, (id) => MODES[id])}; expected wall ${Math.round((p.wall / Math.max(p.serial, 1e-9)) * 100)} % of one after another`;
+        ctx.progress('planning which modes are built side by side', 0, undefined, plan);
+      },
+    });
     let borders: number;
     try {
       // The first lookup loads the bundled country boundaries (seconds on a busy machine): say so first.
@@ -470,6 +481,7 @@ export class RoutingStage implements ImportStage {
     };
     try {
       summary['graph threads'] = await building;
+      if (plan !== undefined) summary['graph plan'] = plan;
     } finally {
       if (spillDir !== null) fs.rmSync(spillDir, { recursive: true, force: true });
     }
