@@ -4,7 +4,7 @@
 // size of the network files. The machine is shared: CPU seconds are the steadier figure, and the load
 // average at the start and end is printed beside them.
 //
-// Run: npm run bench:build && node dist/bench/import-region.js /work/scratch/b8.osm.pbf [--memory-budget MiB]
+// Run: npm run bench:build && node dist/bench/import-region.js /work/scratch/b8.osm.pbf [--memory-budget MiB] [--no-malloc-tunables]
 // (without it, the CLI's default budget, a quarter of the machine's memory; `--memory-budget 0`: none)
 // Keep what it writes off the repository: the data directory is a temporary folder, removed at the end
 // unless KEEP=1 (then its path is printed).
@@ -17,6 +17,7 @@ import { formatBytes, formatDuration, processPeakRss } from '../importers/osm/im
 import { defaultMemoryBudgetBytes } from '../importers/osm/memory-budget';
 import { IMPORT_STAGES } from '../importers/osm/stages';
 import { stepLines } from '../server/cli/progress';
+import { rerunWithMallocTunables, wantsMallocRerun } from '../server/cli/malloc-tunables';
 
 interface Row {
   step: string;
@@ -47,6 +48,12 @@ const mainThreadCpuSeconds = (): number => {
 };
 
 async function main(): Promise<void> {
+  // As `waymark data import`: run again once with malloc's tunables (server/cli/malloc-tunables.ts);
+  // --no-malloc-tunables measures without them.
+  if (!process.argv.includes('--no-malloc-tunables') && wantsMallocRerun()) {
+    process.exitCode = await rerunWithMallocTunables(process.argv[1], process.argv.slice(2));
+    return;
+  }
   const file = process.argv[2];
   if (!file || !fs.existsSync(file)) throw new Error('usage: node dist/bench/import-region.js FILE.osm.pbf [--memory-budget MiB]');
   const budgetAt = process.argv.indexOf('--memory-budget');
@@ -82,7 +89,7 @@ async function main(): Promise<void> {
   const routing = m.stages.routing ?? {};
   const files = fs.readdirSync(path.join(result.dir, 'routing')).map((f) => [f, fs.statSync(path.join(result.dir, 'routing', f)).size] as const);
   const out: string[] = [];
-  out.push(`\n${file}: ${m.import?.nodes.toLocaleString('en-US')} nodes, ${m.import?.ways.toLocaleString('en-US')} ways; ${os.availableParallelism()} cores; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end${memoryBudgetBytes ? `; memory budget ${formatBytes(memoryBudgetBytes)}` : ''}`);
+  out.push(`\n${file}: GLIBC_TUNABLES ${process.env.GLIBC_TUNABLES ?? 'unset'}; ${m.import?.nodes.toLocaleString('en-US')} nodes, ${m.import?.ways.toLocaleString('en-US')} ways; ${os.availableParallelism()} cores; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end${memoryBudgetBytes ? `; memory budget ${formatBytes(memoryBudgetBytes)}` : ''}`);
   out.push(`| step | wall | CPU s | main thread CPU s | peak RSS of the step | peak RSS so far | JS heap at its end (limit ${formatBytes(v8.getHeapStatistics().heap_size_limit)}) |`);
   out.push('|---|---|---|---|---|---|---|');
   for (const r of rows) out.push(`| ${r.step} | ${formatDuration(r.wall)} | ${r.cpu.toFixed(1)} | ${r.mainCpu.toFixed(1)} | ${formatBytes(r.stepPeak)} | ${formatBytes(r.peakRss)} | ${formatBytes(r.heap)} |`);

@@ -17,4 +17,5 @@ if (staleSteps().includes('gateway')) {
 }
 
 // main() reports its own errors and answers the exit code (0 success, 1 failure, 2 usage).
-require(entry).main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+// mainProcess: as main(), but `data import` runs itself again once with malloc's tunables (malloc-tunables.ts).
+require(entry).mainProcess(process.argv.slice(2)).then((code) => { process.exitCode = code; });

@@ -10,6 +10,7 @@ import { projectCommand } from './commands/project';
 import { regionsCommand } from './commands/regions';
 import { webhooksCommand } from './commands/webhooks';
 import { cliOutput } from './output';
+import { rerunWithMallocTunables, wantsMallocRerun } from './malloc-tunables';
 import type { StoreCommandParts } from './store-commands';
 import { checkOptions, helpFor, USAGE, USAGES } from './usage';
 
@@ -64,8 +65,24 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 
+/**
+ * A command line as this process's own (bin/waymark.js, `node dist/server/cli/main.js`): `data import`
+ * runs itself again once with malloc's tunables set (malloc-tunables.ts: glibc reads them only at a
+ * process's start), everything else as main().
+ */
+export async function mainProcess(argv: string[]): Promise<number> {
+  let words: string[] = [];
+  try {
+    words = parseArgs(argv).words;
+  } catch {
+    // main() says what is wrong with the command line.
+  }
+  if (words[0] === 'data' && words[1] === 'import' && !argv.includes('--help') && wantsMallocRerun()) return rerunWithMallocTunables(process.argv[1], argv);
+  return main(argv);
+}
+
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => {
+  mainProcess(process.argv.slice(2)).then((code) => {
     // A serving gateway exits when its server closes; anything else ends with its code.
     if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
     // Stopped by a signal, its work undone: what still runs (an import's worker threads) ends with the process.

@@ -95,12 +95,23 @@ async function importCommand(config: GatewayConfig, args: ParsedArgs, out: CliOu
   // or list removes the staging folder it leaves.
   const abort = new AbortController();
   let interruptedBy: NodeJS.Signals | undefined;
+  let interruptedAt = 0;
   const onSignal = (sig: NodeJS.Signals): void => {
+    if (interruptedBy !== undefined) {
+      // The same stop twice at once: Ctrl-C reaches a re-run import (malloc-tunables.ts) both from the
+      // terminal and from its parent. A later one is a second signal: Node's default ends the process.
+      if (Date.now() - interruptedAt < 1_000) return;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.kill(process.pid, sig);
+      return;
+    }
     interruptedBy = sig;
+    interruptedAt = Date.now();
     abort.abort(new Error(`interrupted (${sig}); nothing was changed`));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const dir = extractsDir(config.dataDir);
   fs.mkdirSync(dir, { recursive: true });
   const downloads: string[] = [];
