@@ -72,6 +72,7 @@ test('with today\'s ×20 estimates only foot fits beside another mode: the plan 
   expect(plan.serial).toBe(807 + 444 + 261 + 112);
   const start = new Map(plan.starts.map((s) => [s.id, s.at]));
   expect(start.get(TRUCK)).toBeGreaterThanOrEqual(start.get(CAR)! + 444);
+  expect(describePlan(plan, (id) => NAMES[id])).toMatch(/^bike alone; car with foot after bike; truck after car(, alone)? \(expected times bike 1\.00, car 0\.55, truck 0\.32, foot 0\.14 of the dearest\)$/);
 });
 
 test('with workers a third smaller, bike and car start together, truck follows car beside bike, and the wall nearly halves', () => {

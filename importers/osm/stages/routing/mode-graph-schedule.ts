@@ -228,15 +228,25 @@ function* permutations<T>(items: readonly T[]): Generator<T[]> {
   }
 }
 
-/** The plan in words, by mode name: "bike with car; truck after car, beside bike; foot after truck, beside bike". */
+/**
+ * The plan in words, by mode name, the jobs starting at once together: "bike with car; truck after car,
+ * beside bike; foot after truck, beside bike".
+ */
 export function describePlan(plan: SchedulePlan, name: (id: number) => string): string {
-  const parts: string[] = [];
   if (plan.starts.length === 0) return 'nothing to build';
-  const first = plan.starts.filter((s) => s.after === undefined).map((s) => name(s.id));
-  parts.push(first.length > 1 ? `${first.slice(0, -1).join(', ')} with ${first[first.length - 1]}` : `${first[0]} alone`);
-  for (const s of plan.starts.filter((s) => s.after !== undefined)) {
-    parts.push(`${name(s.id)} after ${name(s.after!)}${s.beside.length > 0 ? `, beside ${s.beside.map(name).join(' and ')}` : ', alone'}`);
+  const groups: PlannedStart[][] = [];
+  for (const s of plan.starts) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last[0].at === s.at && last[0].after === s.after) last.push(s);
+    else groups.push([s]);
   }
+  const parts = groups.map((group) => {
+    const ids = new Set(group.map((s) => s.id));
+    const together = group.map((s) => name(s.id)).join(' with ');
+    const beside = group[0].beside.filter((id) => !ids.has(id)).map(name);
+    const after = group[0].after === undefined ? '' : ` after ${name(group[0].after)}`;
+    return `${together}${group.length === 1 && group[0].after === undefined && beside.length === 0 ? ' alone' : ''}${after}${beside.length > 0 ? `, beside ${beside.join(' and ')}` : group[0].after === undefined ? '' : group.length === 1 ? ', alone' : ''}`;
+  });
   const dearest = Math.max(...plan.expected.values());
   const times = [...plan.expected].map(([id, t]) => `${name(id)} ${(t / dearest).toFixed(2)}`).join(', ');
   return `${parts.join('; ')} (expected times ${times} of the dearest)`;
