@@ -77,8 +77,10 @@ export const CONTRACT_SETTLE_LIMIT = 300;
 
 /**
  * Per-vertex edge lists in one pool of typed arrays: a vertex's list is a slot that moves to the end of
- * the pool, twice as large, when full (the pool is compacted when it runs out). Each entry carries the
- * other end and the weight next to the edge id, so a witness search reads one contiguous run.
+ * the pool, twice as large, when full. When the pool runs out it is compacted in place, and grown only
+ * if still short: a compaction into new arrays held old and new at once (2.5 times the live lists), the
+ * largest moment of a region's contraction. Each entry carries the other end and the weight next to the
+ * edge id, so a witness search reads one contiguous run.
  */
 export class EdgeLists implements ListArrays {
   readonly start: Uint32Array;
@@ -88,21 +90,35 @@ export class EdgeLists implements ListArrays {
   weight: Float32Array;
   edge: Uint32Array;
   private used = 0;
+  /**
+   * The slots below `laidOut` hold the lists of `order[0 … laidCount-1]` in that order (as the last
+   * compaction left them); the lists moved since are above it, in the order they moved, each logged in
+   * `moved` with its start: a compaction visits every slot in the order of its start without sorting.
+   */
+  private laidOut = 0;
+  private readonly order: Uint32Array;
+  private laidCount = 0;
+  private moved = new Uint32Array(2048);
+  private movedCount = 0;
 
   constructor(vertexCount: number, degree: Uint32Array, private readonly make: ArrayMaker) {
     this.start = make.u32(vertexCount);
     this.length = make.u32(vertexCount);
     this.capacity = new Uint32Array(vertexCount);
+    this.order = new Uint32Array(vertexCount);
     let total = 0;
     for (let v = 0; v < vertexCount; v++) {
-      // Room for two shortcuts before the list moves; none for a vertex without edges (a closed road's
-      // direction), which never gets any.
-      const room = degree[v] === 0 ? 0 : degree[v] + 2;
+      // No room for shortcuts: a list that gets one moves to the end of the pool, and the compaction
+      // takes its old slot back. Two more a list, as before, made the pools 2.4 times a car graph's arcs,
+      // where the edges among uncontracted vertices never outnumbered the arcs (Baltimore ×4×4).
+      const room = degree[v];
       this.start[v] = total;
       this.capacity[v] = room;
       total += room;
+      if (room > 0) this.order[this.laidCount++] = v;
     }
     this.used = total;
+    this.laidOut = total;
     // A quarter more for the lists that move as shortcuts fill them; compaction makes more room.
     const size = Math.ceil(total * 1.25) + 16;
     this.other = make.u32(size);
@@ -161,29 +177,60 @@ export class EdgeLists implements ListArrays {
     this.start[v] = to;
     this.capacity[v] = capacity;
     this.used += capacity;
+    if (this.movedCount + 2 > this.moved.length) {
+      const m = new Uint32Array(this.moved.length * 2);
+      m.set(this.moved);
+      this.moved = m;
+    }
+    this.moved[this.movedCount++] = v;
+    this.moved[this.movedCount++] = to;
   }
 
-  /** Rewrites every list contiguously (slots keep their capacity), growing the pool if still short. */
+  /**
+   * Moves every list down over the free space in the order of their starts (slots keep their capacity,
+   * lists their order), then grows the pool by half if `need` more entries still do not fit.
+   */
   private compact(need: number): void {
-    let total = need;
-    for (let v = 0; v < this.start.length; v++) total += this.capacity[v];
-    const size = Math.max(this.other.length, Math.ceil(total * 1.5));
+    const { start, length, capacity, laidOut, moved, order } = this;
+    let at = 0;
+    let laid = 0;
+    const place = (v: number): void => {
+      order[laid++] = v;
+      const from = start[v];
+      const n = length[v];
+      if (from !== at && n > 0) {
+        this.other.copyWithin(at, from, from + n);
+        this.weight.copyWithin(at, from, from + n);
+        this.edge.copyWithin(at, from, from + n);
+      }
+      start[v] = at;
+      at += capacity[v];
+    };
+    // A list still below laidOut has not moved since; one cleared is dropped.
+    for (let k = 0, laidCount = this.laidCount; k < laidCount; k++) {
+      const v = order[k];
+      if (capacity[v] > 0 && start[v] < laidOut) place(v);
+    }
+    // A list moved twice since is placed at its last start only; a cleared one not at all.
+    for (let k = 0; k < this.movedCount; k += 2) {
+      const v = moved[k];
+      if (capacity[v] > 0 && start[v] === moved[k + 1]) place(v);
+    }
+    this.used = at;
+    this.laidOut = at;
+    this.laidCount = laid;
+    this.movedCount = 0;
+    if (at + need <= this.other.length) return;
+    const size = Math.ceil((at + need) * 1.5);
     const other = this.make.u32(size);
     const weight = this.make.f32(size);
     const edge = this.make.u32(size);
-    let at = 0;
-    for (let v = 0; v < this.start.length; v++) {
-      const from = this.start[v];
-      other.set(this.other.subarray(from, from + this.length[v]), at);
-      weight.set(this.weight.subarray(from, from + this.length[v]), at);
-      edge.set(this.edge.subarray(from, from + this.length[v]), at);
-      this.start[v] = at;
-      at += this.capacity[v];
-    }
+    other.set(this.other.subarray(0, at));
+    weight.set(this.weight.subarray(0, at));
+    edge.set(this.edge.subarray(0, at));
     this.other = other;
     this.weight = weight;
     this.edge = edge;
-    this.used = at;
   }
 }
 
@@ -195,6 +242,13 @@ export class EdgeLists implements ListArrays {
  */
 export interface FinishedEdges {
   add(chunk: EdgeChunk): void;
+  /**
+   * True when add() is done with the chunk once it returns (it copies it out, to a file): the caller
+   * refills the one chunk. A region's contraction finishes tens of millions of edges, and a fresh chunk
+   * for every 64 Ki of them left garbage the collector was slow to take (about 45 MiB of a Baltimore
+   * ×4×4 bike graph's contraction).
+   */
+  readonly copiesChunks?: boolean;
   /** Every chunk added, in order; may be called more than once, after the last add. */
   forEach(visit: (chunk: EdgeChunk) => void): void;
   /** Lets go of what the store holds. */
@@ -250,18 +304,16 @@ export class FinishedEdgesInMemory implements FinishedEdges {
 /**
  * The graph being contracted. Edge ids are given in order of creation (childA/childB name them); the
  * fields of an edge live in a slot only while both its ends are uncontracted, then go to FinishedEdges
- * and the slot is reused. The per-vertex lists hold slots.
+ * and the slot is reused. The per-vertex lists hold slots. An edge's ends and weight are not in its
+ * slot: both lists hold them (the other end, the weight), and an edge is finished from the list of the
+ * vertex being contracted, which is its one end (20 bytes a slot where 32 were).
+ *
+ * Weights are 32-bit, as the hierarchy keeps them: a shortcut's weight is rounded when made, and its
+ * witness searches read the rounded weights the queries will. No overflow (a day is 86,400 s; a float's
+ * step there is 0.008 s); 64-bit kept 40 % more bytes per live edge for digits no answer used.
  */
 export class DynamicGraph {
   id: Uint32Array;
-  tail: Uint32Array;
-  head: Uint32Array;
-  /**
-   * 32-bit, as the hierarchy keeps them: a shortcut's weight is rounded when made, and its witness
-   * searches read the rounded weights the queries will. No overflow (a day is 86,400 s; a float's step
-   * there is 0.008 s); 64-bit kept 40 % more bytes per live edge for digits no answer used.
-   */
-  weight: Float32Array;
   distance: Float32Array;
   childA: Int32Array;
   childB: Int32Array;
@@ -281,9 +333,6 @@ export class DynamicGraph {
     const capacity = arcs.tail.length + 16;
     // Only what a helper thread reads (contraction-rounds.ts) comes from `make`.
     this.id = make.u32(capacity);
-    this.tail = new Uint32Array(capacity);
-    this.head = new Uint32Array(capacity);
-    this.weight = new Float32Array(capacity);
     this.distance = make.f32(capacity);
     this.childA = new Int32Array(capacity);
     this.childB = new Int32Array(capacity);
@@ -305,8 +354,7 @@ export class DynamicGraph {
     for (let i = out.first(u), end = out.end(u); i < end; i++) {
       if (out.other[i] !== w) continue;
       const e = out.edge[i];
-      if (this.weight[e] <= weight) return false;
-      this.weight[e] = weight;
+      if (out.weight[i] <= weight) return false;
       this.distance[e] = distance;
       this.childA[e] = a;
       this.childB[e] = b;
@@ -317,9 +365,6 @@ export class DynamicGraph {
     }
     const e = this.freeCount > 0 ? this.free[--this.freeCount] : this.newSlot();
     this.id[e] = this.count++;
-    this.tail[e] = u;
-    this.head[e] = w;
-    this.weight[e] = weight;
     this.distance[e] = distance;
     this.childA[e] = a;
     this.childB[e] = b;
@@ -333,11 +378,11 @@ export class DynamicGraph {
   detach(v: number): void {
     for (let i = this.in.first(v), end = this.in.end(v); i < end; i++) {
       this.out.remove(this.in.other[i], this.in.edge[i]);
-      this.finish(this.in.edge[i]);
+      this.finish(this.in.edge[i], this.in.other[i], v, this.in.weight[i]);
     }
     for (let i = this.out.first(v), end = this.out.end(v); i < end; i++) {
       this.in.remove(this.out.other[i], this.out.edge[i]);
-      this.finish(this.out.edge[i]);
+      this.finish(this.out.edge[i], v, this.out.other[i], this.out.weight[i]);
     }
     this.in.clear(v);
     this.out.clear(v);
@@ -349,17 +394,18 @@ export class DynamicGraph {
     this.chunk = new EdgeChunk(0);
   }
 
-  private finish(slot: number): void {
+  private finish(slot: number, tail: number, head: number, weight: number): void {
     let c = this.chunk;
     if (c.count === c.capacity) {
       this.finished.add(c);
-      c = this.chunk = new EdgeChunk(EDGE_CHUNK);
+      if (this.finished.copiesChunks === true) c.count = 0;
+      else c = this.chunk = new EdgeChunk(EDGE_CHUNK);
     }
     const i = c.count++;
     c.id[i] = this.id[slot];
-    c.tail[i] = this.tail[slot];
-    c.head[i] = this.head[slot];
-    c.weight[i] = this.weight[slot];
+    c.tail[i] = tail;
+    c.head[i] = head;
+    c.weight[i] = weight;
     c.distance[i] = this.distance[slot];
     c.childA[i] = this.childA[slot];
     c.childB[i] = this.childB[slot];
@@ -372,16 +418,13 @@ export class DynamicGraph {
   }
 
   private newSlot(): number {
-    if (this.slotsUsed === this.tail.length) this.grow();
+    if (this.slotsUsed === this.id.length) this.grow();
     return this.slotsUsed++;
   }
 
   private grow(): void {
-    const n = Math.ceil(this.tail.length * 1.5) + 16;
+    const n = Math.ceil(this.id.length * 1.5) + 16;
     const i = this.make.u32(n); i.set(this.id); this.id = i;
-    const t = new Uint32Array(n); t.set(this.tail); this.tail = t;
-    const h = new Uint32Array(n); h.set(this.head); this.head = h;
-    const w = new Float32Array(n); w.set(this.weight); this.weight = w;
     const d = this.make.f32(n); d.set(this.distance); this.distance = d;
     const a = new Int32Array(n); a.set(this.childA); this.childA = a;
     const b = new Int32Array(n); b.set(this.childB); this.childB = b;

@@ -23,7 +23,7 @@
 // the caller, e.g. importers/osm/stages/routing/contraction-helpers.ts) run helpRounds() over them. A
 // phase starts when the caller bumps the control word the helpers wait on (Atomics); work is claimed
 // in chunks from a shared counter, so a thread the machine leaves waiting costs no more than its chunk.
-// Arrays are replaced (the edge pool grows or compacts, the edge store grows) only between phases,
+// Arrays are replaced (the edge pool or the edge store grows) or compacted only between phases,
 // on the caller's thread; the helpers are sent the new set before the next phase.
 import {
   CONTRACT_SETTLE_LIMIT, DynamicGraph, progressClock, SIMULATE_SETTLE_LIMIT, WitnessSearch, priorityOf, sharedArrays,

@@ -53,7 +53,7 @@ export interface ModeGraphInput {
   /** Where the contraction puts its finished edges (contraction.ts); default in memory. */
   finishedEdges?: FinishedEdges;
   /** Threads for the contraction and how to start its helpers (contraction.ts ContractionOptions). */
-  contractionThreads?: Pick<ContractionOptions, 'threads' | 'startHelpers'>;
+  contractionThreads?: Pick<ContractionOptions, 'threads' | 'startHelpers' | 'afterContracting'>;
   /**
    * The hierarchy rank of another mode's edge-based graph over the same network (truck takes car's):
    * contracted in that order, without simulating priorities (contraction.ts). Ignored by a node-based graph.

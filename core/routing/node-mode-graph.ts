@@ -19,7 +19,7 @@ export interface NodeModeGraphInput {
   /** Vertices the mode cannot pass (barriers): each road direction reaching one ends at a vertex of its own there. */
   blockedVertices?: ReadonlySet<number>;
   finishedEdges?: FinishedEdges;
-  contractionThreads?: Pick<ContractionOptions, 'threads' | 'startHelpers'>;
+  contractionThreads?: Pick<ContractionOptions, 'threads' | 'startHelpers' | 'afterContracting'>;
   onProgress?(step: string, done: number, total?: number, shortcuts?: number): void;
 }
 

@@ -10,6 +10,8 @@ export class SpilledEdges implements FinishedEdges {
   private readonly file: string;
   private fd: number;
   private bytes = 0;
+  /** add() writes a chunk out before it returns: the contraction refills the same one. */
+  readonly copiesChunks = true;
 
   constructor(dir: string, name: string) {
     this.file = path.join(dir, `${name}-${process.pid}-${Date.now()}.edges`);

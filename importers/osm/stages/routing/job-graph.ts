@@ -5,6 +5,8 @@ import type { ModeGraph, Network } from '../../../../core/routing/network';
 import { finishedEdgesFor } from './edge-spill';
 import type { ModeGraphJob } from './mode-graph-job';
 import { startContractionHelpers } from './contraction-helpers';
+import { isMainThread } from 'node:worker_threads';
+import { collectGarbage } from '../../../../adapters/router/embedded/collect-garbage';
 
 export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (step: string, done: number, total?: number, shortcuts?: number) => void): ModeGraph {
   return buildModeGraph({
@@ -19,6 +21,9 @@ export function buildJobGraph(network: Network, job: ModeGraphJob, onProgress: (
     contractionThreads: {
       threads: job.contractionThreads === undefined ? 1 : () => Atomics.load(job.contractionThreads!, 0),
       startHelpers: (count, control, vertexCount, first, seen) => startContractionHelpers(count, control, vertexCount, first, seen),
+      // The contracted graph's lists and slots, most of a worker's peak, gone before the hierarchy is
+      // filled; not on the stage's own thread (a small extract), whose heap holds the whole import.
+      afterContracting: () => { if (!isMainThread) collectGarbage(); },
     },
     onProgress,
   });
