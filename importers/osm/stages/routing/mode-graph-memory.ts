@@ -8,30 +8,31 @@ import type { ModeGraphJob } from './mode-graph-job';
 
 /**
  * Bytes a worker holds at its peak per arc of the graph it builds (turns as jobSize counts them, an upper
- * bound about 1.4 times the turns kept, or segment directions for a node-based graph), with the finished
- * edges spilled. The turns are collected in typed arrays (20 bytes a turn, turn-arcs.ts) and kept; then
- * the larger of two phases, which no longer overlap (contraction.ts lets the contracted graph go before it
- * assembles): contracting, the edges still among uncontracted vertices (32 bytes each) and their two edge
- * lists (12 bytes an entry, the pool a quarter larger than its start); assembling, the hierarchy (24 bytes
- * an edge, arcs and shortcuts, about 3.3 edges a turn). Before this (64-bit weights, a pool twice its size,
- * turns in JavaScript arrays, the contracted graph held while assembling) it was 270, and Baltimore ×20×20
- * measured bike 5,528 MiB, car 3,973, truck 4,032, foot 1,981 against 6,972, 4,871, 4,922, 2,365 expected.
- * Measured after, on Baltimore ×4×4 (load 20–31): car 221 → 154 MiB, truck 208 → 145, bike 301 → 184,
- * foot 116 → 111. At ×20×20 (main 3105039) the 160/80/30 MiB figures were 10–38 % high: car measured
- * 2,408 MiB against 3,163 expected, truck 2,323 / 3,194, bike 3,076 / 4,424, foot 1,359 / 1,506; at ×4×4
- * (load 15–24) a little low: car 168 / 155, truck 156 / 157, bike 188 / 206, foot 112 / 89. A fixed part
- * of about 75 MiB a worker and 0.745 of the per-arc and per-vertex figures fit both sizes for car; with a
- * margin (0.78) they give, at ×20, car 2,519, truck 2,543, bike 3,502 (all above what was measured, by
- * 5–14 %), and at ×4 car 172, truck 174, bike 212. A node-based graph (foot) holds about 15 % more per
- * counted arc (NODE_BASED_FACTOR): ×20 1,399 against 1,359 measured, ×4 128 against 112.
+ * bound about 1.4 times the turns kept, or segment directions for a node-based graph) and per vertex,
+ * with the finished edges spilled. The peak is the larger of two phases, now about equal: contracting
+ * (per vertex the lists' heads, witness tables, queue and priorities, ~85 bytes; per turn kept its 20-byte
+ * arrays, a 20-byte edge slot and 2 × 12 bytes of list entries, the pools a quarter larger than the arcs)
+ * and assembling (the hierarchy, 24 bytes an edge, arcs and shortcuts, beside the turns); the contracted
+ * graph is collected in between (job-graph.ts). Fitted by least squares to the workers of Baltimore ×4×4
+ * and ×8×8 (main b56f3c1: car 90 / 294 MiB, truck 86 / 290, bike 107 / 344; 22.6 MiB + 42.7 a counted
+ * arc + 128 a vertex), then 8 % added: expected now car 97 / 314, truck 98 / 315, bike 112 / 372. The fit
+ * gives at ×20×20 car ~1,700 MiB, truck ~1,710, bike ~2,040 (these constants 1,830, 1,840, 2,190).
+ * History: 270 bytes a turn before the contraction's weights went 32-bit and its turns typed arrays; then
+ * 160 / 80 a vertex / 30 MiB, 10–38 % high at ×20; then 125 / 62 / 75 MiB, which fitted the ×20 workers
+ * (bike 3,032 MiB, car 2,358, truck 2,282, foot 1,313) before their lists were compacted in place and
+ * sized to the arcs, their edge slots cut from 32 bytes to 20 and their garbage collected (b56f3c1:
+ * ×8 car 464 → 294 MiB, bike 545 → 344).
  */
-export const BYTES_PER_ARC = 125;
+export const BYTES_PER_ARC = 46;
 /** Bytes per vertex of the graph: the contraction's per-vertex tables (witness search, queue, ranks, lists' heads). */
-export const BYTES_PER_VERTEX = 62;
+export const BYTES_PER_VERTEX = 138;
 /** A worker thread's own isolate, the job's inputs and what does not grow with the graph. */
-export const BYTES_PER_WORKER = 75 * 2 ** 20;
-/** A node-based graph's worker holds this much more per counted arc and vertex. */
-export const NODE_BASED_FACTOR = 1.15;
+export const BYTES_PER_WORKER = 25 * 2 ** 20;
+/**
+ * A node-based graph's worker holds this much more per counted arc and vertex: foot measured 47 / 157 MiB
+ * at ×4×4 / ×8×8, expected now 62 / 173 (at ×20×20 ~930 by a line through both, 947 expected).
+ */
+export const NODE_BASED_FACTOR = 1.25;
 /**
  * A helper thread of a contraction in rounds (core/routing/contraction-rounds.ts): its isolate and its
  * witness search's tables (24 bytes a vertex); the rounds' shared tables (about 40 bytes a vertex) are
