@@ -205,9 +205,10 @@ async function readNodesAndWays(
   let bbox: [number, number, number, number] | null = null;
   const freeze = (): SortedNodeCoordinates => {
     // Sorting the index of a region's nodes takes seconds: said before, not after.
-    step.update(builder.size, builder.size, `${formatCount(builder.size)} nodes`, 'sorting the node index');
+    const size = builder.size;
+    step.update(0, 6, `${formatCount(size)} nodes`, 'sorting the node index');
     bbox = builder.bbox();
-    frozen = builder.freeze();
+    frozen = builder.freeze((done, total) => step.update(done, total, `${formatCount(size)} nodes, part ${done} of ${total}`, 'sorting the node index'));
     return frozen;
   };
   const visitor: OsmVisitor = {

@@ -62,8 +62,12 @@ export class NodeCoordinatesBuilder {
     return [this.west / SCALE, this.south / SCALE, this.east / SCALE, this.north / SCALE];
   }
 
-  /** The finished index; the builder must not be used afterwards. */
-  freeze(): SortedNodeCoordinates {
+  /**
+   * The finished index; the builder must not be used afterwards. `onProgress(done, total)` is called
+   * between its parts (the chunks joined, each pass of a sort, the reordering): sorting a tiled ×20×20
+   * region's 20.6 M nodes took 12 s, which the import reports through.
+   */
+  freeze(onProgress: SortProgress = () => undefined): SortedNodeCoordinates {
     let ids: Float64Array = new Float64Array(this.count);
     let lons: Int32Array = new Int32Array(this.count);
     let lats: Int32Array = new Int32Array(this.count);
@@ -79,7 +83,14 @@ export class NodeCoordinatesBuilder {
     this.ids = new Float64Array(0);
     this.lons = new Int32Array(0);
     this.lats = new Int32Array(0);
-    if (!this.sorted) ({ ids, lons, lats } = sortById(ids, lons, lats));
+    if (this.sorted) {
+      onProgress(1, 1);
+      return new SortedNodeCoordinates(ids, lons, lats);
+    }
+    // Parts: the join, the radix passes (the second to the fourth said as they start), the reordering.
+    onProgress(1, 6);
+    ({ ids, lons, lats } = sortById(ids, lons, lats, (pass) => onProgress(1 + pass, 6)));
+    onProgress(6, 6);
     return new SortedNodeCoordinates(ids, lons, lats);
   }
 
@@ -94,8 +105,13 @@ export class NodeCoordinatesBuilder {
   }
 }
 
-function sortById(ids: Float64Array, lons: Int32Array, lats: Int32Array): { ids: Float64Array; lons: Int32Array; lats: Int32Array } {
-  const order = sortedOrder(ids);
+/** Parts of the freezing done, of `total`. */
+export type SortProgress = (done: number, total: number) => void;
+
+function sortById(ids: Float64Array, lons: Int32Array, lats: Int32Array, onPass: (pass: number) => void): { ids: Float64Array; lons: Int32Array; lats: Int32Array } {
+  const order = sortedOrder(ids, onPass);
+  // The passes are done (at most four): the reordering is the last part.
+  onPass(4);
   const sIds = new Float64Array(ids.length);
   const sLons = new Int32Array(ids.length);
   const sLats = new Int32Array(ids.length);
@@ -122,7 +138,7 @@ const DIGITS = 1 << DIGIT_BITS;
  * (20.6 M nodes, the tiling tool's ids are not in file order); negative or fractional ids (JOSM files)
  * take that sort still.
  */
-export function sortedOrder(ids: Float64Array): Uint32Array {
+export function sortedOrder(ids: Float64Array, onPass: (pass: number) => void = () => undefined): Uint32Array {
   const n = ids.length;
   let order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
@@ -150,7 +166,9 @@ export function sortedOrder(ids: Float64Array): Uint32Array {
   const passes: Array<[Uint32Array, number]> = [[lo, 0], [lo, DIGIT_BITS]];
   if (maxHi > 0) passes.push([hi, 0]);
   if (maxHi >= DIGITS) passes.push([hi, DIGIT_BITS]);
-  for (const [word, shift] of passes) {
+  for (let p = 0; p < passes.length; p++) {
+    const [word, shift] = passes[p];
+    if (p > 0) onPass(p);
     count.fill(0);
     for (let i = 0; i < n; i++) count[(word[i] >>> shift) & (DIGITS - 1)]++;
     // Every id has the same digit here: the pass would leave the order as it is.

@@ -46,6 +46,24 @@ test('an index built from unsorted ids answers every id with its last coordinate
   expect(index.indexOf(9_999_999_999)).toBe(-1);
 });
 
+test('freezing an unsorted index reports each of its parts in order, a sorted one at once', () => {
+  // 12 s without a progress line at the end of reading a tiled ×20×20 region (issue 35): the sort says
+  // where it is between its passes.
+  const next = random(9);
+  const unsorted = new NodeCoordinatesBuilder();
+  for (let i = 0; i < 5_000; i++) unsorted.add(Math.floor(next() * 14_000_000_000), 0, 0);
+  const seen: Array<[number, number]> = [];
+  unsorted.freeze((done, total) => seen.push([done, total]));
+  // The join, the second and third radix passes as they start (ids below 2^48 take three), the
+  // reordering, the end.
+  expect(seen).toEqual([[1, 6], [2, 6], [3, 6], [5, 6], [6, 6]]);
+  const sorted = new NodeCoordinatesBuilder();
+  for (let i = 0; i < 5_000; i++) sorted.add(i + 1, 0, 0);
+  const quick: Array<[number, number]> = [];
+  sorted.freeze((done, total) => quick.push([done, total]));
+  expect(quick).toEqual([[1, 1]]);
+});
+
 test('lookups remembered per slot answer as the search does: ids sharing a slot, absent ids, repeats', () => {
   const builder = new NodeCoordinatesBuilder();
   // Ids 4,096 apart share a slot of the remembered lookups; some are absent; some pass 2^32.
