@@ -7,11 +7,12 @@ export type Steps<T> = Generator<void, T, void>;
 /** Loop turns per step: about a millisecond of the simple loops that use it. */
 export const STEP_TURNS = 1 << 16;
 
-/** Runs the steps to the end at once. */
-export function finish<T>(steps: Steps<T>): T {
+/** Runs the steps to the end at once; `onStep` between them (a caller reporting progress on this thread). */
+export function finish<T>(steps: Steps<T>, onStep?: () => void): T {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
+    onStep?.();
   }
 }
 

@@ -3,7 +3,7 @@
 // budget counts them once: in the process's base while the job waits, in its worker's estimate once it runs.
 import { MessageChannel } from 'node:worker_threads';
 import { jobBuffers, type ModeGraphJob } from '../../importers/osm/stages/routing/mode-graph-job';
-import { heldWith } from '../../importers/osm/stages/routing/mode-graphs';
+import { heldWith } from '../../importers/osm/stages/routing/mode-graph-schedule';
 import type { VertexObstacles } from '../../core/routing/obstacles';
 
 function job(id: number, segments: number, obstacles: VertexObstacles | null, orderRank?: Uint32Array): ModeGraphJob {

@@ -54,10 +54,7 @@ export function writeNetwork(dir: string, n: Network): number {
  */
 export function writeModeGraph(dir: string, mode: string, g: ModeGraph, network: Network, tick: () => void = () => undefined): number {
   const h = g.hierarchy;
-  const steps = modeTables(network, g);
-  let step = steps.next();
-  for (; !step.done; step = steps.next()) tick();
-  const tables = modeTablesArrays(step.value);
+  const tables = modeTablesArrays(finish(modeTables(network, g), tick));
   const parts = encodeArrays({
     arcTail: g.arcTail, arcHead: g.arcHead, arcWeight: g.arcWeight, arcDistance: g.arcDistance, arcSeconds: g.arcSeconds,
     segmentForward: g.segmentForward, segmentBackward: g.segmentBackward, segmentMain: g.segmentMain,

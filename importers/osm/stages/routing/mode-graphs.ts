@@ -36,14 +36,6 @@ function openDirections(job: ModeGraphJob): number {
 }
 
 /**
- * How much more an edge-based contraction costs than a node-based one of as many open directions: one
- * vertex a direction and an arc a turn, against one a junction and an arc a direction. Measured on
- * Baltimore x8 and x12: foot (node-based, the most open directions) 14 s and 39 s, bike (edge-based,
- * fewer) 162 s and 284 s.
- */
-const EDGE_BASED_COST = 10;
-
-/**
  * Share of an ordered contraction's work left when the order is given (truck following car's): the
  * witness searches that simulate priorities are skipped. Measured by bench/contraction.ts on a generated
  * 160 × 160 car graph: 14.1 CPU-s in the order found against 25.7 by priority, the same 988 k shortcuts.
@@ -51,20 +43,12 @@ const EDGE_BASED_COST = 10;
 const GIVEN_ORDER_COST = 0.6;
 
 /**
- * The expected cost of building a job's graph, to start the dearest first: by open directions alone
- * foot came first and bike, twice as long as any other, started only when foot was done.
- */
-function expectedCost(job: ModeGraphJob): number {
-  return openDirections(job) * (isNodeBased(job) ? 1 : EDGE_BASED_COST) * (job.orderFrom != null ? GIVEN_ORDER_COST : 1);
-}
-
-/**
  * The expected cost from the size of the graph (mode-graph-memory.ts's jobSize), in units of a
  * contraction of one arc: the arcs to the power 1.5 (the denser graph's witness searches settle more
  * too), half for a node-based graph, GIVEN_ORDER_COST when the order is given. Measured worker walls,
  * bike = 1: Baltimore ×4 car 0.45, truck 0.30, foot 0.14 (turns bike 697 k, car 472 k, truck 479 k,
  * foot 313 k road arcs; this gives 0.56, 0.34, 0.15); ×8 0.53, 0.30, 0.16; ×20 0.55, 0.32, 0.14. Open
- * directions alone (expectedCost) gave car 0.76 and truck 0.46: bike was taken for little dearer than car.
+ * directions alone (the cost used before) gave car 0.76 and truck 0.46: bike was taken for little dearer than car.
  */
 export function expectedCostOfSize(size: JobSize, givenOrder: boolean): number {
   return size.arcs ** 1.5 * (size.nodeBased ? NODE_BASED_COST : 1) * (givenOrder ? GIVEN_ORDER_COST : 1);
@@ -119,13 +103,11 @@ export interface ModeGraphOptions {
    * afterwards, and the promise rejects with the signal's reason.
    */
   signal?: AbortSignal;
-  /** A job's expected cost (any unit; default from its open directions), to plan the order. */
-  cost?: (job: ModeGraphJob) => number;
+  /** A job's expected cost (any unit: routing-stage.ts gives expectedCostOfSize), to plan the order. */
+  cost: (job: ModeGraphJob) => number;
   /** Told the order the graphs will be started in and what it is expected to take (worker threads only). */
   onPlan?: (plan: SchedulePlan) => void;
 }
-
-export { heldWith } from './mode-graph-schedule';
 
 /**
  * Builds every job's graph and hands each to `onGraph`; returns the most graphs built at once on worker
@@ -135,7 +117,7 @@ export { heldWith } from './mode-graph-schedule';
  * builds it so), not copied into each.
  */
 export async function buildModeGraphs(
-  network: Network, jobs: ModeGraphJob[], onProgress: ModeGraphProgress, onGraph: ModeGraphSink, options: ModeGraphOptions = {},
+  network: Network, jobs: ModeGraphJob[], onProgress: ModeGraphProgress, onGraph: ModeGraphSink, options: ModeGraphOptions,
 ): Promise<number> {
   const threads = Math.min(jobs.length, os.availableParallelism(), options.maxThreads ?? Infinity);
   const size = new Map(jobs.map((j) => [j.id, openDirections(j)]));
@@ -166,7 +148,7 @@ export async function buildModeGraphs(
   const memory = options.memory;
   const byId = new Map(jobs.map((j) => [j.id, j]));
   // Both read the jobs' arrays, which go to the workers as they start: taken now.
-  const cost = new Map(jobs.map((j) => [j.id, options.cost?.(j) ?? expectedCost(j)]));
+  const cost = new Map(jobs.map((j) => [j.id, options.cost(j)]));
   const inRounds = new Map(jobs.map((j) => [j.id, contractsInRounds(network, j, ROUNDS_FROM_VERTICES)]));
   // The dearest first, so none is left alone at the end, unless another order is shorter (planSchedule).
   const dearestFirst = [...jobs].sort((a, b) => cost.get(b.id)! - cost.get(a.id)!);
