@@ -9,7 +9,7 @@ import {
 import type { RouteDoc } from '../http/route';
 import { BOOLEAN, INTEGER, STRING, arrayOf, nullable, object, type ResponseDoc, type Schema } from '../http/response-schema';
 import {
-  API_KEY, DATA_OVERVIEW, DEAD_LETTER, WEBHOOK_QUEUE, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD, BASEMAP_SHAPES, BASEMAP_LABEL,
+  API_KEY, STORED_API_KEY, DATA_OVERVIEW, DEAD_LETTER, WEBHOOK_QUEUE, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD, BASEMAP_SHAPES, BASEMAP_LABEL,
   SYNC_REGION, SYNC_RUN, SYNC_SETTINGS, VALIDATED_ADDRESS, VALIDATION_RESULT, WEBHOOK,
 } from './schemas/admin-schemas';
 import { ADDRESS, BEACON, EVENT, GEOFENCE, GEOFENCE_SUMMARY, PLACE, REGION, TRIP, USER } from './schemas/resource-schemas';
@@ -172,6 +172,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PATCH /v1/settings': { summary: 'Change Places settings (Radar form)', response: replies({ settings: PLACES_SETTINGS, ...PLACES_SETTINGS_TOP_LEVEL }, { optional: Object.keys(PLACES_SETTINGS_TOP_LEVEL) }) },
   'GET /v1/project/settings': { summary: 'Project settings', response: replies({ settings: PROJECT_SETTINGS }) },
   'PATCH /v1/project/settings': { summary: 'Change project settings', response: replies({ settings: PROJECT_SETTINGS }) },
+  'GET /v1/project/keys': { summary: 'The key\'s environment\'s keys: publishable whole, secret as a prefix', response: replies({ keys: arrayOf(STORED_API_KEY) }) },
   'POST /v1/project/keys/rotate': { summary: 'Issue new keys for the key\'s environment (the old ones stop working)', response: replies({ keys: arrayOf(API_KEY) }) },
   'POST /v1/logs': { summary: 'SDK log upload (accepted and dropped)', response: NOTHING },
   'POST /v1/sync/region': {

@@ -188,6 +188,12 @@ describeBrowser('dashboard views', () => {
     const dwell = page.getByLabel('Dwell events');
     await dwell.waitFor();
     expect(await page.locator('#dwellEvents-help').textContent()).toMatch(/dwell threshold/);
+    // The publishable key an app needs is shown whole with Copy; the secret key only as its beginning.
+    const keys = page.locator('#current-keys');
+    await keys.getByText(server.keys.testPk).waitFor();
+    expect(await keys.getByRole('button', { name: 'Copy the publishable key' }).count()).toBe(1);
+    expect(await keys.textContent()).not.toContain(server.keys.testSk);
+    expect(await keys.textContent()).toContain(server.keys.testSk.slice(0, 16));
     const was = await dwell.isChecked();
     await dwell.setChecked(!was);
     await page.getByLabel(/Approaching threshold/).fill('7');

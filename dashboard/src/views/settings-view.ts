@@ -2,7 +2,7 @@
 // project's keys: rotation after a confirmation that says what it breaks, the new keys shown once with
 // a copy button each.
 import type { ViewContext } from '../context';
-import { attempt, field, h, table, toast } from '../elements';
+import { attempt, field, h, table, toast, when } from '../elements';
 
 type Kind = 'flag' | 'number';
 interface Setting { name: string; label: string; kind: Kind; help: string; unit?: string; min?: number; max?: number }
@@ -36,6 +36,12 @@ const GROUPS: Array<{ title: string; settings: Setting[] }> = [
     ],
   },
 ];
+
+function copyButton(key: string, kind: string): HTMLElement {
+  const copy = h('button', { type: 'button', 'aria-label': `Copy the ${kind} key` }, 'Copy');
+  copy.addEventListener('click', () => void navigator.clipboard.writeText(key).then(() => toast('Copied')));
+  return copy;
+}
 
 export async function settingsView(ctx: ViewContext): Promise<void> {
   const error = h('p', { class: 'error', role: 'alert' });
@@ -85,17 +91,25 @@ export async function settingsView(ctx: ViewContext): Promise<void> {
       const mine = (keys as Array<{ key: string; live: boolean; kind: string }>).find((k) => k.kind === 'secret' && k.live === (ctx.env === 'live'));
       if (mine) ctx.replaceKey(mine.key);
       keysOut.replaceChildren(h('p', {}, 'New keys (copy them now: the server keeps only their hashes and cannot show them again):'),
-        table(['Key', 'Environment', 'Kind', ''], keys.map((k: any) => {
-          const copy = h('button', { type: 'button', 'aria-label': `Copy the ${k.kind} key` }, 'Copy');
-          copy.addEventListener('click', () => void navigator.clipboard.writeText(k.key).then(() => toast('Copied')));
-          return [h('code', {}, k.key), k.live ? 'live' : 'test', k.kind, copy];
-        })));
+        table(['Key', 'Environment', 'Kind', ''], keys.map((k: any) => [h('code', {}, k.key), k.live ? 'live' : 'test', k.kind, copyButton(k.key, k.kind)])));
       toast('Keys rotated');
+      await showKeys();
     });
   });
+  const current = h('div', { id: 'current-keys' });
+  const showKeys = async () => {
+    const { keys } = (await ctx.api.get('/v1/project/keys')) as { keys: Array<{ kind: string; key?: string; display: string; createdAt: string }> };
+    current.replaceChildren(table(['Key', 'Kind', 'Issued', ''], keys.map((k) => [
+      h('code', {}, k.key ?? k.display), k.kind, when(k.createdAt),
+      k.key ? copyButton(k.key, k.kind) : h('small', { class: 'muted' }, 'stored hashed: shown only when issued'),
+    ])));
+  };
   ctx.root.append(h('h1', {}, 'Project settings'), form,
-    h('section', { class: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, 'Keys'),
-      h('p', { class: 'muted' }, 'Keys are stored hashed, so existing keys cannot be shown here; rotating issues new ones and shows them once.'),
-      rotate, keysOut), dialog);
-  await attempt(error, async () => show((await ctx.api.get('/v1/project/settings')).settings));
+    h('section', { class: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, `Keys · ${ctx.env}`),
+      h('p', { class: 'muted' }, `The ${ctx.env} publishable key goes into your apps' SDKs; the secret key, for your servers, is stored hashed, so only its beginning is shown here. Rotating issues new ones and shows the secret key once.`),
+      current, rotate, keysOut), dialog);
+  await attempt(error, async () => {
+    const [{ settings }] = await Promise.all([ctx.api.get('/v1/project/settings'), showKeys()]);
+    show(settings);
+  });
 }

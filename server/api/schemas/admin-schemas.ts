@@ -75,6 +75,11 @@ export const PLACES_SETTINGS_TOP_LEVEL = {
 };
 
 export const API_KEY: Schema = object({ key: STRING, live: BOOLEAN, kind: values('publishable', 'secret') });
+/** A stored key as GET /v1/project/keys shows it: a secret key has only its prefix (`display`), no `key`. */
+export const STORED_API_KEY: Schema = object(
+  { key: STRING, live: BOOLEAN, kind: values('publishable', 'secret'), display: STRING, createdAt: DATETIME },
+  { optional: ['key'] },
+);
 
 export const EXTRACT: Schema = component('Extract', object({
   name: STRING,

@@ -1,6 +1,6 @@
 // Projects and their keys: used by the CLI and by first start. Settings changes go through here too so
 // the auth cache can be told.
-import type { Store } from '../../../ports/store';
+import type { ApiKeyRecord, Store } from '../../../ports/store';
 import { newObjectId } from '../../../core/object-id';
 import type { ProjectSettings } from '../../../core/types';
 import { issueKey, issueProjectKeys, type IssuedKey } from '../../http/api-keys';
@@ -55,6 +55,15 @@ export class ProjectService {
     });
     this.changed(projectId);
     return issued;
+  }
+
+  /**
+   * The keys of one environment as stored: a publishable key whole (it ships inside apps), a secret key
+   * only as its prefix (the store keeps its hash). Publishable first.
+   */
+  async environmentKeys(projectId: string, live: boolean): Promise<ApiKeyRecord[]> {
+    const keys = (await this.store.projects.keys(projectId)).filter((k) => k.live === live);
+    return keys.sort((a, b) => (a.kind === b.kind ? a.createdAt.localeCompare(b.createdAt) : a.kind === 'publishable' ? -1 : 1));
   }
 
   async settings(projectId: string): Promise<ProjectSettings> {
