@@ -26,6 +26,12 @@ export interface ExtractManifest {
   importedAt: string;
   /** [west, south, east, north] of the extract's nodes. */
   bbox: [number, number, number, number];
+  /**
+   * The box the file says it covers (a PBF header's bounding box: a Geofabrik extract's clip), which
+   * the nodes' box overstates where ways were completed past the clip. Absent when the file says none
+   * (OSM XML, several files read as one region, older manifests).
+   */
+  coverage?: [number, number, number, number];
   /** Stage name → its summary, for `waymark data list`. */
   stages: Record<string, Record<string, number | string>>;
   /** What the import read and what it cost (added with the pipeline; absent in older manifests). */

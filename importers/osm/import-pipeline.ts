@@ -131,6 +131,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       source: options.source ?? sourceOf(options.file),
       importedAt: new Date().toISOString(),
       bbox,
+      ...(read.bounds ? { coverage: [...read.bounds] as [number, number, number, number] } : {}),
       stages: summaries,
       import: {
         format: read.format, compression: read.compression, nodes: read.nodes, ways: read.ways, relations: read.relations,

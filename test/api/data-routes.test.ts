@@ -25,6 +25,9 @@ const present = fixturesPresent('data endpoints', path.join(OSM, 'monaco-osrm.os
     expect(s).toBeLessThan(43.73);
     expect(n).toBeGreaterThan(43.74);
     expect(Object.keys(res.body.extracts[0].stages)).toContain('routing');
+    // The coverage is the file's own box (osmium fileinfo: 7.349,43.71,7.491,43.77), not its nodes'.
+    expect(res.body.extracts[0].coverage).toEqual([7.349, 43.71, 7.491, 43.77]);
+    expect(res.body.extracts[0].coverage).not.toEqual(res.body.extracts[0].bbox);
   });
 
   test('answers the roads touching a box, each a line inside or crossing it, none from elsewhere', async () => {

@@ -250,7 +250,7 @@ export async function addBasemap(map: L.Map, api: Api): Promise<Basemap> {
   const extracts = await importedExtracts(api);
   if (extracts.length === 0) return basemap;
   for (const e of extracts) {
-    const [w, s, east, n] = e.bbox;
+    const [w, s, east, n] = e.coverage ?? e.bbox;
     L.rectangle([[s, w], [n, east]], { color: COVERAGE_COLOUR, weight: 2, opacity: 1, dashArray: '8 5', fill: false, interactive: false, className: 'extract-coverage' }).addTo(map);
   }
   if (!extracts.some((e) => 'basemap' in (e.stages ?? {}))) return basemap;

@@ -5,6 +5,8 @@ import type { Api } from '../api';
 export interface ImportedExtract {
   name: string;
   bbox: [number, number, number, number];
+  /** The box the extract's file says it covers, else its nodes' box (older gateways send none). */
+  coverage?: [number, number, number, number];
   stages: Record<string, unknown>;
 }
 

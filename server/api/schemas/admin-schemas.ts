@@ -85,8 +85,9 @@ export const EXTRACT: Schema = component('Extract', object({
   name: STRING,
   source: object({ type: values('url', 'file'), host: STRING }, { optional: ['host'], description: 'the kind of source and, for a URL, its host (never its path or credentials)' }),
   importedAt: DATETIME, bbox: arrayOf(NUMBER),
+  coverage: { ...arrayOf(NUMBER), description: 'the box the file says it covers (its PBF header\'s), else the nodes\' box' },
   stages: { type: 'object', description: 'per installed stage, its figures', additionalProperties: { type: 'object', additionalProperties: NUMBER } },
-}, { optional: ['bbox', 'stages', 'source'] }));
+}, { optional: ['bbox', 'coverage', 'stages', 'source'] }));
 
 export const ROAD: Schema = object({ coordinates: arrayOf(LNG_LAT), major: BOOLEAN });
 

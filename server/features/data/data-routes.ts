@@ -124,7 +124,8 @@ export function dataRoutes(extracts: ExtractCatalog, router: EmbeddedRouter, sto
       handler: async () => ({
         body: {
           extracts: extracts.current().map((e) => ({
-            name: e.name, source: shownSource(e.manifest.source), importedAt: e.manifest.importedAt, bbox: e.manifest.bbox, stages: e.manifest.stages,
+            name: e.name, source: shownSource(e.manifest.source), importedAt: e.manifest.importedAt, bbox: e.manifest.bbox,
+            coverage: e.manifest.coverage ?? e.manifest.bbox, stages: e.manifest.stages,
           })),
         },
       }),
