@@ -7,7 +7,7 @@ import {
   datetimeParam, enumParam, listParam, numberParam, objectParam, stringParam,
 } from '../http/params';
 import type { RouteDoc } from '../http/route';
-import { BOOLEAN, INTEGER, STRING, arrayOf, nullable, object, type ResponseDoc, type Schema } from '../http/response-schema';
+import { BOOLEAN, INTEGER, NUMBER, STRING, arrayOf, nullable, object, type ResponseDoc, type Schema } from '../http/response-schema';
 import {
   API_KEY, STORED_API_KEY, DATA_OVERVIEW, DEAD_LETTER, WEBHOOK_QUEUE, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD, BASEMAP_SHAPES, BASEMAP_LABEL,
   SYNC_REGION, SYNC_RUN, SYNC_SETTINGS, VALIDATED_ADDRESS, VALIDATION_RESULT, WEBHOOK,
@@ -165,6 +165,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     response: replies({
       water: BASEMAP_SHAPES, park: BASEMAP_SHAPES, wood: BASEMAP_SHAPES, building: BASEMAP_SHAPES, waterway: BASEMAP_SHAPES,
       labels: arrayOf(BASEMAP_LABEL), scale: INTEGER,
+      buildingGrid: { ...NUMBER, description: 'buildings are cut into cells on multiples of this many degrees: an edge on such a line is a cut, not a wall' },
     }, { meta: { cut: BOOLEAN } }),
   },
   'GET /v1/data/roads': { summary: 'Road geometry of the embedded network in a box (for the dashboard map)', response: replies({ roads: arrayOf(ROAD) }, { meta: { cut: BOOLEAN } }) },

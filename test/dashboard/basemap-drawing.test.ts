@@ -103,4 +103,42 @@ describeBrowser('the base map', () => {
     expect(counts.park).toBeGreaterThan(300);
     expect(counts.coverage).toBeGreaterThan(600);
   });
+
+  test('a building across a cell line is outlined without a seam where it was cut', async () => {
+    // The building south of Canton that the 0.01° meridian at -76.54 cuts in two (basemap-stage.test.ts):
+    // the map opened on a geofence 0.0005° west of the cut, then zoomed to 17, where walls are stroked.
+    for (const id of ['west', 'east']) expect((await server.request('DELETE', `/v1/geofences/park/${id}`, { key: server.keys.testSk })).status).toBe(200);
+    const at = { lng: -76.5405, lat: 39.2585 };
+    expect((await server.request('PUT', '/v1/geofences/seam/here', { key: server.keys.testSk, body: { description: 'Seam', type: 'circle', coordinates: [at.lng, at.lat], radius: 10 } })).status).toBe(200);
+    await page.goto(`${server.url}/dashboard/#/geofences`);
+    await page.goto(`${server.url}/dashboard/#/map`);
+    await page.locator('#map[data-ready]').waitFor();
+    for (let i = 0; i < 2; i++) {
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.waitForTimeout(400);
+    }
+    await page.waitForTimeout(1500);
+    const cutOffset = ((-76.54 - at.lng) / 360) * 256 * 2 ** 17;
+    // Around the cut's column (the map's centre may sit half a pixel off at zoom 15, two at 17), over 81 rows
+    // of the building just south of the extract's coverage line: every pixel the building's own fill, neither
+    // a wall's colour nor the graticule's (its 0.01° lines at this zoom are the cut lines).
+    const seam = await page.evaluate(`(() => {
+      const canvas = document.querySelector('#map .leaflet-overlay-pane canvas');
+      const map = document.querySelector('#map').getBoundingClientRect();
+      const box = canvas.getBoundingClientRect();
+      const k = canvas.width / box.width;
+      const cx = Math.round((map.left + map.width / 2 + ${cutOffset} - box.left) * k);
+      const cy = Math.round((map.top + map.height / 2 - box.top) * k);
+      const data = canvas.getContext('2d').getImageData(cx - 3, cy + 8, 7, 81).data;
+      let building = 0, other = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const fill = Math.abs(data[i] - 0xd6) <= 2 && Math.abs(data[i + 1] - 0xcf) <= 2 && Math.abs(data[i + 2] - 0xc7) <= 2;
+        if (fill) building++; else other++;
+      }
+      return { building, other };
+    })()`) as { building: number; other: number };
+    await shot(page, 'map-buildings');
+    expect(seam.building).toBe(7 * 81);
+    expect(seam.other).toBe(0);
+  });
 });

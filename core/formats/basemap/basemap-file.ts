@@ -4,7 +4,7 @@
 import { closeSync, openSync, readSync, writeSync, fstatSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import {
-  BASEMAP_FILE, BASEMAP_FORMAT, BASEMAP_MAGIC, BASEMAP_VERSION, DIRECTORY_ENTRY_BYTES, TRAILER_BYTES,
+  BASEMAP_FILE, BASEMAP_FORMAT, BASEMAP_MAGIC, BASEMAP_VERSION, BASEMAP_VERSIONS_READ, DIRECTORY_ENTRY_BYTES, TRAILER_BYTES,
   type BasemapHeader, type LevelGrid,
 } from './basemap-layout';
 
@@ -88,8 +88,9 @@ export class BasemapFile {
       if (new TextDecoder().decode(magic) !== BASEMAP_MAGIC) throw new Error('basemap.bin is not a Waymark base map');
       const trailer = new DataView(readAt(fd, size - TRAILER_BYTES, TRAILER_BYTES).buffer);
       const version = trailer.getUint32(12, true);
-      if (version !== BASEMAP_VERSION) throw new Error(`basemap.bin is version ${version}; this gateway reads version ${BASEMAP_VERSION} (import the extract again)`);
+      if (!BASEMAP_VERSIONS_READ.includes(version)) throw new Error(`basemap.bin is version ${version}; this gateway reads version ${BASEMAP_VERSION} (import the extract again)`);
       const header = JSON.parse(new TextDecoder().decode(readAt(fd, trailer.getFloat64(0, true), trailer.getUint32(8, true)))) as BasemapHeader;
+      header.version = version;
       if (header.format !== BASEMAP_FORMAT) throw new Error('basemap.bin has no Waymark base map header');
       const directories = header.levels.map((l) => {
         const bytes = readAt(fd, l.directoryOffset, l.cols * l.rows * DIRECTORY_ENTRY_BYTES);

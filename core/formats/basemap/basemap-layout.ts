@@ -14,7 +14,9 @@
 
 export const BASEMAP_FILE = 'basemap.bin';
 export const BASEMAP_FORMAT = 'waymark-basemap';
-export const BASEMAP_VERSION = 1;
+/** Version 2 gave each label an angle (a road's name is written along it); version 1 files are still read. */
+export const BASEMAP_VERSION = 2;
+export const BASEMAP_VERSIONS_READ: readonly number[] = [1, 2];
 export const BASEMAP_MAGIC = 'WMBASEMP';
 export const TRAILER_BYTES = 16;
 export const DIRECTORY_ENTRY_BYTES = 12;
@@ -62,7 +64,8 @@ export interface LevelGrid {
 
 export interface BasemapHeader {
   format: typeof BASEMAP_FORMAT;
-  version: typeof BASEMAP_VERSION;
+  /** BASEMAP_VERSION when written; an older file read keeps its own. */
+  version: number;
   extract: string;
   /** [west, south, east, north] of what the file holds, degrees. */
   bbox: [number, number, number, number];

@@ -4,7 +4,7 @@
 // of plain coordinates). Bounded: at most `maxPoints` points (water and green first, buildings last) and
 // `maxLabels` labels; past them the answer says `cut`.
 import { decodeCell } from './basemap-cells';
-import { COORD_SCALE, LABEL_KINDS, SHAPE_KINDS, type LabelKind, type ShapeKind } from './basemap-layout';
+import { COORD_SCALE, LABEL_KINDS, LEVELS, SHAPE_KINDS, type LabelKind, type ShapeKind } from './basemap-layout';
 import type { BasemapFile } from './basemap-file';
 
 /** Answer coordinates are integers of 1 / ANSWER_SCALE degree (~0.1 m). */
@@ -14,9 +14,17 @@ export interface BasemapLabel {
   name: string;
   kind: LabelKind;
   coordinates: [number, number];
+  /** Degrees clockwise from east on a north-up map, -90 … 90: a road's name is written along it. Roads only. */
+  angle?: number;
 }
 
-export type BasemapAnswer = Record<ShapeKind, number[][][]> & { labels: BasemapLabel[]; scale: number };
+/**
+ * `buildingGrid`: buildings are cut into cells on the meridians and parallels at multiples of this many
+ * degrees; an edge along one of those lines is a cut, not a wall, and a map outlining buildings leaves it out.
+ */
+export type BasemapAnswer = Record<ShapeKind, number[][][]> & { labels: BasemapLabel[]; scale: number; buildingGrid: number };
+
+const BUILDING_GRID = LEVELS.find((l) => l.name === 'buildings')!.cellDeg;
 
 export interface BasemapLimits {
   maxPoints: number;
@@ -31,7 +39,7 @@ export interface ViewBox {
 }
 
 export function basemapInView(files: readonly BasemapFile[], box: ViewBox, zoom: number, limits: BasemapLimits): { answer: BasemapAnswer; cut: boolean } {
-  const answer = { water: [], park: [], wood: [], building: [], waterway: [], labels: [], scale: ANSWER_SCALE } as BasemapAnswer;
+  const answer = { water: [], park: [], wood: [], building: [], waterway: [], labels: [], scale: ANSWER_SCALE, buildingGrid: BUILDING_GRID } as BasemapAnswer;
   const z = Math.floor(zoom);
   let points = 0;
   let cut = false;
@@ -58,13 +66,15 @@ export function basemapInView(files: readonly BasemapFile[], box: ViewBox, zoom:
     }));
   };
   const w = box.west * COORD_SCALE, s = box.south * COORD_SCALE, e = box.east * COORD_SCALE, n = box.north * COORD_SCALE;
-  const onLabel = (l: { kind: number; lon: number; lat: number; name: string }): void => {
+  const onLabel = (l: { kind: number; lon: number; lat: number; angle: number; name: string }): void => {
     if (l.lon < w || l.lon > e || l.lat < s || l.lat > n) return;
     if (answer.labels.length >= limits.maxLabels) {
       cut = true;
       return;
     }
-    answer.labels.push({ name: l.name, kind: LABEL_KINDS[l.kind], coordinates: [l.lon / COORD_SCALE, l.lat / COORD_SCALE] });
+    const label: BasemapLabel = { name: l.name, kind: LABEL_KINDS[l.kind], coordinates: [l.lon / COORD_SCALE, l.lat / COORD_SCALE] };
+    if (label.kind === 'road') label.angle = l.angle / 10;
+    answer.labels.push(label);
   };
   // Levels in file order: water and green (and labels) before buildings, so a cut drops buildings first.
   const levelCount = Math.max(0, ...files.map((f) => f.header.levels.length));
@@ -79,7 +89,7 @@ export function basemapInView(files: readonly BasemapFile[], box: ViewBox, zoom:
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
           const blob = file.cell(level, c, r);
-          if (blob) decodeCell(blob, z, onShape, onLabel);
+          if (blob) decodeCell(blob, z, onShape, onLabel, file.header.version);
         }
       }
     }

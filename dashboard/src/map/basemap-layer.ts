@@ -7,6 +7,7 @@
 import L from 'leaflet';
 import type { Api } from '../api';
 import { importedExtracts } from './extracts';
+import { wallsOf } from './building-walls';
 
 /** Below this the view is wider than what the gateway answers for (4,096 px of the zoom) and worth little. */
 export const BASEMAP_MIN_ZOOM = 10;
@@ -39,11 +40,18 @@ interface Label {
   /** Web Mercator pixels at zoom 0. */
   x: number;
   y: number;
+  /** Radians clockwise from east: a road's name is written along it. */
+  angle: number;
 }
 
 interface Areas {
   /** Per kind, each ring or line as [x0, y0, x1, y1, …] in Web Mercator pixels at zoom 0. */
   parts: Record<AreaKind | 'waterway', Float64Array[]>;
+  /**
+   * The buildings' walls as open lines: their rings without the edges along the cells' lines they were cut
+   * on (outlined whole, a building across a cell line showed the seam).
+   */
+  walls: Float64Array[];
   minX: number;
   minY: number;
   maxX: number;
@@ -62,15 +70,22 @@ function worldY(lat: number): number {
 /** Parts of an answer (first point absolute, then steps, in 1/scale degree) as zoom-0 pixels. */
 function decode(answer: Record<string, unknown>): { areas: Areas; labels: Label[] } {
   const scale = Number(answer.scale) || 1e6;
-  const areas: Areas = { parts: { park: [], wood: [], water: [], building: [], waterway: [] }, minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  const areas: Areas = { parts: { park: [], wood: [], water: [], building: [], waterway: [] }, walls: [], minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  // The cut lines in the answer's integers; without a grid (an older gateway) nothing is taken for a cut.
+  const grid = Math.round(Number(answer.buildingGrid) * scale) || 0;
   for (const kind of [...AREA_ORDER, 'waterway'] as const) {
     for (const shape of (answer[kind] ?? []) as number[][][]) {
       for (const part of shape) {
         const out = new Float64Array(part.length);
+        const absolute = kind === 'building' ? new Array<number>(part.length) : undefined;
         let lng = 0, lat = 0;
         for (let i = 0; i < part.length; i += 2) {
           lng += part[i];
           lat += part[i + 1];
+          if (absolute) {
+            absolute[i] = lng;
+            absolute[i + 1] = lat;
+          }
           const x = worldX(lng / scale), y = worldY(lat / scale);
           out[i] = x;
           out[i + 1] = y;
@@ -80,11 +95,12 @@ function decode(answer: Record<string, unknown>): { areas: Areas; labels: Label[
           if (y > areas.maxY) areas.maxY = y;
         }
         areas.parts[kind].push(out);
+        if (absolute) areas.walls.push(...wallsOf(out, absolute, grid));
       }
     }
   }
-  const labels = ((answer.labels ?? []) as Array<{ name: string; kind: string; coordinates: [number, number] }>)
-    .map((l) => ({ name: l.name, kind: l.kind, x: worldX(l.coordinates[0]), y: worldY(l.coordinates[1]) }))
+  const labels = ((answer.labels ?? []) as Array<{ name: string; kind: string; coordinates: [number, number]; angle?: number }>)
+    .map((l) => ({ name: l.name, kind: l.kind, x: worldX(l.coordinates[0]), y: worldY(l.coordinates[1]), angle: ((l.angle ?? 0) * Math.PI) / 180 }))
     .sort((a, b) => LABEL_PRIORITY.indexOf(a.kind) - LABEL_PRIORITY.indexOf(b.kind));
   return { areas, labels };
 }
@@ -121,8 +137,10 @@ const AreasLayer = (L.Path as any).extend({
     if (!renderer._drawing || !a) return;
     const ctx: CanvasRenderingContext2D = renderer._ctx;
     const s: number = this._scale, ox: number = this._origin.x, oy: number = this._origin.y;
-    // The renderer leaves the last layer's dashes set (the state outlines are dashed).
+    // The renderer leaves the last layer's dashes and opacity set (the state outlines are dashed, the
+    // graticule under the areas half transparent).
     ctx.setLineDash([]);
+    ctx.globalAlpha = 1;
     const trace = (parts: Float64Array[], closed: boolean): void => {
       ctx.beginPath();
       for (const p of parts) {
@@ -149,6 +167,7 @@ const AreasLayer = (L.Path as any).extend({
       ctx.fillStyle = AREA_COLOURS.building;
       ctx.fill();
       if (this._map.getZoom() >= 16) {
+        trace(a.walls, false);
         ctx.strokeStyle = '#c2b8ad';
         ctx.lineWidth = 0.6;
         ctx.stroke();
@@ -201,12 +220,16 @@ const LabelsLayer = (L.Path as any).extend({
         this._widths.set(key, w);
       }
       const h = parseInt(/(\d+)px/.exec(style.font)![1], 10);
-      const x0 = x - w / 2 - 2, y0 = y - h / 2 - 2, x1 = x + w / 2 + 2, y1 = y + h / 2 + 2;
+      // A turned name takes the box around its turned rectangle.
+      const cos = Math.abs(Math.cos(l.angle)), sin = Math.abs(Math.sin(l.angle));
+      const hw = w / 2 + 2, hh = h / 2 + 2;
+      const ex = cos * hw + sin * hh, ey = sin * hw + cos * hh;
+      const x0 = x - ex, y0 = y - ey, x1 = x + ex, y1 = y + ey;
       let free = true;
       for (let k = 0; k < boxes.length && free; k += 4) free = x1 < boxes[k] || x0 > boxes[k + 2] || y1 < boxes[k + 1] || y0 > boxes[k + 3];
       if (!free) continue;
       boxes.push(x0, y0, x1, y1);
-      this._placed.push({ text: l.name, x, y, style });
+      this._placed.push({ text: l.name, x, y, angle: l.angle, style });
       if (same) same.push([x, y]);
       else shown.set(l.name, [[x, y]]);
     }
@@ -219,16 +242,26 @@ const LabelsLayer = (L.Path as any).extend({
     const renderer = this._renderer;
     if (!renderer._drawing) return;
     const ctx: CanvasRenderingContext2D = renderer._ctx;
+    ctx.globalAlpha = 1;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.lineJoin = 'round';
     ctx.lineWidth = 3;
     ctx.strokeStyle = 'rgba(255,255,255,0.9)';
-    for (const p of this._placed as Array<{ text: string; x: number; y: number; style: { font: string; colour: string } }>) {
+    for (const p of this._placed as Array<{ text: string; x: number; y: number; angle: number; style: { font: string; colour: string } }>) {
       ctx.font = p.style.font;
-      ctx.strokeText(p.text, p.x, p.y);
       ctx.fillStyle = p.style.colour;
-      ctx.fillText(p.text, p.x, p.y);
+      if (p.angle === 0) {
+        ctx.strokeText(p.text, p.x, p.y);
+        ctx.fillText(p.text, p.x, p.y);
+        continue;
+      }
+      ctx.save();
+      ctx.translate(p.x, p.y);
+      ctx.rotate(p.angle);
+      ctx.strokeText(p.text, 0, 0);
+      ctx.fillText(p.text, 0, 0);
+      ctx.restore();
     }
   },
 });
@@ -241,12 +274,18 @@ export interface Basemap {
 /**
  * Adds the imported extracts' coverage boxes, and their base map from BASEMAP_MIN_ZOOM in, asked again
  * after a move that leaves the asked (padded) box or changes the zoom band. Without an imported extract,
- * nothing.
+ * nothing. `under` puts what must lie beneath the areas back under them each time they are sent back: the
+ * graticule, whose 0.01° lines at street zooms are the very lines buildings are cut on, and which drawn over
+ * them crossed every building there.
  */
-export async function addBasemap(map: L.Map, api: Api): Promise<Basemap> {
+export async function addBasemap(map: L.Map, api: Api, under: () => void = () => undefined): Promise<Basemap> {
   const areas: PathLayer = new AreasLayer();
   const labels: PathLayer = new LabelsLayer();
-  const basemap: Basemap = { sendAreasBack: () => { if (map.hasLayer(areas)) areas.bringToBack(); } };
+  const toBack = (): void => {
+    areas.bringToBack();
+    under();
+  };
+  const basemap: Basemap = { sendAreasBack: () => { if (map.hasLayer(areas)) toBack(); } };
   const extracts = await importedExtracts(api);
   if (extracts.length === 0) return basemap;
   for (const e of extracts) {
@@ -255,7 +294,7 @@ export async function addBasemap(map: L.Map, api: Api): Promise<Basemap> {
   }
   if (!extracts.some((e) => 'basemap' in (e.stages ?? {}))) return basemap;
   areas.addTo(map);
-  areas.bringToBack();
+  toBack();
   labels.addTo(map);
   let generation = 0;
   let asked: { box: L.LatLngBounds; zoom: number; cut: boolean } | undefined;

@@ -17,7 +17,12 @@ function spacingFor(zoom: number): number {
   return Math.min(10, 10 ** Math.ceil(Math.log10(degreesPer100Px)));
 }
 
-export function addGraticule(map: L.Map): void {
+/** The graticule's handle: its lines put under every other base layer (areas fill over them). */
+export interface Graticule {
+  toBack(): void;
+}
+
+export function addGraticule(map: L.Map): Graticule {
   const layer = L.layerGroup().addTo(map);
   const draw = () => {
     layer.clearLayers();
@@ -33,6 +38,7 @@ export function addGraticule(map: L.Map): void {
   };
   map.on('moveend', draw);
   draw();
+  return { toBack: () => layer.eachLayer((line) => (line as L.Polyline).bringToBack()) };
 }
 
 /**

@@ -17,7 +17,7 @@ export function smallMap(ctx: ViewContext, el: HTMLElement): L.Map {
 export function fitAndDecorate(map: L.Map, api: Api, points: Array<[number, number]>): void {
   if (points.length) map.fitBounds(L.latLngBounds(points).pad(0.25), { maxZoom: 16, animate: false });
   else map.setView([20, 0], 2, { animate: false });
-  addGraticule(map);
-  const basemap = addBasemap(map, api);
+  const graticule = addGraticule(map);
+  const basemap = addBasemap(map, api, graticule.toBack);
   void addRoads(map, api, () => void basemap.then((b) => b.sendAreasBack()));
 }

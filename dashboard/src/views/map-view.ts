@@ -203,9 +203,9 @@ export async function mapView(ctx: ViewContext): Promise<void> {
   // The base map after the data: the outlines are the largest files of the page, and the first draw
   // should wait neither for them nor for their drawing.
   addBaseMapAfterFirstDraw(map, () => {
-    addGraticule(map);
+    const graticule = addGraticule(map);
     addOutlines(map);
-    const basemap = addBasemap(map, ctx.api);
+    const basemap = addBasemap(map, ctx.api, graticule.toBack);
     void addRoads(map, ctx.api, () => void basemap.then((b) => b.sendAreasBack()));
   });
 

@@ -96,7 +96,8 @@ export const BASEMAP_SHAPES: Schema = described(arrayOf(arrayOf(arrayOf(INTEGER)
   'shapes, each a list of parts; a part is [x0, y0, dx1, dy1, …] in integers of 1/scale degree, its first point absolute and the rest steps from the one before; filled shapes\' parts are rings (open, filled even-odd), a waterway\'s parts are lines');
 export const BASEMAP_LABEL: Schema = component('BasemapLabel', object({
   name: STRING, kind: values('city', 'town', 'village', 'suburb', 'neighbourhood', 'hamlet', 'water', 'park', 'road'), coordinates: LNG_LAT,
-}));
+  angle: { ...NUMBER, description: 'roads only: degrees clockwise from east on a north-up map, -90 to 90, the road\'s direction at the label' },
+}, { optional: ['angle'] }));
 
 /** [longitude, latitude, count]: a grid cell of a crowded map view. */
 const MAP_CELL: Schema = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };

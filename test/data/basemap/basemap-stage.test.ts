@@ -80,7 +80,7 @@ function inside(ring: Array<[number, number]>, [x, y]: [number, number]): boolea
     expect(summary.park).toBeGreaterThanOrEqual(60);
     expect(summary.waterway).toBeGreaterThanOrEqual(11);
     expect(summary.multipolygons).toBeGreaterThanOrEqual(1);
-    expect(file.header.version).toBe(1);
+    expect(file.header.version).toBe(2);
   });
 
   test('Patterson Park is a park shape around its own point, named there, with buildings only from zoom 15', () => {
@@ -141,5 +141,34 @@ function inside(ring: Array<[number, number]>, [x, y]: [number, number]): boolea
     const kept = (['water', 'park', 'wood', 'building', 'waterway'] as const).reduce((n, k) => n + small.answer[k].flat().reduce((m, p) => m + p.length / 2, 0), 0);
     expect(kept).toBeLessThanOrEqual(500);
     expect(small.answer.labels.length).toBe(3);
+  });
+
+  test('a road\'s name lies along the road: east-west streets near 0 degrees, north-south ones near 90', () => {
+    const whole = basemapInView([file], { west: -76.61, south: 39.26, east: -76.53, north: 39.31 }, 15, LIMITS).answer;
+    const angleOf = (name: string): number[] => whole.labels.filter((l) => l.kind === 'road' && l.name === name).map((l) => l.angle!);
+    // Baltimore's grid: Orleans, Fayette, Pratt and Fleet run east-west, Greenmount and Clinton north-south
+    // (a name at a bend turns with it: Fayette's at -76.595 reads -17.8).
+    for (const name of ['Orleans Street', 'East Fayette Street', 'East Pratt Street', 'Fleet Street']) {
+      expect(angleOf(name).length).toBeGreaterThan(0);
+      for (const a of angleOf(name)) expect(Math.abs(a)).toBeLessThan(20);
+    }
+    for (const name of ['Greenmount Avenue', 'South Clinton Street']) {
+      expect(angleOf(name).length).toBeGreaterThan(0);
+      for (const a of angleOf(name)) expect(90 - Math.abs(a)).toBeLessThan(15);
+    }
+    // Only roads carry one; every angle reads left to right.
+    expect(whole.labels.filter((l) => l.kind !== 'road' && l.angle !== undefined)).toEqual([]);
+    for (const l of whole.labels) if (l.angle !== undefined) expect(l.angle > -90 && l.angle <= 90).toBe(true);
+  });
+
+  test('a building across a cell line is cut on it, and the answer names the grid it was cut on', () => {
+    const view = { west: -76.545, south: 39.255, east: -76.535, north: 39.262 };
+    const answer = basemapInView([file], view, 16, LIMITS).answer;
+    expect(answer.buildingGrid).toBe(0.01);
+    // The two halves of the building at the -76.54 meridian (south of Canton) meet on it.
+    const onLine = rings(answer, 'building').filter((r) => r.some(([x], i) => x === -76.54 && r[(i + 1) % r.length][0] === -76.54));
+    expect(onLine.length).toBeGreaterThanOrEqual(2);
+    expect(onLine.some((r) => r.every(([x]) => x <= -76.54))).toBe(true);
+    expect(onLine.some((r) => r.every(([x]) => x >= -76.54))).toBe(true);
   });
 });

@@ -80,7 +80,7 @@ export class BasemapStage implements ImportStage {
     if (waterwayZoom !== undefined) this.addShape(WATERWAY, waterwayZoom, [coords]);
     if (roadZoom !== undefined) {
       const mid = 2 * Math.floor(coords.length / 4);
-      this.labels.add(labelCode('road'), roadZoom, coords[mid], coords[mid + 1], tags.name);
+      this.labels.add(labelCode('road'), roadZoom, coords[mid], coords[mid + 1], tags.name, labelAngleAt(coords, mid));
     }
     if (placeLabel) {
       const [lon, lat] = centreOf(coords);
@@ -232,4 +232,21 @@ function zoomSpanning(pixels: number, west: number, south: number, east: number,
   const perZoom0 = (spanDeg * 256) / 360;
   if (perZoom0 <= 0) return 24;
   return Math.max(0, Math.min(24, Math.ceil(Math.log2(pixels / perZoom0))));
+}
+
+/**
+ * The direction of a line at its point `at` (an index into flat [lon, lat, …]), as CellLabel.angle: from
+ * the point before to the point after, so the name lies along the road where it is written. Mercator keeps
+ * angles, so the longitude step shrinks by the cosine of the latitude, as on the map.
+ */
+export function labelAngleAt(coords: ArrayLike<number>, at: number): number {
+  const a = Math.max(0, at - 2), b = Math.min(coords.length - 2, at + 2);
+  const dx = (coords[b] - coords[a]) * Math.cos(((coords[at + 1] / COORD_SCALE) * Math.PI) / 180);
+  const dy = coords[b + 1] - coords[a + 1];
+  if (dx === 0 && dy === 0) return 0;
+  // Clockwise from east as drawn (north is up, the screen's y grows down), turned to read left to right.
+  let degrees = (Math.atan2(-dy, dx) * 180) / Math.PI;
+  if (degrees > 90) degrees -= 180;
+  else if (degrees <= -90) degrees += 180;
+  return Math.round(degrees * 10) || 0; // never -0
 }

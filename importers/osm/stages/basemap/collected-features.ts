@@ -50,13 +50,15 @@ export class CollectedLabels {
   readonly minZoom = new TypedList(Uint8Array);
   readonly lon = new TypedList(Int32Array);
   readonly lat = new TypedList(Int32Array);
+  readonly angle = new TypedList(Int32Array);
   readonly names: string[] = [];
 
   get size(): number {
     return this.names.length;
   }
 
-  add(kind: number, minZoom: number, lon: number, lat: number, name: string): void {
+  add(kind: number, minZoom: number, lon: number, lat: number, name: string, angle = 0): void {
+    this.angle.push(angle);
     this.kind.push(kind);
     this.minZoom.push(minZoom);
     this.lon.push(lon);

@@ -143,7 +143,7 @@ export function writeLevel(writer: BasemapWriter, input: LevelInput): LevelCount
       const key = `${labels.kind.get(i)} ${labels.names[i]}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      labelsHere.push({ kind: labels.kind.get(i), minZoom: labels.minZoom.get(i), lon: labels.lon.get(i), lat: labels.lat.get(i), name: labels.names[i] });
+      labelsHere.push({ kind: labels.kind.get(i), minZoom: labels.minZoom.get(i), lon: labels.lon.get(i), lat: labels.lat.get(i), angle: labels.angle.get(i), name: labels.names[i] });
     }
     labelCount += labelsHere.length;
     if (shapesHere.length > 0 || labelsHere.length > 0) writer.cell(c % grid.cols, Math.floor(c / grid.cols), encodeCell(shapesHere, labelsHere));
