@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../config';
 import type { Feature, FeatureInstance } from '../feature';
 import type { Adapters } from './adapters';
 import type { SharedServices } from './shared-services';
+import { analyticsFeature } from '../features/analytics/analytics-feature';
 import { beaconsFeature } from '../features/beacons/beacons-feature';
 import { fraudFeature } from '../features/fraud/fraud-feature';
 import { geocodeFeature } from '../features/geocode/geocode-feature';
@@ -82,6 +83,8 @@ export const FEATURES: FeatureInstallation[] = [
   })),
   // After every other step but webhooks: a held-back update undoes what the steps before it prepared.
   withContext(fraudFeature, ({ logger, adapters }) => ({ store: adapters.store, ipLocator: adapters.ipLocator, logger })),
+  // No track step: counts stored events when asked.
+  withContext(analyticsFeature, ({ adapters }) => ({ store: adapters.store })),
   // Last: its track step turns every event of the update into outbox rows.
   withContext(webhooksFeature, ({ config, logger, adapters }) => ({
     store: adapters.store,

@@ -180,7 +180,6 @@ describeBrowser('dashboard views', () => {
     const top = page.locator('section', { has: page.getByRole('heading', { name: 'Top geofences by entries' }) });
     expect(await top.locator('tbody tr').first().textContent()).toMatch(/Harbor store\s*1/);
     expect(await page.getByRole('columnheader', { name: 'Entered geofence' }).count()).toBe(1);
-    await shot('analytics');
   });
 
   test('settings: a form, each setting explained, saved through the API', async () => {

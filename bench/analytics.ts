@@ -1,0 +1,105 @@
+// GET /v1/data/analytics over 30 days holding 1,000,000 events (issue 33): the gateway's CPU for the first
+// request (every closed day read once and its summary kept) and for a repeat (the kept rows, and today's
+// events). The events are written straight into the store, spread evenly over the 30 closed days before
+// today plus a few thousand today: geofence entries and exits (durations 0–300 min) over 1,000
+// geofences, trips started and arrived. The gateway runs in its own process; its CPU is read from /proc.
+//
+//   npm run bench:build && node dist/bench/analytics.js [events]
+//   BENCH_STORE=postgres DATABASE_URL=postgres://… node dist/bench/analytics.js   (a fresh schema)
+//
+// Last run (2026-11-27, 2 cores, load 5–6 from other work), 1,000,000 events, days=31: SQLite: first
+// request 3.93 CPU-s (4.1 s wall), repeats 0.03–0.05 CPU-s; PostgreSQL: first 5.22 CPU-s of the gateway
+// (18 s wall), repeats 0.04–0.05. BENCH_TODAY=60000 (today capped at 50,000): repeats 0.19–0.22 CPU-s.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGateway } from '../server/app';
+import { configFromEnv, type GatewayConfig } from '../server/config';
+import { silentLogger } from '../ports/logger';
+import { put } from '../ports/store';
+import { EVENTS } from '../server/api/collections';
+import { newObjectId } from '../core/object-id';
+import type { EventDoc } from '../core/model/event';
+import { startGatewayProcess } from './http/gateway-process';
+import { prng } from './support/metro';
+
+const EVENTS_TOTAL = Number(process.argv[2] ?? 1_000_000);
+const DAYS = 30;
+// BENCH_TODAY: how many of them today (default 5,000): the part every request reads.
+const TODAY_EVENTS = Number(process.env.BENCH_TODAY ?? 5000);
+const DAY = 86_400_000;
+const BATCH = 5000;
+
+function eventAt(i: number, createdAt: string, rnd: () => number): EventDoc {
+  const g = Math.floor(rnd() * rnd() * 1000);
+  const geofence = { _id: g.toString(16).padStart(24, '0'), tag: 'store', externalId: `s${g}`, description: `Store ${g}`, type: 'circle' as const };
+  const base = { _id: newObjectId(new Date(createdAt)), live: false, createdAt, updatedAt: createdAt, actualCreatedAt: createdAt, user: { _id: `u${i % 50_000}`, userId: `user-${i % 50_000}` }, location: { type: 'Point' as const, coordinates: [-76.6 + rnd() * 0.1, 39.29 + rnd() * 0.1] as [number, number] }, locationAccuracy: 10 };
+  const kind = i % 20;
+  if (kind < 9) return { ...base, type: 'user.entered_geofence', geofence };
+  if (kind < 18) return { ...base, type: 'user.exited_geofence', geofence, duration: Math.round(rnd() * 3000) / 10 };
+  if (kind === 18) return { ...base, type: 'user.started_trip', trip: { _id: base._id, externalId: `t${i}`, status: 'started', createdAt } };
+  const minutes = 5 + rnd() * 40;
+  return {
+    ...base, type: 'user.arrived_at_trip_destination',
+    trip: { _id: base._id, externalId: `t${i}`, status: 'arrived', createdAt: new Date(Date.parse(createdAt) - minutes * 60_000).toISOString(), arrivedAt: createdAt, delay: { delayed: rnd() < 0.2, scheduledArrivalTimeDelay: Math.round(rnd() * 100) / 10 } },
+  };
+}
+
+async function main(): Promise<void> {
+  const usePostgres = process.env.BENCH_STORE === 'postgres';
+  const schema = `bench_analytics_${Date.now()}`;
+  const storeConfig: Partial<GatewayConfig> = usePostgres ? { store: 'postgres', databaseUrl: process.env.DATABASE_URL, databaseSchema: schema } : {};
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-analytics-'));
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, ...storeConfig }, silentLogger());
+  const created = await services.shared.projects.create('default');
+  const sk = created.keys.find((k) => k.record.kind === 'secret' && !k.record.live)!.key;
+  const scope = { projectId: created.id, live: false };
+  const store = services.adapters.store;
+  const today = Math.floor(Date.now() / DAY) * DAY;
+  const rnd = prng(7);
+  const seedStarted = Date.now();
+  const closed = EVENTS_TOTAL - TODAY_EVENTS;
+  for (let i = 0; i < EVENTS_TOTAL; i += BATCH) {
+    const ops = [];
+    for (let j = i; j < Math.min(EVENTS_TOTAL, i + BATCH); j++) {
+      // Closed days evenly, in createdAt order; the last TODAY_EVENTS in today's first minutes.
+      const at = j < closed ? today - DAYS * DAY + Math.floor((j / closed) * DAYS * DAY) : today + (j - closed) * 10;
+      ops.push(put(EVENTS, scope, eventAt(j, new Date(Math.min(at, Date.now())).toISOString(), rnd)));
+    }
+    await store.write(ops);
+  }
+  await store.close();
+  console.log(`seeded ${EVENTS_TOTAL.toLocaleString('en')} events over ${DAYS} closed days and today on ${usePostgres ? 'PostgreSQL' : 'SQLite'} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+
+  const env: Record<string, string> = usePostgres ? { WAYMARK_STORE: 'postgres', DATABASE_URL: process.env.DATABASE_URL!, WAYMARK_DATABASE_SCHEMA: schema } : {};
+  const gateway = await startGatewayProcess(dataDir, env);
+  try {
+    const ask = async (label: string) => {
+      const load = os.loadavg()[0].toFixed(1);
+      const cpu0 = gateway.cpuMs();
+      const t0 = Date.now();
+      const r = await fetch(`${gateway.url}/v1/data/analytics?days=${DAYS + 1}`, { headers: { authorization: sk } });
+      const body = (await r.json()) as { events: number; summaries: { reused: number; built: number; eventsRead: number } };
+      const wall = Date.now() - t0;
+      const cpu = gateway.cpuMs() - cpu0;
+      console.log(`${label}: ${r.status}, ${body.events.toLocaleString('en')} events; summaries built ${body.summaries.built}, reused ${body.summaries.reused}, events read ${body.summaries.eventsRead.toLocaleString('en')}; gateway CPU ${(cpu / 1000).toFixed(2)} s, wall ${(wall / 1000).toFixed(2)} s (load ${load})`);
+    };
+    await ask('first request');
+    for (let i = 1; i <= 3; i++) await ask(`repeat ${i}`);
+  } finally {
+    await gateway.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (usePostgres) {
+      const pg = await import('pg');
+      const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+// Events over several days written straight into the store (as a busy environment's would be), for the
+// analytics tests: 12,013 events, more than the 10,000 the dashboard used to read, with exact counts known.
+import { put, type Scope, type Store } from '../../ports/store';
+import { newObjectId } from '../../core/object-id';
+import type { EventDoc } from '../../core/model/event';
+import { EVENTS } from '../../server/api/collections';
+
+export const DAY = 86_400_000;
+export const todayStart = Math.floor(Date.now() / DAY) * DAY;
+export const dayOf = (ago: number) => new Date(todayStart - ago * DAY).toISOString().slice(0, 10);
+const at = (ago: number, ms: number) => new Date(todayStart - ago * DAY + ms).toISOString();
+
+function event(type: string, createdAt: string, fields: Partial<EventDoc> = {}): EventDoc {
+  return { _id: newObjectId(new Date(createdAt)), type, live: false, createdAt, updatedAt: createdAt, actualCreatedAt: createdAt, ...fields };
+}
+const geofence = (id: string, description: string) => ({ _id: id.padStart(24, '0'), tag: 'store', externalId: id, description, type: 'circle' as const });
+const A = geofence('a1', 'Harbor store');
+export const B = geofence('b2', 'North store');
+const arrival = (createdAt: string, minutes: number, late?: number) => event('user.arrived_at_trip_destination', createdAt, {
+  trip: {
+    createdAt: new Date(Date.parse(createdAt) - minutes * 60_000).toISOString(), arrivedAt: createdAt,
+    delay: late === undefined ? { delayed: false, scheduledArrivalTimeDelay: 0 } : { delayed: true, scheduledArrivalTimeDelay: late },
+  },
+});
+
+/**
+ * 5 days ago: 6,000 entries (4,000 at A, 3,000 of them in one millisecond, 2,000 at B) and 1,000 exits;
+ * 4 days ago: 5,000 entries at B; 3 days ago: 3 trips started and arrived (10, 20, 30 min; one 5 min
+ * late); today: 7 entries at A. 12,013 events, 12,006 of them on closed days.
+ */
+export function seedEvents(): EventDoc[] {
+  const docs: EventDoc[] = [];
+  for (let i = 0; i < 3000; i++) docs.push(event('user.entered_geofence', at(5, 3600_000), { geofence: A }));
+  for (let i = 0; i < 1000; i++) docs.push(event('user.entered_geofence', at(5, 7200_000 + i), { geofence: A }));
+  for (let i = 0; i < 2000; i++) docs.push(event('user.entered_geofence', at(5, 10_000_000 + i * 10), { geofence: B }));
+  // Visit lengths 0–399, 400 of 16 min, 200 of 300 min: 5 | 10 | … by bucket below.
+  for (let i = 0; i < 400; i++) docs.push(event('user.exited_geofence', at(5, 20_000_000 + i), { geofence: A, duration: i % 20 }));
+  for (let i = 0; i < 400; i++) docs.push(event('user.exited_geofence', at(5, 30_000_000 + i), { geofence: A, duration: 16 }));
+  for (let i = 0; i < 200; i++) docs.push(event('user.exited_geofence', at(5, 40_000_000 + i), { geofence: B, duration: 300 }));
+  for (let i = 0; i < 5000; i++) docs.push(event('user.entered_geofence', at(4, i * 1000), { geofence: B }));
+  for (let i = 0; i < 3; i++) docs.push(event('user.started_trip', at(3, 1000 + i)));
+  docs.push(arrival(at(3, 3600_000), 10), arrival(at(3, 3700_000), 20), arrival(at(3, 3800_000), 30, 5));
+  for (let i = 0; i < 7; i++) docs.push(event('user.entered_geofence', at(0, i), { geofence: A }));
+  return docs;
+}
+
+export async function writeAll(store: Store, scope: Scope, docs: EventDoc[]): Promise<void> {
+  for (let i = 0; i < docs.length; i += 1000) await store.write(docs.slice(i, i + 1000).map((d) => put(EVENTS, scope, d)));
+}
+
