@@ -21,6 +21,12 @@ export const DAY_TOP_GEOFENCES = 200;
 export const MAX_TYPES = 100;
 export const OTHER_TYPE = 'other';
 
+/**
+ * The shape of a kept summary. A gateway keeps rows of its own version only: a row written by another
+ * version (fields added, buckets moved) is computed again from the events, not misread.
+ */
+export const SUMMARY_VERSION = 1;
+
 export interface GeofenceEntries {
   _id: string;
   tag: string;
@@ -125,7 +131,8 @@ export function mergeSummaries(parts: readonly DaySummary[]): DaySummary {
     for (const [type, n] of Object.entries(p.byType)) out.byType[type] = (out.byType[type] ?? 0) + n;
     for (const g of p.geofences) {
       const known = geofences.get(g._id);
-      if (known) known.entries += g.entries;
+      // Parts come oldest first: a geofence renamed within the period is shown by its latest name.
+      if (known) Object.assign(known, { tag: g.tag, externalId: g.externalId, description: g.description, entries: known.entries + g.entries });
       else geofences.set(g._id, { ...g });
     }
     p.visits.forEach((n, i) => { out.visits[i] += n; });

@@ -5,7 +5,8 @@
 import { startServer, type RunningServer } from '../../server/app';
 import { configFromEnv, type GatewayConfig } from '../../server/config';
 import { silentLogger } from '../../ports/logger';
-import type { Scope } from '../../ports/store';
+import { put, type Scope } from '../../ports/store';
+import { SUMMARY_VERSION } from '../../core/analytics/day-summary';
 import { B, DAY, dayOf, seedEvents, todayStart, writeAll } from '../support/analytics-events';
 import { ANALYTICS_DAYS } from '../../server/features/analytics/analytics-service';
 import { eachStore } from '../support/each-store';
@@ -57,6 +58,15 @@ describe.each(eachStore('analytics'))('GET /v1/data/analytics on %s', (_name, st
     // Only today's events read: the closed days come from their rows.
     expect(again.body.summaries).toEqual({ reused: 6, built: 0, eventsRead: 7 });
   }, 120_000);
+
+  test('a kept row written by another version of the summary is computed again, not misread', async () => {
+    const store = server.running.gateway.adapters.store;
+    const kept = (await store.get(ANALYTICS_DAYS, scope, dayOf(5)))!;
+    await store.write([put(ANALYTICS_DAYS, scope, { ...kept, version: 0, summary: { ...kept.summary, events: 1 } })]);
+    const r = await analytics({ from: dayOf(5), to: dayOf(5) });
+    expect([r.body.events, r.body.summaries.built]).toEqual([7000, 1]);
+    expect((await store.get(ANALYTICS_DAYS, scope, dayOf(5)))?.version).toBe(SUMMARY_VERSION);
+  });
 
   test('a from–to period; top geofences cut to top; the secret key only', async () => {
     const r = await analytics({ from: dayOf(5), to: dayOf(4), top: 1 });

@@ -67,6 +67,14 @@ describe('summaries merged into a period', () => {
   });
 });
 
+test('a geofence renamed within the period is shown by its latest name', () => {
+  const before = new DayCounter();
+  before.add(entry('a', 2));
+  const after = new DayCounter();
+  after.add([{ type: 'user.entered_geofence', createdAt: at, geofence: { _id: 'a', tag: 'store', externalId: 'a', description: 'Harbor store (new)' } }]);
+  expect(mergeSummaries([before.finish(), after.finish()]).geofences).toEqual([{ _id: 'a', tag: 'store', externalId: 'a', description: 'Harbor store (new)', entries: 3 }]);
+});
+
 describe('histograms', () => {
   test('bins: tenths under an hour, minutes under a day, hours beyond', () => {
     expect(binOf(12.3)).toBe(123);

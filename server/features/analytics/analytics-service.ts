@@ -11,7 +11,7 @@
 import { collection, put, type Scope, type Store } from '../../../ports/store';
 import type { DocBase } from '../../../core/model/document';
 import type { EventDoc } from '../../../core/model/event';
-import { DayCounter, type DaySummary } from '../../../core/analytics/day-summary';
+import { DayCounter, SUMMARY_VERSION, type DaySummary } from '../../../core/analytics/day-summary';
 import { periodReport, type PeriodReport } from '../../../core/analytics/period-report';
 import { DEFAULT_FINALITY, dayBounds, daysBetween, isFinal, keptSummaryServes, type FinalityRules, type UtcDay } from '../../../core/analytics/utc-days';
 import { EVENTS } from '../../api/collections';
@@ -19,6 +19,8 @@ import { listPage } from '../../api/list-query';
 
 export interface AnalyticsDayDoc extends DocBase {
   day: UtcDay;
+  /** SUMMARY_VERSION of the gateway that wrote it. */
+  version: number;
   final: boolean;
   computedAt: string;
   /** Events read to compute it. */
@@ -74,7 +76,7 @@ export class AnalyticsService {
   }
 
   private async closedDay(scope: Scope, day: UtcDay, now: Date): Promise<{ doc: AnalyticsDayDoc; built: boolean }> {
-    const serves = (doc: AnalyticsDayDoc): boolean =>
+    const serves = (doc: AnalyticsDayDoc): boolean => doc.version === SUMMARY_VERSION &&
       keptSummaryServes({ final: doc.final, computedAt: Date.parse(doc.computedAt) }, now.getTime(), this.rules);
     const kept = await this.store.get(ANALYTICS_DAYS, scope, day);
     if (kept !== undefined && serves(kept)) return { doc: kept, built: false };
@@ -91,7 +93,7 @@ export class AnalyticsService {
       });
       const iso = now.toISOString();
       const doc: AnalyticsDayDoc = {
-        _id: day, day, createdAt: again?.createdAt ?? iso, updatedAt: iso,
+        _id: day, day, version: SUMMARY_VERSION, createdAt: again?.createdAt ?? iso, updatedAt: iso,
         final: isFinal(end, now.getTime(), this.rules), computedAt: iso, eventsRead: read, summary: counter.finish(),
       };
       await this.store.write([put(ANALYTICS_DAYS, scope, doc)]);
