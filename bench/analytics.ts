@@ -7,9 +7,10 @@
 //   npm run bench:build && node dist/bench/analytics.js [events]
 //   BENCH_STORE=postgres DATABASE_URL=postgres://… node dist/bench/analytics.js   (a fresh schema)
 //
-// Last run (2026-11-27, 2 cores, load 5–6 from other work), 1,000,000 events, days=31: SQLite: first
-// request 3.93 CPU-s (4.1 s wall), repeats 0.03–0.05 CPU-s; PostgreSQL: first 5.22 CPU-s of the gateway
-// (18 s wall), repeats 0.04–0.05. BENCH_TODAY=60000 (today capped at 50,000): repeats 0.19–0.22 CPU-s.
+// Last run (2026-11-27, 2 cores, load 4–7 from other work), 1,000,000 events, days=31: SQLite: first
+// request 4.47 CPU-s (4.9 s wall; 3.93 in an earlier run), repeats 0.03–0.06 CPU-s; PostgreSQL: first
+// 5.30 CPU-s of the gateway (12.3 s wall), repeats 0.05–0.06. BENCH_TODAY=60000 (today capped at
+// 50,000): repeats 0.19–0.22 CPU-s.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
