@@ -81,6 +81,15 @@ export function collection<T extends DocBase>(name: string, spec: CollectionSpec
   return { name, spec };
 }
 
+/**
+ * The exclusive upper bound of the strings starting with `prefix`, in the byte order both stores compare
+ * their key columns in (SQLite's BINARY, PostgreSQL's "C"): `prefix` followed by the highest code point,
+ * which no stored key continues past.
+ */
+export function prefixEnd(prefix: string): string {
+  return `${prefix}\u{10FFFF}`;
+}
+
 /** The field that carries a versioned document's revision on reads; never stored inside the document. */
 export const REVISION_FIELD = '_rev';
 
@@ -258,6 +267,12 @@ export interface Store {
    * them: through the same index, so a count over a declared sorted combination costs its index entries.
    */
   count(collection: Collection<DocBase>, scope: Scope, query: ListQuery): Promise<number>;
+  /**
+   * Documents whose `key`, one of the collection's indexed keys, starts with `prefix` as stored (byte for
+   * byte: case counts), in that key's order then `_id`'s, at most `limit`: one range of the key's index
+   * however many documents the collection holds (the users list's search by an id's start).
+   */
+  keyPrefix<T extends DocBase>(collection: Collection<T>, scope: Scope, key: string, prefix: string, limit: number): Promise<T[]>;
   /** Documents whose point lies in the box, at most `limit`. */
   within<T extends DocBase>(collection: Collection<T>, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<T[]>;
   /**

@@ -82,7 +82,15 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     params: [numberParam('verification', { integer: true, min: -1, max: 1 }, { required: true })],
     response: replies({ event: EVENT }, { optional: ['event'] }),
   },
-  'GET /v1/users': { summary: 'List users', response: replies({ users: arrayOf(USER) }, LIST_META) },
+  'GET /v1/users': {
+    summary: 'List users; ours: with search, onTrip, inside, geofenceId or fraud, a bounded scan that says where it stopped',
+    response: replies({ users: arrayOf(USER) }, { meta: {
+      hasMore: BOOLEAN,
+      // Ours, with a filter only (server/features/users/user-list.ts).
+      scanned: INTEGER, scanStopped: BOOLEAN,
+      next: object({ updatedBefore: STRING, beforeId: STRING, updatedAfter: STRING, afterId: STRING }, { optional: ['updatedBefore', 'beforeId', 'updatedAfter', 'afterId'] }),
+    } }),
+  },
   'GET /v1/users/:id': { summary: 'Get a user by _id, userId or deviceId', response: replies({ user: USER }) },
   'DELETE /v1/users/:id': { summary: 'Delete a user', response: NOTHING },
   'GET /v1/users/:id/fraud': { summary: 'The fraud override of a user', response: replies({ fraudOverride: FRAUD_OVERRIDE }) },

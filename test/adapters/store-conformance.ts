@@ -687,5 +687,25 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         expect((await store.projects.get(p._id))?.settings).toEqual({ stopDetection: true, tripExpirationHours: 12 });
       });
     });
+
+    describe('keyPrefix', () => {
+      test('the documents whose indexed key starts with the prefix as stored, in key order, at most limit, in the scope only', async () => {
+        const c = await collection({ keys: ['tag', 'externalId'], unindexed: ['externalId'] });
+        const tags = ['alpha-3', 'Alpha-1', 'alphabet', 'alp', 'beta', 'alpha-2', 'alpha\u00e9', 'alphA'];
+        await store.write(tags.map((tag, i) => put(c, scope, doc(i + 1, { tag, externalId: `e${i}` }))));
+        await store.write([put(c, otherEnv, doc(50, { tag: 'alpha-0' })), put(c, otherProject, doc(51, { tag: 'alpha-0' })), put(c, scope, doc(52, { externalId: 'alpha-9' }))]);
+        const tagsOf = (docs: Doc[]) => docs.map((d) => d.tag);
+        expect(tagsOf(await store.keyPrefix(c, scope, 'tag', 'alpha', 10))).toEqual(['alpha-2', 'alpha-3', 'alphabet', 'alpha\u00e9']);
+        expect(tagsOf(await store.keyPrefix(c, scope, 'tag', 'alpha', 2))).toEqual(['alpha-2', 'alpha-3']);
+        expect(tagsOf(await store.keyPrefix(c, scope, 'tag', 'alpha\u00e9', 10))).toEqual(['alpha\u00e9']);
+        expect(tagsOf(await store.keyPrefix(c, scope, 'tag', 'gamma', 10))).toEqual([]);
+        expect(tagsOf(await store.keyPrefix(c, otherEnv, 'tag', 'al', 10))).toEqual(['alpha-0']);
+        // LIKE's wildcards are plain characters here.
+        expect(await store.keyPrefix(c, scope, 'tag', 'alpha%', 10)).toEqual([]);
+        expect(await store.keyPrefix(c, scope, 'tag', 'alph_', 10)).toEqual([]);
+        await expect(store.keyPrefix(c, scope, 'externalId', 'e', 10)).rejects.toBeDefined();
+        await expect(store.keyPrefix(c, scope, 'description', 'e', 10)).rejects.toBeDefined();
+      });
+    });
   });
 }

@@ -17,7 +17,7 @@ import { cellOf, cellRows, hourOf } from '../coarse-index';
 import type {
   BBox, Collection, CollectionSpec, Doc, DocBase, DueDoc, GridCount, ListQuery, ListResult, ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp,
 } from '../../../ports/store';
-import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
+import { prefixEnd, REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { advisoryKey } from './advisory-key';
 import { describeDatabaseUrl, errorText } from './connection';
 import { indexedFields } from '../indexed-fields';
@@ -273,6 +273,19 @@ export class PostgresStore implements Store {
     const { text, values } = this.listSql(collection, scope, query, 'id');
     const r = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM (${text}) AS page`, values);
     return Math.min(Number(r.rows[0].n), Math.max(0, Math.floor(query.limit)));
+  }
+
+  async keyPrefix<T extends DocBase>(ref: Collection<T>, scope: Scope, key: string, prefix: string, limit: number): Promise<T[]> {
+    const { spec, table } = this.collection(ref.name);
+    const index = spec.keys.indexOf(key);
+    if (index < 0 || spec.unindexed?.includes(key)) throw new Error(`keyPrefix(${ref.name}, ${key}): not an indexed key`);
+    const column = KEY_COLUMNS[index];
+    const p = new SqlParams();
+    // The key columns are COLLATE "C": the range is the prefix's, byte for byte, and the index serves it.
+    const text = `SELECT ${docColumns(spec)} FROM ${table} WHERE project_id = ${p.add(scope.projectId)} AND live = ${p.add(scope.live)}
+      AND ${column} >= ${p.add(prefix)}::text AND ${column} < ${p.add(prefixEnd(prefix))}::text ORDER BY ${column}, id LIMIT ${p.add(Math.max(0, Math.floor(limit)))}`;
+    const r = await this.pool.query<DocRow<T>>(text, p.values);
+    return r.rows.map(docOf);
   }
 
   /** PostgreSQL's plan for a list() query (EXPLAIN, text): for tests of a query's shape and for operators. */

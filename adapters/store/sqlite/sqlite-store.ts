@@ -14,7 +14,7 @@ import type {
   ProjectRepository, RemoteChange, Scalar, Scope, Store, WriteOp, GridCount,
 } from '../../../ports/store';
 import { ChangeLogReader, changeNotes, newNodeId, noteProjectChange } from './change-log';
-import { REVISION_FIELD, withoutRevision } from '../../../ports/store';
+import { prefixEnd, REVISION_FIELD, withoutRevision } from '../../../ports/store';
 import { MIGRATIONS } from './migrations';
 import { indexedFields } from '../indexed-fields';
 import { UniqueViolation } from '../unique-violation';
@@ -407,6 +407,16 @@ export class SqliteStore implements Store {
     const { sql, args } = this.listSql(collection, scope, query, 'id');
     const { n } = this.statement(`SELECT COUNT(*) AS n FROM (${sql})`).get(...args) as { n: number };
     return Math.min(n, Math.max(0, Math.floor(query.limit)));
+  }
+
+  async keyPrefix<T extends DocBase>(ref: Collection<T>, scope: Scope, key: string, prefix: string, limit: number): Promise<T[]> {
+    const spec = this.spec(ref.name);
+    const index = spec.keys.indexOf(key);
+    if (index < 0 || spec.unindexed?.includes(key)) throw new Error(`keyPrefix(${ref.name}, ${key}): not an indexed key`);
+    const column = KEY_COLUMNS[index];
+    const rows = this.statement(`SELECT ${docColumns(spec)} FROM ${tableName(ref.name)} WHERE project_id = ? AND live = ? AND ${column} >= ? AND ${column} < ? ORDER BY ${column}, id LIMIT ${Math.max(0, Math.floor(limit))}`)
+      .all(scope.projectId, scope.live ? 1 : 0, prefix, prefixEnd(prefix)) as DocRow[];
+    return rows.map((row) => docOf<T>(row));
   }
 
   /** SQLite's plan for a list() query, one step a line: for tests of a query's shape and for operators. */

@@ -4,14 +4,27 @@ import { PRESENCE, USERS } from '../../api/collections';
 import { NotFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import { publicView } from '../../../core/model/views';
-import { paramSpec, takes } from '../../http/params/param-spec';
+import { flag, integer, paramSpec, takes, text } from '../../http/params/param-spec';
 import { AFTER_ID, BEFORE_ID, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { userLockKey } from '../../track-step';
 import { findUser } from '../../api/user-lookup';
+import { filters } from '../../../core/users/user-filter';
+import { listFilteredUsers, SCAN_LIMIT_MAX } from './user-list';
 
 const PRESENCE_BATCH = 500;
 
-const LIST = paramSpec('query', { limit: limitField(1000, 100), ...UPDATED_CURSORS, order: ORDER, beforeId: BEFORE_ID, afterId: AFTER_ID });
+const noControl = (name: string) => ({ pattern: /^[^\u0000-\u001f\u007f]*$/, patternMessage: `${name} must not contain control characters` });
+
+// The filters are ours (Radar lists users unfiltered); any of them makes the list a bounded scan (user-list.ts).
+const LIST = paramSpec('query', {
+  limit: limitField(1000, 100), ...UPDATED_CURSORS, order: ORDER, beforeId: BEFORE_ID, afterId: AFTER_ID,
+  search: text({ maxLength: 256, ...noControl('search') }).describe('ours: the start of a userId, deviceId or _id, or part of the description, ignoring case; on the first page an exact id, then userIds and deviceIds starting with it as typed, come first through their indexes'),
+  onTrip: flag().describe('ours: only users on an active trip (true) or not (false)'),
+  inside: flag().describe('ours: only users inside at least one geofence (true) or none (false)'),
+  geofenceId: text({ maxLength: 64, ...noControl('geofenceId') }).describe('ours: only users inside this geofence (its _id)'),
+  fraud: flag().describe('ours: only users with a fraud flag raised (true) or none (false)'),
+  scanLimit: integer({ min: 100, max: SCAN_LIMIT_MAX }).default(SCAN_LIMIT_MAX).describe('ours: with a filter, the most users examined (meta.scanned); meta.next continues'),
+});
 
 export function userRoutes(store: Store): Route[] {
   const rate = { name: 'users', perSecond: 10 };
@@ -19,9 +32,22 @@ export function userRoutes(store: Store): Route[] {
     {
       method: 'GET', path: '/v1/users', auth: 'secret',
       ...takes(LIST, async ({ scope }, q) => {
+        const beforeId = checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt', q.order);
+        const afterId = checkAfterId(q.afterId, q.updatedAfter, 'updatedAt', q.order);
+        const filter = { search: q.search, onTrip: q.onTrip, inside: q.inside, geofenceId: q.geofenceId, fraud: q.fraud };
+        if (filters(filter)) {
+          const found = await listFilteredUsers(store, scope, {
+            filter, limit: q.limit, order: q.order, scanLimit: q.scanLimit, beforeId, afterId,
+            updatedBefore: q.updatedBefore?.toISOString(), updatedAfter: q.updatedAfter?.toISOString(),
+          });
+          return {
+            meta: { hasMore: found.next !== undefined, scanned: found.scanned, scanStopped: found.scanStopped, ...(found.next ? { next: found.next } : {}) },
+            body: { users: found.users.map(publicView) },
+          };
+        }
         const { docs, hasMore } = await listPage(store, USERS, scope, {
           limit: q.limit, sortBy: 'updatedAt', order: q.order, ranges: ranges(dateRange('updatedAt', q.updatedBefore, q.updatedAfter)),
-          beforeId: checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt', q.order), afterId: checkAfterId(q.afterId, q.updatedAfter, 'updatedAt', q.order),
+          beforeId, afterId,
         });
         return { meta: { hasMore }, body: { users: docs.map(publicView) } };
       }),

@@ -1,0 +1,135 @@
+// GET /v1/users with our filters (issue 33) over 100,000 users: the gateway's CPU and the wall time of
+// each filter's first page, of a plain page, and of a whole walk through meta.next. The users are written
+// straight into the store, updated over the last 24 hours (about 4,200 an hour: the users' updatedAt
+// index is by hour, docs/track-path.md), 1 % on a trip, 5 % inside one of 100 geofences, 0.5 % with a
+// fraud flag, every tenth with a description. The gateway runs in its own process; its CPU is read from /proc.
+//
+//   npm run bench:build && node dist/bench/users-filters.js [users]
+//   BENCH_STORE=postgres DATABASE_URL=postgres://… node dist/bench/users-filters.js   (a fresh schema)
+//
+// Last run: docs/dashboard.md, "Users searched and filtered by the server" (2026-11-27, 2 cores, load 4–5.5).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGateway } from '../server/app';
+import { configFromEnv, type GatewayConfig } from '../server/config';
+import { silentLogger } from '../ports/logger';
+import { put } from '../ports/store';
+import { USERS } from '../server/api/collections';
+import type { UserDoc } from '../core/model/user';
+import { startGatewayProcess } from './http/gateway-process';
+
+const TOTAL = Number(process.argv[2] ?? 100_000);
+const BATCH = 5000;
+const RUNS = 10;
+// BENCH_SPAN_HOURS: the hours the updates are spread over (default 24); 1 is the worst case, every
+// user in one hour of the index, which each read sorts whole.
+const SPAN_MS = Number(process.env.BENCH_SPAN_HOURS ?? 24) * 3_600_000;
+const geofenceId = (g: number) => `9e0f${g.toString(16).padStart(20, '0')}`;
+
+function userAt(i: number, now: number): UserDoc {
+  const at = new Date(now - Math.floor((i / TOTAL) * SPAN_MS)).toISOString();
+  const userId = i === Math.floor(TOTAL * 0.9) ? 'needle-deep' : `user-${String(i).padStart(6, '0')}`;
+  const u: UserDoc = {
+    _id: `u${String(i).padStart(23, '0')}`, live: false, createdAt: at, updatedAt: at, actualUpdatedAt: at,
+    userId, deviceId: `device-${i}`, location: { type: 'Point', coordinates: [-76.6 + (i % 1000) * 1e-4, 39.29 + Math.floor(i / 1000) * 1e-4] },
+    locationAccuracy: 10, geofences: [], _visits: [],
+  };
+  if (i % 10 === 3) u.description = `Courier ${i}`;
+  if (i % 100 === 7) u.trip = { _id: `t${String(i).padStart(23, '0')}`, externalId: `order-${i}`, status: 'started', live: false, createdAt: at, updatedAt: at } as UserDoc['trip'];
+  if (i % 20 === 11) {
+    const g = Math.floor(i / 20) % 100;
+    u.geofences = [{ _id: geofenceId(g), tag: 'store', externalId: `s${g}`, description: `Store ${g}`, type: 'circle', geometryCenter: { type: 'Point', coordinates: [-76.6, 39.29] }, geometryRadius: 100 }];
+  }
+  if (i % 200 === 13) u.fraud = { mocked: true, passed: false };
+  return u;
+}
+
+async function main(): Promise<void> {
+  const usePostgres = process.env.BENCH_STORE === 'postgres';
+  const schema = `bench_users_${Date.now()}`;
+  const storeConfig: Partial<GatewayConfig> = usePostgres ? { store: 'postgres', databaseUrl: process.env.DATABASE_URL, databaseSchema: schema } : {};
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-users-'));
+  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, ...storeConfig }, silentLogger());
+  const created = await services.shared.projects.create('default');
+  const sk = created.keys.find((k) => k.record.kind === 'secret' && !k.record.live)!.key;
+  const scope = { projectId: created.id, live: false };
+  const store = services.adapters.store;
+  const now = Date.now();
+  const seedStarted = Date.now();
+  for (let i = 0; i < TOTAL; i += BATCH) {
+    const ops = [];
+    for (let j = i; j < Math.min(TOTAL, i + BATCH); j++) ops.push(put(USERS, scope, userAt(j, now)));
+    await store.write(ops);
+  }
+  await store.close();
+  console.log(`seeded ${TOTAL.toLocaleString('en')} users on ${usePostgres ? 'PostgreSQL' : 'SQLite'} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+
+  const env: Record<string, string> = usePostgres ? { WAYMARK_STORE: 'postgres', DATABASE_URL: process.env.DATABASE_URL!, WAYMARK_DATABASE_SCHEMA: schema } : {};
+  const gateway = await startGatewayProcess(dataDir, env);
+  type Answer = { users: unknown[]; meta: { hasMore: boolean; scanned?: number; scanStopped?: boolean; next?: Record<string, string> } };
+  const get = async (query: Record<string, string>) => {
+    const r = await fetch(`${gateway.url}/v1/users?${new URLSearchParams(query)}`, { headers: { authorization: sk } });
+    if (r.status !== 200) throw new Error(`${r.status} ${await r.text()}`);
+    return (await r.json()) as Answer;
+  };
+  try {
+    await get({ limit: '1' }); // the first request opens the environment
+    const ask = async (label: string, query: Record<string, string>) => {
+      const samples: Array<{ cpu: number; wall: number }> = [];
+      let body: Answer | undefined;
+      for (let run = 0; run < RUNS; run++) {
+        const cpu0 = gateway.cpuMs();
+        const t0 = performance.now();
+        body = await get({ limit: '100', ...query });
+        samples.push({ cpu: gateway.cpuMs() - cpu0, wall: performance.now() - t0 });
+      }
+      // /proc counts CPU in 10 ms ticks: the mean of the runs, not one run's.
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const m = body!.meta;
+      console.log(`${label.padEnd(34)} ${String(body!.users.length).padStart(3)} users, scanned ${String(m.scanned ?? '-').padStart(5)}${m.scanStopped ? ' (stopped)' : ''}; `
+        + `gateway CPU ${mean(samples.map((s) => s.cpu)).toFixed(0)} ms, wall ${mean(samples.map((s) => s.wall)).toFixed(0)} ms (mean of ${RUNS}, load ${os.loadavg()[0].toFixed(1)})`);
+    };
+    await ask('plain first page', {});
+    await ask('plain, last hour (updatedAfter)', { updatedAfter: new Date(now - 3600_000).toISOString() });
+    await ask('onTrip=true (1 %)', { onTrip: 'true' });
+    await ask('inside=true (5 %)', { inside: 'true' });
+    await ask('geofenceId (0.05 %)', { geofenceId: geofenceId(11) });
+    await ask('fraud=true (0.5 %)', { fraud: 'true' });
+    await ask('search=courier 12 (substring)', { search: 'courier 12' });
+    await ask('search=user-0000 (prefix, newest)', { search: 'user-0000' });
+    await ask('search=user-0901 (prefix, 9 %)', { search: 'user-0901' });
+    await ask('search=USER-0901 (prefix, any case)', { search: 'USER-0901' });
+    await ask('search=needle-deep (exact, 90 %)', { search: 'needle-deep' });
+    await ask('fraud=true, scanLimit=1000', { fraud: 'true', scanLimit: '1000' });
+    // A whole walk: every user examined once, 5,000 a request.
+    const cpu0 = gateway.cpuMs();
+    const t0 = performance.now();
+    let cursor: Record<string, string> = {};
+    let requests = 0;
+    let found = 0;
+    for (;;) {
+      const body = await get({ limit: '1000', fraud: 'true', ...cursor });
+      requests++;
+      found += body.users.length;
+      if (!body.meta.next) break;
+      cursor = body.meta.next;
+    }
+    console.log(`fraud=true walked to the end: ${found} users in ${requests} requests; gateway CPU ${((gateway.cpuMs() - cpu0) / 1000).toFixed(2)} s, wall ${((performance.now() - t0) / 1000).toFixed(2)} s (load ${os.loadavg()[0].toFixed(1)})`);
+  } finally {
+    await gateway.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (usePostgres) {
+      const pg = await import('pg');
+      const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+// Which users a filtered GET /v1/users answers (ours, not Radar's): one pure predicate per filter, so the
+// list service only reads rows and the rules can be read (and tested) apart from the store.
+import { FRAUD_FLAGS } from '../fraud/fraud-check';
+import type { UserDoc } from '../model/user';
+
+export interface UserFilter {
+  /** Prefix of userId, deviceId or _id, or part of the description; case-insensitive. */
+  search?: string;
+  onTrip?: boolean;
+  /** Inside at least one geofence (true) or none (false). */
+  inside?: boolean;
+  /** Inside this geofence (its _id). */
+  geofenceId?: string;
+  /** At least one fraud flag raised (true) or none (false). */
+  fraud?: boolean;
+}
+
+/** True when the filter narrows anything: an empty one is the plain, indexed list. */
+export function filters(f: UserFilter): boolean {
+  return f.search !== undefined || f.onTrip !== undefined || f.inside !== undefined || f.geofenceId !== undefined || f.fraud !== undefined;
+}
+
+export function hasFraudFlag(user: Pick<UserDoc, 'fraud'>): boolean {
+  return FRAUD_FLAGS.some((flag) => user.fraud?.[flag] === true);
+}
+
+function startsWith(value: string | undefined, needle: string): boolean {
+  return value !== undefined && value.toLowerCase().startsWith(needle);
+}
+
+/** The test a row must pass; `search` is lowered once here, not per row. */
+export function userMatcher(f: UserFilter): (user: UserDoc) => boolean {
+  const needle = f.search?.toLowerCase();
+  return (u) => {
+    if (needle !== undefined && !(startsWith(u.userId, needle) || startsWith(u.deviceId, needle) || startsWith(u._id, needle)
+      || (u.description !== undefined && u.description.toLowerCase().includes(needle)))) return false;
+    if (f.onTrip !== undefined && (u.trip !== undefined && u.trip !== null) !== f.onTrip) return false;
+    const geofences = u.geofences ?? [];
+    if (f.inside !== undefined && (geofences.length > 0) !== f.inside) return false;
+    if (f.geofenceId !== undefined && !geofences.some((g) => g._id === f.geofenceId)) return false;
+    if (f.fraud !== undefined && hasFraudFlag(u) !== f.fraud) return false;
+    return true;
+  };
+}
