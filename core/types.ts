@@ -77,6 +77,8 @@ export interface ProjectSettings {
   fraud: boolean;
   /** With `fraud` on: an update that fails the checks is held back (docs/fraud.md). */
   fraudBlocking: boolean;
+  /** Days a user's location history is kept (ours); 0: no history is written. */
+  locationHistoryDays: number;
 }
 
 export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
@@ -91,4 +93,5 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   regions: false,
   fraud: false,
   fraudBlocking: false,
+  locationHistoryDays: 30,
 };

@@ -18,6 +18,7 @@ const READERS: Record<keyof ProjectSettings, SettingReader> = {
   regions: readBoolean,
   fraud: readBoolean,
   fraudBlocking: readBoolean,
+  locationHistoryDays: (raw, param) => readNumber(raw, param, { min: 0, max: 3650 }),
 };
 
 export const PROJECT_SETTING_NAMES = Object.keys(READERS) as Array<keyof ProjectSettings>;

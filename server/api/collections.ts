@@ -6,6 +6,7 @@ import type { EventDoc } from '../../core/model/event';
 import type { GeofenceDoc } from '../../core/model/geofence';
 import type { TripDoc } from '../../core/model/trip';
 import type { PresenceDoc, UserDoc } from '../../core/model/user';
+import type { LocationDoc } from '../../core/model/location';
 import type { PlacesSettingsDoc } from '../../core/model/settings';
 import type { OutboxRow, WebhookDoc } from '../../core/model/webhook';
 
@@ -25,14 +26,19 @@ export const USERS = collection<UserDoc>('users', {
 export const GEOFENCES = collection<GeofenceDoc>('geofences', { keys: ['tag', 'externalId'], due: 'expiresAt', broadcast: true });
 // Track keeps an index of them in memory too (beacon-directory.ts).
 export const BEACONS = collection<BeaconDoc>('beacons', { keys: ['tag', 'externalId'], point: 'geometry', broadcast: true });
-// A type's events are read newest first from their own ordered index (#10.3). Nothing looks up a
-// user's events, so userRef has no index at all: each index is one more entry per event written.
-// Events never change, so they are only ever listed by createdAt.
-export const EVENTS = collection<EventDoc>('events', { keys: ['type', 'userRef'], unindexed: ['userRef'], sorted: [['type']], orders: ['createdAt'] });
+// A type's events are read newest first from their own ordered index (#10.3), and so are a user's (the
+// dashboard's user page, GET /v1/users/:id/events): one more index entry per event written, measured in
+// docs/track-path.md. Events never change, so they are only ever listed by createdAt.
+export const EVENTS = collection<EventDoc>('events', { keys: ['type', 'userRef'], sorted: [['type'], ['userRef']], orders: ['createdAt'] });
 // Broadcast: other nodes learn that an environment has trips (open-trip-scopes.ts).
 export const TRIPS = collection<TripDoc>('trips', { keys: ['externalId', 'status', 'userRef', 'destinationGeofenceTag'], due: 'expiresAt', broadcast: true });
 /** One row per (user, geofence) while the user is inside: answers "who is in this geofence". */
 export const PRESENCE = collection<PresenceDoc>('presence', { keys: ['geofenceId', 'userRef'], orders: [] });
+/**
+ * A user's location history (core/model/location.ts): written by track in the update's own write, read
+ * newest first by user from the one sorted index, deleted by the expiry job past `expiresAt`.
+ */
+export const LOCATIONS = collection<LocationDoc>('locations', { keys: ['userRef'], sorted: [['userRef']], orders: [], due: 'expiresAt' });
 export const SETTINGS = collection<PlacesSettingsDoc>('settings', { keys: [] });
 export const WEBHOOKS = collection<WebhookDoc>('webhooks', { keys: [] });
 // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
@@ -50,6 +56,7 @@ export const CORE_COLLECTIONS = {
   events: EVENTS,
   trips: TRIPS,
   presence: PRESENCE,
+  locations: LOCATIONS,
   settings: SETTINGS,
   webhooks: WEBHOOKS,
   outbox: OUTBOX,
@@ -63,6 +70,7 @@ export const COLLECTIONS: { readonly [N in keyof typeof CORE_COLLECTIONS]: Colle
   events: CORE_COLLECTIONS.events.spec,
   trips: CORE_COLLECTIONS.trips.spec,
   presence: CORE_COLLECTIONS.presence.spec,
+  locations: CORE_COLLECTIONS.locations.spec,
   settings: CORE_COLLECTIONS.settings.spec,
   webhooks: CORE_COLLECTIONS.webhooks.spec,
   outbox: CORE_COLLECTIONS.outbox.spec,

@@ -12,7 +12,7 @@ import {
   API_KEY, STORED_API_KEY, DATA_OVERVIEW, DEAD_LETTER, WEBHOOK_QUEUE, MAP_GEOFENCES, MAP_USERS, DELIVERY, EXTRACT, FRAUD_OVERRIDE, IMPORT_RESULT, PLACES_SETTINGS, PLACES_SETTINGS_TOP_LEVEL, PROJECT_SETTINGS, ROAD, BASEMAP_SHAPES, BASEMAP_LABEL,
   SYNC_REGION, SYNC_RUN, SYNC_SETTINGS, VALIDATED_ADDRESS, VALIDATION_RESULT, WEBHOOK,
 } from './schemas/admin-schemas';
-import { ADDRESS, BEACON, EVENT, GEOFENCE, GEOFENCE_SUMMARY, PLACE, REGION, TRIP, USER } from './schemas/resource-schemas';
+import { ADDRESS, BEACON, EVENT, GEOFENCE, GEOFENCE_SUMMARY, LOCATION, PLACE, REGION, TRIP, USER } from './schemas/resource-schemas';
 import {
   DIRECTIONS_ROUTE, DISTANCE_ROUTES, LAT_LNG, MATCHED_POINT, MATCH_GEOMETRY, MATRIX_CELL, MEASURE_SCHEMA, OPTIMIZED_ROUTE, ROAD_ATTRIBUTE,
 } from './schemas/routing-schemas';
@@ -92,7 +92,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     } }),
   },
   'GET /v1/users/:id': { summary: 'Get a user by _id, userId or deviceId', response: replies({ user: USER }) },
-  'DELETE /v1/users/:id': { summary: 'Delete a user', response: NOTHING },
+  'DELETE /v1/users/:id': { summary: 'Delete a user, with its location history', response: NOTHING },
+  'GET /v1/users/:id/locations': {
+    summary: 'A user\'s location history, newest first (ours): one entry per accepted track update, at most one a minute while the user stays within 10 m; kept locationHistoryDays (project setting)',
+    response: replies({ locations: arrayOf(LOCATION) }, LIST_META),
+  },
+  'GET /v1/users/:id/events': { summary: 'A user\'s events, newest first (ours)', response: replies({ events: arrayOf(EVENT) }, LIST_META) },
   'GET /v1/users/:id/fraud': { summary: 'The fraud override of a user', response: replies({ fraudOverride: FRAUD_OVERRIDE }) },
   'PUT /v1/users/:id/fraud': { summary: 'Set the fraud override of a user (bypass or block)', response: replies({ fraudOverride: FRAUD_OVERRIDE }) },
   'GET /v1/geofences': { summary: 'List geofences', response: replies({ geofences: arrayOf(GEOFENCE) }, LIST_META) },

@@ -15,6 +15,7 @@ import { geocodeFeature } from '../features/geocode/geocode-feature';
 import { ipGeocodeFeature } from '../features/geocode/ip-geocode-feature';
 import { placesFeature } from '../features/places/places-feature';
 import { geofenceImportFeature } from '../features/geofence-import/geofence-import-feature';
+import { historyFeature } from '../features/history/history-feature';
 import { regionsFeature } from '../features/regions/regions-feature';
 import { tripsFeature } from '../features/trips/trips-feature';
 import { webhooksFeature } from '../features/webhooks/webhooks-feature';
@@ -85,6 +86,8 @@ export const FEATURES: FeatureInstallation[] = [
   withContext(fraudFeature, ({ logger, adapters }) => ({ store: adapters.store, ipLocator: adapters.ipLocator, logger })),
   // No track step: counts stored events when asked.
   withContext(analyticsFeature, ({ adapters }) => ({ store: adapters.store })),
+  // No track step: track writes the history rows itself (history-feature.ts).
+  withContext(historyFeature, ({ config, adapters }) => ({ config: { jobIntervalMs: config.jobIntervalMs }, store: adapters.store })),
   // Last: its track step turns every event of the update into outbox rows.
   withContext(webhooksFeature, ({ config, logger, adapters }) => ({
     store: adapters.store,

@@ -71,11 +71,12 @@ d('PostgreSQL store: one table per collection', () => {
   test('each collection gets its own table with the indexes it declares and no others', async () => {
     const store = await open();
     try {
-      for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(CORE_COLLECTIONS[name]);
+      for (const name of ['users', 'events', 'presence', 'locations', 'outbox'] as const) await store.define(CORE_COLLECTIONS[name]);
       // Users: listed by updatedAt (by the hour: users are volatile), unique userId (which also serves
       // lookups), devices, position (by its cell, PostGIS or not).
       expect(await indexesOf(store.schema, 'coll_users')).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
-      expect(await indexesOf(store.schema, 'coll_events')).toEqual(['coll_events_created_at', 'coll_events_sorted_type']);
+      expect(await indexesOf(store.schema, 'coll_events')).toEqual(['coll_events_created_at', 'coll_events_sorted_type', 'coll_events_sorted_userref']);
+      expect(await indexesOf(store.schema, 'coll_locations')).toEqual(['coll_locations_due', 'coll_locations_sorted_userref']);
       expect(await indexesOf(store.schema, 'coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
       expect(await indexesOf(store.schema, 'coll_outbox')).toEqual(['coll_outbox_sorted_webhookid_state']);
       expect(store.warnings).toEqual([]);

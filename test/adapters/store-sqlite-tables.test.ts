@@ -37,13 +37,15 @@ function indexesOf(table: string, withAutomatic = false): string[] {
 
 test('each collection gets its own table with the indexes it declares and no others', async () => {
   const store = new SqliteStore({ file });
-  for (const name of ['users', 'events', 'presence', 'outbox'] as const) await store.define(CORE_COLLECTIONS[name]);
+  for (const name of ['users', 'events', 'presence', 'locations', 'outbox'] as const) await store.define(CORE_COLLECTIONS[name]);
   await store.close();
   // Users: listed by updatedAt (by the hour: users are volatile), unique userId (which also serves
   // lookups), devices, position (by its cell).
   expect(indexesOf('coll_users')).toEqual(['coll_users_cell', 'coll_users_key_deviceid', 'coll_users_unique_deviceid', 'coll_users_unique_userid', 'coll_users_updated_hour']);
-  // Events: by createdAt, by type in order (which serves type lookups). Not by user, and no updated-at index.
-  expect(indexesOf('coll_events')).toEqual(['coll_events_created_at', 'coll_events_sorted_type']);
+  // Events: by createdAt, by type and by user in order (which serve their lookups). No updated-at index.
+  expect(indexesOf('coll_events')).toEqual(['coll_events_created_at', 'coll_events_sorted_type', 'coll_events_sorted_userref']);
+  // Location history: by user in order, and the expiry's due date; no date order of its own.
+  expect(indexesOf('coll_locations')).toEqual(['coll_locations_due', 'coll_locations_sorted_userref']);
   expect(indexesOf('coll_presence')).toEqual(['coll_presence_key_geofenceid', 'coll_presence_key_userref']);
   expect(indexesOf('coll_outbox')).toEqual(['coll_outbox_sorted_webhookid_state']);
 });

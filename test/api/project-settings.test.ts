@@ -16,6 +16,7 @@ afterAll(async () => {
 const DEFAULTS = {
   stopDetection: false, bufferEntries: false, bufferExits: false, dwellEvents: false, operatingHoursSuppression: false,
   tripApproachingThreshold: 5, tripExpirationHours: 24, places: false, regions: false, fraud: false, fraudBlocking: false,
+  locationHistoryDays: 30,
 };
 
 async function settingsOf(key: string): Promise<Record<string, unknown>> {
@@ -92,7 +93,7 @@ describe('PATCH: refused bodies change nothing', () => {
     await call(s, 'PATCH', '/v1/project/settings', { key: k.testSk, body: { bufferExits: true } });
   });
   const unknown = (name: string): string =>
-    `${name} is not a project setting; known settings: stopDetection, bufferEntries, bufferExits, dwellEvents, operatingHoursSuppression, tripApproachingThreshold, tripExpirationHours, places, regions, fraud, fraudBlocking`;
+    `${name} is not a project setting; known settings: stopDetection, bufferEntries, bufferExits, dwellEvents, operatingHoursSuppression, tripApproachingThreshold, tripExpirationHours, places, regions, fraud, fraudBlocking, locationHistoryDays`;
   const cases: Array<{ name: string; body: string; want: Want }> = [
     { name: 'unknown name', body: '{"stopDetecton": true}', want: { status: 400, param: 'stopDetecton', message: unknown('stopDetecton') } },
     { name: 'name of an Object method (constructor)', body: '{"constructor": 1}', want: { status: 400, param: 'constructor', message: unknown('constructor') } },
@@ -105,6 +106,8 @@ describe('PATCH: refused bodies change nothing', () => {
     { name: 'threshold not a number', body: '{"tripApproachingThreshold": "soon"}', want: { status: 400, param: 'tripApproachingThreshold', message: 'tripApproachingThreshold must be a number' } },
     { name: 'expiration 0', body: '{"tripExpirationHours": 0}', want: { status: 400, param: 'tripExpirationHours', message: 'tripExpirationHours must be greater than 0' } },
     { name: 'expiration over a year', body: '{"tripExpirationHours": 8761}', want: { status: 400, param: 'tripExpirationHours', message: 'tripExpirationHours must be at most 8760' } },
+    { name: 'history days below 0', body: '{"locationHistoryDays": -1}', want: { status: 400, param: 'locationHistoryDays', message: 'locationHistoryDays must be between 0 and 3650' } },
+    { name: 'history days over ten years', body: '{"locationHistoryDays": 3651}', want: { status: 400, param: 'locationHistoryDays', message: 'locationHistoryDays must be between 0 and 3650' } },
     { name: 'a good setting beside a bad one', body: '{"fraud": true, "tripExpirationHours": -5}', want: { status: 400, param: 'tripExpirationHours' } },
   ];
   test.each(cases)('$name → $want.status $want.param', async ({ body, want }) => {

@@ -27,6 +27,12 @@ const GROUPS: Array<{ title: string; settings: Setting[] }> = [
     ],
   },
   {
+    title: 'Location history',
+    settings: [
+      { name: 'locationHistoryDays', label: 'Keep location history', kind: 'number', unit: 'days', min: 0, max: 3650, help: 'Each location update is kept this long for the user page\'s track (at most one row a minute while a user stays put); 0 keeps none.' },
+    ],
+  },
+  {
     title: 'Context and fraud',
     settings: [
       { name: 'places', label: 'Places', kind: 'flag', help: 'Match users to imported places (user.place, place events).' },

@@ -59,6 +59,7 @@ export const IMPORT_RESULT: Schema = object({
 export const PROJECT_SETTINGS: Schema = component('ProjectSettings', object({
   stopDetection: BOOLEAN, bufferEntries: BOOLEAN, bufferExits: BOOLEAN, dwellEvents: BOOLEAN, operatingHoursSuppression: BOOLEAN,
   tripApproachingThreshold: NUMBER, tripExpirationHours: NUMBER, places: BOOLEAN, regions: BOOLEAN, fraud: BOOLEAN, fraudBlocking: BOOLEAN,
+  locationHistoryDays: NUMBER,
 }));
 
 const PLACE_FILTERS = object({ categories: arrayOf(STRING), chains: arrayOf(STRING), category: arrayOf(STRING), chain: arrayOf(STRING) }, { optional: ['categories', 'chains', 'category', 'chain'] });

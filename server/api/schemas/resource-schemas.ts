@@ -139,3 +139,11 @@ export const ADDRESS: Schema = component('Address', object({
   optional: ['geometry', 'country', 'countryCode', 'countryFlag', 'state', 'stateCode', 'county', 'city', 'borough', 'neighborhood', 'postalCode',
     'number', 'street', 'unit', 'addressLabel', 'placeLabel', 'formattedAddress', 'layer', 'confidence', 'distance', 'dmaCode', 'dma', 'timeZone'],
 }));
+
+/** One entry of a user's location history (ours): GET /v1/users/:id/locations. */
+export const LOCATION: Schema = component('Location', object({
+  _id: ID, live: BOOLEAN, createdAt: { ...DATETIME, description: 'the update\'s time (a replayed update\'s recorded time)' },
+  location: POINT, locationAccuracy: NUMBER, foreground: BOOLEAN, stopped: BOOLEAN, replayed: BOOLEAN,
+  events: { ...arrayOf(STRING), description: 'the types of the events the update made' },
+  expiresAt: { ...DATETIME, description: 'when the entry is deleted (locationHistoryDays after its time)' },
+}, { optional: ['foreground', 'stopped', 'replayed', 'events'] }));

@@ -4,7 +4,7 @@
 // user an update starts from is the node's own copy when it has one (hot-users.ts), written back only at
 // the revision it was read at (#14).
 import { put, remove, REVISION_FIELD, type Scope, type Store, type WriteOp } from '../../../ports/store';
-import { EVENTS, PRESENCE, USERS } from '../../api/collections';
+import { EVENTS, LOCATIONS, PRESENCE, USERS } from '../../api/collections';
 import { RevisionConflict } from '../../../adapters/store/revision-conflict';
 import { UniqueViolation } from '../../../adapters/store/unique-violation';
 import { Conflict } from '../../http/errors';
@@ -13,6 +13,7 @@ import { newObjectId } from '../../../core/object-id';
 import type { EventDoc, EventFields } from '../../../core/model/event';
 import type { TrackInput } from '../../../core/model/track-input';
 import type { UserDoc } from '../../../core/model/user';
+import { locationRow } from '../../../core/model/location';
 import { eventGeofence, eventUser, userGeofence } from '../../../core/model/views';
 import type { Geofences } from '../../../ports/geofences';
 import { userLockKey, type TrackContext, type TrackJson, type TrackStep, type TrackUpdate } from '../../track-step';
@@ -181,7 +182,8 @@ export class TrackService {
     const { scope, now } = ctx;
     const at = this.updateTime(input, previous, now);
     // Replayed updates were recorded offline: their events keep the time the device recorded.
-    const eventTime = (input.replayed && input.updatedAt && input.updatedAt.getTime() <= now.getTime() + MAX_CLOCK_SKEW_MS ? input.updatedAt : at).toISOString();
+    const eventAt = input.replayed && input.updatedAt && input.updatedAt.getTime() <= now.getTime() + MAX_CLOCK_SKEW_MS ? input.updatedAt : at;
+    const eventTime = eventAt.toISOString();
     const index = await this.geofences.index(scope);
     const evaluation = evaluateGeofences({
       location: input.location,
@@ -259,6 +261,16 @@ export class TrackService {
     events.forEach((e, i) => ops.push(put(EVENTS, scope, e, { json: eventTexts[i].stored })));
     // From the user as the steps left it: a step may hold the update back and restore the previous visits.
     ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
+    // In the same write: an acknowledged update's history row is never lost. A held-back update (fraud
+    // blocking) left the user where it was, so it has none. A replayed one is placed at its recorded time.
+    if (user.fraud?.blocked !== true) {
+      const row = locationRow(previous && { at: new Date(previous.updatedAt), coordinates: previous.location.coordinates }, {
+        id: newObjectId(now), live: scope.live, userRef: user._id, at: eventAt, coordinates: input.location, accuracy: input.accuracy,
+        foreground: input.foreground, stopped: input.stopped, replayed: input.replayed, eventTypes: events.map((e) => e.type),
+        days: ctx.settings.locationHistoryDays,
+      });
+      if (row) ops.push(put(LOCATIONS, scope, row));
+    }
     await this.store.write(ops);
     // The check passed, so the stored revision is now exactly one more (port.ts, expectRev).
     if (expectRev === undefined) delete user[REVISION_FIELD];

@@ -10,6 +10,7 @@ import { userLockKey } from '../../track-step';
 import { findUser } from '../../api/user-lookup';
 import { filters } from '../../../core/users/user-filter';
 import { listFilteredUsers, SCAN_LIMIT_MAX } from './user-list';
+import { deleteUserLocations } from '../../api/location-history';
 
 const PRESENCE_BATCH = 500;
 
@@ -81,6 +82,9 @@ export function userRoutes(store: Store): Route[] {
             ops = [];
           }
         });
+        // Outside the lock: the user is gone, so no update writes under its _id any more (one in flight
+        // fails its revision check and makes a new user). Rows a crash leaves behind expire with the rest.
+        await deleteUserLocations(store, scope, found._id);
         return {};
       },
     },

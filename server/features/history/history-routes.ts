@@ -1,0 +1,53 @@
+// One user's location history and events, newest first from an index each (ours, not Radar's API):
+//
+//   GET /v1/users/:id/locations?createdBefore&createdAfter&limit&order&beforeId&afterId → { locations }
+//   GET /v1/users/:id/events?…the same…                                                  → { events }
+//
+// `:id` is the user's _id, userId or deviceId, as GET /v1/users/:id. The cursors are those of
+// GET /v1/events (list-query.ts): the next page is createdBefore = the last item's createdAt.
+import type { Collection, DocBase, Scope, Store } from '../../../ports/store';
+import { EVENTS, LOCATIONS } from '../../api/collections';
+import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
+import { findUser } from '../../api/user-lookup';
+import { NotFound } from '../../http/errors';
+import { paramSpec, takes, type ParamValues } from '../../http/params/param-spec';
+import type { Route } from '../../http/route';
+import { publicLocation } from '../../../core/model/location';
+import { publicEvent } from '../../../core/model/views';
+
+const PAGE = paramSpec('query', { limit: limitField(1000, 100), ...CREATED_CURSORS, order: ORDER, beforeId: BEFORE_ID, afterId: AFTER_ID });
+
+type Page = ParamValues<(typeof PAGE)['fields']>;
+
+/** One page of the user's rows of `collection`, read from its (userRef, createdAt) index. */
+async function pageOfUser<T extends DocBase>(store: Store, collection: Collection<T>, scope: Scope, id: string, q: Page): Promise<{ docs: T[]; hasMore: boolean }> {
+  // Checked before the lookup: a bad cursor is the caller's mistake whether or not the user exists.
+  const beforeId = checkBeforeId(q.beforeId, q.createdBefore, 'createdAt', q.order);
+  const afterId = checkAfterId(q.afterId, q.createdAfter, 'createdAt', q.order);
+  const user = await findUser(store, scope, id);
+  if (!user) throw new NotFound(`No user with _id, userId or deviceId "${id}"`, 'id');
+  return listPage(store, collection, scope, {
+    limit: q.limit, sortBy: 'createdAt', order: q.order, ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
+    beforeId, afterId, equals: { userRef: user._id },
+  });
+}
+
+export function historyRoutes(store: Store): Route[] {
+  const rate = { name: 'users', perSecond: 10 };
+  return [
+    {
+      method: 'GET', path: '/v1/users/:id/locations', auth: 'secret', rate,
+      ...takes(PAGE, async ({ scope, params }, q) => {
+        const { docs, hasMore } = await pageOfUser(store, LOCATIONS, scope, params.id, q);
+        return { meta: { hasMore }, body: { locations: docs.map(publicLocation) } };
+      }),
+    },
+    {
+      method: 'GET', path: '/v1/users/:id/events', auth: 'secret', rate,
+      ...takes(PAGE, async ({ scope, params }, q) => {
+        const { docs, hasMore } = await pageOfUser(store, EVENTS, scope, params.id, q);
+        return { meta: { hasMore }, body: { events: docs.map(publicEvent) } };
+      }),
+    },
+  ];
+}
