@@ -6,11 +6,15 @@
 //
 //   npm run bench:build && node dist/bench/analytics.js [events]
 //   BENCH_STORE=postgres DATABASE_URL=postgres://… node dist/bench/analytics.js   (a fresh schema)
+//   BENCH_ZONE=Asia/Kolkata …   the second time zone asked after UTC (default America/New_York): its first
+//   request reads every closed day again (summaries are kept per zone and day); then a year in it.
 //
 // Last run (2026-11-27, 2 cores, load 4–7 from other work), 1,000,000 events, days=31: SQLite: first
 // request 4.47 CPU-s (4.9 s wall; 3.93 in an earlier run), repeats 0.03–0.06 CPU-s; PostgreSQL: first
 // 5.30 CPU-s of the gateway (12.3 s wall), repeats 0.05–0.06. BENCH_TODAY=60000 (today capped at
 // 50,000): repeats 0.19–0.22 CPU-s.
+// With BENCH_ZONE (2026-11-27, load 4.6–6.1): America/New_York's first request after UTC's, SQLite 4.6–5.4
+// CPU-s (UTC's 4.9–5.4), PostgreSQL 5.4 (12.4 s wall); repeats 0.01–0.05; 366 days' repeat 0.05 / 0.09.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,11 +79,11 @@ async function main(): Promise<void> {
   const env: Record<string, string> = usePostgres ? { WAYMARK_STORE: 'postgres', DATABASE_URL: process.env.DATABASE_URL!, WAYMARK_DATABASE_SCHEMA: schema } : {};
   const gateway = await startGatewayProcess(dataDir, env);
   try {
-    const ask = async (label: string) => {
+    const ask = async (label: string, timeZone = 'UTC', days = DAYS + 1) => {
       const load = os.loadavg()[0].toFixed(1);
       const cpu0 = gateway.cpuMs();
       const t0 = Date.now();
-      const r = await fetch(`${gateway.url}/v1/data/analytics?days=${DAYS + 1}`, { headers: { authorization: sk } });
+      const r = await fetch(`${gateway.url}/v1/data/analytics?days=${days}&timeZone=${encodeURIComponent(timeZone)}`, { headers: { authorization: sk } });
       const body = (await r.json()) as { events: number; summaries: { reused: number; built: number; eventsRead: number } };
       const wall = Date.now() - t0;
       const cpu = gateway.cpuMs() - cpu0;
@@ -87,6 +91,11 @@ async function main(): Promise<void> {
     };
     await ask('first request');
     for (let i = 1; i <= 3; i++) await ask(`repeat ${i}`);
+    const zone = process.env.BENCH_ZONE ?? 'America/New_York';
+    await ask(`${zone}, first request`, zone);
+    for (let i = 1; i <= 3; i++) await ask(`${zone}, repeat ${i}`, zone);
+    await ask(`${zone}, 366 days, first request`, zone, 366);
+    for (let i = 1; i <= 2; i++) await ask(`${zone}, 366 days, repeat ${i}`, zone, 366);
   } finally {
     await gateway.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

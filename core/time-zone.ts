@@ -92,7 +92,7 @@ function formattersFor(id: string): ZoneFormatters | undefined {
   return cached ?? undefined;
 }
 
-interface WallClock {
+export interface WallClock {
   year: number;
   month: number;
   day: number;
@@ -134,6 +134,24 @@ function isoOffset(offset: number): string {
   if (offset === 0) return 'Z';
   const minutes = Math.abs(offset) / 60;
   return `${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/**
+ * The zone's canonical IANA name as Intl knows it ("us/eastern" → "America/New_York", "Etc/UTC" → "UTC"),
+ * or undefined for an id it does not know. Not cached: a caller's unknown ids must not grow the cache.
+ */
+export function canonicalTimeZone(id: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: id }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The zone's wall clock (to the second) at `at`; undefined for an id Intl does not know. */
+export function wallClockIn(id: string, at: Date): WallClock | undefined {
+  const formats = formattersFor(id);
+  return formats === undefined ? undefined : wallClock(formats.wallClock, at);
 }
 
 /** `undefined` for an id Intl does not know. `now` is the instant to describe. */

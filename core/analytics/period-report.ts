@@ -1,13 +1,13 @@
 // A period's analytics from its days' summaries: what GET /v1/data/analytics answers.
 import { mergeSummaries, topGeofences, VISIT_BUCKETS_MIN, type DaySummary, type GeofenceEntries } from './day-summary';
 import { histogramCount, percentile } from './histogram';
-import type { UtcDay } from './utc-days';
+import type { CalendarDay } from './calendar-days';
 
 export interface PeriodReport {
   events: number;
   byType: Record<string, number>;
-  /** Oldest first, every day of the period (zeros included). */
-  days: Array<{ day: UtcDay; events: number; byType: Record<string, number> }>;
+  /** Oldest first, every day of the period (zeros included), with its bounds in time (ISO instants). */
+  days: Array<{ day: CalendarDay; start: string; end: string; events: number; byType: Record<string, number> }>;
   topGeofences: GeofenceEntries[];
   /** One row per VISIT_BUCKETS_MIN bucket: [minMinutes, maxMinutes) with null for the open end. */
   visits: Array<{ minMinutes: number; maxMinutes: number | null; exits: number }>;
@@ -22,13 +22,23 @@ export interface PeriodReport {
   };
 }
 
-export function periodReport(days: ReadonlyArray<{ day: UtcDay; summary: DaySummary }>, top: number): PeriodReport {
+/** A day of the period: its local date, its [start, end) in epoch ms and its summary. */
+export interface PeriodDay {
+  day: CalendarDay;
+  start: number;
+  end: number;
+  summary: DaySummary;
+}
+
+export function periodReport(days: readonly PeriodDay[], top: number): PeriodReport {
   const all = mergeSummaries(days.map((d) => d.summary));
   const t = all.trips;
   return {
     events: all.events,
     byType: all.byType,
-    days: days.map(({ day, summary }) => ({ day, events: summary.events, byType: summary.byType })),
+    days: days.map(({ day, start, end, summary }) => ({
+      day, start: new Date(start).toISOString(), end: new Date(end).toISOString(), events: summary.events, byType: summary.byType,
+    })),
     topGeofences: topGeofences(all.geofences, top),
     visits: VISIT_BUCKETS_MIN.map((max, i) => ({ minMinutes: i === 0 ? 0 : VISIT_BUCKETS_MIN[i - 1], maxMinutes: Number.isFinite(max) ? max : null, exits: all.visits[i] })),
     trips: {

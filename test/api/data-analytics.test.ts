@@ -8,7 +8,7 @@ import { silentLogger } from '../../ports/logger';
 import { put, type Scope } from '../../ports/store';
 import { SUMMARY_VERSION } from '../../core/analytics/day-summary';
 import { B, DAY, dayOf, seedEvents, todayStart, writeAll } from '../support/analytics-events';
-import { ANALYTICS_DAYS } from '../../server/features/analytics/analytics-service';
+import { ANALYTICS_DAYS, dayRowId } from '../../server/features/analytics/analytics-service';
 import { eachStore } from '../support/each-store';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server';
 
@@ -48,10 +48,10 @@ describe.each(eachStore('analytics'))('GET /v1/data/analytics on %s', (_name, st
     expect(first.body.period).toEqual({ from: dayOf(6), to: dayOf(0), days: 7, timeZone: 'UTC' });
     expectExactCounts(first.body);
     expect(first.body.summaries).toEqual({ reused: 0, built: 6, eventsRead: 12_013 });
-    const kept = await server.running.gateway.adapters.store.get(ANALYTICS_DAYS, scope, dayOf(5));
+    const kept = await server.running.gateway.adapters.store.get(ANALYTICS_DAYS, scope, dayRowId('UTC', dayOf(5)));
     expect(kept).toMatchObject({ day: dayOf(5), final: true, eventsRead: 7000, summary: { events: 7000 } });
     // Yesterday ended less than a day ago: kept, but computed again once older than the refresh time.
-    expect((await server.running.gateway.adapters.store.get(ANALYTICS_DAYS, scope, dayOf(1)))?.final).toBe(false);
+    expect((await server.running.gateway.adapters.store.get(ANALYTICS_DAYS, scope, dayRowId('UTC', dayOf(1))))?.final).toBe(false);
 
     const again = await analytics({ days: 7 });
     expectExactCounts(again.body);
@@ -61,11 +61,11 @@ describe.each(eachStore('analytics'))('GET /v1/data/analytics on %s', (_name, st
 
   test('a kept row written by another version of the summary is computed again, not misread', async () => {
     const store = server.running.gateway.adapters.store;
-    const kept = (await store.get(ANALYTICS_DAYS, scope, dayOf(5)))!;
+    const kept = (await store.get(ANALYTICS_DAYS, scope, dayRowId('UTC', dayOf(5))))!;
     await store.write([put(ANALYTICS_DAYS, scope, { ...kept, version: 0, summary: { ...kept.summary, events: 1 } })]);
     const r = await analytics({ from: dayOf(5), to: dayOf(5) });
     expect([r.body.events, r.body.summaries.built]).toEqual([7000, 1]);
-    expect((await store.get(ANALYTICS_DAYS, scope, dayOf(5)))?.version).toBe(SUMMARY_VERSION);
+    expect((await store.get(ANALYTICS_DAYS, scope, dayRowId('UTC', dayOf(5))))?.version).toBe(SUMMARY_VERSION);
   });
 
   test('a from–to period; top geofences cut to top; the secret key only', async () => {
@@ -144,5 +144,12 @@ describe.each(postgres)('two gateway nodes on one %s schema asked for the same d
     for (const a of answers) expectExactCounts(a);
     expect(answers.reduce((n, a) => n + a.summaries.built, 0)).toBe(6);
     expect(answers.reduce((n, a) => n + a.summaries.reused, 0)).toBe(18);
+  }, 120_000);
+
+  test('the same in a time zone: New York\'s closed days built once between the nodes, every answer the same', async () => {
+    const ask = async (url: string) => (await fetch(`${url}/v1/data/analytics?days=7&timeZone=America/New_York`, { headers: { authorization: nodeA.keys.testSk } })).json() as Promise<any>;
+    const answers = await Promise.all([ask(nodeA.url), ask(nodeB.url), ask(nodeA.url), ask(nodeB.url)]);
+    for (const a of answers) expect([a.period.timeZone, a.events, a.days]).toEqual([answers[0].period.timeZone, 12_013, answers[0].days]);
+    expect(answers.reduce((n, a) => n + a.summaries.built, 0)).toBe(6);
   }, 120_000);
 });

@@ -1,11 +1,12 @@
 // The Analytics view in headless Chromium against a real gateway holding 12,013 events over a week (more
 // than the 10,000 the page used to read itself): it shows the server's counts for the chosen period,
-// the last 7 days and a typed from–to. Screenshot: $WAYMARK_SCREENSHOTS/analytics.png.
+// the last 7 days and a typed from–to; in a browser set to New York, its days are New York's unless UTC
+// is chosen. Screenshot: $WAYMARK_SCREENSHOTS/analytics.png.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server';
-import { dayOf, seedEvents, writeAll } from '../support/analytics-events';
-import { buildDashboard, browserPage, closeInOrder, withChromium, type BrowserPage } from '../support/chromium';
+import { dayOf, midnightEvents, seedEvents, writeAll } from '../support/analytics-events';
+import { buildDashboard, browserPage, closeInOrder, withChromium, PAGE_VIEWPORT, type BrowserPage } from '../support/chromium';
 
 const describeBrowser = withChromium('the analytics view in a browser');
 
@@ -17,12 +18,19 @@ describeBrowser('analytics view', () => {
   beforeAll(async () => {
     buildDashboard();
     server = await startTestServer();
-    await writeAll(server.running.gateway.adapters.store, { projectId: server.keys.id, live: false }, seedEvents());
+    // The fixed days either side of New York's midnights lie weeks before the last 7 days.
+    await writeAll(server.running.gateway.adapters.store, { projectId: server.keys.id, live: false }, [...seedEvents(), ...midnightEvents()]);
     chrome = await browserPage();
-    page = chrome.page;
-    await page.addInitScript(`sessionStorage.setItem('waymark.dashboard.keys', JSON.stringify({ test: ${JSON.stringify(server.keys.testSk)}, current: 'test' }))`);
+    page = await pageIn('UTC');
   }, 120_000);
   afterAll(() => closeInOrder(chrome, server));
+
+  /** A signed-in page whose browser clock is in `timezoneId` (the view's default zone). */
+  async function pageIn(timezoneId: string): Promise<Page> {
+    const p = await chrome.browser.newPage({ viewport: PAGE_VIEWPORT, timezoneId });
+    await p.addInitScript(`sessionStorage.setItem('waymark.dashboard.keys', JSON.stringify({ test: ${JSON.stringify(server.keys.testSk)}, current: 'test' }))`);
+    return p;
+  }
 
   const summary = () => page.locator('#analytics-summary');
   const section = (heading: string) => page.locator('section', { has: page.getByRole('heading', { name: heading }) });
@@ -60,5 +68,29 @@ describeBrowser('analytics view', () => {
     await page.getByLabel('To (included)').fill(dayOf(3));
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('alert').getByText('from must be on or before to').waitFor();
+  });
+
+  test('in a browser set to New York: its zone chosen by default, New York\'s days counted; UTC\'s when chosen', async () => {
+    const ny = await pageIn('America/New_York');
+    await ny.goto(`${server.url}/dashboard/#/analytics`);
+    await ny.locator('#analytics-summary').waitFor();
+    const zone = ny.getByLabel('Time zone');
+    const period = ny.getByLabel('Period', { exact: true });
+    expect(await zone.inputValue()).toBe('America/New_York');
+    expect(await period.locator('option').first().textContent()).toBe('Today (America/New_York)');
+    await period.selectOption('custom');
+    await ny.getByLabel('From').fill('2026-10-31');
+    await ny.getByLabel('To (included)').fill('2026-11-02');
+    await ny.getByRole('button', { name: 'Show' }).click();
+    await ny.getByText('63 events and 0 trips in the period (2026-10-31 – 2026-11-02, America/New_York).').waitFor();
+    const rows = () => ny.locator('section', { has: ny.getByRole('heading', { name: 'Events per day' }) }).locator('tbody tr').allTextContents();
+    // Just before and after each local midnight, and the 25 hours of the day clocks went back.
+    expect(await rows()).toEqual(['2026-11-0232', '2026-11-01 (25 h)30', '2026-10-311']);
+
+    await zone.selectOption('UTC');
+    await ny.getByText('63 events and 0 trips in the period (2026-10-31 – 2026-11-02, UTC).').waitFor();
+    expect(await rows()).toEqual(['2026-11-0256', '2026-11-017']);
+    expect(await period.locator('option').first().textContent()).toBe('Today (UTC)');
+    await ny.close();
   });
 });

@@ -1,9 +1,10 @@
 // The pure analytics of core/analytics: a day's events counted into a summary, summaries merged into a
-// period, percentiles from histograms, UTC days and when a day's summary is final.
+// period, percentiles from histograms, calendar days and when a day's summary is final.
 import { DayCounter, DAY_TOP_GEOFENCES, MAX_TYPES, OTHER_TYPE, mergeSummaries, type CountedEvent } from '../../core/analytics/day-summary';
 import { addToHistogram, binOf, percentile, type Histogram } from '../../core/analytics/histogram';
 import { periodReport } from '../../core/analytics/period-report';
-import { DEFAULT_FINALITY, daysBetween, isFinal, keptSummaryServes, parseUtcDay } from '../../core/analytics/utc-days';
+import { daysBetween, parseDay } from '../../core/analytics/calendar-days';
+import { DEFAULT_FINALITY, isFinal, keptSummaryServes } from '../../core/analytics/finality';
 
 const at = '2026-11-20T10:00:00.000Z';
 const entry = (id: string, n = 1): CountedEvent[] => Array.from({ length: n }, () => ({ type: 'user.entered_geofence', createdAt: at, geofence: { _id: id, tag: 'store', externalId: id, description: `Store ${id}` } }));
@@ -58,10 +59,14 @@ describe('summaries merged into a period', () => {
     const merged = mergeSummaries([one.finish(), two.finish()]);
     expect(merged.events).toBe(13);
     expect(merged.geofences.find((g) => g._id === 'a')!.entries).toBe(6);
-    const report = periodReport([{ day: '2026-11-20', summary: one.finish() }, { day: '2026-11-21', summary: two.finish() }], 10);
+    const report = periodReport([
+      { day: '2026-11-20', start: Date.UTC(2026, 10, 20), end: Date.UTC(2026, 10, 21), summary: one.finish() },
+      { day: '2026-11-21', start: Date.UTC(2026, 10, 21), end: Date.UTC(2026, 10, 22), summary: two.finish() },
+    ], 10);
     expect(report.topGeofences.map((g) => [g._id, g.entries])).toEqual([['a', 6], ['b', 3]]);
     expect(report.trips.durationToArrival).toEqual({ counted: 3, median: 20, p90: 30 });
     expect(report.days.map((d) => d.events)).toEqual([7, 6]);
+    expect(report.days[1]).toMatchObject({ day: '2026-11-21', start: '2026-11-21T00:00:00.000Z', end: '2026-11-22T00:00:00.000Z' });
     expect(report.visits[1]).toEqual({ minMinutes: 5, maxMinutes: 15, exits: 1 });
     expect(report.visits[4].maxMinutes).toBeNull();
   });
@@ -94,11 +99,11 @@ describe('histograms', () => {
   });
 });
 
-describe('UTC days', () => {
+describe('calendar days and finality', () => {
   test('real days only; periods include both ends', () => {
-    expect(parseUtcDay('2026-02-30')).toBeUndefined();
-    expect(parseUtcDay('2026-2-3')).toBeUndefined();
-    expect(parseUtcDay('2026-11-20')).toBe(Date.UTC(2026, 10, 20));
+    expect(parseDay('2026-02-30')).toBeUndefined();
+    expect(parseDay('2026-2-3')).toBeUndefined();
+    expect(parseDay('2026-11-20')).toBe(Date.UTC(2026, 10, 20));
     expect(daysBetween(Date.UTC(2026, 10, 29), Date.UTC(2026, 11, 2))).toEqual(['2026-11-29', '2026-11-30', '2026-12-01', '2026-12-02']);
   });
 

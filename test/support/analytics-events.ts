@@ -1,5 +1,6 @@
 // Events over several days written straight into the store (as a busy environment's would be), for the
-// analytics tests: 12,013 events, more than the 10,000 the dashboard used to read, with exact counts known.
+// analytics tests: 12,013 events, more than the 10,000 the dashboard used to read, with exact counts known; and
+// events on fixed instants either side of New York's midnights (midnightEvents).
 import { put, type Scope, type Store } from '../../ports/store';
 import { newObjectId } from '../../core/object-id';
 import type { EventDoc } from '../../core/model/event';
@@ -49,3 +50,26 @@ export async function writeAll(store: Store, scope: Scope, docs: EventDoc[]): Pr
   for (let i = 0; i < docs.length; i += 1000) await store.write(docs.slice(i, i + 1000).map((d) => put(EVENTS, scope, d)));
 }
 
+
+/**
+ * Events on fixed instants either side of New York's local midnights, around the 2026 daylight-saving
+ * changes (2026-03-08 lasts 23 hours there, 2026-11-01 25), so that New York's days and UTC's count them
+ * differently; each group's size is a power of two, so a day's count says which groups it holds.
+ *   New York: 03-07 256, 03-08 128, 03-09 64; 10-31 1, 11-01 30 (2 + 4 + 8 + 16), 11-02 32.
+ *   UTC:      03-08 256, 03-09 192;            11-01 7 (1 + 2 + 4), 11-02 56 (8 + 16 + 32).
+ */
+export function midnightEvents(): EventDoc[] {
+  const groups: Array<[string, number]> = [
+    ['2026-03-08T04:59:59.999Z', 256], // New York 03-07 23:59:59.999 EST
+    ['2026-03-09T03:59:59.999Z', 128], // 03-08 23:59:59.999 EDT: the 23-hour day's last moment
+    ['2026-03-09T04:00:00.000Z', 64], // 03-09 00:00 EDT
+    ['2026-11-01T03:59:59.999Z', 1], // 10-31 23:59:59.999 EDT
+    ['2026-11-01T04:00:00.000Z', 2], // 11-01 00:00 EDT
+    ['2026-11-01T05:30:00.000Z', 2], // 01:30 EDT, and the same wall time again an hour later:
+    ['2026-11-01T06:30:00.000Z', 2], // 01:30 EST
+    ['2026-11-02T04:30:00.000Z', 8], // 11-01 23:30 EST: the 25th hour
+    ['2026-11-02T04:59:59.999Z', 16], // 11-01 23:59:59.999 EST
+    ['2026-11-02T05:00:00.000Z', 32], // 11-02 00:00 EST
+  ];
+  return groups.flatMap(([createdAt, n]) => Array.from({ length: n }, () => event('user.entered_geofence', createdAt, { geofence: A })));
+}

@@ -1,24 +1,33 @@
-// A period's analytics from per-day summaries. A closed day's events are read once (in createdAt order
-// from the events' date index) and counted into a summary kept in ANALYTICS_DAYS; later requests read
-// that one row. Today is counted from its events on every request, newest first and at most
-// `openDayCap` of them (the answer says when it stopped). When a kept summary is final, and when it is
-// computed again, is core/analytics/utc-days.ts's rule (events replayed into a past day).
+// A period's analytics from per-day summaries. A period is a run of local days of one time zone (UTC by
+// default), each from its local midnight to the next (core/analytics/zone-days.ts). A closed day's events
+// are read once (in createdAt order from the events' date index) and counted into a summary kept in
+// ANALYTICS_DAYS per (zone, day); later requests read that one row. Today (the zone's) is counted from its
+// events on every request, newest first and at most `openDayCap` of them (the answer says when it
+// stopped). When a kept summary is final, and when it is computed again, is core/analytics/finality.ts's
+// rule (events replayed into a past day), applied to the local day's end.
 //
-// Two nodes asked for the same day at once: the day is computed under the store's lock for that day
-// (an advisory lock across PostgreSQL nodes), and the one that waited finds the other's row and reads
-// it. A day's row has the day as its id and is replaced whole, so even two computations could only
-// write the same count twice, never add one to the other.
+// Two nodes asked for the same day at once: the day is computed under the store's lock for that zone and
+// day (an advisory lock across PostgreSQL nodes), and the one that waited finds the other's row and reads
+// it. A row's id is the zone and the day, and it is replaced whole, so even two computations could only
+// write the same count twice, never add one to the other, and one zone's day never mixes with another's.
 import { collection, put, type Scope, type Store } from '../../../ports/store';
 import type { DocBase } from '../../../core/model/document';
 import type { EventDoc } from '../../../core/model/event';
 import { DayCounter, SUMMARY_VERSION, type DaySummary } from '../../../core/analytics/day-summary';
-import { periodReport, type PeriodReport } from '../../../core/analytics/period-report';
-import { DEFAULT_FINALITY, dayBounds, daysBetween, isFinal, keptSummaryServes, type FinalityRules, type UtcDay } from '../../../core/analytics/utc-days';
+import { periodReport, type PeriodDay, type PeriodReport } from '../../../core/analytics/period-report';
+import { daysBetween, type CalendarDay } from '../../../core/analytics/calendar-days';
+import { DEFAULT_FINALITY, isFinal, keptSummaryServes, type FinalityRules } from '../../../core/analytics/finality';
+import type { ZoneDays } from '../../../core/analytics/zone-days';
 import { EVENTS } from '../../api/collections';
 import { listPage } from '../../api/list-query';
 
 export interface AnalyticsDayDoc extends DocBase {
-  day: UtcDay;
+  /** The canonical IANA zone whose local day this is. */
+  timeZone: string;
+  day: CalendarDay;
+  /** The day's [start, end) as ISO instants: a row whose bounds the zone's rules no longer give is rebuilt. */
+  start: string;
+  end: string;
   /** SUMMARY_VERSION of the gateway that wrote it. */
   version: number;
   final: boolean;
@@ -28,17 +37,22 @@ export interface AnalyticsDayDoc extends DocBase {
   summary: DaySummary;
 }
 
-/** One row per closed day and environment, read by its id (the day): no index beyond the key. */
+/** One row per zone, closed day and environment, read by its id (dayRowId): no index beyond the key. */
 export const ANALYTICS_DAYS = collection<AnalyticsDayDoc>('analytics_days', { keys: [], orders: [] });
 
 /** Today's events counted per request at most: about 0.2 CPU-s of reading on SQLite (bench/analytics.ts). */
 export const OPEN_DAY_CAP = 50_000;
 const PAGE = 5000;
 
+/** A kept day's id: its zone and its date ("America/New_York/2026-11-01", "UTC/2026-11-01"). */
+export function dayRowId(zone: string, day: CalendarDay): string {
+  return `${zone}/${day}`;
+}
+
 export interface PeriodAnswer {
   report: PeriodReport;
   /** Today's part, when the period holds today: counted live, `capped` when it stopped at `cap`. */
-  today: { day: UtcDay; events: number; capped: boolean; cap: number } | null;
+  today: { day: CalendarDay; events: number; capped: boolean; cap: number } | null;
   /** Closed days answered from kept summaries, and computed from their events by this request. */
   summaries: { reused: number; built: number };
   /** Events this request read (the built days' and today's). */
@@ -52,39 +66,43 @@ export class AnalyticsService {
     private readonly openDayCap = OPEN_DAY_CAP,
   ) {}
 
-  /** The days from `fromMs` to `toMs` (starts of UTC days, toMs at most today's), `top` geofences. */
-  async period(scope: Scope, fromMs: number, toMs: number, now: Date, top: number): Promise<PeriodAnswer> {
-    const days: Array<{ day: UtcDay; summary: DaySummary }> = [];
+  /** The local days of `zone` from key `fromKey` to key `toKey` (toKey at most today's), `top` geofences. */
+  async period(scope: Scope, zone: ZoneDays, fromKey: number, toKey: number, now: Date, top: number): Promise<PeriodAnswer> {
+    const days: PeriodDay[] = [];
     const answer: Omit<PeriodAnswer, 'report'> = { today: null, summaries: { reused: 0, built: 0 }, eventsRead: 0 };
-    for (const day of daysBetween(fromMs, toMs)) {
-      const { end } = dayBounds(day);
+    for (const day of daysBetween(fromKey, toKey)) {
+      const { start, end } = zone.bounds(day);
       if (end > now.getTime()) {
-        const open = await this.countOpenDay(scope, day);
+        const open = await this.countOpenDay(scope, start, end);
         answer.today = { day, events: open.read, capped: open.capped, cap: this.openDayCap };
         answer.eventsRead += open.read;
-        days.push({ day, summary: open.summary });
+        days.push({ day, start, end, summary: open.summary });
         continue;
       }
-      const closed = await this.closedDay(scope, day, now);
+      const closed = await this.closedDay(scope, zone.zone, day, start, end, now);
       if (closed.built) {
         answer.summaries.built++;
         answer.eventsRead += closed.doc.eventsRead;
       } else answer.summaries.reused++;
-      days.push({ day, summary: closed.doc.summary });
+      days.push({ day, start, end, summary: closed.doc.summary });
     }
     return { report: periodReport(days, top), ...answer };
   }
 
-  private async closedDay(scope: Scope, day: UtcDay, now: Date): Promise<{ doc: AnalyticsDayDoc; built: boolean }> {
-    const serves = (doc: AnalyticsDayDoc): boolean => doc.version === SUMMARY_VERSION &&
+  private async closedDay(scope: Scope, zone: string, day: CalendarDay, start: number, end: number, now: Date): Promise<{ doc: AnalyticsDayDoc; built: boolean }> {
+    const startIso = new Date(start).toISOString();
+    const endIso = new Date(end).toISOString();
+    // A zone's rules can change with the runtime's time zone data (a country dropping daylight saving):
+    // a row counted over other bounds is computed again.
+    const serves = (doc: AnalyticsDayDoc): boolean => doc.version === SUMMARY_VERSION && doc.start === startIso && doc.end === endIso &&
       keptSummaryServes({ final: doc.final, computedAt: Date.parse(doc.computedAt) }, now.getTime(), this.rules);
-    const kept = await this.store.get(ANALYTICS_DAYS, scope, day);
+    const id = dayRowId(zone, day);
+    const kept = await this.store.get(ANALYTICS_DAYS, scope, id);
     if (kept !== undefined && serves(kept)) return { doc: kept, built: false };
-    return this.store.withLock(`analytics:${scope.projectId}:${scope.live ? 'live' : 'test'}:${day}`, async () => {
+    return this.store.withLock(`analytics:${scope.projectId}:${scope.live ? 'live' : 'test'}:${id}`, async () => {
       // Another node may have computed it while this one waited.
-      const again = await this.store.get(ANALYTICS_DAYS, scope, day);
+      const again = await this.store.get(ANALYTICS_DAYS, scope, id);
       if (again !== undefined && serves(again)) return { doc: again, built: false };
-      const { start, end } = dayBounds(day);
       const counter = new DayCounter();
       let read = 0;
       await this.readDay(scope, start, end, 'asc', Infinity, (docs) => {
@@ -93,7 +111,7 @@ export class AnalyticsService {
       });
       const iso = now.toISOString();
       const doc: AnalyticsDayDoc = {
-        _id: day, day, version: SUMMARY_VERSION, createdAt: again?.createdAt ?? iso, updatedAt: iso,
+        _id: id, timeZone: zone, day, start: startIso, end: endIso, version: SUMMARY_VERSION, createdAt: again?.createdAt ?? iso, updatedAt: iso,
         final: isFinal(end, now.getTime(), this.rules), computedAt: iso, eventsRead: read, summary: counter.finish(),
       };
       await this.store.write([put(ANALYTICS_DAYS, scope, doc)]);
@@ -101,8 +119,7 @@ export class AnalyticsService {
     });
   }
 
-  private async countOpenDay(scope: Scope, day: UtcDay): Promise<{ summary: DaySummary; read: number; capped: boolean }> {
-    const { start, end } = dayBounds(day);
+  private async countOpenDay(scope: Scope, start: number, end: number): Promise<{ summary: DaySummary; read: number; capped: boolean }> {
     const counter = new DayCounter();
     let read = 0;
     const capped = await this.readDay(scope, start, end, 'desc', this.openDayCap, (docs) => {
