@@ -1,6 +1,7 @@
 // Trips as a live operations view: the active trips on a map (last location, route so far, destination)
 // and in a table with ETA, destination geofence, state and delay, read again every few seconds; one
-// trip's page with its route, ETA history and timeline (from the trip events the API stored).
+// trip's page with its route, ETA history and timeline (the trip's events among its user's, read from the
+// user's events index since the trip began).
 import L from 'leaflet';
 import type { ViewContext } from '../context';
 import { poll } from '../context';
@@ -12,6 +13,9 @@ import { count, eventLabel } from '../words';
 const TRIP_EVENT_TYPES = 'user.started_trip,user.updated_trip,user.approaching_trip_destination,user.arrived_at_trip_destination,user.stopped_trip';
 const ACTIVE = 'started,approaching,arrived';
 const LIVE_MS = 5000;
+/** A trip's user's events read for its timeline at most: a trip of hours holds a few dozen. */
+const TIMELINE_READ = 5000;
+const ENDED = ['completed', 'canceled', 'expired'];
 
 interface Trip {
   _id: string; externalId: string; status: string; mode?: string; updatedAt: string; createdAt: string;
@@ -89,8 +93,7 @@ async function tripDetail(ctx: ViewContext, id: string, error: HTMLElement): Pro
   ctx.root.append(h('p', {}, h('a', { href: '#/trips' }, '← All trips')), error);
   await attempt(error, async () => {
     const { trip } = (await ctx.api.get(`/v1/trips/${encodeURIComponent(id)}`, { includeLocations: true })) as { trip: Trip };
-    const { events } = await ctx.api.get('/v1/events', { types: TRIP_EVENT_TYPES, limit: 1000 });
-    const timeline = (events as EventItem[]).filter((e) => e.trip?._id === trip._id).reverse();
+    const { timeline, cut } = await tripTimeline(ctx, trip);
     const mapEl = h('div', { class: 'map', id: 'trip-map', style: 'height: 360px', role: 'region', 'aria-label': 'The trip’s route' });
     ctx.root.append(
       h('h1', {}, `Trip ${trip.externalId}`),
@@ -99,7 +102,8 @@ async function tripDetail(ctx: ViewContext, id: string, error: HTMLElement): Pro
       h('section', { class: 'card', 'aria-labelledby': 'timeline-h' }, h('h2', { id: 'timeline-h' }, 'Timeline'), timeline.length
         ? table(['When', 'What', 'ETA (min)', 'Distance (km)'], timeline.map((e) => [when(e.createdAt), eventLabel(e.type),
           e.trip?.eta ? Math.round(e.trip.eta.duration) : '—', e.trip?.eta ? (e.trip.eta.distance / 1000).toFixed(2) : '—']))
-        : h('p', { class: 'muted' }, 'No trip events recorded yet.')));
+        : h('p', { class: 'muted' }, 'No trip events recorded yet.'),
+        cut ? h('p', { class: 'muted', id: 'timeline-cut' }, cut) : null));
     const map = smallMap(ctx, mapEl);
     const points = (trip.locations ?? []).map((l) => [l.coordinates[1], l.coordinates[0]] as [number, number]);
     if (points.length) {
@@ -116,4 +120,37 @@ async function tripDetail(ctx: ViewContext, id: string, error: HTMLElement): Pro
       });
     }
   });
+}
+
+/**
+ * The trip's events, oldest first: its user's events from a minute before the trip was created (to a minute
+ * after it ended), newest first from the user's events index, at most TIMELINE_READ of them. A trip
+ * without a known user (created for a userId never tracked) has no user events: the environment's latest
+ * 1,000 trip events are searched instead, and the page says so.
+ */
+async function tripTimeline(ctx: ViewContext, trip: Trip): Promise<{ timeline: EventItem[]; cut?: string }> {
+  const mine = (events: EventItem[]) => events.filter((e) => e.trip?._id === trip._id);
+  const userId = trip.user?._id;
+  if (!userId) {
+    const { events } = await ctx.api.get('/v1/events', { types: TRIP_EVENT_TYPES, limit: 1000 });
+    return { timeline: mine(events).reverse(), cut: 'The trip has no tracked user: searched the environment’s latest 1,000 trip events.' };
+  }
+  const minute = 60_000;
+  const after = new Date(Date.parse(trip.createdAt) - minute).toISOString();
+  let before = ENDED.includes(trip.status) ? new Date(Date.parse(trip.updatedAt) + minute).toISOString() : undefined;
+  let beforeId: string | undefined;
+  const found: EventItem[] = [];
+  let read = 0;
+  for (;;) {
+    const page = await ctx.api.get(`/v1/users/${encodeURIComponent(userId)}/events`, { createdAfter: after, createdBefore: before, beforeId, limit: 1000 });
+    const events = (page.events ?? []) as EventItem[];
+    found.push(...mine(events));
+    read += events.length;
+    if (!page.meta?.hasMore || events.length === 0) return { timeline: found.reverse() };
+    if (read >= TIMELINE_READ) {
+      return { timeline: found.reverse(), cut: `Read the user’s newest ${read.toLocaleString('en')} events since the trip began; older ones of this trip are not shown.` };
+    }
+    before = events[events.length - 1].createdAt;
+    beforeId = events[events.length - 1]._id;
+  }
 }
