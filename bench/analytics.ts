@@ -7,7 +7,8 @@
 //   npm run bench:build && node dist/bench/analytics.js [events]
 //   BENCH_STORE=postgres DATABASE_URL=postgres://… node dist/bench/analytics.js   (a fresh schema)
 //   BENCH_ZONE=Asia/Kolkata …   the second time zone asked after UTC (default America/New_York): its first
-//   request reads every closed day again (summaries are kept per zone and day); then a year in it.
+//   request reads every closed day again (summaries are kept per zone and day); then a year in it, and
+//   the rolling last 24 hours (read each time).
 //
 // Last run (2026-11-27, 2 cores, load 4–7 from other work), 1,000,000 events, days=31: SQLite: first
 // request 4.47 CPU-s (4.9 s wall; 3.93 in an earlier run), repeats 0.03–0.06 CPU-s; PostgreSQL: first
@@ -79,11 +80,11 @@ async function main(): Promise<void> {
   const env: Record<string, string> = usePostgres ? { WAYMARK_STORE: 'postgres', DATABASE_URL: process.env.DATABASE_URL!, WAYMARK_DATABASE_SCHEMA: schema } : {};
   const gateway = await startGatewayProcess(dataDir, env);
   try {
-    const ask = async (label: string, timeZone = 'UTC', days = DAYS + 1) => {
+    const ask = async (label: string, timeZone = 'UTC', days = DAYS + 1, period = `days=${days}`) => {
       const load = os.loadavg()[0].toFixed(1);
       const cpu0 = gateway.cpuMs();
       const t0 = Date.now();
-      const r = await fetch(`${gateway.url}/v1/data/analytics?days=${days}&timeZone=${encodeURIComponent(timeZone)}`, { headers: { authorization: sk } });
+      const r = await fetch(`${gateway.url}/v1/data/analytics?${period}&timeZone=${encodeURIComponent(timeZone)}`, { headers: { authorization: sk } });
       const body = (await r.json()) as { events: number; summaries: { reused: number; built: number; eventsRead: number } };
       const wall = Date.now() - t0;
       const cpu = gateway.cpuMs() - cpu0;
@@ -96,6 +97,8 @@ async function main(): Promise<void> {
     for (let i = 1; i <= 3; i++) await ask(`${zone}, repeat ${i}`, zone);
     await ask(`${zone}, 366 days, first request`, zone, 366);
     for (let i = 1; i <= 2; i++) await ask(`${zone}, 366 days, repeat ${i}`, zone, 366);
+    // The rolling window reads its events on every request (nothing kept), at most 50,000.
+    for (let i = 1; i <= 3; i++) await ask(`${zone}, last 24 hours ${i}`, zone, 0, 'hours=24');
   } finally {
     await gateway.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -27,7 +27,7 @@ describe.each(eachStore('analytics in a time zone'))('GET /v1/data/analytics?tim
   test('events just before and after New York\'s midnight land in its local days; the 25-hour day counts its last hour', async () => {
     const ny = await analytics({ from: '2026-10-31', to: '2026-11-02', timeZone: 'America/New_York' });
     expect(ny.status).toBe(200);
-    expect(ny.body.period).toEqual({ from: '2026-10-31', to: '2026-11-02', days: 3, timeZone: 'America/New_York' });
+    expect(ny.body.period).toEqual({ from: '2026-10-31', to: '2026-11-02', days: 3, timeZone: 'America/New_York', hours: null });
     expect(perDay(ny.body)).toEqual([['2026-10-31', 1], ['2026-11-01', 30], ['2026-11-02', 32]]);
     expect(ny.body.days[1]).toMatchObject({ start: '2026-11-01T04:00:00.000Z', end: '2026-11-02T05:00:00.000Z' });
     expect(ny.body.summaries).toEqual({ reused: 0, built: 3, eventsRead: 63 });

@@ -45,7 +45,7 @@ describe.each(eachStore('analytics'))('GET /v1/data/analytics on %s', (_name, st
   test('exact counts over a week holding more than 10,000 events; closed days computed once and kept', async () => {
     const first = await analytics({ days: 7 });
     expect(first.status).toBe(200);
-    expect(first.body.period).toEqual({ from: dayOf(6), to: dayOf(0), days: 7, timeZone: 'UTC' });
+    expect(first.body.period).toEqual({ from: dayOf(6), to: dayOf(0), days: 7, timeZone: 'UTC', hours: null });
     expectExactCounts(first.body);
     expect(first.body.summaries).toEqual({ reused: 0, built: 6, eventsRead: 12_013 });
     const kept = await server.running.gateway.adapters.store.get(ANALYTICS_DAYS, scope, dayRowId('UTC', dayOf(5)));

@@ -60,6 +60,17 @@ describeBrowser('analytics view', () => {
     await page.getByText(`12,000 events and 0 trips in the period (${dayOf(5)} – ${dayOf(4)}, UTC).`).waitFor();
   });
 
+  test('the rolling last 24 hours: today\'s 7 events, in the slice of today since midnight', async () => {
+    await page.goto(`${server.url}/dashboard/#/analytics`);
+    await summary().waitFor();
+    await page.getByLabel('Period', { exact: true }).selectOption('24h');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('7 events and 0 trips in the last 24 hours (UTC).').waitFor();
+    const rows = await section('Events per day').locator('tbody tr').allTextContents();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(new RegExp(`^${dayOf(0)}, 00:00–\\d\\d:\\d\\d7$`));
+  });
+
   test('a bad period shows the server\'s message', async () => {
     await page.goto(`${server.url}/dashboard/#/analytics`);
     await summary().waitFor();
@@ -77,7 +88,7 @@ describeBrowser('analytics view', () => {
     const zone = ny.getByLabel('Time zone');
     const period = ny.getByLabel('Period', { exact: true });
     expect(await zone.inputValue()).toBe('America/New_York');
-    expect(await period.locator('option').first().textContent()).toBe('Today (America/New_York)');
+    expect(await period.locator('option[value="1"]').textContent()).toBe('Today (America/New_York)');
     await period.selectOption('custom');
     await ny.getByLabel('From').fill('2026-10-31');
     await ny.getByLabel('To (included)').fill('2026-11-02');
@@ -90,7 +101,7 @@ describeBrowser('analytics view', () => {
     await zone.selectOption('UTC');
     await ny.getByText('63 events and 0 trips in the period (2026-10-31 – 2026-11-02, UTC).').waitFor();
     expect(await rows()).toEqual(['2026-11-0256', '2026-11-017']);
-    expect(await period.locator('option').first().textContent()).toBe('Today (UTC)');
+    expect(await period.locator('option[value="1"]').textContent()).toBe('Today (UTC)');
     await ny.close();
   });
 });

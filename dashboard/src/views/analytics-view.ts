@@ -8,7 +8,7 @@ import { attempt, field, h, table } from '../elements';
 import { count, eventLabel, thousands } from '../words';
 
 const VISIT_LABELS = ['under 5 min', '5–15 min', '15–60 min', '1–4 h', '4 h and more'];
-const PERIODS: Array<[string, string]> = [['1', 'Today'], ['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days'], ['custom', 'From – to']];
+const PERIODS: Array<[string, string]> = [['24h', 'Last 24 hours'], ['1', 'Today'], ['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days'], ['custom', 'From – to']];
 
 /** The browser's zone, UTC, then every zone the browser knows: a team picks its own. */
 function zoneChoices(browserZone: string): string[] {
@@ -26,7 +26,7 @@ function dayIn(zone: string, ms: number): string {
 interface GeofenceEntries { _id: string; tag: string; externalId: string; description: string; entries: number }
 interface Percentiles { counted: number; median: number | null; p90: number | null }
 interface AnalyticsAnswer {
-  period: { from: string; to: string; days: number };
+  period: { from: string; to: string; days: number; hours: number | null };
   events: number;
   byType: Record<string, number>;
   days: Array<{ day: string; start: string; end: string; events: number; byType: Record<string, number> }>;
@@ -41,8 +41,15 @@ function bar(value: number, max: number): HTMLElement {
 }
 
 const minutes = (m: number | null) => (m === null ? '—' : `${m.toFixed(1)} min`);
-/** A day's label, with its length when a daylight-saving change made it other than 24 hours. */
-function dayLabel(d: { day: string; start: string; end: string }): string {
+/**
+ * A day's label: with its length when a daylight-saving change made it other than 24 hours, or with its
+ * hours in the zone when it is a slice of a rolling period.
+ */
+function dayLabel(d: { day: string; start: string; end: string }, zone: string, rolling: boolean): string {
+  if (rolling) {
+    const clock = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    return `${d.day}, ${clock.format(new Date(d.start))}–${clock.format(new Date(Date.parse(d.end) - 1))}`;
+  }
   const hours = (Date.parse(d.end) - Date.parse(d.start)) / 3600_000;
   return hours === 24 || !Number.isFinite(hours) ? d.day : `${d.day} (${hours} h)`;
 }
@@ -51,7 +58,7 @@ export async function analyticsView(ctx: ViewContext): Promise<void> {
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const zone = h('select', { name: 'timeZone' }, zoneChoices(browserZone).map((z) => h('option', { value: z, selected: z === browserZone }, z)));
   const period = h('select', { name: 'period' }, PERIODS.map(([value, label]) => h('option', { value, selected: value === '7' }, label)));
-  const today = period.options[0];
+  const today = period.options[1];
   const showZone = () => { today.textContent = `Today (${zone.value})`; };
   showZone();
   const from = h('input', { type: 'date', name: 'from', value: dayIn(browserZone, Date.now() - 29 * 86400_000), required: true });
@@ -67,19 +74,21 @@ export async function analyticsView(ctx: ViewContext): Promise<void> {
   const load = async () => {
     out.replaceChildren(h('p', { class: 'muted' }, 'Counting…'));
     const timeZone = zone.value;
-    const query = period.value === 'custom' ? { from: from.value, to: to.value, timeZone } : { days: Number(period.value), timeZone };
+    const query = period.value === 'custom' ? { from: from.value, to: to.value, timeZone }
+      : period.value === '24h' ? { hours: 24, timeZone } : { days: Number(period.value), timeZone };
     const a = (await ctx.api.get('/v1/data/analytics', query)) as AnalyticsAnswer;
 
     const types = Object.keys(a.byType).sort();
-    const dayRows = a.days.filter((d) => d.events > 0).reverse().map((d) => [dayLabel(d), ...types.map((t) => thousands(d.byType[t] ?? 0))]);
+    const dayRows = a.days.filter((d) => d.events > 0).reverse().map((d) => [dayLabel(d, timeZone, a.period.hours !== null), ...types.map((t) => thousands(d.byType[t] ?? 0))]);
     const name = (g: GeofenceEntries) => g.description || `${g.tag}/${g.externalId}`;
     const maxTop = a.topGeofences[0]?.entries ?? 0;
     const maxVisit = Math.max(...a.visits.map((v) => v.exits));
     const t = a.trips;
     const span = a.period.from === a.period.to ? a.period.from : `${a.period.from} – ${a.period.to}`;
-    const capped = a.today?.capped ? ` Today is counted from its newest ${thousands(a.today.cap)} events only.` : '';
+    const within = a.period.hours !== null ? `in the last ${a.period.hours} hours (${timeZone})` : `in the period (${span}, ${timeZone})`;
+    const capped = !a.today?.capped ? '' : a.period.hours !== null ? ` Counted from the newest ${thousands(a.today.cap)} events only.` : ` Today is counted from its newest ${thousands(a.today.cap)} events only.`;
     out.replaceChildren(
-      h('p', { class: 'muted', id: 'analytics-summary' }, `${count(a.events, 'event')} and ${count(t.started, 'trip')} in the period (${span}, ${timeZone}).${capped}`),
+      h('p', { class: 'muted', id: 'analytics-summary' }, `${count(a.events, 'event')} and ${count(t.started, 'trip')} ${within}.${capped}`),
       h('section', { class: 'card', 'aria-labelledby': 'per-day-h' }, h('h2', { id: 'per-day-h' }, 'Events per day'),
         dayRows.length ? table(['Day', ...types.map(eventLabel)], dayRows) : h('p', { class: 'muted' }, 'No events in the period.')),
       h('section', { class: 'card', 'aria-labelledby': 'top-h' }, h('h2', { id: 'top-h' }, 'Top geofences by entries'),

@@ -1,6 +1,7 @@
 // Ours, not Radar's: GET /v1/data/analytics, a period's analytics computed by the server (the dashboard's
 // Analytics view). The period is whole local days of `timeZone` (an IANA zone, UTC by default): `days`
-// (the last N days, the zone's today included) or `from` and `to` (both included).
+// (the last N days, the zone's today included) or `from` and `to` (both included); or `hours`, the rolling
+// last N hours (at most 24, read from the events each time, capped as today is).
 import type { Route } from '../../http/route';
 import { BadRequest } from '../../http/errors';
 import { custom, integer, paramSpec, takes } from '../../http/params/param-spec';
@@ -33,6 +34,7 @@ const PERIOD = paramSpec('query', {
   days: integer({ min: 1, max: MAX_PERIOD_DAYS }).describe('the last N days of timeZone, its today included (default 7); not with from/to'),
   from: custom(readDay, DAY_SCHEMA).describe('first day of the period, YYYY-MM-DD (a day of timeZone), with to'),
   to: custom(readDay, DAY_SCHEMA).describe('last day of the period, YYYY-MM-DD (a day of timeZone), included; a day after today counts as today'),
+  hours: integer({ min: 1, max: 24 }).describe('the rolling last N hours up to now, its days cut at the zone\'s midnights; not with days or from/to'),
   timeZone: custom(readZone, { type: 'string', maxLength: 64 }).describe('the IANA time zone whose local days the period counts (default UTC), e.g. America/New_York'),
   top: integer({ min: 1, max: 100 }).default(10).describe('how many geofences in topGeofences'),
 });
@@ -40,7 +42,7 @@ const PERIOD = paramSpec('query', {
 const BREAKDOWN = { type: 'object', additionalProperties: { type: 'integer' } };
 const PERCENTILES = object({ counted: INTEGER, median: nullable(NUMBER), p90: nullable(NUMBER) });
 const RESPONSE = {
-  period: object({ from: STRING, to: STRING, days: INTEGER, timeZone: STRING }),
+  period: object({ from: STRING, to: STRING, days: INTEGER, timeZone: STRING, hours: nullable(INTEGER) }),
   events: INTEGER,
   byType: BREAKDOWN,
   days: arrayOf(object({ day: STRING, start: STRING, end: STRING, events: INTEGER, byType: BREAKDOWN })),
@@ -79,11 +81,23 @@ export function analyticsRoutes(analytics: AnalyticsService): Route[] {
       },
       ...takes(PERIOD, async ({ scope, now }, q) => {
         const zone = q.timeZone ?? zoneDays('UTC')!;
+        if (q.hours !== undefined) {
+          if (q.days !== undefined || q.from !== undefined || q.to !== undefined) throw new BadRequest('hours', 'give either hours or days or from and to, not two of them');
+          const { report, today, summaries, eventsRead, slices } = await analytics.lastHours(scope, zone, now, q.hours, q.top);
+          return {
+            body: {
+              period: { from: slices[0].day, to: slices[slices.length - 1].day, days: slices.length, timeZone: zone.zone, hours: q.hours },
+              ...report,
+              today,
+              summaries: { ...summaries, eventsRead },
+            },
+          };
+        }
         const { from, to } = readPeriod(q, zone, now);
         const { report, today, summaries, eventsRead } = await analytics.period(scope, zone, from, to, now, q.top);
         return {
           body: {
-            period: { from: dayText(from), to: dayText(to), days: Math.round((to - from) / DAY_MS) + 1, timeZone: zone.zone },
+            period: { from: dayText(from), to: dayText(to), days: Math.round((to - from) / DAY_MS) + 1, timeZone: zone.zone, hours: null },
             ...report,
             today,
             summaries: { ...summaries, eventsRead },

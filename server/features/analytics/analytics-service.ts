@@ -13,7 +13,7 @@
 import { collection, put, type Scope, type Store } from '../../../ports/store';
 import type { DocBase } from '../../../core/model/document';
 import type { EventDoc } from '../../../core/model/event';
-import { DayCounter, SUMMARY_VERSION, type DaySummary } from '../../../core/analytics/day-summary';
+import { DayCounter, SUMMARY_VERSION, emptySummary, type DaySummary } from '../../../core/analytics/day-summary';
 import { periodReport, type PeriodDay, type PeriodReport } from '../../../core/analytics/period-report';
 import { daysBetween, type CalendarDay } from '../../../core/analytics/calendar-days';
 import { DEFAULT_FINALITY, isFinal, keptSummaryServes, type FinalityRules } from '../../../core/analytics/finality';
@@ -87,6 +87,38 @@ export class AnalyticsService {
       days.push({ day, start, end, summary: closed.doc.summary });
     }
     return { report: periodReport(days, top), ...answer };
+  }
+
+  /**
+   * The rolling last `hours` hours up to `now`: its events read newest first, at most `openDayCap` (the
+   * answer's `today` says when it stopped), counted apart on each side of the zone's local midnights, so
+   * its days are slices of local days (with their own start and end). Nothing kept: it moves each request.
+   */
+  async lastHours(scope: Scope, zone: ZoneDays, now: Date, hours: number, top: number): Promise<PeriodAnswer & { slices: PeriodDay[] }> {
+    const end = now.getTime() + 1;
+    const start = end - 1 - hours * 3_600_000;
+    const slices: Array<PeriodDay & { counter: DayCounter }> = [];
+    for (const day of daysBetween(zone.dayOf(start), zone.dayOf(now.getTime()))) {
+      const b = zone.bounds(day);
+      if (b.end > start && b.start < end) slices.push({ day, start: Math.max(b.start, start), end: Math.min(b.end, end), counter: new DayCounter(), summary: emptySummary() });
+    }
+    let read = 0;
+    const capped = await this.readDay(scope, start, end, 'desc', this.openDayCap, (docs) => {
+      for (const doc of docs) {
+        const at = Date.parse(doc.createdAt);
+        (slices.find((s) => at >= s.start && at < s.end) ?? slices[slices.length - 1]).counter.add([doc]);
+      }
+      read += docs.length;
+    });
+    const days = slices.map(({ counter, ...slice }) => ({ ...slice, summary: counter.finish() }));
+    const today = days[days.length - 1];
+    return {
+      report: periodReport(days, top),
+      today: { day: today.day, events: read, capped, cap: this.openDayCap },
+      summaries: { reused: 0, built: 0 },
+      eventsRead: read,
+      slices: days,
+    };
   }
 
   private async closedDay(scope: Scope, zone: string, day: CalendarDay, start: number, end: number, now: Date): Promise<{ doc: AnalyticsDayDoc; built: boolean }> {
