@@ -1,22 +1,26 @@
 // GET /v1/users with our filters (issue 33) over 100,000 users: the gateway's CPU and the wall time of
 // each filter's first page, of a plain page, and of a whole walk through meta.next. The users are written
 // straight into the store, updated over the last 24 hours (about 4,200 an hour: the users' updatedAt
-// index is by hour, docs/track-path.md), 1 % on a trip, 5 % inside one of 100 geofences, 0.5 % with a
-// fraud flag, every tenth with a description. The gateway runs in its own process; its CPU is read from /proc.
+// index is by hour, docs/track-path.md), 1 % on a trip (and 5 % with a finished one), 5 % inside one of
+// 100 geofences and 20 % inside a "city" one, 0.5 % with a fraud flag, every tenth with a description; with
+// each trip its trip row and with each geofence its presence row, as track and the trips API write them
+// (onTrip=true, inside=true and geofenceId read those). The gateway runs in its own process; its CPU is
+// read from /proc.
 //
 //   npm run bench:build && node dist/bench/users-filters.js [users]
 //   BENCH_STORE=postgres DATABASE_URL=postgres://… node dist/bench/users-filters.js   (a fresh schema)
 //
-// Last run: docs/dashboard.md, "Users searched and filtered by the server" (2026-11-27, 2 cores, load 4–5.5).
+// Last run: docs/dashboard.md, "Users searched and filtered by the server" (2026-11-27, 2 cores, load 4.6–5.4).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway } from '../server/app';
 import { configFromEnv, type GatewayConfig } from '../server/config';
 import { silentLogger } from '../ports/logger';
-import { put } from '../ports/store';
-import { USERS } from '../server/api/collections';
+import { put, type WriteOp } from '../ports/store';
+import { PRESENCE, TRIPS, USERS } from '../server/api/collections';
 import type { UserDoc } from '../core/model/user';
+import type { TripDoc } from '../core/model/trip';
 import { startGatewayProcess } from './http/gateway-process';
 
 const TOTAL = Number(process.argv[2] ?? 100_000);
@@ -26,6 +30,8 @@ const RUNS = 10;
 // user in one hour of the index, which each read sorts whole.
 const SPAN_MS = Number(process.env.BENCH_SPAN_HOURS ?? 24) * 3_600_000;
 const geofenceId = (g: number) => `9e0f${g.toString(16).padStart(20, '0')}`;
+const CITY = geofenceId(999);
+const fence = (id: string, tag: string, externalId: string) => ({ _id: id, tag, externalId, description: externalId, type: 'circle', geometryCenter: { type: 'Point', coordinates: [-76.6, 39.29] }, geometryRadius: 100 }) as UserDoc['geofences'][number];
 
 function userAt(i: number, now: number): UserDoc {
   const at = new Date(now - Math.floor((i / TOTAL) * SPAN_MS)).toISOString();
@@ -37,12 +43,25 @@ function userAt(i: number, now: number): UserDoc {
   };
   if (i % 10 === 3) u.description = `Courier ${i}`;
   if (i % 100 === 7) u.trip = { _id: `t${String(i).padStart(23, '0')}`, externalId: `order-${i}`, status: 'started', live: false, createdAt: at, updatedAt: at } as UserDoc['trip'];
-  if (i % 20 === 11) {
-    const g = Math.floor(i / 20) % 100;
-    u.geofences = [{ _id: geofenceId(g), tag: 'store', externalId: `s${g}`, description: `Store ${g}`, type: 'circle', geometryCenter: { type: 'Point', coordinates: [-76.6, 39.29] }, geometryRadius: 100 }];
-  }
+  if (i % 20 === 11) u.geofences.push(fence(geofenceId(Math.floor(i / 20) % 100), 'store', `s${Math.floor(i / 20) % 100}`));
+  if (i % 5 === 1) u.geofences.push(fence(CITY, 'city', 'baltimore'));
   if (i % 200 === 13) u.fraud = { mocked: true, passed: false };
   return u;
+}
+
+/** The user and the rows that link it: its trip (open or finished) and one presence row per geofence. */
+function rowsOf(u: UserDoc, i: number, scope: { projectId: string; live: boolean }): WriteOp[] {
+  const ops = [put(USERS, scope, u)];
+  const finished = i % 20 === 9;
+  if (u.trip || finished) {
+    const trip: TripDoc = {
+      _id: `e${String(i).padStart(23, '0')}`, live: false, externalId: `order-${i}`, status: finished ? 'completed' : 'started', mode: 'car',
+      createdAt: u.createdAt, updatedAt: u.updatedAt, _trail: [], _delayed: false, userRef: u._id,
+    };
+    ops.push(put(TRIPS, scope, trip));
+  }
+  for (const g of u.geofences) ops.push(put(PRESENCE, scope, { _id: `${u._id}:${g._id}`, createdAt: u.createdAt, updatedAt: u.updatedAt, geofenceId: g._id, userRef: u._id }));
+  return ops;
 }
 
 async function main(): Promise<void> {
@@ -59,7 +78,7 @@ async function main(): Promise<void> {
   const seedStarted = Date.now();
   for (let i = 0; i < TOTAL; i += BATCH) {
     const ops = [];
-    for (let j = i; j < Math.min(TOTAL, i + BATCH); j++) ops.push(put(USERS, scope, userAt(j, now)));
+    for (let j = i; j < Math.min(TOTAL, i + BATCH); j++) ops.push(...rowsOf(userAt(j, now), j, scope));
     await store.write(ops);
   }
   await store.close();
@@ -67,7 +86,7 @@ async function main(): Promise<void> {
 
   const env: Record<string, string> = usePostgres ? { WAYMARK_STORE: 'postgres', DATABASE_URL: process.env.DATABASE_URL!, WAYMARK_DATABASE_SCHEMA: schema } : {};
   const gateway = await startGatewayProcess(dataDir, env);
-  type Answer = { users: unknown[]; meta: { hasMore: boolean; scanned?: number; scanStopped?: boolean; next?: Record<string, string> } };
+  type Answer = { users: unknown[]; meta: { hasMore: boolean; scanned?: number; scanStopped?: boolean; exact?: boolean; capped?: boolean; total?: number; next?: Record<string, string> } };
   const get = async (query: Record<string, string>) => {
     const r = await fetch(`${gateway.url}/v1/users?${new URLSearchParams(query)}`, { headers: { authorization: sk } });
     if (r.status !== 200) throw new Error(`${r.status} ${await r.text()}`);
@@ -87,14 +106,21 @@ async function main(): Promise<void> {
       // /proc counts CPU in 10 ms ticks: the mean of the runs, not one run's.
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const m = body!.meta;
-      console.log(`${label.padEnd(34)} ${String(body!.users.length).padStart(3)} users, scanned ${String(m.scanned ?? '-').padStart(5)}${m.scanStopped ? ' (stopped)' : ''}; `
+      const how = m.exact !== undefined ? `exact ${m.exact}, total ${m.total ?? '-'}${m.capped ? ' (capped)' : ''}` : `scanned ${String(m.scanned ?? '-').padStart(5)}${m.scanStopped ? ' (stopped)' : ''}`;
+      console.log(`${label.padEnd(40)} ${String(body!.users.length).padStart(3)} users, ${how}; `
         + `gateway CPU ${mean(samples.map((s) => s.cpu)).toFixed(0)} ms, wall ${mean(samples.map((s) => s.wall)).toFixed(0)} ms (mean of ${RUNS}, load ${os.loadavg()[0].toFixed(1)})`);
     };
     await ask('plain first page', {});
     await ask('plain, last hour (updatedAfter)', { updatedAfter: new Date(now - 3600_000).toISOString() });
     await ask('onTrip=true (1 %)', { onTrip: 'true' });
-    await ask('inside=true (5 %)', { inside: 'true' });
+    await ask('onTrip=true, limit 1000', { onTrip: 'true', limit: '1000' });
+    await ask('onTrip=true&search=user-09 (oldest 10 %)', { onTrip: 'true', search: 'user-09' });
+    await ask('onTrip=true&search=courier (none)', { onTrip: 'true', search: 'courier' });
+    await ask('inside=true (24 %: capped)', { inside: 'true' });
     await ask('geofenceId (0.05 %)', { geofenceId: geofenceId(11) });
+    await ask('geofenceId&fraud=true (rest)', { geofenceId: geofenceId(11), fraud: 'true' });
+    await ask('geofenceId city (20 %: capped)', { geofenceId: CITY });
+    await ask('onTrip=false (scan)', { onTrip: 'false' });
     await ask('fraud=true (0.5 %)', { fraud: 'true' });
     await ask('search=courier 12 (substring)', { search: 'courier 12' });
     await ask('search=user-0000 (prefix, newest)', { search: 'user-0000' });

@@ -134,6 +134,12 @@ export interface ListQuery {
    * webhook delivery worker's rows whose outcomes are not committed yet) need not have them read.
    */
   exceptIds?: readonly string[];
+  /**
+   * Only the documents with these `_id`s, read through the primary key (the rest of the query narrows and
+   * orders them): a list over a set of ids another index gave, costing one lookup per id however large
+   * the collection. The caller bounds how many it gives.
+   */
+  ids?: readonly string[];
 }
 
 export interface ListResult<T extends DocBase> {
@@ -273,6 +279,12 @@ export interface Store {
    * however many documents the collection holds (the users list's search by an id's start).
    */
   keyPrefix<T extends DocBase>(collection: Collection<T>, scope: Scope, key: string, prefix: string, limit: number): Promise<T[]>;
+  /**
+   * The distinct values of the indexed `key` among the documents matching `equals` (documents without the
+   * key left out), in byte order, at most `limit`: read from the indexes and key columns, never the
+   * documents (the users inside a geofence from its presence rows, the users of active trips).
+   */
+  distinctKeys(collection: Collection<DocBase>, scope: Scope, key: string, equals: Record<string, Scalar | Scalar[]>, limit: number): Promise<string[]>;
   /** Documents whose point lies in the box, at most `limit`. */
   within<T extends DocBase>(collection: Collection<T>, scope: Scope, box: BBox, limit: number, query?: Pick<ListQuery, 'metadata' | 'equals'>): Promise<T[]>;
   /**

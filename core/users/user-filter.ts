@@ -42,3 +42,33 @@ export function userMatcher(f: UserFilter): (user: UserDoc) => boolean {
     return true;
   };
 }
+
+/**
+ * Where the users a filter asks for are linked from, exactly: their active trips (onTrip=true) or their
+ * presence rows (inside=true, or in one geofence). The complements (false) have no such link: a user
+ * with no trip has no row saying so.
+ */
+export interface UserLinks {
+  onTrip: boolean;
+  /** Inside any geofence, unless `geofenceId` names one. */
+  inside: boolean;
+  geofenceId?: string;
+}
+
+/**
+ * The filter split into the links that give its users exactly, and the rest, tested on each linked user
+ * (search, fraud, and any `false`). No links: the filter can only be answered by a scan.
+ */
+export function splitFilter(f: UserFilter): { links?: UserLinks; rest: UserFilter } {
+  const onTrip = f.onTrip === true;
+  const inside = f.inside === true || f.geofenceId !== undefined;
+  if (!onTrip && !inside) return { rest: f };
+  const rest: UserFilter = { ...f };
+  if (onTrip) delete rest.onTrip;
+  if (inside) {
+    // A presence row in the geofence is being inside one: inside=false with it matches nobody.
+    if (f.inside === true) delete rest.inside;
+    delete rest.geofenceId;
+  }
+  return { links: { onTrip, inside, ...(f.geofenceId !== undefined ? { geofenceId: f.geofenceId } : {}) }, rest };
+}

@@ -83,11 +83,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     response: replies({ event: EVENT }, { optional: ['event'] }),
   },
   'GET /v1/users': {
-    summary: 'List users; ours: with search, onTrip, inside, geofenceId or fraud, a bounded scan that says where it stopped',
+    summary: 'List users; ours: onTrip=true, inside=true, geofenceId exact from trips and presence; search, fraud and the false filters alone a bounded scan that says where it stopped',
     response: replies({ users: arrayOf(USER) }, { meta: {
       hasMore: BOOLEAN,
       // Ours, with a filter only (server/features/users/user-list.ts).
       scanned: INTEGER, scanStopped: BOOLEAN,
+      // Ours, with onTrip=true, inside=true or geofenceId (server/features/users/linked-user-list.ts).
+      exact: BOOLEAN, capped: BOOLEAN, total: INTEGER,
       next: object({ updatedBefore: STRING, beforeId: STRING, updatedAfter: STRING, afterId: STRING }, { optional: ['updatedBefore', 'beforeId', 'updatedAfter', 'afterId'] }),
     } }),
   },

@@ -256,6 +256,10 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         ['except ids', { limit: 10, sortBy: 'createdAt', order: 'asc', exceptIds: [idOf(2), idOf(4)] }, [1, 3, 5], false],
         ['except ids, equals and limit: hasMore counts only the rest', { limit: 1, sortBy: 'createdAt', order: 'asc', equals: { tag: 'odd' }, exceptIds: [idOf(1), idOf(3)] }, [5], false],
         ['except no id', { limit: 10, sortBy: 'createdAt', exceptIds: [] }, [5, 4, 3, 2, 1], false],
+        ['ids, updatedAt newest first; an unknown id and another scope\'s are absent', { limit: 10, sortBy: 'updatedAt', ids: [idOf(5), idOf(2), idOf(3), idOf(9), idOf(6)] }, [2, 5, 3], false],
+        ['ids, oldest first, limit: hasMore counts only the ids', { limit: 2, sortBy: 'updatedAt', order: 'asc', ids: [idOf(1), idOf(2), idOf(4)] }, [4, 2], true],
+        ['ids with a range and equals', { limit: 10, sortBy: 'updatedAt', ids: [idOf(1), idOf(2), idOf(3), idOf(5)], equals: { tag: 'odd' }, ranges: [{ field: 'updatedAt', before: at(50) }] }, [5, 3], false],
+        ['ids, none', { limit: 10, sortBy: 'createdAt', ids: [] }, [], false],
         ['metadata, equals and a range', { limit: 10, sortBy: 'createdAt', metadata: { plan: 'pro' }, equals: { tag: 'odd' }, ranges: [{ field: 'createdAt', after: at(1) }] }, [3], false],
       ];
       test.each(rows.map(([label, query, want, hasMore]) => ({ label, query, want, hasMore })))('$label', async ({ query, want, hasMore }) => {
@@ -685,6 +689,26 @@ export function storeConformance(name: string, makeStore: () => Promise<Store>):
         await store.projects.create({ ...p, settings: { a: 1 } }, []);
         await store.projects.updateSettings(p._id, { stopDetection: true, tripExpirationHours: 12 });
         expect((await store.projects.get(p._id))?.settings).toEqual({ stopDetection: true, tripExpirationHours: 12 });
+      });
+    });
+
+    describe('distinctKeys', () => {
+      test('the distinct values of an indexed key among the matching documents, in byte order, at most limit, in the scope only', async () => {
+        const c = await collection({ keys: ['place', 'who', 'state'], unindexed: ['state'] });
+        const rows: Array<[string, string | undefined, string]> = [
+          ['a', 'u3', 'open'], ['b', 'u3', 'open'], ['a', 'u1', 'shut'], ['c', 'U9', 'open'], ['b', 'u2', 'open'], ['a', 'u2', 'open'], ['a', undefined, 'open'],
+        ];
+        await store.write(rows.map(([place, who, state], i) => put(c, scope, doc(i + 1, { place, ...(who === undefined ? {} : { who }), state }))));
+        await store.write([put(c, otherEnv, doc(50, { place: 'a', who: 'u0' })), put(c, otherProject, doc(51, { place: 'a', who: 'u0' }))]);
+        expect(await store.distinctKeys(c, scope, 'who', {}, 10)).toEqual(['U9', 'u1', 'u2', 'u3']);
+        expect(await store.distinctKeys(c, scope, 'who', {}, 2)).toEqual(['U9', 'u1']);
+        expect(await store.distinctKeys(c, scope, 'who', { place: 'a' }, 10)).toEqual(['u1', 'u2', 'u3']);
+        expect(await store.distinctKeys(c, scope, 'who', { place: ['a', 'b'], state: 'open' }, 10)).toEqual(['u2', 'u3']);
+        expect(await store.distinctKeys(c, scope, 'who', { place: 'z' }, 10)).toEqual([]);
+        expect(await store.distinctKeys(c, scope, 'who', { place: [] }, 10)).toEqual([]);
+        expect(await store.distinctKeys(c, otherEnv, 'who', {}, 10)).toEqual(['u0']);
+        await expect(store.distinctKeys(c, scope, 'state', {}, 10)).rejects.toBeDefined();
+        await expect(store.distinctKeys(c, scope, 'colour', {}, 10)).rejects.toBeDefined();
       });
     });
 

@@ -1,9 +1,10 @@
 // GET /v1/users with our filters (issue 33): search, onTrip, inside, geofenceId and fraud reach users past
 // the first page of 100, a scan is bounded by scanLimit and says where it stopped (meta.next), and bad
-// filter values are 400s naming the parameter. On SQLite and PostgreSQL, through real HTTP.
+// filter values are 400s naming the parameter. On SQLite and PostgreSQL, through real HTTP. (onTrip=true,
+// inside=true and geofenceId are exact, from trips and presence rows: users-linked.test.ts.)
 import { put } from '../../ports/store';
 import type { UserDoc } from '../../core/model/user';
-import { USERS } from '../../server/api/collections';
+import { PRESENCE, TRIPS, USERS } from '../../server/api/collections';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -42,7 +43,12 @@ describe.each(stores)('GET /v1/users filters on %s', (_name, config) => {
     special(270, 'needle-inside', { geofences: [{ _id: GEOFENCE_ID, tag: 'store', externalId: 's1', description: 'Store 1', type: 'circle', geometryCenter: { type: 'Point', coordinates: [-76.61, 39.29] }, geometryRadius: 100 } as UserDoc['geofences'][number]] });
     special(280, 'needle-fraud', { fraud: { ...CLEAN, mocked: true, passed: false, lastMockedAt: at(280) } });
     special(290, 'needle-described', { description: 'Warehouse Night Shift' });
-    await store.write(docs.map((d) => put(USERS, scope, d)));
+    // The links a track update or the trips API writes beside the user: its trip, its presence row.
+    await store.write([
+      ...docs.map((d) => put(USERS, scope, d)),
+      put(TRIPS, scope, { _id: 'ab'.repeat(12), live: false, externalId: 'order-1', status: 'started', mode: 'car', createdAt: at(260), updatedAt: at(260), _trail: [], _delayed: false, userRef: docs[260]._id }),
+      put(PRESENCE, scope, { _id: `${docs[270]._id}:${GEOFENCE_ID}`, createdAt: at(270), updatedAt: at(270), geofenceId: GEOFENCE_ID, userRef: docs[270]._id }),
+    ]);
     for (const d of docs) idOf.set(d.userId!, d._id);
   });
   afterAll(() => server?.close());
@@ -70,7 +76,8 @@ describe.each(stores)('GET /v1/users filters on %s', (_name, config) => {
     const r = await list({ ...query, limit: 100 });
     expect(r.status).toBe(200);
     expect(names(r.body)).toEqual(want);
-    expect(r.body.meta).toMatchObject({ hasMore: false, scanStopped: false, scanned: COUNT + 1 });
+    const linked = 'onTrip' in query || 'inside' in query || 'geofenceId' in query;
+    expect(r.body.meta).toMatchObject(linked ? { hasMore: false, exact: true, total: 1 } : { hasMore: false, scanStopped: false, scanned: COUNT + 1 });
   });
 
   test('search by an _id prefix', async () => {

@@ -74,6 +74,40 @@ describeBrowser('users list over every user', () => {
     await page.getByRole('heading', { name: 'yusuf-inside' }).waitFor();
   });
 
+  test('"On a trip" and "Inside geofence…" are exact: the line says how many, the geofence picked by tag/externalId', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}/dashboard/#/users`);
+    await listFor('');
+    await page.getByLabel('Show').selectOption('trip');
+    expect(await listFor('onTrip=true')).toContain('zelda-trip');
+    expect(await page.locator('#user-list caption').textContent()).toBe('1 user on a trip');
+
+    await page.getByLabel('Show').selectOption('geofence');
+    const box = page.getByLabel('Geofence');
+    await box.waitFor();
+    // The choices are the geofences, by tag/externalId with their description.
+    await until('the geofence choices', async () => (await page.locator('#user-geofences option').count()) === 1, 15000, 50);
+    expect(await page.locator('#user-geofences option').getAttribute('value')).toBe('store/harbor');
+    await box.fill('store/harbor');
+    await box.press('Enter');
+    const id = (await server.request('GET', '/v1/geofences/store/harbor', { key: server.keys.testSk })).body.geofence._id as string;
+    const inside = await listFor(`geofenceId=${id}`);
+    expect(inside).toContain('yusuf-inside');
+    expect(await page.locator('#user-list tbody tr').count()).toBe(1);
+    expect(await page.locator('#user-list caption').textContent()).toBe('1 user inside Harbor store');
+
+    // A search narrows the exact answer, still counted.
+    await page.getByLabel('Search').fill('nobody');
+    await until('the narrowed list', async () => (await page.locator('#user-list').getAttribute('data-query')) === `search=nobody&geofenceId=${id}`, 15000, 50);
+    expect(await page.locator('#user-list p.muted').textContent()).toBe('0 users inside Harbor store match.');
+    await page.getByLabel('Search').fill('');
+
+    // A geofence nobody knows is said, not listed.
+    await box.fill('store/nowhere');
+    await box.press('Enter');
+    await until('the error', async () => /No geofence "store\/nowhere"/.test(String(await page.locator('.card p.error').textContent())), 15000, 50);
+  });
+
   test('"Load more" continues the plain list past the first 100', async () => {
     await page.goto('about:blank');
     await page.goto(`${server.url}/dashboard/#/users`);

@@ -251,11 +251,14 @@ export class PostgresStore implements Store {
     }
     filterSql(spec, query, where, p);
     if (query.exceptIds !== undefined && query.exceptIds.length > 0) where.push(`id <> ALL(${p.add([...query.exceptIds])}::text[])`);
+    if (query.ids !== undefined) where.push(`id = ANY(${p.add([...query.ids])}::text[])`);
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     // The hour first: the same order (the hour is a prefix of updated_at), which the hour index gives,
     // so only each hour's rows are sorted (an incremental sort, stopping at the hour that fills the page).
-    const sort = sortColumn === 'updated_at' && spec.volatile ? `updated_hour ${order}, updated_at ${order}, id ${order}` : `${sortColumn} ${order}, id ${order}`;
+    // A set of ids is read through the primary key and sorted: ordered by the hour, the page could walk the
+    // hour index over the whole collection looking for them.
+    const sort = sortColumn === 'updated_at' && spec.volatile && query.ids === undefined ? `updated_hour ${order}, updated_at ${order}, id ${order}` : `${sortColumn} ${order}, id ${order}`;
     const limit = p.add(query.limit + 1);
     return { text: `SELECT ${columns ?? docColumns(spec)} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${sort} LIMIT ${limit}`, values: p.values };
   }
@@ -286,6 +289,32 @@ export class PostgresStore implements Store {
       AND ${column} >= ${p.add(prefix)}::text AND ${column} < ${p.add(prefixEnd(prefix))}::text ORDER BY ${column}, id LIMIT ${p.add(Math.max(0, Math.floor(limit)))}`;
     const r = await this.pool.query<DocRow<T>>(text, p.values);
     return r.rows.map(docOf);
+  }
+
+  async distinctKeys(ref: Collection<DocBase>, scope: Scope, key: string, equals: Record<string, Scalar | Scalar[]>, limit: number): Promise<string[]> {
+    const { text, values } = this.distinctKeysSql(ref.name, scope, key, equals, limit);
+    const r = await this.pool.query<{ v: string }>(text, values);
+    return r.rows.map((row) => row.v);
+  }
+
+  /** The SELECT behind distinctKeys(), shared with explainDistinctKeys(). */
+  private distinctKeysSql(collection: string, scope: Scope, key: string, equals: Record<string, Scalar | Scalar[]>, limit: number): { text: string; values: unknown[] } {
+    const { spec, table } = this.collection(collection);
+    const index = spec.keys.indexOf(key);
+    if (index < 0 || spec.unindexed?.includes(key)) throw new Error(`distinctKeys(${collection}, ${key}): not an indexed key`);
+    const column = KEY_COLUMNS[index];
+    const p = new SqlParams();
+    const where = [`project_id = ${p.add(scope.projectId)}`, `live = ${p.add(scope.live)}`, `${column} IS NOT NULL`];
+    filterSql(spec, { equals }, where, p);
+    // The key columns are COLLATE "C": byte order, as SQLite's BINARY.
+    return { text: `SELECT DISTINCT ${column} AS v FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${column} LIMIT ${p.add(Math.max(0, Math.floor(limit)))}`, values: p.values };
+  }
+
+  /** PostgreSQL's plan for a distinctKeys() query (EXPLAIN, text). */
+  async explainDistinctKeys(collection: string, scope: Scope, key: string, equals: Record<string, Scalar | Scalar[]>): Promise<string> {
+    const { text, values } = this.distinctKeysSql(collection, scope, key, equals, 10);
+    const r = await this.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    return r.rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
   /** PostgreSQL's plan for a list() query (EXPLAIN, text): for tests of a query's shape and for operators. */

@@ -342,10 +342,13 @@ export class SqliteStore implements Store {
     const inOrder = sortedMatch(spec, query);
     const where = ['project_id = ?', 'live = ?'];
     const args: unknown[] = [scope.projectId, scope.live ? 1 : 0];
+    // A set of ids is read through the primary key: `+` keeps the date indexes from being chosen for a
+    // range instead (walking every row of the range to find the few ids).
+    const byIds = query.ids !== undefined;
     for (const range of query.ranges ?? []) {
-      const column = range.field === 'createdAt' ? 'created_at' : 'updated_at';
+      const column = `${byIds ? '+' : ''}${range.field === 'createdAt' ? 'created_at' : 'updated_at'}`;
       // A volatile collection's updatedAt is indexed by its hour: the hour's bound lets the index narrow.
-      const hour = range.field === 'updatedAt' && spec.volatile;
+      const hour = range.field === 'updatedAt' && spec.volatile && !byIds;
       if (range.before !== undefined) {
         where.push(`${column} < ?`);
         args.push(range.before);
@@ -369,6 +372,10 @@ export class SqliteStore implements Store {
       where.push('id NOT IN (SELECT value FROM json_each(?))');
       args.push(JSON.stringify(query.exceptIds));
     }
+    if (query.ids !== undefined) {
+      where.push('id IN (SELECT value FROM json_each(?))');
+      args.push(JSON.stringify(query.ids));
+    }
     const sortColumn = query.sortBy === 'createdAt' ? 'created_at' : 'updated_at';
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     // Without statistics the planner likes walking the date index newest-first and filtering as it goes,
@@ -381,7 +388,8 @@ export class SqliteStore implements Store {
     const limit = Math.max(0, Math.floor(query.limit)) + 1;
     const table = tableName(collection);
     const select = columns ?? docColumns(spec);
-    if (byKey && !inOrder) {
+    // A set of ids is read through the primary key and sorted: no date index may walk the collection for it.
+    if ((byKey && !inOrder) || byIds) {
       return { sql: `SELECT ${select} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY +${sortColumn} ${order}, id ${order} LIMIT ${limit}`, args };
     }
     if (sortColumn === 'updated_at' && spec.volatile) {
@@ -417,6 +425,36 @@ export class SqliteStore implements Store {
     const rows = this.statement(`SELECT ${docColumns(spec)} FROM ${tableName(ref.name)} WHERE project_id = ? AND live = ? AND ${column} >= ? AND ${column} < ? ORDER BY ${column}, id LIMIT ${Math.max(0, Math.floor(limit))}`)
       .all(scope.projectId, scope.live ? 1 : 0, prefix, prefixEnd(prefix)) as DocRow[];
     return rows.map((row) => docOf<T>(row));
+  }
+
+  async distinctKeys(ref: Collection<DocBase>, scope: Scope, key: string, equals: Record<string, Scalar | Scalar[]>, limit: number): Promise<string[]> {
+    const { sql, args } = this.distinctKeysSql(ref.name, scope, key, equals, limit);
+    return (this.statement(sql).all(...args) as Array<{ v: string }>).map((r) => r.v);
+  }
+
+  /** The SELECT behind distinctKeys(), shared with explainDistinctKeys(). */
+  private distinctKeysSql(collection: string, scope: Scope, key: string, equals: Record<string, Scalar | Scalar[]>, limit: number): { sql: string; args: unknown[] } {
+    const spec = this.spec(collection);
+    const index = spec.keys.indexOf(key);
+    if (index < 0 || spec.unindexed?.includes(key)) throw new Error(`distinctKeys(${collection}, ${key}): not an indexed key`);
+    const column = KEY_COLUMNS[index];
+    // Without a filter the key's own index gives its values in order, each run of equal ones skipped, and
+    // the read stops at the limit. With one, the filter's index narrows first (the planner, without
+    // statistics, would otherwise walk the key's index over the whole table): `+` keeps the key's index
+    // out, and only the matching rows are grouped.
+    const own = Object.keys(equals).length > 0 ? `+${column}` : column;
+    const where = ['project_id = ?', 'live = ?', `${own} IS NOT NULL`];
+    const args: unknown[] = [scope.projectId, scope.live ? 1 : 0];
+    this.filterSql(spec, { equals }, where, args);
+    const group = own;
+    return { sql: `SELECT ${column} AS v FROM ${tableName(collection)} WHERE ${where.join(' AND ')} GROUP BY ${group} ORDER BY ${group} LIMIT ${Math.max(0, Math.floor(limit))}`, args };
+  }
+
+  /** SQLite's plan for a distinctKeys() query, one step a line (tests, operators). */
+  explainDistinctKeys(collection: string, scope: Scope, key: string, equals: Record<string, Scalar | Scalar[]>): string {
+    const { sql, args } = this.distinctKeysSql(collection, scope, key, equals, 10);
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>;
+    return rows.map((r) => r.detail).join('\n');
   }
 
   /** SQLite's plan for a list() query, one step a line: for tests of a query's shape and for operators. */

@@ -1,11 +1,16 @@
 // Users: the list (newest update first) searched and filtered by the server over every user (GET /v1/users
-// with our filters, users-query.ts); one user's page is user-page.ts.
+// with our filters, users-query.ts); one user's page is user-page.ts. "Inside geofence…" picks a geofence
+// by its tag/externalId or description among the first 100, or by its _id, or any tag/externalId.
 import { ApiError } from '../api';
 import type { ViewContext } from '../context';
 import { attempt, field, h, table, when } from '../elements';
 import { flagsOf, nameOf, type User } from './user-model';
 import { userPage } from './user-page';
-import { listLine, scans, SHOW_CHOICES, usersQuery, type Show } from './users-query';
+import { exact, exactLine, listLine, scans, SHOW_CHOICES, usersQuery, type Show } from './users-query';
+
+interface GeofenceChoice { _id: string; tag?: string; externalId?: string; description?: string }
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+const nameOfGeofence = (g: GeofenceChoice) => g.description || `${g.tag ?? ''}/${g.externalId ?? ''}`;
 
 const PAGE = 100;
 // A filtered request examines at most 5,000 users (the server's bound): one "load" goes on through a
@@ -17,6 +22,12 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
   if (id) return userPage(ctx, decodeURIComponent(id));
   const search = h('input', { name: 'search', type: 'search', placeholder: 'userId, deviceId, _id or description', maxlength: '256' });
   const filter = h('select', { name: 'filter' }, SHOW_CHOICES.map(([value, label]) => h('option', { value }, label)));
+  const geofence = h('input', { name: 'geofence', list: 'user-geofences', placeholder: 'tag/externalId, description or _id', maxlength: '300' });
+  const geofences = h('datalist', { id: 'user-geofences' });
+  const geofenceField = field('Geofence', geofence, 'The users inside it now, counted exactly.');
+  geofenceField.hidden = true;
+  const known: GeofenceChoice[] = [];
+  let geofenceName = '';
   const list = h('div', { id: 'user-list', 'aria-live': 'polite' });
   const more = h('button', { type: 'button', hidden: true }, 'Load more');
   const error = h('p', { class: 'error', role: 'alert' });
@@ -25,20 +36,27 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
   let query: Record<string, string> = {};
   let cursor: Record<string, string> | undefined;
   let scanned = 0;
+  let total: number | undefined;
+  let capped = false;
   // Answers of a query typed over since are dropped: only the latest query draws.
   let generation = 0;
 
-  const render = () => {
+  const line = () => {
+    const what = query.geofenceId ? `inside ${geofenceName}` : query.onTrip === 'true' ? 'on a trip' : 'inside a geofence';
+    if (exact(query)) return exactLine({ found: shown.length, total, capped, more: cursor !== undefined, what, narrowed: Object.keys(query).length > 1 });
     const filtered = scans(query);
+    return listLine(shown.length, filtered ? scanned : undefined, filtered, cursor !== undefined);
+  };
+  const render = () => {
     list.replaceChildren(shown.length
       ? table(['User', 'Device', 'Last seen', 'Geofences', 'Trip', 'Fraud'], shown.map((u) => [
         h('a', { href: `#/users/${u._id}` }, nameOf(u)), u.deviceType ?? '—', when(u.updatedAt),
         u.geofences?.length ? u.geofences.map((g) => g.description || g.externalId).join(', ') : '—',
         u.trip ? h('a', { href: `#/trips/${u.trip._id}` }, `${u.trip.externalId} · ${u.trip.status}`) : '—',
         flagsOf(u).length ? h('span', { class: 'pill bad' }, flagsOf(u).join(', ')) : '—',
-      ]), listLine(shown.length, filtered ? scanned : undefined, filtered, cursor !== undefined))
+      ]), line())
       : h('p', { class: 'muted' }, Object.keys(query).length
-        ? `${listLine(0, filtered ? scanned : undefined, filtered, cursor !== undefined)}.`
+        ? `${line()}.`
         : 'No users yet: they appear with their first location update.'));
     more.hidden = cursor === undefined;
     list.removeAttribute('aria-busy');
@@ -47,8 +65,12 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
   const load = async (reset: boolean) => {
     const mine = reset ? ++generation : generation;
     if (reset) {
-      query = usersQuery(search.value.trim(), filter.value as Show, Date.now());
-      shown.length = 0; seen.clear(); cursor = undefined; scanned = 0;
+      const show = filter.value as Show;
+      const picked = show === 'geofence' ? await pickedGeofence() : undefined;
+      if (mine !== generation) return;
+      geofenceName = picked ? nameOfGeofence(picked) : '';
+      query = usersQuery(search.value.trim(), show, Date.now(), picked?._id);
+      shown.length = 0; seen.clear(); cursor = undefined; scanned = 0; total = undefined; capped = false;
     }
     list.setAttribute('aria-busy', 'true');
     for (let request = 0; request < SCANS_PER_LOAD; request++) {
@@ -57,6 +79,8 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
       const items = (page.users ?? []) as User[];
       for (const u of items) if (!seen.has(u._id)) { seen.add(u._id); shown.push(u); }
       scanned += Number(page.meta?.scanned ?? 0);
+      if (typeof page.meta?.total === 'number') total = page.meta.total;
+      capped = page.meta?.capped === true;
       const last = items[items.length - 1];
       cursor = !page.meta?.hasMore ? undefined
         : page.meta.next ?? (last ? { updatedBefore: last.updatedAt, beforeId: last._id } : undefined);
@@ -64,11 +88,35 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
     }
     render();
   };
+  /** The geofence the Geofence box names: one of the first 100 by tag/externalId or description, an _id, or any tag/externalId. */
+  const pickedGeofence = async (): Promise<GeofenceChoice | undefined> => {
+    const text = geofence.value.trim();
+    if (!text) return undefined;
+    const listed = known.find((g) => `${g.tag}/${g.externalId}` === text || g.description === text || g._id === text);
+    if (listed) return listed;
+    const slash = text.indexOf('/');
+    const path = OBJECT_ID.test(text) ? `/v1/geofences/${text}`
+      : slash > 0 ? `/v1/geofences/${encodeURIComponent(text.slice(0, slash))}/${encodeURIComponent(text.slice(slash + 1))}` : undefined;
+    if (!path) throw new Error(`No geofence "${text}" among the first 100: give its tag/externalId or _id`);
+    try {
+      return (await ctx.api.get(path)).geofence as GeofenceChoice;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) throw new Error(`No geofence "${text}"`);
+      throw err;
+    }
+  };
+  const showGeofences = async () => {
+    geofenceField.hidden = filter.value !== 'geofence';
+    if (geofenceField.hidden || known.length) return;
+    const page = await ctx.api.get('/v1/geofences', { limit: 100 });
+    known.push(...((page.geofences ?? []) as GeofenceChoice[]));
+    geofences.replaceChildren(...known.map((g) => h('option', { value: g.tag && g.externalId ? `${g.tag}/${g.externalId}` : g._id }, nameOfGeofence(g))));
+  };
   let typing: ReturnType<typeof setTimeout> | undefined;
   const reload = () => { clearTimeout(typing); void attempt(error, () => load(true)); };
   const form = h('form', { class: 'row', role: 'search', 'aria-label': 'Find users' },
     field('Search', search, 'Searches every user: a userId, deviceId or _id by its start, a description by any part. Enter an exact id to open that user.'),
-    field('Show', filter), h('button', { type: 'submit' }, 'Search'));
+    field('Show', filter), geofenceField, geofences, h('button', { type: 'submit' }, 'Search'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     clearTimeout(typing);
@@ -85,7 +133,12 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
       await load(true);
     });
   });
-  filter.addEventListener('change', reload);
+  filter.addEventListener('change', () => {
+    void attempt(error, showGeofences);
+    if (filter.value === 'geofence' && !geofence.value.trim()) { geofence.focus(); return; }
+    reload();
+  });
+  geofence.addEventListener('change', reload);
   search.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(reload, TYPING_PAUSE_MS); });
   more.addEventListener('click', () => void attempt(error, () => load(false)));
   ctx.root.append(h('h1', {}, `Users · ${ctx.env}`), h('div', { class: 'card' }, form, error, list, more));

@@ -8,7 +8,8 @@ import { flag, integer, paramSpec, takes, text } from '../../http/params/param-s
 import { AFTER_ID, BEFORE_ID, ORDER, UPDATED_CURSORS, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
 import { userLockKey } from '../../track-step';
 import { findUser } from '../../api/user-lookup';
-import { filters } from '../../../core/users/user-filter';
+import { filters, splitFilter } from '../../../core/users/user-filter';
+import { LINKED_MAX, listLinkedUsers } from './linked-user-list';
 import { listFilteredUsers, SCAN_LIMIT_MAX } from './user-list';
 import { deleteUserLocations } from '../../api/location-history';
 
@@ -16,15 +17,17 @@ const PRESENCE_BATCH = 500;
 
 const noControl = (name: string) => ({ pattern: /^[^\u0000-\u001f\u007f]*$/, patternMessage: `${name} must not contain control characters` });
 
-// The filters are ours (Radar lists users unfiltered); any of them makes the list a bounded scan (user-list.ts).
+// The filters are ours (Radar lists users unfiltered). onTrip=true, inside=true and geofenceId are answered
+// exactly from trips and presence rows (linked-user-list.ts); the others alone make the list a bounded scan
+// (user-list.ts).
 const LIST = paramSpec('query', {
   limit: limitField(1000, 100), ...UPDATED_CURSORS, order: ORDER, beforeId: BEFORE_ID, afterId: AFTER_ID,
   search: text({ maxLength: 256, ...noControl('search') }).describe('ours: the start of a userId, deviceId or _id, or part of the description, ignoring case; on the first page an exact id, then userIds and deviceIds starting with it as typed, come first through their indexes'),
-  onTrip: flag().describe('ours: only users on an active trip (true) or not (false)'),
-  inside: flag().describe('ours: only users inside at least one geofence (true) or none (false)'),
-  geofenceId: text({ maxLength: 64, ...noControl('geofenceId') }).describe('ours: only users inside this geofence (its _id)'),
+  onTrip: flag().describe(`ours: only users on an active trip (true: exact, from the trips, at most ${LINKED_MAX.toLocaleString('en')} considered, meta.total, meta.capped) or not (false: a scan)`),
+  inside: flag().describe(`ours: only users inside at least one geofence (true: exact, from the presence rows, at most ${LINKED_MAX.toLocaleString('en')} considered) or none (false: a scan)`),
+  geofenceId: text({ maxLength: 64, ...noControl('geofenceId') }).describe('ours: only users inside this geofence (its _id); exact, as inside=true'),
   fraud: flag().describe('ours: only users with a fraud flag raised (true) or none (false)'),
-  scanLimit: integer({ min: 100, max: SCAN_LIMIT_MAX }).default(SCAN_LIMIT_MAX).describe('ours: with a filter, the most users examined (meta.scanned); meta.next continues'),
+  scanLimit: integer({ min: 100, max: SCAN_LIMIT_MAX }).default(SCAN_LIMIT_MAX).describe('ours: with a filter answered by a scan, the most users examined (meta.scanned); meta.next continues'),
 });
 
 export function userRoutes(store: Store): Route[] {
@@ -36,6 +39,20 @@ export function userRoutes(store: Store): Route[] {
         const beforeId = checkBeforeId(q.beforeId, q.updatedBefore, 'updatedAt', q.order);
         const afterId = checkAfterId(q.afterId, q.updatedAfter, 'updatedAt', q.order);
         const filter = { search: q.search, onTrip: q.onTrip, inside: q.inside, geofenceId: q.geofenceId, fraud: q.fraud };
+        const { links, rest } = splitFilter(filter);
+        if (links) {
+          const found = await listLinkedUsers(store, scope, {
+            links, rest, limit: q.limit, order: q.order, beforeId, afterId,
+            updatedBefore: q.updatedBefore?.toISOString(), updatedAfter: q.updatedAfter?.toISOString(),
+          });
+          return {
+            meta: {
+              hasMore: found.next !== undefined, exact: !found.capped, capped: found.capped,
+              ...(found.total !== undefined ? { total: found.total } : {}), ...(found.next ? { next: found.next } : {}),
+            },
+            body: { users: found.users.map(publicView) },
+          };
+        }
         if (filters(filter)) {
           const found = await listFilteredUsers(store, scope, {
             filter, limit: q.limit, order: q.order, scanLimit: q.scanLimit, beforeId, afterId,
