@@ -147,4 +147,29 @@ withChromium('geofence map editing in a browser')('geofence editing on the map',
     await page.getByRole('button', { name: 'Go', exact: true }).click();
     await page.locator('[role="alert"]', { hasText: 'No address found' }).waitFor({ timeout: 20000 });
   });
+
+  test('the search box offers the autocomplete\'s addresses as they are typed, chosen with the arrow keys and Enter', async () => {
+    await page.goto(`${server.url}/dashboard/#/map`);
+    await page.locator('#map[data-ready]').waitFor({ timeout: 60000 });
+    const box = page.getByRole('combobox', { name: 'Find an address' });
+    await box.fill('');
+    await box.pressSequentially('41 Main', { delay: 30 });
+    const list = page.getByRole('listbox', { name: 'Suggested addresses' });
+    await list.getByRole('option').first().waitFor({ timeout: 20000 });
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    const offered = await list.getByRole('option').allTextContents();
+    expect(offered.some((o) => o.includes('41 Main Street'))).toBe(true);
+    await shot('map-address-suggestions');
+    const at = offered.findIndex((o) => o.includes('41 Main Street'));
+    for (let i = 0; i <= at; i++) await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await list.getByRole('option').nth(at).getAttribute('id'));
+    await box.press('Enter');
+    const pin = page.locator('[title^="Found: "]');
+    await pin.waitFor({ timeout: 20000 });
+    expect(await pin.getAttribute('title')).toContain('41 Main Street');
+    expect(await list.isHidden()).toBe(true);
+    const map = (await page.locator('#map').boundingBox())!;
+    const spot = (await pin.boundingBox())!;
+    expect(Math.abs(spot.x + spot.width / 2 - (map.x + map.width / 2))).toBeLessThan(5);
+  });
 });
