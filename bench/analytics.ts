@@ -16,17 +16,16 @@
 // 50,000): repeats 0.19–0.22 CPU-s.
 // With BENCH_ZONE (2026-11-27, load 4.6–6.1): America/New_York's first request after UTC's, SQLite 4.6–5.4
 // CPU-s (UTC's 4.9–5.4), PostgreSQL 5.4 (12.4 s wall); repeats 0.01–0.05; 366 days' repeat 0.05 / 0.09.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createGateway } from '../server/app';
-import { configFromEnv, type GatewayConfig } from '../server/config';
+import { configFromEnv } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import { put } from '../ports/store';
 import { EVENTS } from '../server/api/collections';
 import { newObjectId } from '../core/object-id';
 import type { EventDoc } from '../core/model/event';
 import { startGatewayProcess } from './http/gateway-process';
+import { seededStore } from './support/seeded-store';
 import { prng } from './support/metro';
 
 const EVENTS_TOTAL = Number(process.argv[2] ?? 1_000_000);
@@ -52,11 +51,8 @@ function eventAt(i: number, createdAt: string, rnd: () => number): EventDoc {
 }
 
 async function main(): Promise<void> {
-  const usePostgres = process.env.BENCH_STORE === 'postgres';
-  const schema = `bench_analytics_${Date.now()}`;
-  const storeConfig: Partial<GatewayConfig> = usePostgres ? { store: 'postgres', databaseUrl: process.env.DATABASE_URL, databaseSchema: schema } : {};
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-analytics-'));
-  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, ...storeConfig }, silentLogger());
+  const seeded = seededStore('analytics');
+  const services = await createGateway({ ...configFromEnv({}), dataDir: seeded.dataDir, logRequests: false, ...seeded.config }, silentLogger());
   const created = await services.shared.projects.create('default');
   const sk = created.keys.find((k) => k.record.kind === 'secret' && !k.record.live)!.key;
   const scope = { projectId: created.id, live: false };
@@ -75,10 +71,9 @@ async function main(): Promise<void> {
     await store.write(ops);
   }
   await store.close();
-  console.log(`seeded ${EVENTS_TOTAL.toLocaleString('en')} events over ${DAYS} closed days and today on ${usePostgres ? 'PostgreSQL' : 'SQLite'} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+  console.log(`seeded ${EVENTS_TOTAL.toLocaleString('en')} events over ${DAYS} closed days and today on ${seeded.label} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
 
-  const env: Record<string, string> = usePostgres ? { WAYMARK_STORE: 'postgres', DATABASE_URL: process.env.DATABASE_URL!, WAYMARK_DATABASE_SCHEMA: schema } : {};
-  const gateway = await startGatewayProcess(dataDir, env);
+  const gateway = await startGatewayProcess(seeded.dataDir, seeded.env);
   try {
     const ask = async (label: string, timeZone = 'UTC', days = DAYS + 1, period = `days=${days}`) => {
       const load = os.loadavg()[0].toFixed(1);
@@ -101,14 +96,7 @@ async function main(): Promise<void> {
     for (let i = 1; i <= 3; i++) await ask(`${zone}, last 24 hours ${i}`, zone, 0, 'hours=24');
   } finally {
     await gateway.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (usePostgres) {
-      const pg = await import('pg');
-      const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    }
+    await seeded.drop();
   }
 }
 
