@@ -3,8 +3,9 @@
 // straight into the store, updated over the last 24 hours (about 4,200 an hour: the users' updatedAt
 // index is by hour, docs/track-path.md), 1 % on a trip (and 5 % with a finished one), 5 % inside one of
 // 100 geofences and 20 % inside a "city" one, 0.5 % with a fraud flag, every tenth with a description; with
-// each trip its trip row and with each geofence its presence row, as track and the trips API write them
-// (onTrip=true, inside=true and geofenceId read those). The gateway runs in its own process; its CPU is
+// each trip its trip row, with each geofence its presence row and with each flagged user its flagged-users
+// row, as track and the trips API write them (onTrip=true, inside=true, geofenceId and fraud=true read
+// those). The gateway runs in its own process; its CPU is
 // read from /proc.
 //
 //   npm run bench:build && node dist/bench/users-filters.js [users]
@@ -18,7 +19,7 @@ import { createGateway } from '../server/app';
 import { configFromEnv, type GatewayConfig } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import { put, type WriteOp } from '../ports/store';
-import { PRESENCE, TRIPS, USERS } from '../server/api/collections';
+import { FLAGGED_USERS, PRESENCE, TRIPS, USERS } from '../server/api/collections';
 import type { UserDoc } from '../core/model/user';
 import type { TripDoc } from '../core/model/trip';
 import { startGatewayProcess } from './http/gateway-process';
@@ -61,6 +62,7 @@ function rowsOf(u: UserDoc, i: number, scope: { projectId: string; live: boolean
     ops.push(put(TRIPS, scope, trip));
   }
   for (const g of u.geofences) ops.push(put(PRESENCE, scope, { _id: `${u._id}:${g._id}`, createdAt: u.createdAt, updatedAt: u.updatedAt, geofenceId: g._id, userRef: u._id }));
+  if (u.fraud) ops.push(put(FLAGGED_USERS, scope, { _id: u._id, createdAt: u.updatedAt, updatedAt: u.updatedAt, userRef: u._id }));
   return ops;
 }
 
@@ -122,6 +124,8 @@ async function main(): Promise<void> {
     await ask('geofenceId city (20 %: capped)', { geofenceId: CITY });
     await ask('onTrip=false (scan)', { onTrip: 'false' });
     await ask('fraud=true (0.5 %)', { fraud: 'true' });
+    await ask('fraud=true, limit 1000', { fraud: 'true', limit: '1000' });
+    await ask('fraud=true&search=user-09 (oldest 10 %)', { fraud: 'true', search: 'user-09' });
     await ask('search=courier 12 (substring)', { search: 'courier 12' });
     await ask('search=user-0000 (prefix, newest)', { search: 'user-0000' });
     await ask('search=user-0901 (prefix, 9 %)', { search: 'user-0901' });

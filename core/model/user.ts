@@ -66,3 +66,12 @@ export interface PresenceDoc extends DocBase {
   geofenceId: string;
   userRef: string;
 }
+
+/**
+ * One row per user with a fraud flag raised (`_id` and `userRef` = the user's `_id`; createdAt = when it
+ * was flagged), and one marker row per environment (no userRef) once every flagged user has its row.
+ * The flags themselves stay on the user: a copy here would have to be rewritten whenever they change.
+ */
+export interface FlaggedUserDoc extends DocBase {
+  userRef?: string;
+}

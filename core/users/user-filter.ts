@@ -44,25 +44,29 @@ export function userMatcher(f: UserFilter): (user: UserDoc) => boolean {
 }
 
 /**
- * Where the users a filter asks for are linked from, exactly: their active trips (onTrip=true) or their
- * presence rows (inside=true, or in one geofence). The complements (false) have no such link: a user
- * with no trip has no row saying so.
+ * Where the users a filter asks for are linked from, exactly: their active trips (onTrip=true), their
+ * presence rows (inside=true, or in one geofence) or their flagged-users rows (fraud=true, once the
+ * environment's rows are complete). The complements (false) have no such link: a user with no trip has
+ * no row saying so.
  */
 export interface UserLinks {
   onTrip: boolean;
   /** Inside any geofence, unless `geofenceId` names one. */
   inside: boolean;
   geofenceId?: string;
+  fraud: boolean;
 }
 
 /**
  * The filter split into the links that give its users exactly, and the rest, tested on each linked user
- * (search, fraud, and any `false`). No links: the filter can only be answered by a scan.
+ * (search, fraud, and any `false`). `flaggedComplete`: the environment's flagged-users rows are complete,
+ * so fraud=true can be a link. No links: the filter can only be answered by a scan.
  */
-export function splitFilter(f: UserFilter): { links?: UserLinks; rest: UserFilter } {
+export function splitFilter(f: UserFilter, flaggedComplete = false): { links?: UserLinks; rest: UserFilter } {
   const onTrip = f.onTrip === true;
   const inside = f.inside === true || f.geofenceId !== undefined;
-  if (!onTrip && !inside) return { rest: f };
+  const fraud = f.fraud === true && flaggedComplete;
+  if (!onTrip && !inside && !fraud) return { rest: f };
   const rest: UserFilter = { ...f };
   if (onTrip) delete rest.onTrip;
   if (inside) {
@@ -70,5 +74,6 @@ export function splitFilter(f: UserFilter): { links?: UserLinks; rest: UserFilte
     if (f.inside === true) delete rest.inside;
     delete rest.geofenceId;
   }
-  return { links: { onTrip, inside, ...(f.geofenceId !== undefined ? { geofenceId: f.geofenceId } : {}) }, rest };
+  if (fraud) delete rest.fraud;
+  return { links: { onTrip, inside, ...(f.geofenceId !== undefined ? { geofenceId: f.geofenceId } : {}), fraud }, rest };
 }

@@ -5,7 +5,7 @@ import type { BeaconDoc } from '../../core/model/beacon';
 import type { EventDoc } from '../../core/model/event';
 import type { GeofenceDoc } from '../../core/model/geofence';
 import type { TripDoc } from '../../core/model/trip';
-import type { PresenceDoc, UserDoc } from '../../core/model/user';
+import type { FlaggedUserDoc, PresenceDoc, UserDoc } from '../../core/model/user';
 import type { LocationDoc } from '../../core/model/location';
 import type { PlacesSettingsDoc } from '../../core/model/settings';
 import type { OutboxRow, WebhookDoc } from '../../core/model/webhook';
@@ -39,6 +39,12 @@ export const PRESENCE = collection<PresenceDoc>('presence', { keys: ['geofenceId
  * newest first by user from the one sorted index, deleted by the expiry job past `expiresAt`.
  */
 export const LOCATIONS = collection<LocationDoc>('locations', { keys: ['userRef'], sorted: [['userRef']], orders: [], due: 'expiresAt' });
+/**
+ * The users with a fraud flag raised (core/model/user.ts FlaggedUserDoc): written by track in the update's
+ * own write only when the user's flagged state changes, removed with the user; answers GET /v1/users
+ * fraud=true through the userRef index (flagged-users.ts).
+ */
+export const FLAGGED_USERS = collection<FlaggedUserDoc>('flagged_users', { keys: ['userRef'], orders: [] });
 export const SETTINGS = collection<PlacesSettingsDoc>('settings', { keys: [] });
 export const WEBHOOKS = collection<WebhookDoc>('webhooks', { keys: [] });
 // The queue head of an endpoint is the first entry of (webhookId, state, createdAt): O(log n) however
@@ -57,6 +63,7 @@ export const CORE_COLLECTIONS = {
   trips: TRIPS,
   presence: PRESENCE,
   locations: LOCATIONS,
+  flagged_users: FLAGGED_USERS,
   settings: SETTINGS,
   webhooks: WEBHOOKS,
   outbox: OUTBOX,
@@ -71,6 +78,7 @@ export const COLLECTIONS: { readonly [N in keyof typeof CORE_COLLECTIONS]: Colle
   trips: CORE_COLLECTIONS.trips.spec,
   presence: CORE_COLLECTIONS.presence.spec,
   locations: CORE_COLLECTIONS.locations.spec,
+  flagged_users: CORE_COLLECTIONS.flagged_users.spec,
   settings: CORE_COLLECTIONS.settings.spec,
   webhooks: CORE_COLLECTIONS.webhooks.spec,
   outbox: CORE_COLLECTIONS.outbox.spec,

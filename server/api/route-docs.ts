@@ -83,7 +83,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     response: replies({ event: EVENT }, { optional: ['event'] }),
   },
   'GET /v1/users': {
-    summary: 'List users; ours: onTrip=true, inside=true, geofenceId exact from trips and presence; search, fraud and the false filters alone a bounded scan that says where it stopped',
+    summary: 'List users; ours: onTrip=true, inside=true, geofenceId, fraud=true exact from trips, presence and flagged-users rows; search and the false filters alone a bounded scan that says where it stopped',
     response: replies({ users: arrayOf(USER) }, { meta: {
       hasMore: BOOLEAN,
       // Ours, with a filter only (server/features/users/user-list.ts).

@@ -31,6 +31,7 @@ import { wireRoutes } from '../http/wire';
 import { apiDocs } from '../http/api-docs';
 import { openApiDocument } from '../http/openapi';
 import { ROUTE_DOCS } from '../api/route-docs';
+import { fillFlaggedUsers, flaggedUsersKeptSince } from '../api/flagged-users';
 import { packageInfo } from '../features/health/package-version';
 
 export type { Adapters } from './adapters';
@@ -49,6 +50,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger = cons
   const adapters = await createAdapters(config, logger);
   for (const f of FEATURES) for (const c of f.collections) await adapters.store.define(c);
   for (const warning of adapters.store.warnings) logger.warn('store', { warning });
+  // Before any project this gateway creates: those have their flagged-users rows from the start.
+  await flaggedUsersKeptSince(adapters.store);
   const shared = createSharedServices(config, adapters, logger);
   const features = new Map<string, FeatureInstance>();
   for (const f of FEATURES) {
@@ -104,6 +107,29 @@ function preloadGeofenceIndexes({ shared, logger }: Gateway): void {
     }, (err: unknown) => {
       // Not fatal: each environment's first request builds its index, as before.
       logger.warn('geofence indexes not built at start', { error: err instanceof Error ? err.message : String(err) });
+    });
+  });
+}
+
+/**
+ * The flagged-users rows of environments from before they were kept, filled once in the background
+ * (flagged-users.ts): until an environment's fill ends, fraud=true there is the bounded scan it was.
+ * Logged when it fills anything, with its counts; a failure is logged and the next start tries again.
+ */
+function fillFlaggedUsersInBackground({ adapters, logger }: Gateway): void {
+  setImmediate(() => {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let logged = 0;
+    fillFlaggedUsers(adapters.store, (p) => {
+      if (seconds() - logged >= PROGRESS_EVERY_S) {
+        logged = seconds();
+        logger.info('flagged users filling', { ...p, seconds: round2(logged) });
+      }
+    }).then((p) => {
+      if (p.filled > 0) logger.info('flagged users filled', { ...p, seconds: round2(seconds()) });
+    }, (err: unknown) => {
+      logger.warn('flagged users not filled', { error: err instanceof Error ? err.message : String(err) });
     });
   });
 }
@@ -219,6 +245,7 @@ export async function startServer(config: GatewayConfig, logger?: Logger): Promi
   }
   scheduleJobs(gateway);
   preloadGeofenceIndexes(gateway);
+  fillFlaggedUsersInBackground(gateway);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {

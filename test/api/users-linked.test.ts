@@ -6,7 +6,7 @@
 import { put, type WriteOp } from '../../ports/store';
 import type { UserDoc } from '../../core/model/user';
 import type { TripDoc } from '../../core/model/trip';
-import { PRESENCE, TRIPS, USERS } from '../../server/api/collections';
+import { FLAGGED_USERS, PRESENCE, TRIPS, USERS } from '../../server/api/collections';
 import { eachStore } from '../support/each-store';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -62,7 +62,11 @@ describe.each(stores)('GET /v1/users linked filters on %s', (_name, config) => {
         doc.trip = { _id: t._id, externalId: t.externalId, status: t.status, live: false, createdAt: t.createdAt, updatedAt: t.updatedAt } as UserDoc['trip'];
         ops.push(put(TRIPS, scope, t));
       }
-      if (i === 11_500) doc.fraud = { ...CLEAN, mocked: true, passed: false, lastMockedAt: at(i) };
+      if (i === 11_500) {
+        doc.fraud = { ...CLEAN, mocked: true, passed: false, lastMockedAt: at(i) };
+        // The flagged-users row a track update that flags the user writes beside it.
+        ops.push(put(FLAGGED_USERS, scope, { _id: doc._id, createdAt: at(i), updatedAt: at(i), userRef: doc._id }));
+      }
       if (i === 11_200) doc.description = 'Night courier';
       ops.push(put(USERS, scope, doc));
     }

@@ -15,8 +15,8 @@ describeBrowser('users list over every user', () => {
   let chrome: BrowserPage;
   let page: Page;
 
-  const track = (userId: string, lat: number, lng: number) =>
-    server.request('POST', '/v1/track', { key: server.keys.testPk, body: { deviceId: `${userId}-device`, userId, latitude: lat, longitude: lng, accuracy: 8 } });
+  const track = (userId: string, lat: number, lng: number, extra: Record<string, unknown> = {}) =>
+    server.request('POST', '/v1/track', { key: server.keys.testPk, body: { deviceId: `${userId}-device`, userId, latitude: lat, longitude: lng, accuracy: 8, ...extra } });
   const rows = () => page.locator('#user-list tbody').textContent().then(String);
   /** Waits for the list drawn for this query (the view marks it) and returns its rows' text. */
   const listFor = async (query: string) => {
@@ -35,6 +35,8 @@ describeBrowser('users list over every user', () => {
     expect(trip.status).toBe(200);
     expect((await track('zelda-trip', STORE.lat + 0.05, STORE.lng)).status).toBe(200);
     expect((await track('yusuf-inside', STORE.lat, STORE.lng)).status).toBe(200);
+    // Flagged by the fraud step: the SDK says its location is mocked.
+    expect((await track('xavier-mocked', STORE.lat + 0.06, STORE.lng, { mocked: true })).status).toBe(200);
     for (let i = 0; i < 150; i++) expect((await track(`bulk-${String(i).padStart(3, '0')}`, STORE.lat + 0.03 + i * 1e-4, STORE.lng + 0.03)).status).toBe(200);
     chrome = await browserPage();
     page = chrome.page;
@@ -53,7 +55,7 @@ describeBrowser('users list over every user', () => {
     const searched = await listFor('search=ZELDA');
     expect(searched).toContain('zelda-trip');
     expect(await page.locator('#user-list tbody tr').count()).toBe(1);
-    expect(await page.locator('#user-list caption').textContent()).toMatch(/^1 user matches \(all 152 searched\)$/);
+    expect(await page.locator('#user-list caption').textContent()).toMatch(/^1 user matches \(all 153 searched\)$/);
 
     await page.getByLabel('Search').fill('');
     await page.getByLabel('Show').selectOption('inside');
@@ -74,7 +76,7 @@ describeBrowser('users list over every user', () => {
     await page.getByRole('heading', { name: 'yusuf-inside' }).waitFor();
   });
 
-  test('"On a trip" and "Inside geofence…" are exact: the line says how many, the geofence picked by tag/externalId', async () => {
+  test('"On a trip", "Inside geofence…" and "With fraud flags" are exact: the line says how many, the geofence picked by tag/externalId', async () => {
     await page.goto('about:blank');
     await page.goto(`${server.url}/dashboard/#/users`);
     await listFor('');
@@ -102,6 +104,15 @@ describeBrowser('users list over every user', () => {
     expect(await page.locator('#user-list p.muted').textContent()).toBe('0 users inside Harbor store match.');
     await page.getByLabel('Search').fill('');
 
+    // With fraud flags: exact too once the server keeps the flagged users' rows (its answer says so).
+    await page.getByLabel('Show').selectOption('fraud');
+    const flagged = await listFor('fraud=true');
+    expect(flagged).toContain('xavier-mocked');
+    expect(flagged).toContain('mocked');
+    expect(await page.locator('#user-list tbody tr').count()).toBe(1);
+    expect(await page.locator('#user-list caption').textContent()).toBe('1 user with fraud flags');
+    await page.getByLabel('Show').selectOption('geofence');
+
     // A geofence nobody knows is said, not listed.
     await box.fill('store/nowhere');
     await box.press('Enter');
@@ -113,7 +124,7 @@ describeBrowser('users list over every user', () => {
     await page.goto(`${server.url}/dashboard/#/users`);
     await listFor('');
     await page.getByRole('button', { name: 'Load more' }).click();
-    await until('the second page', async () => (await page.locator('#user-list tbody tr').count()) === 152, 15000, 50);
+    await until('the second page', async () => (await page.locator('#user-list tbody tr').count()) === 153, 15000, 50);
     expect(await rows()).toContain('zelda-trip');
     expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
   });

@@ -1,6 +1,7 @@
 // What the users list asks GET /v1/users for (its search box and "Show" choice as the server's filters),
 // and the line that says what the list holds. On a trip, inside a geofence and inside one geofence are
-// answered exactly from the trips and presence rows (meta.exact, meta.total): the line says how many. The
+// answered exactly from the trips and presence rows (meta.exact, meta.total): the line says how many; so
+// is "with fraud flags" from the flagged-users rows once the server has them all (its answer says so). The
 // others are a scan of a bounded number of users per request (meta.scanned, meta.next), so the line
 // counts what was searched, not only what was found.
 import { count, thousands } from '../words';

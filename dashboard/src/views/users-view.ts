@@ -38,12 +38,15 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
   let scanned = 0;
   let total: number | undefined;
   let capped = false;
+  // The server answered from its linked rows (meta.exact said, true or capped): fraud=true is, once the
+  // environment's flagged-users rows are complete, which only the answer tells.
+  let linked = false;
   // Answers of a query typed over since are dropped: only the latest query draws.
   let generation = 0;
 
   const line = () => {
-    const what = query.geofenceId ? `inside ${geofenceName}` : query.onTrip === 'true' ? 'on a trip' : 'inside a geofence';
-    if (exact(query)) return exactLine({ found: shown.length, total, capped, more: cursor !== undefined, what, narrowed: Object.keys(query).length > 1 });
+    const what = query.geofenceId ? `inside ${geofenceName}` : query.onTrip === 'true' ? 'on a trip' : query.inside === 'true' ? 'inside a geofence' : 'with fraud flags';
+    if (exact(query) || linked) return exactLine({ found: shown.length, total, capped, more: cursor !== undefined, what, narrowed: Object.keys(query).length > 1 });
     const filtered = scans(query);
     return listLine(shown.length, filtered ? scanned : undefined, filtered, cursor !== undefined);
   };
@@ -70,7 +73,7 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
       if (mine !== generation) return;
       geofenceName = picked ? nameOfGeofence(picked) : '';
       query = usersQuery(search.value.trim(), show, Date.now(), picked?._id);
-      shown.length = 0; seen.clear(); cursor = undefined; scanned = 0; total = undefined; capped = false;
+      shown.length = 0; seen.clear(); cursor = undefined; scanned = 0; total = undefined; capped = false; linked = false;
     }
     list.setAttribute('aria-busy', 'true');
     for (let request = 0; request < SCANS_PER_LOAD; request++) {
@@ -81,10 +84,11 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
       scanned += Number(page.meta?.scanned ?? 0);
       if (typeof page.meta?.total === 'number') total = page.meta.total;
       capped = page.meta?.capped === true;
+      linked = typeof page.meta?.exact === 'boolean';
       const last = items[items.length - 1];
       cursor = !page.meta?.hasMore ? undefined
         : page.meta.next ?? (last ? { updatedBefore: last.updatedAt, beforeId: last._id } : undefined);
-      if (!cursor || items.length >= PAGE || !scans(query)) break;
+      if (!cursor || items.length >= PAGE || !scans(query) || linked) break;
     }
     render();
   };

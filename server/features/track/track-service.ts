@@ -20,6 +20,7 @@ import { userLockKey, type TrackContext, type TrackJson, type TrackStep, type Tr
 import { LeastRecentlyUsed } from '../../../core/cache/least-recently-used';
 import { HotUsers } from './hot-users';
 import { eventJson, userJson } from './doc-json';
+import { flaggedUserOps } from '../../api/flagged-users';
 
 export interface TrackResult {
   user: UserDoc;
@@ -261,6 +262,9 @@ export class TrackService {
     events.forEach((e, i) => ops.push(put(EVENTS, scope, e, { json: eventTexts[i].stored })));
     // From the user as the steps left it: a step may hold the update back and restore the previous visits.
     ops.push(...presenceOps(scope, user._id, previous?._visits ?? [], user._visits, nowIso));
+    // A user becoming flagged or unflagged (after every step: a held-back update keeps its fraud record)
+    // puts or removes its flagged-users row; an update that leaves the flagged state as it was, none.
+    ops.push(...flaggedUserOps(scope, previous, user, nowIso));
     // In the same write: an acknowledged update's history row is never lost. A held-back update (fraud
     // blocking) left the user where it was, so it has none. A replayed one is placed at its recorded time.
     if (user.fraud?.blocked !== true) {

@@ -1,16 +1,17 @@
-// GET /v1/users with onTrip=true, inside=true or geofenceId: exact, from the collections that link users to
-// trips and geofences rather than a scan of users. The users of active trips come from the trips' status
-// index, those inside from the presence rows (one per user and geofence while inside), as distinct user
-// ids read from the key columns; at most LINKED_MAX of them are considered (meta.capped says when more
-// match). Those users are then listed by their _ids through the primary key, newest update first, with
-// the plain list's cursors; the rest of the filter (search, fraud, a `false`) is tested on each. Nothing
-// on the track path changed: trips and presence rows are written there already.
+// GET /v1/users with onTrip=true, inside=true, geofenceId or fraud=true: exact, from the collections that
+// link users to trips, geofences and fraud flags rather than a scan of users. The users of active trips
+// come from the trips' status index, those inside from the presence rows (one per user and geofence while
+// inside), the flagged ones from the flagged-users rows (once the environment's are complete), as
+// distinct user ids read from the key columns; at most LINKED_MAX of them are considered (meta.capped
+// says when more match). Those users are then listed by their _ids through the primary key, newest update
+// first, with the plain list's cursors; the rest of the filter (search, fraud, a `false`) is tested on
+// each. All these rows are written by the track path (and the trips API) in the user's own write.
 import type { Scope, Store } from '../../../ports/store';
 import type { UserDoc } from '../../../core/model/user';
 import { pendingUserRef } from '../../../core/model/trip';
 import { ACTIVE_STATUSES } from '../../../core/trips/status';
-import { filters, userMatcher, type UserFilter, type UserLinks } from '../../../core/users/user-filter';
-import { PRESENCE, TRIPS, USERS } from '../../api/collections';
+import { filters, hasFraudFlag, userMatcher, type UserFilter, type UserLinks } from '../../../core/users/user-filter';
+import { FLAGGED_USERS, PRESENCE, TRIPS, USERS } from '../../api/collections';
 import { listPage } from '../../api/list-query';
 import type { ScanCursor } from './user-list';
 
@@ -54,6 +55,10 @@ async function linkedIds(store: Store, scope: Scope, links: UserLinks): Promise<
   if (links.inside) {
     sets.push(await store.distinctKeys(PRESENCE, scope, 'userRef', links.geofenceId !== undefined ? { geofenceId: links.geofenceId } : {}, LINKED_MAX + 1));
   }
+  if (links.fraud) {
+    // The marker row has no userRef: it is not among the values.
+    sets.push(await store.distinctKeys(FLAGGED_USERS, scope, 'userRef', {}, LINKED_MAX + 1));
+  }
   // Of two capped sets the intersection may miss users: capped too.
   const capped = sets.some((s) => s.length > LINKED_MAX);
   const [first, ...others] = sets.map((s) => s.slice(0, LINKED_MAX));
@@ -67,15 +72,22 @@ export async function listLinkedUsers(store: Store, scope: Scope, q: LinkedListQ
   const ranges = q.updatedBefore !== undefined || q.updatedAfter !== undefined ? [{ field: 'updatedAt' as const, before: q.updatedBefore, after: q.updatedAfter }] : [];
   const narrowed = filters(q.rest);
 
+  // A flagged-users row names a user flagged when it was written; each user read is tested again, so a
+  // row out of step with its user (written by a node from before the rows, during an upgrade) never shows.
+  const linked = q.links.fraud ? hasFraudFlag : () => true;
+
   if (!narrowed) {
     const page = await listPage(store, USERS, scope, { limit: q.limit, sortBy: 'updatedAt', order: q.order, ranges, beforeId: q.beforeId, afterId: q.afterId, ids });
+    const last = page.docs[page.docs.length - 1];
+    page.docs = page.docs.filter(linked);
     // The users themselves are counted (an active trip may still name a deleted user), whatever the page.
     const whole = ranges.length === 0 && !page.hasMore;
     const total = capped ? undefined : whole ? page.docs.length : await store.count(USERS, scope, { limit: LINKED_MAX, sortBy: 'updatedAt', ids });
-    return { users: page.docs, capped, ...(total !== undefined ? { total } : {}), ...(page.hasMore ? { next: cursorAfter(page.docs[page.docs.length - 1], asc) } : {}) };
+    return { users: page.docs, capped, ...(total !== undefined ? { total } : {}), ...(page.hasMore ? { next: cursorAfter(last, asc) } : {}) };
   }
 
-  const matches = userMatcher(q.rest);
+  const rest = userMatcher(q.rest);
+  const matches = (u: UserDoc) => linked(u) && rest(u);
   const users: UserDoc[] = [];
   let before = q.updatedBefore;
   let after = q.updatedAfter;
