@@ -12,17 +12,16 @@
 //   BENCH_STORE=postgres DATABASE_URL=postgres://… node dist/bench/users-filters.js   (a fresh schema)
 //
 // Last run: docs/dashboard.md, "Users searched and filtered by the server" (2026-11-27, 2 cores, load 4.6–5.4).
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createGateway } from '../server/app';
-import { configFromEnv, type GatewayConfig } from '../server/config';
+import { configFromEnv } from '../server/config';
 import { silentLogger } from '../ports/logger';
 import { put, type WriteOp } from '../ports/store';
 import { FLAGGED_USERS, PRESENCE, TRIPS, USERS } from '../server/api/collections';
 import type { UserDoc } from '../core/model/user';
 import type { TripDoc } from '../core/model/trip';
 import { startGatewayProcess } from './http/gateway-process';
+import { seededStore } from './support/seeded-store';
 
 const TOTAL = Number(process.argv[2] ?? 100_000);
 const BATCH = 5000;
@@ -67,11 +66,8 @@ function rowsOf(u: UserDoc, i: number, scope: { projectId: string; live: boolean
 }
 
 async function main(): Promise<void> {
-  const usePostgres = process.env.BENCH_STORE === 'postgres';
-  const schema = `bench_users_${Date.now()}`;
-  const storeConfig: Partial<GatewayConfig> = usePostgres ? { store: 'postgres', databaseUrl: process.env.DATABASE_URL, databaseSchema: schema } : {};
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-bench-users-'));
-  const services = await createGateway({ ...configFromEnv({}), dataDir, logRequests: false, ...storeConfig }, silentLogger());
+  const seeded = seededStore('users');
+  const services = await createGateway({ ...configFromEnv({}), dataDir: seeded.dataDir, logRequests: false, ...seeded.config }, silentLogger());
   const created = await services.shared.projects.create('default');
   const sk = created.keys.find((k) => k.record.kind === 'secret' && !k.record.live)!.key;
   const scope = { projectId: created.id, live: false };
@@ -84,10 +80,9 @@ async function main(): Promise<void> {
     await store.write(ops);
   }
   await store.close();
-  console.log(`seeded ${TOTAL.toLocaleString('en')} users on ${usePostgres ? 'PostgreSQL' : 'SQLite'} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
+  console.log(`seeded ${TOTAL.toLocaleString('en')} users on ${seeded.label} in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
 
-  const env: Record<string, string> = usePostgres ? { WAYMARK_STORE: 'postgres', DATABASE_URL: process.env.DATABASE_URL!, WAYMARK_DATABASE_SCHEMA: schema } : {};
-  const gateway = await startGatewayProcess(dataDir, env);
+  const gateway = await startGatewayProcess(seeded.dataDir, seeded.env);
   type Answer = { users: unknown[]; meta: { hasMore: boolean; scanned?: number; scanStopped?: boolean; exact?: boolean; capped?: boolean; total?: number; next?: Record<string, string> } };
   const get = async (query: Record<string, string>) => {
     const r = await fetch(`${gateway.url}/v1/users?${new URLSearchParams(query)}`, { headers: { authorization: sk } });
@@ -148,14 +143,7 @@ async function main(): Promise<void> {
     console.log(`fraud=true walked to the end: ${found} users in ${requests} requests; gateway CPU ${((gateway.cpuMs() - cpu0) / 1000).toFixed(2)} s, wall ${((performance.now() - t0) / 1000).toFixed(2)} s (load ${os.loadavg()[0].toFixed(1)})`);
   } finally {
     await gateway.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (usePostgres) {
-      const pg = await import('pg');
-      const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    }
+    await seeded.drop();
   }
 }
 
