@@ -128,4 +128,26 @@ describeBrowser('users list over every user', () => {
     expect(await rows()).toContain('zelda-trip');
     expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
   });
+
+  test('the list is live: a new user comes to its top, a user who moves comes back up, a filter\'s count follows', async () => {
+    await page.goto(`${server.url}/dashboard/#/users`);
+    await page.getByLabel('Show').selectOption('');
+    await page.getByLabel('Search').fill('');
+    await listFor('');
+    const top = async () => String(await page.locator('#user-list tbody tr').first().textContent());
+    expect(await top()).not.toContain('newcomer');
+    expect((await track('newcomer', STORE.lat + 0.07, STORE.lng)).status).toBe(200);
+    await until('the new user at the top without a reload', async () => (await top()).includes('newcomer'), 15000, 200);
+    // An old user moving again comes back to the top, listed once.
+    expect((await track('bulk-000', STORE.lat + 0.08, STORE.lng)).status).toBe(200);
+    await until('the user who moved at the top', async () => (await top()).includes('bulk-000'), 15000, 200);
+    expect((await rows()).split('bulk-000').length - 1).toBe(1);
+    // An exact filter: a user who enters the geofence is counted without a reload.
+    await page.getByLabel('Show').selectOption({ label: 'Inside a geofence' });
+    await listFor('inside=true');
+    const before = String(await page.locator('#user-list caption').textContent());
+    expect(before).not.toContain('walker-in');
+    expect((await track('walker-in', STORE.lat, STORE.lng)).status).toBe(200);
+    await until('the user who entered listed', async () => (await rows()).includes('walker-in'), 15000, 200);
+  });
 });

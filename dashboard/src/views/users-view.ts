@@ -1,8 +1,10 @@
 // Users: the list (newest update first) searched and filtered by the server over every user (GET /v1/users
 // with our filters, users-query.ts); one user's page is user-page.ts. "Inside geofence…" picks a geofence
-// by its tag/externalId or description among the first 100, or by its _id, or any tag/externalId.
+// by its tag/externalId or description among the first 100, or by its _id, or any tag/externalId. The list
+// is live (every LIVE_MS): unfiltered, the users updated since its newest come to its top; an exact filter's
+// first page is asked again; a scan is not repeated (it would read thousands of users each time).
 import { ApiError } from '../api';
-import type { ViewContext } from '../context';
+import { poll, type ViewContext } from '../context';
 import { attempt, field, h, table, when } from '../elements';
 import { flagsOf, nameOf, type User } from './user-model';
 import { userPage } from './user-page';
@@ -17,6 +19,7 @@ const PAGE = 100;
 // few of them while it has found less than a page, then leaves the rest to "Load more".
 const SCANS_PER_LOAD = 4;
 const TYPING_PAUSE_MS = 300;
+const LIVE_MS = 5000;
 
 export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
   if (id) return userPage(ctx, decodeURIComponent(id));
@@ -145,6 +148,29 @@ export async function usersView(ctx: ViewContext, id?: string): Promise<void> {
   geofence.addEventListener('change', reload);
   search.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(reload, TYPING_PAUSE_MS); });
   more.addEventListener('click', () => void attempt(error, () => load(false)));
+  const refresh = async () => {
+    if (Object.keys(query).length > 0) {
+      // An exact filter's answer comes from indexes, cheap to ask again while only its first page is shown.
+      if ((exact(query) || linked) && shown.length <= PAGE) await load(true);
+      return;
+    }
+    const mine = generation;
+    const since = shown.reduce((newest, u) => (u.updatedAt > newest ? u.updatedAt : newest), '');
+    const page = await ctx.api.get('/v1/users', since ? { limit: PAGE, order: 'asc', updatedAfter: since } : { limit: PAGE });
+    if (mine !== generation) return;
+    const fresh = (page.users ?? []) as User[];
+    if (fresh.length === 0) return;
+    // More came than a page: the list starts again from the newest.
+    if (page.meta?.hasMore) return load(true);
+    for (const u of fresh) {
+      const at = shown.findIndex((s) => s._id === u._id);
+      if (at >= 0) shown.splice(at, 1);
+      else seen.add(u._id);
+      shown.unshift(u);
+    }
+    render();
+  };
+  poll(ctx, LIVE_MS, () => attempt(error, refresh).then(() => undefined));
   ctx.root.append(h('h1', {}, `Users · ${ctx.env}`), h('div', { class: 'card' }, form, error, list, more));
   await attempt(error, () => load(true));
 }
