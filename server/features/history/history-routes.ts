@@ -5,11 +5,10 @@
 //
 // `:id` is the user's _id, userId or deviceId, as GET /v1/users/:id. The cursors are those of
 // GET /v1/events (list-query.ts): the next page is createdBefore = the last item's createdAt.
-import type { Collection, DocBase, Scope, Store } from '../../../ports/store';
+import type { Store } from '../../../ports/store';
 import { EVENTS, LOCATIONS } from '../../api/collections';
-import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, listPage, ranges } from '../../api/list-query';
-import { findUser } from '../../api/user-lookup';
-import { NotFound } from '../../http/errors';
+import { AFTER_ID, BEFORE_ID, CREATED_CURSORS, ORDER, checkAfterId, checkBeforeId, dateRange, limitField, ranges } from '../../api/list-query';
+import { pageOfUser, type UserPage } from './user-history';
 import { paramSpec, takes, type ParamValues } from '../../http/params/param-spec';
 import type { Route } from '../../http/route';
 import { publicLocation } from '../../../core/model/location';
@@ -19,17 +18,12 @@ const PAGE = paramSpec('query', { limit: limitField(1000, 100), ...CREATED_CURSO
 
 type Page = ParamValues<(typeof PAGE)['fields']>;
 
-/** One page of the user's rows of `collection`, read from its (userRef, createdAt) index. */
-async function pageOfUser<T extends DocBase>(store: Store, collection: Collection<T>, scope: Scope, id: string, q: Page): Promise<{ docs: T[]; hasMore: boolean }> {
-  // Checked before the lookup: a bad cursor is the caller's mistake whether or not the user exists.
-  const beforeId = checkBeforeId(q.beforeId, q.createdBefore, 'createdAt', q.order);
-  const afterId = checkAfterId(q.afterId, q.createdAfter, 'createdAt', q.order);
-  const user = await findUser(store, scope, id);
-  if (!user) throw new NotFound(`No user with _id, userId or deviceId "${id}"`, 'id');
-  return listPage(store, collection, scope, {
-    limit: q.limit, sortBy: 'createdAt', order: q.order, ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
-    beforeId, afterId, equals: { userRef: user._id },
-  });
+/** The query's page, its cursors checked before the user is looked up: a bad cursor is the caller's mistake whether or not the user exists. */
+function userPage(q: Page): UserPage {
+  return {
+    limit: q.limit, order: q.order, ranges: ranges(dateRange('createdAt', q.createdBefore, q.createdAfter)),
+    beforeId: checkBeforeId(q.beforeId, q.createdBefore, 'createdAt', q.order), afterId: checkAfterId(q.afterId, q.createdAfter, 'createdAt', q.order),
+  };
 }
 
 export function historyRoutes(store: Store): Route[] {
@@ -38,14 +32,14 @@ export function historyRoutes(store: Store): Route[] {
     {
       method: 'GET', path: '/v1/users/:id/locations', auth: 'secret', rate,
       ...takes(PAGE, async ({ scope, params }, q) => {
-        const { docs, hasMore } = await pageOfUser(store, LOCATIONS, scope, params.id, q);
+        const { docs, hasMore } = await pageOfUser(store, LOCATIONS, scope, params.id, userPage(q));
         return { meta: { hasMore }, body: { locations: docs.map(publicLocation) } };
       }),
     },
     {
       method: 'GET', path: '/v1/users/:id/events', auth: 'secret', rate,
       ...takes(PAGE, async ({ scope, params }, q) => {
-        const { docs, hasMore } = await pageOfUser(store, EVENTS, scope, params.id, q);
+        const { docs, hasMore } = await pageOfUser(store, EVENTS, scope, params.id, userPage(q));
         return { meta: { hasMore }, body: { events: docs.map(publicEvent) } };
       }),
     },
