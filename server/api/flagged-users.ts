@@ -27,7 +27,12 @@ export function flaggedUserOps(scope: Scope, previous: Pick<UserDoc, 'fraud'> | 
   const was = previous !== undefined && hasFraudFlag(previous);
   const is = hasFraudFlag(user);
   if (is === was) return [];
-  return [is ? put(FLAGGED_USERS, scope, { _id: user._id, createdAt: now, updatedAt: now, userRef: user._id }) : remove(FLAGGED_USERS, scope, user._id)];
+  return [is ? flaggedUserOp(scope, user._id, now) : removeFlaggedUser(scope, user._id)];
+}
+
+/** The row naming `userRef` flagged since `now`; its _id is the user's, so a user has one at most. */
+function flaggedUserOp(scope: Scope, userRef: string, now: string): WriteOp {
+  return put(FLAGGED_USERS, scope, { _id: userRef, createdAt: now, updatedAt: now, userRef });
 }
 
 export function removeFlaggedUser(scope: Scope, userRef: string): WriteOp {
@@ -109,8 +114,7 @@ export async function fillFlaggedUsers(store: Store, progress?: (p: FillProgress
         await store.withLock(userLockKey(scope, s.userId, s.deviceId), async () => {
           const user = await store.get(USERS, scope, s._id);
           if (!user || !hasFraudFlag(user)) return;
-          const now = new Date().toISOString();
-          await store.write([put(FLAGGED_USERS, scope, { _id: user._id, createdAt: now, updatedAt: now, userRef: user._id })]);
+          await store.write([flaggedUserOp(scope, user._id, new Date().toISOString())]);
           state.flagged++;
         });
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));

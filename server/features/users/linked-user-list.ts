@@ -13,7 +13,7 @@ import { ACTIVE_STATUSES } from '../../../core/trips/status';
 import { filters, hasFraudFlag, userMatcher, type UserFilter, type UserLinks } from '../../../core/users/user-filter';
 import { FLAGGED_USERS, PRESENCE, TRIPS, USERS } from '../../api/collections';
 import { listPage } from '../../api/list-query';
-import type { ScanCursor } from './user-list';
+import { cursorAfter, type ScanCursor } from './user-list';
 
 /** The most linked users one request considers: each is a primary-key lookup per page read. */
 export const LINKED_MAX = 10_000;
@@ -113,8 +113,4 @@ export async function listLinkedUsers(store: Store, scope: Scope, q: LinkedListQ
   // Counted only when this one request saw every linked user.
   const total = !capped && ranges.length === 0 && !more ? users.length : undefined;
   return { users, capped, ...(total !== undefined ? { total } : {}), ...(more && last ? { next: cursorAfter(last, asc) } : {}) };
-}
-
-function cursorAfter(u: UserDoc, asc: boolean): ScanCursor {
-  return asc ? { updatedAfter: u.updatedAt, afterId: u._id } : { updatedBefore: u.updatedAt, beforeId: u._id };
 }

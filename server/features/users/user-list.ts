@@ -32,6 +32,11 @@ export interface FilteredListQuery {
 /** Where the scan stopped: the query parameters that continue it (the last user examined). */
 export type ScanCursor = { updatedBefore: string; beforeId?: string } | { updatedAfter: string; afterId?: string };
 
+/** The cursor that continues a list after `u`, in its order. */
+export function cursorAfter(u: UserDoc, asc: boolean): ScanCursor {
+  return asc ? { updatedAfter: u.updatedAt, afterId: u._id } : { updatedBefore: u.updatedAt, beforeId: u._id };
+}
+
 export interface FilteredList {
   users: UserDoc[];
   /** Users the scan examined; those found through an index are not counted. */
@@ -87,7 +92,7 @@ export async function listFilteredUsers(store: Store, scope: Scope, q: FilteredL
     if (asc) { after = last.updatedAt; afterId = last._id; } else { before = last.updatedAt; beforeId = last._id; }
   }
   let next: ScanCursor | undefined;
-  if (last && !atEnd) next = asc ? { updatedAfter: last.updatedAt, afterId: last._id } : { updatedBefore: last.updatedAt, beforeId: last._id };
+  if (last && !atEnd) next = cursorAfter(last, asc);
   // The indexed matches filled the page before the scan began: the next page is the scan from its start.
   else if (!last && !atEnd) next = asc ? { updatedAfter: SCAN_FROM_START.asc } : { updatedBefore: SCAN_FROM_START.desc };
   return { users, scanned, scanStopped: !atEnd && users.length < q.limit, ...(next ? { next } : {}) };
