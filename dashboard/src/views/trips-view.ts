@@ -8,6 +8,7 @@ import { poll } from '../context';
 import { attempt, field, h, table, when } from '../elements';
 import type { EventItem } from '../events-feed';
 import { fitAndDecorate, smallMap } from '../map/small-map';
+import { loadEvents } from './user-history';
 import { count, eventLabel } from '../words';
 
 const TRIP_EVENT_TYPES = 'user.started_trip,user.updated_trip,user.approaching_trip_destination,user.arrived_at_trip_destination,user.stopped_trip';
@@ -136,21 +137,21 @@ async function tripTimeline(ctx: ViewContext, trip: Trip): Promise<{ timeline: E
     return { timeline: mine(events).reverse(), cut: 'The trip has no tracked user: searched the environment’s latest 1,000 trip events.' };
   }
   const minute = 60_000;
-  const after = new Date(Date.parse(trip.createdAt) - minute).toISOString();
-  let before = ENDED.includes(trip.status) ? new Date(Date.parse(trip.updatedAt) + minute).toISOString() : undefined;
-  let beforeId: string | undefined;
+  const window = {
+    after: new Date(Date.parse(trip.createdAt) - minute).toISOString(),
+    before: ENDED.includes(trip.status) ? new Date(Date.parse(trip.updatedAt) + minute).toISOString() : undefined,
+  };
   const found: EventItem[] = [];
   let read = 0;
+  let last: EventItem | undefined;
   for (;;) {
-    const page = await ctx.api.get(`/v1/users/${encodeURIComponent(userId)}/events`, { createdAfter: after, createdBefore: before, beforeId, limit: 1000 });
-    const events = (page.events ?? []) as EventItem[];
+    const { events, hasMore } = await loadEvents(ctx.api, userId, last, 1000, window);
     found.push(...mine(events));
     read += events.length;
-    if (!page.meta?.hasMore || events.length === 0) return { timeline: found.reverse() };
+    if (!hasMore || events.length === 0) return { timeline: found.reverse() };
     if (read >= TIMELINE_READ) {
       return { timeline: found.reverse(), cut: `Read the user’s newest ${read.toLocaleString('en')} events since the trip began; older ones of this trip are not shown.` };
     }
-    before = events[events.length - 1].createdAt;
-    beforeId = events[events.length - 1]._id;
+    last = events[events.length - 1];
   }
 }

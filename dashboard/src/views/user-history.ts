@@ -34,8 +34,11 @@ export async function loadTrack(api: Api, userId: string, period: Period, now = 
   }
 }
 
-/** One page of the user's events, newest first, before `last` when given. */
-export async function loadEvents(api: Api, userId: string, last?: EventItem, limit = 50): Promise<{ events: EventItem[]; hasMore: boolean }> {
-  const page = await api.get(path(userId, 'events'), { limit, createdBefore: last?.createdAt, beforeId: last?._id });
+/**
+ * One page of the user's events, newest first, before `last` when given; within `window` when given (its
+ * `before` bounds the first page, `last` the later ones).
+ */
+export async function loadEvents(api: Api, userId: string, last?: EventItem, limit = 50, window: { after?: string; before?: string } = {}): Promise<{ events: EventItem[]; hasMore: boolean }> {
+  const page = await api.get(path(userId, 'events'), { limit, createdAfter: window.after, createdBefore: last?.createdAt ?? window.before, beforeId: last?._id });
   return { events: page.events as EventItem[], hasMore: page.meta?.hasMore === true };
 }
